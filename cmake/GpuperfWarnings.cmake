@@ -1,0 +1,29 @@
+# One INTERFACE target carries our warnings and sanitizer flags (as nvbench does); third-party
+# headers are included as SYSTEM so their warnings never fail our build.
+add_library(gpuperf_warnings INTERFACE)
+target_compile_options(gpuperf_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align -Wunused
+  -Woverloaded-virtual -Wimplicit-fallthrough -Werror)
+
+if(GPUPERF_SANITIZE)
+  set(_gpuperf_san -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  target_compile_options(gpuperf_warnings INTERFACE ${_gpuperf_san})
+  target_link_options(gpuperf_warnings INTERFACE ${_gpuperf_san})
+endif()
+
+if(GPUPERF_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "GPUPERF_FUZZ needs clang: -DCMAKE_CXX_COMPILER=clang++")
+  endif()
+  target_compile_options(gpuperf_warnings INTERFACE -fsanitize=fuzzer-no-link,address,undefined)
+  target_link_options(gpuperf_warnings INTERFACE -fsanitize=address,undefined)
+endif()
+
+# gpuperf_library(name DIR dir DEPS ...): a static library from every .cc below src/<dir>.
+function(gpuperf_library name)
+  cmake_parse_arguments(ARG "" "DIR" "DEPS" ${ARGN})
+  file(GLOB_RECURSE _sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_DIR}/*.cc)
+  add_library(${name} STATIC ${_sources})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(${name} PUBLIC ${ARG_DEPS} PRIVATE gpuperf_warnings)
+endfunction()

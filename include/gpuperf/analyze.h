@@ -1,0 +1,23 @@
+// The analysis entry point: pure functions from a Trace to an AnalysisReport.
+#pragma once
+
+#include <cstdint>
+
+#include "gpuperf/report.h"
+#include "gpuperf/trace.h"
+
+namespace gpuperf::analysis {
+
+struct AnalyzeOptions {
+  // Rows kept per finding table (the rest are counted in Finding::rows_omitted).
+  std::int64_t finding_rows = 50;
+  // GPU gaps at least this long are reported (nsys analyze gpu_gaps default: 500 ms).
+  std::int64_t gap_threshold_ns = 500'000'000;
+  // Low-utilization windows: the GPU span split in this many chunks, flagged under this percent.
+  std::int32_t utilization_chunks = 30;
+  double utilization_threshold_percent = 50.0;
+};
+
+report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& options = {});
+
+}  // namespace gpuperf::analysis

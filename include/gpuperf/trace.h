@@ -1,0 +1,224 @@
+// The in-memory trace model: one representation for every format gpuperf reads or records.
+//
+// Contracts:
+//  - Every timestamp is int64 nanoseconds on one clock per trace (absolute when the source says
+//    so, see TraceMetadata::time_base_ns). Timestamps are never parsed through a double.
+//  - Names are interned: records hold a NameId into Trace::strings.
+//  - Records are plain values sorted by nothing in particular; analysis sorts what it needs.
+//  - Anything malformed that the importer skipped is counted in Trace::diagnostics.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace gpuperf::model {
+
+using TimeNs = std::int64_t;
+using NameId = std::uint32_t;
+
+inline constexpr std::int64_t kNoId = -1;  // id, stream, pid, ... not recorded
+
+// Interns strings so that millions of records with a few thousand distinct names stay small.
+class StringTable {
+ public:
+  StringTable() { Intern(""); }
+  NameId Intern(std::string_view text);
+  std::string_view Get(NameId id) const { return strings_[id]; }
+  std::size_t size() const { return strings_.size(); }
+
+ private:
+  std::vector<std::string> strings_;
+  std::unordered_map<std::string, NameId> index_;
+};
+
+struct Dim3 {
+  std::int32_t x = 0, y = 0, z = 0;
+  std::int64_t Volume() const { return std::int64_t{x} * y * z; }
+  bool operator==(const Dim3&) const = default;
+};
+
+struct Device {
+  std::int32_t id = 0;
+  std::string name;
+  std::int32_t compute_major = 0;
+  std::int32_t compute_minor = 0;
+  std::int32_t sm_count = 0;
+  std::int64_t memory_bytes = 0;
+  std::int64_t l2_bytes = 0;
+  double peak_bandwidth_bytes_per_s = 0;  // 0 when the source does not say
+  double sm_clock_hz = 0;                 // max SM clock, 0 when unknown
+  std::int32_t max_threads_per_sm = 0;
+  std::int32_t max_threads_per_block = 0;
+  std::int32_t registers_per_sm = 0;
+  std::int64_t shared_memory_per_sm = 0;
+  std::int32_t warp_size = 0;
+};
+
+struct Process {
+  std::int64_t pid = 0;
+  std::string name;
+  std::string host;
+};
+
+// CUPTI's CUpti_ActivityMemcpyKind numbering (also nsys' copyKind).
+enum class CopyKind : std::uint8_t {
+  kUnknown = 0, kHtoD = 1, kDtoH = 2, kHtoA = 3, kAtoH = 4, kAtoA = 5, kAtoD = 6, kDtoA = 7,
+  kDtoD = 8, kHtoH = 9, kPtoP = 10,
+};
+
+// CUPTI's CUpti_ActivityMemoryKind numbering (also nsys' srcKind/dstKind/memKind).
+enum class MemoryKind : std::uint8_t {
+  kPageable = 0, kPinned = 1, kDevice = 2, kArray = 3, kManaged = 4, kDeviceStatic = 5,
+  kManagedStatic = 6, kUnknown = 7,
+};
+
+enum class ActivityKind : std::uint8_t { kKernel, kMemcpy, kMemset };
+
+// One GPU activity: a kernel, a copy or a memset. Kept compact: there can be millions.
+struct GpuActivity {
+  ActivityKind kind = ActivityKind::kKernel;
+  CopyKind copy_kind = CopyKind::kUnknown;      // memcpy only
+  MemoryKind src_kind = MemoryKind::kUnknown;   // memcpy; memset uses src_kind as memory kind
+  MemoryKind dst_kind = MemoryKind::kUnknown;   // memcpy only
+  std::int32_t device = 0;
+  NameId name = 0;
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  std::int64_t stream = kNoId;
+  std::int64_t context = kNoId;
+  std::int64_t correlation = kNoId;  // joins to ApiCall::correlation; kNoId if absent
+  std::int64_t pid = kNoId;          // owning process (nsys globalPid decoded; Kineto: none)
+  std::int64_t bytes = 0;               // memcpy / memset
+  std::int64_t graph_id = kNoId;
+  // Kernel launch attributes (0 when the source does not record them).
+  Dim3 grid;
+  Dim3 block;
+  std::int32_t registers_per_thread = 0;
+  std::int32_t shared_memory_bytes = 0;  // static + dynamic
+
+  TimeNs duration_ns() const { return end_ns - start_ns; }
+};
+
+enum class ApiKind : std::uint8_t { kRuntime, kDriver };
+
+// A host call into the CUDA (or HIP) runtime or driver.
+struct ApiCall {
+  ApiKind kind = ApiKind::kRuntime;
+  NameId name = 0;
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  std::int64_t pid = kNoId;
+  std::int64_t tid = kNoId;
+  std::int64_t correlation = kNoId;
+  std::int32_t cbid = -1;  // CUPTI callback id when the source has it
+
+  TimeNs duration_ns() const { return end_ns - start_ns; }
+};
+
+// CUpti_ActivitySynchronizationType numbering.
+enum class SyncKind : std::uint8_t {
+  kUnknown = 0, kEvent = 1, kStreamWaitEvent = 2, kStream = 3, kContext = 4,
+};
+
+struct SyncEvent {
+  SyncKind kind = SyncKind::kUnknown;
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  std::int32_t device = kNoId;
+  std::int64_t stream = kNoId;
+  std::int64_t correlation = kNoId;
+  std::int64_t pid = kNoId;
+  std::int64_t tid = kNoId;
+};
+
+enum class RangeKind : std::uint8_t {
+  kNvtx,               // NVTX push/pop or start/end range
+  kUserAnnotation,     // torch.profiler record_function on the host
+  kGpuUserAnnotation,  // the same, projected by Kineto onto a GPU stream
+  kProfilerStep,       // ProfilerStep#N
+};
+
+struct Range {
+  RangeKind kind = RangeKind::kNvtx;
+  NameId name = 0;
+  NameId domain = 0;
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  std::int64_t pid = kNoId;
+  std::int64_t tid = kNoId;
+  std::int32_t device = kNoId;  // set for kGpuUserAnnotation
+  std::int64_t stream = kNoId;
+};
+
+// A host-side framework operator (Kineto cpu_op). Kept for launch attribution and shapes.
+struct HostOp {
+  NameId name = 0;
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  std::int64_t pid = kNoId;
+  std::int64_t tid = kNoId;
+  std::int64_t external_id = kNoId;
+  NameId input_dims = 0;   // raw JSON text of "Input Dims" when recorded
+  NameId input_types = 0;  // raw JSON text of "Input type"
+};
+
+enum class MemoryOp : std::uint8_t { kAllocate, kFree };
+
+struct MemoryEvent {
+  MemoryOp op = MemoryOp::kAllocate;
+  TimeNs time_ns = 0;
+  std::int32_t device = kNoId;  // -1: host memory
+  std::int64_t bytes = 0;          // always positive
+  std::int64_t total_allocated = kNoId;  // after the event, when the source records it
+  std::int64_t pid = kNoId;
+};
+
+// Named counters of what an importer skipped or repaired, plus free-form notes.
+// Shown in every report: nothing is dropped silently.
+struct Diagnostics {
+  std::map<std::string, std::int64_t> counts;
+  std::vector<std::string> notes;
+  void Count(const std::string& what, std::int64_t n = 1) { counts[what] += n; }
+};
+
+struct TraceMetadata {
+  std::string source_path;
+  std::string format;          // "kineto", "nsys-sqlite", ...
+  std::string format_version;  // writer / schema version as the file states it
+  std::string producer;        // e.g. "nsys 2022.2.1", "PyTorch profiler"
+  TimeNs time_base_ns = 0;     // add to timestamps for absolute UTC epoch ns; 0 if unknown
+  std::optional<std::int64_t> rank;
+  std::optional<std::int64_t> world_size;
+  std::string distributed_backend;
+  std::map<std::string, std::string> properties;  // versions and other header facts
+};
+
+struct Trace {
+  TraceMetadata metadata;
+  StringTable strings;
+  std::vector<Device> devices;
+  std::vector<Process> processes;
+  std::vector<GpuActivity> activities;
+  std::vector<ApiCall> api_calls;
+  std::vector<SyncEvent> syncs;
+  std::vector<Range> ranges;
+  std::vector<HostOp> host_ops;
+  std::vector<MemoryEvent> memory_events;
+  Diagnostics diagnostics;
+
+  std::string_view Name(NameId id) const { return strings.Get(id); }
+  const Device* FindDevice(std::int32_t id) const;
+};
+
+std::string_view ToString(CopyKind kind);
+std::string_view ToString(MemoryKind kind);
+std::string_view ToString(SyncKind kind);
+std::string_view ToString(RangeKind kind);
+std::string_view ToString(ActivityKind kind);
+
+}  // namespace gpuperf::model

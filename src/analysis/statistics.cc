@@ -1,0 +1,35 @@
+#include "analysis/statistics.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuperf::analysis {
+
+report::Distribution Summarize(std::vector<std::int64_t>& values) {
+  report::Distribution d;
+  if (values.empty()) return d;
+  std::sort(values.begin(), values.end());
+  d.count = static_cast<std::int64_t>(values.size());
+  for (std::int64_t v : values) d.total += v;
+  d.min = values.front();
+  d.max = values.back();
+  d.avg = static_cast<double>(d.total) / static_cast<double>(d.count);
+  std::size_t mid = values.size() / 2;
+  d.med = values.size() % 2 == 1
+              ? static_cast<double>(values[mid])
+              : (static_cast<double>(values[mid - 1]) + static_cast<double>(values[mid])) / 2.0;
+  if (values.size() > 1) {
+    // Two-pass sum of squared deviations: stable for nanosecond values near 1e12.
+    double sum_sq = 0;
+    for (std::int64_t v : values) {
+      double dev = static_cast<double>(v) - d.avg;
+      sum_sq += dev * dev;
+    }
+    d.stddev = std::sqrt(sum_sq / static_cast<double>(values.size() - 1));
+  }
+  return d;
+}
+
+double Percent(double part, double whole) { return whole == 0 ? 0.0 : 100.0 * part / whole; }
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,17 @@
+// Summary statistics with `nsys stats` definitions (see report::Distribution).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "gpuperf/report.h"
+
+namespace gpuperf::analysis {
+
+// Sorts `values` in place. An empty input gives an all-zero Distribution.
+report::Distribution Summarize(std::vector<std::int64_t>& values);
+
+// 100 * part / whole, 0 when whole is 0.
+double Percent(double part, double whole);
+
+}  // namespace gpuperf::analysis

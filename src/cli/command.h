@@ -1,0 +1,30 @@
+// One class per CLI verb. main() builds the CLI11 app from these, runs the chosen one and turns
+// its exit code into the process status. Nothing below main() calls exit().
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace gpuperf::cli {
+
+// Documented process exit codes (docs/cli.md).
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitFailure = 1,  // bad input, failed import, failed write
+  kExitUsage = 2,    // wrong arguments
+};
+
+class Command {
+ public:
+  virtual ~Command() = default;
+  // Declares the subcommand and its options on `app`; returns the subcommand.
+  virtual CLI::App* Register(CLI::App& app) = 0;
+  // Runs after parsing. Returns an ExitCode; prints "gpuperf: error: ..." itself on failure.
+  virtual int Run() = 0;
+};
+
+std::vector<std::unique_ptr<Command>> MakeCommands();
+
+}  // namespace gpuperf::cli

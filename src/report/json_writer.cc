@@ -1,0 +1,2 @@
+// PLACEHOLDER
+namespace gpuperf::report {}

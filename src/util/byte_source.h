@@ -1,0 +1,41 @@
+// Byte sources: importers read through this seam so that tests and fuzzers can feed memory and
+// gzip is undone transparently. A source is read once, front to back.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "gpuperf/result.h"
+
+namespace gpuperf::util {
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Reads up to `size` bytes into `buffer`. Returns 0 only at the end of the data.
+  virtual Result<std::size_t> Read(char* buffer, std::size_t size) = 0;
+};
+
+// Reads a file. The error names the path.
+Result<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path);
+
+// Reads a caller-owned buffer that must outlive the source.
+std::unique_ptr<ByteSource> MakeMemorySource(std::string_view data);
+
+// Inflates gzip (RFC 1952, concatenated members allowed) from `compressed`. A stream that ends
+// before its trailer is an error ("truncated gzip stream"), as is corrupt data. `name` is used in
+// error messages.
+std::unique_ptr<ByteSource> MakeGunzipSource(std::unique_ptr<ByteSource> compressed,
+                                             std::string name);
+
+inline bool HasGzipMagic(std::string_view head) {
+  return head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
+         static_cast<unsigned char>(head[1]) == 0x8b;
+}
+
+// Reads everything (for small inputs and formats that need random access).
+Result<std::string> ReadAll(ByteSource& source, std::size_t limit_bytes);
+
+}  // namespace gpuperf::util

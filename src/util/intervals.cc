@@ -1,0 +1,83 @@
+#include "util/intervals.h"
+
+#include <algorithm>
+
+namespace gpuperf::util {
+
+std::vector<Interval> MergeIntervals(std::vector<Interval> intervals) {
+  std::erase_if(intervals, [](const Interval& i) { return i.end <= i.start; });
+  std::sort(intervals.begin(), intervals.end(),
+            [](const Interval& a, const Interval& b) { return a.start < b.start; });
+  std::vector<Interval> merged;
+  merged.reserve(intervals.size());
+  for (const Interval& next : intervals) {
+    if (!merged.empty() && next.start <= merged.back().end) {
+      merged.back().end = std::max(merged.back().end, next.end);
+    } else {
+      merged.push_back(next);
+    }
+  }
+  return merged;
+}
+
+std::int64_t TotalLength(const std::vector<Interval>& merged) {
+  std::int64_t total = 0;
+  for (const Interval& i : merged) total += i.end - i.start;
+  return total;
+}
+
+std::vector<Interval> UnionOf(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+  std::vector<Interval> all;
+  all.reserve(a.size() + b.size());
+  all.insert(all.end(), a.begin(), a.end());
+  all.insert(all.end(), b.begin(), b.end());
+  return MergeIntervals(std::move(all));
+}
+
+std::vector<Interval> Intersect(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+  std::vector<Interval> out;
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    std::int64_t start = std::max(a[i].start, b[j].start);
+    std::int64_t end = std::min(a[i].end, b[j].end);
+    if (start < end) out.push_back({start, end});
+    if (a[i].end < b[j].end) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return out;
+}
+
+std::vector<Interval> Subtract(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+  std::vector<Interval> out;
+  std::size_t j = 0;
+  for (const Interval& piece : a) {
+    std::int64_t cursor = piece.start;
+    while (j < b.size() && b[j].end <= cursor) ++j;
+    std::size_t k = j;
+    while (k < b.size() && b[k].start < piece.end) {
+      if (b[k].start > cursor) out.push_back({cursor, b[k].start});
+      cursor = std::max(cursor, b[k].end);
+      ++k;
+    }
+    if (cursor < piece.end) out.push_back({cursor, piece.end});
+  }
+  return out;
+}
+
+std::int64_t CoveredLength(const std::vector<Interval>& merged, std::int64_t start,
+                           std::int64_t end) {
+  if (end <= start) return 0;
+  auto it = std::upper_bound(merged.begin(), merged.end(), start,
+                             [](std::int64_t t, const Interval& i) { return t < i.end; });
+  std::int64_t covered = 0;
+  for (; it != merged.end() && it->start < end; ++it) {
+    covered += std::min(end, it->end) - std::max(start, it->start);
+  }
+  return covered;
+}
+
+}  // namespace gpuperf::util

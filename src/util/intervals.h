@@ -1,0 +1,31 @@
+// Half-open time intervals [start, end) and the set operations the timeline needs.
+// "Merged" means sorted by start, non-overlapping and non-adjacent.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace gpuperf::util {
+
+struct Interval {
+  std::int64_t start = 0;
+  std::int64_t end = 0;
+  bool operator==(const Interval&) const = default;
+};
+
+// Sorts and merges; empty and inverted intervals contribute nothing.
+std::vector<Interval> MergeIntervals(std::vector<Interval> intervals);
+
+// Total length of merged intervals.
+std::int64_t TotalLength(const std::vector<Interval>& merged);
+
+// Both inputs merged; the result is merged.
+std::vector<Interval> UnionOf(const std::vector<Interval>& a, const std::vector<Interval>& b);
+std::vector<Interval> Subtract(const std::vector<Interval>& a, const std::vector<Interval>& b);
+std::vector<Interval> Intersect(const std::vector<Interval>& a, const std::vector<Interval>& b);
+
+// Length of merged ∩ [start, end), in O(log n + k).
+std::int64_t CoveredLength(const std::vector<Interval>& merged, std::int64_t start,
+                           std::int64_t end);
+
+}  // namespace gpuperf::util
