@@ -114,8 +114,9 @@ struct Audit {
 struct LaunchOverhead {
   std::int64_t launches = 0;          // launch calls joined to a kernel
   Distribution api_ns;                // duration of the launch call
-  Distribution queue_ns;              // kernel start - launch call start - (nothing else)
+  Distribution queue_ns;              // kernel start - launch call end, only where > 0 (nsys QCount)
   Distribution kernel_ns;             // kernel duration
+  Distribution total_ns;              // kernel end - launch call start (nsys TAvg...)
   std::int64_t kernels_shorter_than_launch = 0;
   double api_to_kernel_ratio = 0;     // total launch-call time / total kernel time
 };
@@ -149,6 +150,10 @@ struct AnalysisReport {
   std::vector<std::string> notes;  // definitions that differ, caveats
   Timeline timeline;
   std::vector<DeviceTimeline> devices;
+  // The same quantities with TraceLens' gpu_timeline selection: only activities whose correlation
+  // has a launch call in the trace. `orphan_activities` is how many the default keeps beyond it.
+  Timeline timeline_tracelens;
+  std::int64_t orphan_activities = 0;
   std::vector<KernelRow> kernels;   // sorted by total time, descending
   std::vector<MemoryOpRow> memory_ops;
   std::vector<ApiRow> api;

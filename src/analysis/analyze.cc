@@ -1,5 +1,95 @@
-// PLACEHOLDER: replaced by the analysis orchestrator.
+// The orchestrator: builds every part of the report from the trace, in dependency order.
 #include "gpuperf/analyze.h"
+
+#include <fmt/format.h>
+
+#include "analysis/audit.h"
+#include "analysis/correlation.h"
+#include "analysis/findings.h"
+#include "analysis/headline.h"
+#include "analysis/launch_overhead.h"
+#include "analysis/ranges.h"
+#include "analysis/tables.h"
+#include "analysis/timeline.h"
+
 namespace gpuperf::analysis {
-report::AnalysisReport Analyze(const model::Trace&, const AnalyzeOptions&) { return {}; }
+namespace {
+
+report::SourceInfo SourceOf(const model::Trace& trace) {
+  const model::TraceMetadata& m = trace.metadata;
+  report::SourceInfo s{
+      m.source_path, m.format, m.format_version, m.producer, {}, m.rank, m.world_size};
+  for (const model::Device& d : trace.devices) {
+    s.devices.push_back(fmt::format(
+        "{}: {} (cc {}.{}, {} SMs)", d.id, d.name, d.compute_major, d.compute_minor, d.sm_count));
+  }
+  return s;
+}
+
+void CopyDiagnostics(const model::Trace& trace, report::AnalysisReport& out) {
+  for (const auto& [name, count] : trace.diagnostics.counts)
+    out.diagnostics.push_back({name, count});
+  out.diagnostic_notes = trace.diagnostics.notes;
+}
+
+std::int64_t DuplicateApiRecords(const model::Trace& trace, const CorrelationIndex& index) {
+  std::int64_t duplicates = 0;
+  for (std::size_t i = 0; i < trace.api_calls.size(); ++i)
+    duplicates += index.IsPrimary(i) ? 0 : 1;
+  return duplicates;
+}
+
+void AddNotes(const model::Trace& trace,
+              const CorrelationIndex& index,
+              report::AnalysisReport& out) {
+  if (out.orphan_activities > 0) {
+    out.notes.push_back(fmt::format(
+        "timeline counts all {} GPU activities, including {} without a launch call in the trace "
+        "(orphans). TraceLens' gpu_timeline drops orphans: timeline_tracelens has busy {} ns of "
+        "span {} ns, against busy {} ns of span {} ns here.",
+        out.timeline.activities,
+        out.orphan_activities,
+        out.timeline_tracelens.busy_ns,
+        out.timeline_tracelens.total_ns,
+        out.timeline.busy_ns,
+        out.timeline.total_ns));
+  }
+  if (std::int64_t duplicates = DuplicateApiRecords(trace, index); duplicates > 0) {
+    out.notes.push_back(fmt::format(
+        "{} host API records repeat a call already recorded under the same correlation id (nsys "
+        "writes e.g. cudaMemcpy and cudaMemcpy_v3020). The API table and the finding rows list "
+        "every record as nsys does; launch, audit and finding counts count each call once.",
+        duplicates));
+  }
+}
+
+}  // namespace
+
+report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& options) {
+  report::AnalysisReport out;
+  out.source = SourceOf(trace);
+  CorrelationIndex index(trace);
+
+  ActivityList all = SelectActivities(trace, index, {});
+  ActivityList launched =
+      SelectActivities(trace, index, {.launched_only = true, .device = std::nullopt});
+  out.timeline = ComputeTimeline(trace, all);
+  out.devices = DeviceTimelines(trace, all);
+  out.timeline_tracelens = ComputeTimeline(trace, launched);
+  out.orphan_activities = static_cast<std::int64_t>(all.size() - launched.size());
+
+  out.kernels = KernelTable(trace, index, out.timeline.total_ns);
+  out.memory_ops = MemoryOpTable(trace);
+  out.api = ApiTable(trace);
+  out.launch = SummarizeLaunches(trace, JoinKernelLaunches(trace, index, false));
+  out.audit = ComputeAudit(trace, index);
+  out.ranges = RangeTable(trace);
+  out.findings = RunRules({trace, index, options, out.timeline, out.launch});
+
+  CopyDiagnostics(trace, out);
+  AddNotes(trace, index, out);
+  out.headline = Headline(trace, out);
+  return out;
+}
+
 }  // namespace gpuperf::analysis

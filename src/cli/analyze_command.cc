@@ -1,31 +1,127 @@
 #include "cli/analyze_command.h"
 
-#include <cstdio>
-
-#include "cli/errors.h"
 #include "gpuperf/analyze.h"
 #include "gpuperf/import.h"
 
+#include <spdlog/spdlog.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "cli/app.h"
+#include "cli/errors.h"
+#include "cli/logging.h"
+#include "cli/staged_output.h"
+#include "report/json_writer.h"
+#include "report/markdown_writer.h"
+#include "report/terminal_summary.h"
+
 namespace gpuperf::cli {
+namespace {
+
+constexpr const char* kAnalyzeExamples = R"(Examples:
+  gpuperf analyze trace.json.gz
+      Kineto / PyTorch-profiler trace; writes gpuperf-report/report.{md,json}.
+  gpuperf analyze report1.sqlite --out ci/perf --format json
+      Nsight Systems SQLite export (nsys export --type sqlite); JSON only.
+  gpuperf analyze trace.json --top 5 --verbose
+      Five rows per table, debug log on stderr.
+
+Files in DIR are written under a temporary name and renamed only when all succeeded.
+Exit codes: 0 ok, 1 failure (unreadable or invalid trace, failed write), 2 usage error.)";
+
+double MillisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+}  // namespace
 
 CLI::App* AnalyzeCommand::Register(CLI::App& app) {
-  CLI::App* sub = app.add_subcommand("analyze", "Analyze a trace (Kineto JSON, Nsight Systems SQLite)");
-  sub->add_option("trace", trace_path_, "Trace file")->required();
-  sub->add_option("--out", out_dir_, "Output directory for report.json and report.md");
-  sub->add_option("--format", formats_, "Comma-separated output formats: md,json")->delimiter(',');
-  sub->add_option("--top", top_, "Rows in the terminal summary and Markdown tables");
+  CLI::App* sub = app.add_subcommand(
+      "analyze", "Analyze a trace (Kineto/PyTorch-profiler JSON, Nsight Systems SQLite)");
+  sub->add_option("trace", trace_path_, "Trace file; the format is detected from its content")
+      ->required()
+      ->type_name("TRACE");
+  sub->add_option("-o,--out", out_dir_, "Output directory for report.md and report.json")
+      ->type_name("DIR")
+      ->capture_default_str();
+  sub->add_option("-f,--format", formats_, "Comma-separated output formats: md, json")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"md", "json"}))
+      ->type_name("LIST")
+      ->expected(1)
+      ->capture_default_str();
+  sub->add_option("-n,--top", top_, "Rows per table in report.md and in the terminal summary")
+      ->check(CLI::Range(1, 100000))
+      ->type_name("N")
+      ->capture_default_str();
+  sub->add_flag("-v,--verbose", verbose_, "Debug log on stderr (off by default)");
+  sub->footer(kAnalyzeExamples);
   return sub;
 }
 
+bool AnalyzeCommand::Wants(const std::string& format) const {
+  return std::find(formats_.begin(), formats_.end(), format) != formats_.end();
+}
+
+Result<std::vector<std::string>> AnalyzeCommand::WriteReports(
+    const report::AnalysisReport& report) const {
+  report::ToolInfo tool{"gpuperf", Version()};
+  StagedOutput output(out_dir_);
+  if (Status status = output.Prepare(); !status.ok())
+    return status.error();
+  if (Wants("md")) {
+    report::MarkdownOptions options{static_cast<std::size_t>(top_), 120, tool};
+    if (Status s = output.Stage("report.md", report::ToMarkdown(report, options)); !s.ok()) {
+      return s.error();
+    }
+  }
+  if (Wants("json")) {
+    std::string json = report::DumpJson(report::ToJson(report, tool));
+    if (Status s = output.Stage("report.json", json); !s.ok())
+      return s.error();
+  }
+  if (Status status = output.Commit(); !status.ok())
+    return status.error();
+  return output.written();
+}
+
 int AnalyzeCommand::Run() {
+  ConfigureLogging(verbose_);
+  auto start = std::chrono::steady_clock::now();
   auto trace = io::ImportTraceFile(trace_path_);
   if (!trace.ok()) {
     PrintError(trace.error().message);
     return kExitFailure;
   }
-  auto report = analysis::Analyze(*trace);
-  std::printf("%s\n", report.headline.c_str());
-  return kExitOk;
+  spdlog::debug("imported {} as {}: {} GPU activities, {} API calls in {:.1f} ms",
+                trace_path_,
+                trace->metadata.format,
+                trace->activities.size(),
+                trace->api_calls.size(),
+                MillisecondsSince(start));
+  start = std::chrono::steady_clock::now();
+  report::AnalysisReport report = analysis::Analyze(*trace);
+  spdlog::debug("analysed in {:.1f} ms: {} kernels, {} findings",
+                MillisecondsSince(start),
+                report.kernels.size(),
+                report.findings.size());
+  auto written = WriteReports(report);
+  if (!written.ok()) {
+    PrintError(written.error().message);
+    return kExitFailure;
+  }
+  report::TerminalOptions options;
+  options.top_rows = static_cast<std::size_t>(top_);
+  options.color = ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
+  options.written = *written;
+  std::fputs(report::ToTerminalSummary(report, options).c_str(), stdout);
+  return std::fflush(stdout) == 0 ? kExitOk : kExitFailure;
 }
 
 }  // namespace gpuperf::cli

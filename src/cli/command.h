@@ -2,10 +2,10 @@
 // its exit code into the process status. Nothing below main() calls exit().
 #pragma once
 
+#include <CLI/CLI.hpp>
+
 #include <memory>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 namespace gpuperf::cli {
 

@@ -1,4 +1,5 @@
 #include "cli/analyze_command.h"
+#include "cli/baseline_command.h"
 #include "cli/command.h"
 
 namespace gpuperf::cli {
@@ -6,6 +7,7 @@ namespace gpuperf::cli {
 std::vector<std::unique_ptr<Command>> MakeCommands() {
   std::vector<std::unique_ptr<Command>> commands;
   commands.push_back(std::make_unique<AnalyzeCommand>());
+  commands.push_back(std::make_unique<BaselineCommand>());
   return commands;
 }
 

@@ -2,10 +2,6 @@
 
 #include <string_view>
 
-#ifndef GPUPERF_VERSION_STRING
-#define GPUPERF_VERSION_STRING "0.1.0"
-#endif
-
 namespace gpuperf::cli {
 
 // Prints "gpuperf: error: <message>" as one line on stderr (newlines in the message folded).

@@ -1,2 +1,245 @@
-// PLACEHOLDER
-namespace gpuperf::report {}
+#include "report/json_writer.h"
+
+#include <cmath>
+#include <string_view>
+
+#include "report/row_order.h"
+
+namespace gpuperf::report {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Rounded to `decimals` places: averages of integer nanoseconds carry no information below a
+// picosecond, and fixed rounding keeps golden files stable across platforms.
+Json Number(double value, int decimals) {
+  if (!std::isfinite(value))
+    return nullptr;
+  double scale = std::pow(10.0, decimals);
+  double rounded = std::round(value * scale) / scale;
+  return rounded == 0 ? 0.0 : rounded;  // never "-0.0"
+}
+
+Json Percent(double value) {
+  return Number(value, 4);
+}
+
+// Adds the fields of `d` to `object`: count under `count_key`, the rest suffixed by `unit`.
+void AddDistribution(Json& object,
+                     const Distribution& d,
+                     std::string_view count_key,
+                     std::string_view unit) {
+  auto key = [&](std::string_view stat) { return std::string(stat) + "_" + std::string(unit); };
+  if (!count_key.empty())
+    object[std::string(count_key)] = d.count;
+  object[key("total")] = d.total;
+  object[key("avg")] = Number(d.avg, 3);
+  object[key("med")] = Number(d.med, 3);
+  object[key("min")] = d.min;
+  object[key("max")] = d.max;
+  object[key("stddev")] = Number(d.stddev, 3);
+}
+
+Json DistributionObject(const Distribution& d, std::string_view unit) {
+  Json object = Json::object();
+  AddDistribution(object, d, "count", unit);
+  return object;
+}
+
+// Adds the timeline fields to `object` (report.timeline and each devices[] entry share them).
+void AddTimeline(Json& object, const Timeline& t) {
+  object["total_ns"] = t.total_ns;
+  object["busy_ns"] = t.busy_ns;
+  object["idle_ns"] = t.idle_ns;
+  object["computation_ns"] = t.computation_ns;
+  object["communication_ns"] = t.communication_ns;
+  object["memcpy_ns"] = t.memcpy_ns;
+  object["memset_ns"] = t.memset_ns;
+  object["exposed_communication_ns"] = t.exposed_communication_ns;
+  object["exposed_memcpy_ns"] = t.exposed_memcpy_ns;
+  object["first_start_ns"] = t.first_start_ns;
+  object["last_end_ns"] = t.last_end_ns;
+  object["activities"] = t.activities;
+}
+
+Json SourceJson(const SourceInfo& s) {
+  Json rank = s.rank ? Json(*s.rank) : Json(nullptr);
+  Json world_size = s.world_size ? Json(*s.world_size) : Json(nullptr);
+  return Json{{"path", s.path},
+              {"format", s.format},
+              {"format_version", s.format_version},
+              {"producer", s.producer},
+              {"devices", s.devices},
+              {"rank", rank},
+              {"world_size", world_size}};
+}
+
+Json DevicesJson(const std::vector<DeviceTimeline>& devices) {
+  Json array = Json::array();
+  for (const auto& device : devices) {
+    Json object{{"device", device.device}, {"name", device.name}};
+    AddTimeline(object, device.timeline);
+    array.push_back(std::move(object));
+  }
+  return array;
+}
+
+Json KernelsJson(const std::vector<KernelRow>& kernels) {
+  Json array = Json::array();
+  for (const KernelRow* row : KernelsByTotalTime(kernels)) {
+    const KernelRow& k = *row;
+    Json object{{"name", k.name}};
+    AddDistribution(object, k.duration_ns, "instances", "ns");
+    object["time_percent"] = Percent(k.time_percent);
+    object["wall_percent"] = Percent(k.wall_percent);
+    object["grid"] = k.grid;
+    object["block"] = k.block;
+    object["short_instances"] = k.short_instances;
+    array.push_back(std::move(object));
+  }
+  return array;
+}
+
+Json MemoryOpsJson(const std::vector<MemoryOpRow>& rows) {
+  Json array = Json::array();
+  for (const auto& row : rows) {
+    Json object{{"operation", row.operation}};
+    AddDistribution(object, row.duration_ns, "count", "ns");
+    AddDistribution(object, row.size_bytes, "", "bytes");
+    object["time_percent"] = Percent(row.time_percent);
+    array.push_back(std::move(object));
+  }
+  return array;
+}
+
+Json ApiJson(const std::vector<ApiRow>& rows) {
+  Json array = Json::array();
+  for (const auto& row : rows) {
+    Json object{{"name", row.name}, {"raw_name", row.raw_name}};
+    AddDistribution(object, row.duration_ns, "calls", "ns");
+    object["time_percent"] = Percent(row.time_percent);
+    array.push_back(std::move(object));
+  }
+  return array;
+}
+
+Json LaunchJson(const LaunchOverhead& l) {
+  return Json{{"launches", l.launches},
+              {"api", DistributionObject(l.api_ns, "ns")},
+              {"queue", DistributionObject(l.queue_ns, "ns")},
+              {"kernel", DistributionObject(l.kernel_ns, "ns")},
+              {"total", DistributionObject(l.total_ns, "ns")},
+              {"kernels_shorter_than_launch", l.kernels_shorter_than_launch},
+              {"api_to_kernel_ratio", Number(l.api_to_kernel_ratio, 4)}};
+}
+
+Json AuditJson(const Audit& a) {
+  Json peak = a.peak_allocated_bytes < 0 ? Json(nullptr) : Json(a.peak_allocated_bytes);
+  return Json{{"kernel_launches", a.kernel_launches},
+              {"launch_calls", a.launch_calls},
+              {"distinct_kernels", a.distinct_kernels},
+              {"graph_launches", a.graph_launches},
+              {"memcpy_htod", a.memcpy_htod},
+              {"memcpy_dtoh", a.memcpy_dtoh},
+              {"memcpy_dtod", a.memcpy_dtod},
+              {"memcpy_other", a.memcpy_other},
+              {"memsets", a.memsets},
+              {"synchronizations", a.synchronizations},
+              {"allocations", a.allocations},
+              {"frees", a.frees},
+              {"peak_allocated_bytes", peak}};
+}
+
+Json RangesJson(const std::vector<RangeRow>& rows) {
+  Json array = Json::array();
+  for (const auto& row : rows) {
+    Json object{{"name", row.name}, {"kind", row.kind}};
+    AddDistribution(object, row.duration_ns, "instances", "ns");
+    object["time_percent"] = Percent(row.time_percent);
+    object["gpu_time_ns"] = row.gpu_time_ns;
+    array.push_back(std::move(object));
+  }
+  return array;
+}
+
+Json FindingsJson(const std::vector<Finding>& findings) {
+  Json array = Json::array();
+  for (const auto& f : findings) {
+    Json rows = Json::array();
+    for (const auto& row : f.rows)
+      rows.push_back(row.cells);
+    array.push_back(Json{{"id", f.id},
+                         {"title", f.title},
+                         {"severity", f.severity},
+                         {"summary", f.summary},
+                         {"advice", f.advice},
+                         {"source", f.source},
+                         {"count", f.count},
+                         {"time_ns", f.time_ns},
+                         {"columns", f.columns},
+                         {"rows", std::move(rows)},
+                         {"rows_omitted", f.rows_omitted}});
+  }
+  return array;
+}
+
+Json DiagnosticsJson(const std::vector<DiagnosticCount>& counts) {
+  Json array = Json::array();
+  for (const auto& d : counts)
+    array.push_back(Json{{"name", d.name}, {"count", d.count}});
+  return array;
+}
+
+// Which evidence tier backs each numeric section. Findings name their own (findings[].source).
+Json EvidenceJson() {
+  Json evidence = Json::object();
+  for (const char* section : {"timeline",
+                              "timeline_tracelens",
+                              "orphan_activities",
+                              "devices",
+                              "kernels",
+                              "memory_ops",
+                              "api",
+                              "launch",
+                              "audit",
+                              "ranges",
+                              "diagnostics"}) {
+    evidence[section] = kEvidenceTrace;
+  }
+  evidence["findings"] = "per_finding";
+  return evidence;
+}
+
+}  // namespace
+
+nlohmann::ordered_json ToJson(const AnalysisReport& report, const ToolInfo& tool) {
+  Json json = Json::object();
+  json["schema_version"] = kReportSchemaVersion;
+  json["tool"] = Json{{"name", tool.name}, {"version", tool.version}};
+  json["source"] = SourceJson(report.source);
+  json["evidence"] = EvidenceJson();
+  json["headline"] = report.headline;
+  json["notes"] = report.notes;
+  json["timeline"] = Json::object();
+  AddTimeline(json["timeline"], report.timeline);
+  json["timeline_tracelens"] = Json::object();
+  AddTimeline(json["timeline_tracelens"], report.timeline_tracelens);
+  json["orphan_activities"] = report.orphan_activities;
+  json["devices"] = DevicesJson(report.devices);
+  json["kernels"] = KernelsJson(report.kernels);
+  json["memory_ops"] = MemoryOpsJson(report.memory_ops);
+  json["api"] = ApiJson(report.api);
+  json["launch"] = LaunchJson(report.launch);
+  json["audit"] = AuditJson(report.audit);
+  json["ranges"] = RangesJson(report.ranges);
+  json["findings"] = FindingsJson(report.findings);
+  json["diagnostics"] = DiagnosticsJson(report.diagnostics);
+  json["diagnostic_notes"] = report.diagnostic_notes;
+  return json;
+}
+
+std::string DumpJson(const nlohmann::ordered_json& json) {
+  return json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace gpuperf::report

@@ -1,0 +1,68 @@
+// Benchmark: import + analyze one trace file, print raw MB/s and peak RSS as one JSON line.
+// One file per process, so that peak RSS belongs to that file alone.
+// Usage: analyze_bench TRACE [REPEATS]
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "gpuperf/analyze.h"
+#include "gpuperf/import.h"
+#include "io/input.h"
+
+namespace {
+
+// Decompressed size, measured once outside the timed region.
+long long RawBytes(const std::string& path) {
+  auto input = gpuperf::io::Input::FromFile(path);
+  if (!input.ok()) return -1;
+  auto source = input->Open();
+  if (!source.ok()) return -1;
+  std::vector<char> chunk(1 << 20);
+  long long total = 0;
+  while (true) {
+    auto n = (*source)->Read(chunk.data(), chunk.size());
+    if (!n.ok() || *n == 0) break;
+    total += static_cast<long long>(*n);
+  }
+  return total;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s TRACE [REPEATS]\n", argv[0]);
+    return 2;
+  }
+  std::string path = argv[1];
+  int repeats = argc > 2 ? std::atoi(argv[2]) : 3;
+  long long raw = RawBytes(path);
+  std::vector<double> seconds;
+  std::size_t activities = 0;
+  for (int i = 0; i < repeats; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    auto trace = gpuperf::io::ImportTraceFile(path);
+    if (!trace.ok()) {
+      std::fprintf(stderr, "%s\n", trace.error().message.c_str());
+      return 1;
+    }
+    auto report = gpuperf::analysis::Analyze(*trace);
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    activities = trace->activities.size();
+  }
+  double best = seconds[0];
+  for (double s : seconds) best = s < best ? s : best;
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  double rss_bytes = static_cast<double>(usage.ru_maxrss) * 1024.0;  // ru_maxrss is in KiB
+  std::printf(
+      "{\"file\": \"%s\", \"raw_mb\": %.1f, \"best_s\": %.3f, \"raw_mb_per_s\": %.1f, "
+      "\"peak_rss_mb\": %.1f, \"rss_percent_of_raw\": %.1f, \"gpu_activities\": %zu}\n",
+      path.c_str(), static_cast<double>(raw) / 1e6, best, static_cast<double>(raw) / 1e6 / best,
+      rss_bytes / 1e6, 100.0 * rss_bytes / static_cast<double>(raw), activities);
+  return 0;
+}

@@ -1,0 +1,169 @@
+// The recorder's sample workload: one phase per bottleneck gpuperf must see, each inside an NVTX
+// range, with its own analytic counts printed as one JSON line on stdout so tests/gpu/run.sh can
+// compare the trace exactly:
+//   {"phase":"stream","kernels":N,"memcpys":M,"memcpy_bytes":B,"memsets":0,"flops":F,"bytes":D}
+// Usage: sample_workload --phase stream|fma|launch|sync|memcpy|alloc|all [--launches N]
+#include <cuda_runtime.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+#define CHECK_CUDA(call)                                                              \
+  do {                                                                                \
+    cudaError_t error_ = (call);                                                      \
+    if (error_ != cudaSuccess) {                                                      \
+      std::fprintf(stderr, "sample_workload: %s: %s\n", #call, cudaGetErrorString(error_)); \
+      std::exit(1);                                                                   \
+    }                                                                                 \
+  } while (0)
+
+struct Counts {
+  long long kernels = 0, memcpys = 0, memcpy_bytes = 0, memsets = 0, flops = 0, bytes = 0;
+};
+Counts g_total;
+
+void Report(const char* phase, const Counts& c) {
+  std::printf("{\"phase\":\"%s\",\"kernels\":%lld,\"memcpys\":%lld,\"memcpy_bytes\":%lld,"
+              "\"memsets\":%lld,\"flops\":%lld,\"bytes\":%lld}\n",
+              phase, c.kernels, c.memcpys, c.memcpy_bytes, c.memsets, c.flops, c.bytes);
+  g_total.kernels += c.kernels, g_total.memcpys += c.memcpys, g_total.memcpy_bytes += c.memcpy_bytes;
+  g_total.memsets += c.memsets, g_total.flops += c.flops, g_total.bytes += c.bytes;
+}
+
+// STREAM triad: a[i] = b[i] + s * c[i]; 3 x 4 bytes moved, 2 FLOPs per element.
+__global__ void Triad(float* a, const float* b, const float* c, float s, size_t n) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    a[i] = b[i] + s * c[i];
+  }
+}
+
+// kIters dependent FMAs per thread on registers: 2 FLOPs each, no memory traffic but one store.
+constexpr int kFmaIters = 4096;
+__global__ void Fma(float* out, float seed) {
+  float x = seed + threadIdx.x, y = 1.0001f, z = 0.9999f;
+#pragma unroll 16
+  for (int i = 0; i < kFmaIters; ++i) {
+    x = fmaf(x, y, z);
+    y = fmaf(y, z, x);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x + y;
+}
+
+__global__ void Tiny(int* p) {
+  if (threadIdx.x == 0) p[0] += 1;
+}
+
+void PhaseStream() {
+  nvtxRangePushA("phase:stream");
+  const size_t n = size_t(1) << 26;  // 256 MiB per array
+  float *a, *b, *c;
+  CHECK_CUDA(cudaMalloc(&a, n * 4)); CHECK_CUDA(cudaMalloc(&b, n * 4)); CHECK_CUDA(cudaMalloc(&c, n * 4));
+  CHECK_CUDA(cudaMemset(b, 0, n * 4)); CHECK_CUDA(cudaMemset(c, 0, n * 4));
+  const int reps = 20;
+  for (int r = 0; r < reps; ++r) Triad<<<132 * 16, 256>>>(a, b, c, 2.0f, n);
+  CHECK_CUDA(cudaGetLastError()); CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK_CUDA(cudaFree(a)); CHECK_CUDA(cudaFree(b)); CHECK_CUDA(cudaFree(c));
+  nvtxRangePop();
+  Report("stream", {reps, 0, 0, 2, 2LL * n * reps, 12LL * n * reps});
+}
+
+void PhaseFma() {
+  nvtxRangePushA("phase:fma");
+  const int blocks = 132 * 8, threads = 256, reps = 10;
+  float* out;
+  CHECK_CUDA(cudaMalloc(&out, size_t(blocks) * threads * 4));
+  for (int r = 0; r < reps; ++r) Fma<<<blocks, threads>>>(out, 1.0f);
+  CHECK_CUDA(cudaGetLastError()); CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK_CUDA(cudaFree(out));
+  nvtxRangePop();
+  Report("fma", {reps, 0, 0, 0, 4LL * kFmaIters * blocks * threads * reps, 4LL * blocks * threads * reps});
+}
+
+void PhaseLaunch(long long launches) {
+  nvtxRangePushA("phase:launch");
+  int* p;
+  CHECK_CUDA(cudaMalloc(&p, 4));
+  for (long long i = 0; i < launches; ++i) Tiny<<<1, 32>>>(p);
+  CHECK_CUDA(cudaGetLastError()); CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK_CUDA(cudaFree(p));
+  nvtxRangePop();
+  Report("launch", {launches, 0, 0, 0, 0, 0});
+}
+
+void PhaseSync() {
+  nvtxRangePushA("phase:sync");
+  int* p;
+  CHECK_CUDA(cudaMalloc(&p, 4));
+  const int reps = 2000;
+  for (int i = 0; i < reps; ++i) {
+    Tiny<<<1, 32>>>(p);
+    CHECK_CUDA(cudaDeviceSynchronize());  // the pattern sync findings must flag
+  }
+  CHECK_CUDA(cudaFree(p));
+  nvtxRangePop();
+  Report("sync", {reps, 0, 0, 0, 0, 0});
+}
+
+void PhaseMemcpy() {
+  nvtxRangePushA("phase:memcpy");
+  const size_t bytes = size_t(64) << 20;
+  const int reps = 8;
+  char* device;
+  char* pageable = static_cast<char*>(std::malloc(bytes));
+  char* pinned;
+  std::memset(pageable, 1, bytes);
+  CHECK_CUDA(cudaMalloc(&device, bytes));
+  CHECK_CUDA(cudaMallocHost(&pinned, bytes));
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreate(&stream));
+  for (int r = 0; r < reps; ++r) {
+    CHECK_CUDA(cudaMemcpy(device, pageable, bytes, cudaMemcpyHostToDevice));          // sync, pageable
+    CHECK_CUDA(cudaMemcpyAsync(device, pageable, bytes, cudaMemcpyHostToDevice, stream));  // "async", pageable
+    CHECK_CUDA(cudaMemcpyAsync(device, pinned, bytes, cudaMemcpyHostToDevice, stream));
+    CHECK_CUDA(cudaMemcpyAsync(pinned, device, bytes, cudaMemcpyDeviceToHost, stream));
+  }
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  CHECK_CUDA(cudaStreamDestroy(stream));
+  CHECK_CUDA(cudaFreeHost(pinned)); CHECK_CUDA(cudaFree(device));
+  std::free(pageable);
+  nvtxRangePop();
+  Report("memcpy", {0, 4LL * reps, 4LL * reps * static_cast<long long>(bytes), 0, 0, 0});
+}
+
+void PhaseAlloc() {
+  nvtxRangePushA("phase:alloc");
+  const int reps = 500;
+  for (int i = 0; i < reps; ++i) {
+    void* p;
+    CHECK_CUDA(cudaMalloc(&p, size_t(1) << 20));
+    CHECK_CUDA(cudaFree(p));
+  }
+  nvtxRangePop();
+  Report("alloc", {0, 0, 0, 0, 0, 0});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string phase = "all";
+  long long launches = 100000;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--phase") == 0) phase = argv[i + 1];
+    else if (std::strcmp(argv[i], "--launches") == 0) launches = std::atoll(argv[i + 1]);
+  }
+  CHECK_CUDA(cudaFree(nullptr));  // context creation outside every phase
+  const bool all = phase == "all";
+  if (all || phase == "stream") PhaseStream();
+  if (all || phase == "fma") PhaseFma();
+  if (all || phase == "launch") PhaseLaunch(launches);
+  if (all || phase == "sync") PhaseSync();
+  if (all || phase == "memcpy") PhaseMemcpy();
+  if (all || phase == "alloc") PhaseAlloc();
+  if (all) Report("total", g_total);
+  return 0;
+}

@@ -1,0 +1,111 @@
+// Findings on how the GPU is fed: kernels shorter than their launch call, and a mostly idle GPU.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/findings.h"
+#include "analysis/launch_overhead.h"
+#include "analysis/statistics.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+constexpr double kIdleDominantPercent = 50.0;
+
+struct NameStats {
+  std::int64_t kernels = 0, short_kernels = 0, kernel_ns = 0, call_ns = 0;
+};
+
+std::vector<report::FindingRow> ShortKernelRows(const RuleInput& in) {
+  std::map<model::NameId, NameStats> by_name;
+  for (const LaunchPair& pair : JoinKernelLaunches(in.trace, in.index, false)) {
+    NameStats& s = by_name[pair.kernel->name];
+    std::int64_t call_ns = in.trace.api_calls[pair.call].duration_ns();
+    ++s.kernels;
+    s.kernel_ns += pair.kernel->duration_ns();
+    s.call_ns += call_ns;
+    if (pair.kernel->duration_ns() < call_ns)
+      ++s.short_kernels;
+  }
+  std::vector<std::pair<model::NameId, NameStats>> sorted(by_name.begin(), by_name.end());
+  std::erase_if(sorted, [](const auto& e) { return e.second.short_kernels == 0; });
+  std::sort(sorted.begin(), sorted.end(), [&](const auto& a, const auto& b) {
+    if (a.second.short_kernels != b.second.short_kernels) {
+      return a.second.short_kernels > b.second.short_kernels;
+    }
+    return in.trace.Name(a.first) < in.trace.Name(b.first);
+  });
+  std::vector<report::FindingRow> rows;
+  for (const auto& [name, s] : sorted) {
+    auto n = static_cast<double>(s.kernels);
+    rows.push_back({{std::string(in.trace.Name(name)),
+                     std::to_string(s.kernels),
+                     std::to_string(s.short_kernels),
+                     fmt::format("{:.1f}", static_cast<double>(s.kernel_ns) / n),
+                     fmt::format("{:.1f}", static_cast<double>(s.call_ns) / n)}});
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::optional<report::Finding> LaunchOverheadRule(const RuleInput& in) {
+  const report::LaunchOverhead& l = in.launch;
+  if (l.kernels_shorter_than_launch == 0)
+    return std::nullopt;
+  double short_percent = Percent(static_cast<double>(l.kernels_shorter_than_launch),
+                                 static_cast<double>(l.kernel_ns.count));
+  report::Finding f;
+  f.id = "launch_overhead";
+  f.title = "Kernels shorter than their launch call";
+  f.severity = short_percent >= 50.0 || l.api_to_kernel_ratio >= 1.0 ? "warning" : "info";
+  f.source = "trace";
+  f.count = l.kernels_shorter_than_launch;
+  f.time_ns = l.api_ns.total;
+  f.summary = fmt::format(
+      "{} of {} launched kernels ({:.1f}%) ran shorter than the host call that launched them; "
+      "launch calls took {} against {} of kernel time (ratio {:.2f}).",
+      l.kernels_shorter_than_launch,
+      l.kernel_ns.count,
+      short_percent,
+      Ms(l.api_ns.total),
+      Ms(l.kernel_ns.total),
+      l.api_to_kernel_ratio);
+  f.advice =
+      "Hypothesis: the workload is launch-bound where these kernels run back to back. Test it "
+      "with the idle time between them on their stream; if confirmed, fewer launches (fusion, "
+      "CUDA graphs) are the lever.";
+  f.columns = {"Kernel", "Launched", "Shorter than launch", "Kernel avg (ns)", "Launch avg (ns)"};
+  SetRows(f, ShortKernelRows(in), in.options.finding_rows);
+  return f;
+}
+
+std::optional<report::Finding> GpuIdleRule(const RuleInput& in) {
+  const report::Timeline& t = in.timeline;
+  if (t.total_ns <= 0)
+    return std::nullopt;
+  double idle_percent = Percent(static_cast<double>(t.idle_ns), static_cast<double>(t.total_ns));
+  if (idle_percent < kIdleDominantPercent)
+    return std::nullopt;
+  report::Finding f;
+  f.id = "gpu_idle_dominant";
+  f.title = "GPU mostly idle";
+  f.severity = "warning";
+  f.source = "trace";
+  f.count = 1;
+  f.time_ns = t.idle_ns;
+  f.summary =
+      fmt::format("No GPU work ran during {} of the {} GPU span ({:.1f}% idle, busy {:.1f}%).",
+                  Ms(t.idle_ns),
+                  Ms(t.total_ns),
+                  idle_percent,
+                  Percent(static_cast<double>(t.busy_ns), static_cast<double>(t.total_ns)));
+  f.advice =
+      "Kernel tuning cannot recover idle time. Hypotheses: host-bound launching, "
+      "synchronization or communication waits; the gpu_gaps, sync_api and launch_overhead "
+      "findings and host-side ranges over the idle stretches would test them.";
+  return f;
+}
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,89 @@
+// nsys cuda-sync-api, extended to sync records (Kineto cuda_sync) that have no matching call.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <tuple>
+#include <unordered_set>
+
+#include "analysis/findings.h"
+#include "analysis/names.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+struct SyncRow {
+  std::int64_t duration_ns, start_ns, pid, tid;
+  std::string name;
+};
+
+bool DeviceOrStreamSync(model::SyncKind kind) {
+  return kind == model::SyncKind::kStream || kind == model::SyncKind::kContext;
+}
+
+}  // namespace
+
+std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
+  const model::Trace& trace = in.trace;
+  std::vector<SyncRow> rows;
+  std::unordered_set<std::int64_t> call_correlations;
+  std::int64_t count = 0;
+  std::int64_t time_ns = 0;
+  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
+    const model::ApiCall& call = trace.api_calls[i];
+    std::string_view name = trace.Name(call.name);
+    if (!IsDeviceOrStreamSyncApi(name))
+      continue;
+    rows.push_back({call.duration_ns(), call.start_ns, call.pid, call.tid, std::string(name)});
+    if (call.correlation != model::kNoId)
+      call_correlations.insert(call.correlation);
+    if (in.index.IsPrimary(i)) {
+      ++count;
+      time_ns += call.duration_ns();
+    }
+  }
+  for (const model::SyncEvent& s : trace.syncs) {
+    if (!DeviceOrStreamSync(s.kind) || call_correlations.contains(s.correlation))
+      continue;
+    std::int64_t duration = s.end_ns - s.start_ns;
+    rows.push_back({duration,
+                    s.start_ns,
+                    s.pid,
+                    s.tid,
+                    fmt::format("sync record: {}", model::ToString(s.kind))});
+    ++count;
+    time_ns += duration;
+  }
+  if (count == 0)
+    return std::nullopt;
+  std::sort(rows.begin(), rows.end(), [](const SyncRow& a, const SyncRow& b) {
+    return std::make_tuple(-a.duration_ns, a.start_ns, a.name) <
+           std::make_tuple(-b.duration_ns, b.start_ns, b.name);
+  });
+  report::Finding f;
+  f.id = "sync_api";
+  f.title = "Host-blocking synchronization";
+  f.severity = "warning";
+  f.source = "trace";
+  f.count = count;
+  f.time_ns = time_ns;
+  f.summary = fmt::format("{} device or stream synchronizations held host threads for {} in total.",
+                          count,
+                          Ms(time_ns));
+  f.advice =
+      "Synchronize only where the host needs GPU results; prefer events and "
+      "cudaStreamWaitEvent for ordering between streams. Whether a wait delayed GPU work is a "
+      "hypothesis: compare the GPU idle time that follows each long wait.";
+  f.columns = {"Duration (ns)", "Start (ns)", "PID", "TID", "API Name"};
+  std::vector<report::FindingRow> cells;
+  for (const SyncRow& r : rows) {
+    cells.push_back({{std::to_string(r.duration_ns),
+                      std::to_string(r.start_ns),
+                      IdCell(r.pid),
+                      IdCell(r.tid),
+                      r.name}});
+  }
+  SetRows(f, std::move(cells), in.options.finding_rows);
+  return f;
+}
+
+}  // namespace gpuperf::analysis

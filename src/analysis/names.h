@@ -1,0 +1,44 @@
+// Name classifiers shared by the analysis: API families, communication kernels, memory-op labels.
+// Matching follows the SQL of `nsys stats` / `nsys analyze` (LIKE is ASCII case-insensitive).
+#pragma once
+
+#include "gpuperf/trace.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace gpuperf::analysis {
+
+// ASCII case-insensitive substring / prefix tests.
+bool ContainsNoCase(std::string_view text, std::string_view needle);
+bool StartsWithNoCase(std::string_view text, std::string_view prefix);
+
+// nsys prints API names without their 6-character version suffix: "cudaMemcpy_v3020" ->
+// "cudaMemcpy". Only a trailing "_v" + 4 digits is removed ("cuMemAlloc_v2" stays).
+std::string_view StripVersionSuffix(std::string_view name);
+
+// Kernels whose name contains "nccl" or "rccl" (any case) are communication.
+bool IsCommunicationKernel(std::string_view name);
+
+// API families, by the stripped name. CUDA runtime/driver and HIP spellings are accepted.
+bool IsLaunchApi(std::string_view name);        // kernel and graph launches
+bool IsGraphLaunchApi(std::string_view name);   // cudaGraphLaunch, cuGraphLaunch, hipGraphLaunch
+bool IsBlockingSyncApi(std::string_view name);  // device/stream/event/context synchronize
+bool IsDeviceOrStreamSyncApi(std::string_view name);  // nsys cuda_api_sync's two names
+bool IsSyncMemcpyApi(std::string_view name);          // cudaMemcpy% and not %Async%
+bool IsAsyncMemcpyApi(std::string_view name);         // cudaMemcpy%Async%
+bool IsSyncMemsetApi(std::string_view name);          // cudaMemset% and not %async%
+bool IsDeviceAllocApi(std::string_view name);  // cudaMalloc*, cuMemAlloc*, hipMalloc* (not host)
+bool IsDeviceFreeApi(std::string_view name);   // cudaFree*, cuMemFree*, hipFree* (not host)
+
+// nsys' label of a memory operation: "[CUDA memcpy HtoD]", "[CUDA memset]".
+std::string MemoryOpLabel(const model::GpuActivity& activity);
+
+// "2x1x1"; empty when the source did not record the geometry (all zero).
+std::string GeometryString(const model::Dim3& dim);
+
+// A pid or id for a finding cell: "-" when not recorded.
+std::string IdCell(std::int64_t id);
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,72 @@
+#include "cli/baseline_command.h"
+
+#include <fmt/format.h>
+
+#include "cli/errors.h"
+
+namespace gpuperf::cli {
+
+CLI::App* BaselineCommand::Register(CLI::App& app) {
+  CLI::App* sub = app.add_subcommand(
+      "baseline",
+      "Record a baseline: warm-up and measured runs of a program under the CUDA tracer");
+  sub->footer(
+      "Examples:\n"
+      "  gpuperf baseline -- ./app --size 1024\n"
+      "  gpuperf baseline --warmup 2 --repeat auto --out base -- python train.py\n"
+      "Exit codes: 0 recorded, 1 failure, 2 usage, 3 no usable GPU (no driver, no device,\n"
+      "driver too old for CUDA 13), 4 recorded but incomplete (a run was killed or partial).");
+  sub->add_option("--warmup", options_.warmup, "Warm-up runs before measuring (not reported)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option(
+      "--repeat", repeat_, "Measured runs, or 'auto' to stop when the median is precise");
+  sub->add_option("--target-width",
+                  target_width_percent_,
+                  "--repeat auto: stop when the 95% interval of the median is narrower than this "
+                  "percent of the median")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--budget",
+                  options_.auto_repeat.time_budget_s,
+                  "--repeat auto: seconds of measured runs before giving up on the target")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--max-runs", options_.auto_repeat.max_runs, "--repeat auto: most measured runs")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--out", options_.out_dir, "Output directory (created; must not exist)");
+  sub->add_flag("--force", options_.force, "Replace an existing output directory");
+  sub->add_flag("--gzip", options_.gzip, "Write the traces as .json.gz");
+  sub->add_flag("--measure-overhead",
+                options_.measure_overhead,
+                "Also time untraced runs and report the tracing overhead");
+  sub->add_flag("--keep-spool", options_.keep_spool, "Keep the raw recordings next to the traces");
+  sub->add_flag("--quiet", options_.quiet, "No progress lines on stderr");
+  sub->add_option("command", options_.command, "The program and its arguments, after --")
+      ->required();
+  sub->positionals_at_end();
+  return sub;
+}
+
+int BaselineCommand::Run() {
+  if (repeat_ == "auto") {
+    options_.repeat = 0;
+    options_.auto_repeat.target_relative_width = target_width_percent_ / 100.0;
+  } else {
+    try {
+      std::size_t used = 0;
+      options_.repeat = std::stoi(repeat_, &used);
+      if (used != repeat_.size() || options_.repeat < 1)
+        throw std::invalid_argument(repeat_);
+    } catch (const std::exception&) {
+      PrintError("--repeat takes a positive number or 'auto', not '" + repeat_ + "'");
+      return kExitUsage;
+    }
+  }
+  const record::BaselineOutcome outcome = record::RunBaseline(options_);
+  if (!outcome.message.empty())
+    PrintError(outcome.message);
+  if (!outcome.out_dir.empty() && !options_.quiet) {
+    fmt::print(stderr, "gpuperf: baseline written to {}\n", outcome.out_dir);
+  }
+  return outcome.exit_code;
+}
+
+}  // namespace gpuperf::cli

@@ -1,0 +1,206 @@
+// libgpuperf_inject.so: loaded by libcuda through CUDA_INJECTION64_PATH (and by NVTX through
+// NVTX_INJECTION64_PATH). A thin layer over CUPTI: enable the activity kinds, hand completed
+// buffers to the decoder and the spool sink, flush at exit or on a forwarded signal.
+//
+// Rules (docs/recorder.md): C ABI at the boundary; every CUPTI call checked and its failure
+// written to the spool as a status; every callback noexcept and catching everything; nothing is
+// ever printed to the program's stdout/stderr; the program's exit code is never changed.
+#include <cupti.h>
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "inject/activity_decoder.h"
+#include "inject/buffer_pool.h"
+#include "inject/injection_state.h"
+#include "inject/signal_forwarder.h"
+#include "inject/spool_sink.h"
+
+namespace gpuperf::inject {
+namespace {
+
+void CUPTIAPI BufferRequested(std::uint8_t** buffer,
+                              std::size_t* size,
+                              std::size_t* max_records) noexcept {
+  try {
+    State& state = GetState();
+    *buffer = state.pool.Take();
+    *size = *buffer == nullptr ? 0 : state.pool.buffer_size();
+    *max_records = 0;
+  } catch (...) {
+    *buffer = nullptr;
+    *size = 0;
+  }
+}
+
+void CUPTIAPI BufferCompleted(CUcontext context,
+                              std::uint32_t stream_id,
+                              std::uint8_t* buffer,
+                              std::size_t /*size*/,
+                              std::size_t valid_size) noexcept {
+  try {
+    State& state = GetState();
+    state.buffers.fetch_add(1, std::memory_order_relaxed);
+    std::size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped) == CUPTI_SUCCESS) {
+      state.dropped.fetch_add(dropped, std::memory_order_relaxed);
+    }
+    if (state.options.discard) {
+      state.records.fetch_add(CountRecords(buffer, valid_size), std::memory_order_relaxed);
+    } else if (auto batch = state.sink.Acquire()) {
+      DecodeStats stats;
+      const CUptiResult result = DecodeBuffer(buffer, valid_size, state.strings, *batch, stats);
+      state.records.fetch_add(stats.records, std::memory_order_relaxed);
+      state.unknown.fetch_add(stats.unknown, std::memory_order_relaxed);
+      if (result != CUPTI_SUCCESS) {
+        batch->statuses.emplace_back(spool::StatusLevel::kWarning,
+                                     "cuptiActivityGetNextRecord: " + ResultName(result));
+      }
+      state.sink.Submit(std::move(batch));
+    }
+  } catch (...) {
+    // Never let anything escape into CUPTI's thread.
+  }
+  GetState().pool.Give(buffer);
+}
+
+void CUPTIAPI OnCallback(void* /*userdata*/,
+                         CUpti_CallbackDomain domain,
+                         CUpti_CallbackId cbid,
+                         const void* data) noexcept {
+  try {
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
+        cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020) {
+      const auto* info = static_cast<const CUpti_CallbackData*>(data);
+      // Records of the context about to be destroyed must leave CUPTI first.
+      if (info->callbackSite == CUPTI_API_ENTER)
+        Check(cuptiActivityFlushAll(0), "cuptiActivityFlushAll");
+    } else if (domain == CUPTI_CB_DOMAIN_STATE && cbid == CUPTI_CBID_STATE_FATAL_ERROR) {
+      const auto* info = static_cast<const CUpti_StateData*>(data);
+      const char* message = info->notification.message;
+      GetState().sink.Status(
+          spool::StatusLevel::kError,
+          std::string("CUPTI fatal error: ") + (message ? message : "(no message)"));
+    }
+  } catch (...) {
+  }
+}
+
+// The kinds of docs/recorder.md. CONCURRENT_KERNEL, never KERNEL (which serializes kernels).
+constexpr CUpti_ActivityKind kKinds[] = {
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+    CUPTI_ACTIVITY_KIND_MEMCPY,
+    CUPTI_ACTIVITY_KIND_MEMSET,
+    CUPTI_ACTIVITY_KIND_RUNTIME,
+    CUPTI_ACTIVITY_KIND_DRIVER,
+    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+    CUPTI_ACTIVITY_KIND_MEMORY2,
+    CUPTI_ACTIVITY_KIND_MARKER,
+    CUPTI_ACTIVITY_KIND_GRAPH_TRACE,
+    CUPTI_ACTIVITY_KIND_OVERHEAD,
+};
+
+bool SubscribeAndEnable(State& state) {
+  char other[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN] = {};
+  CUpti_SubscriberParams params{};
+  params.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
+  params.subscriberName = "gpuperf";
+  params.oldSubscriberName = other;
+  params.oldSubscriberSize = sizeof(other);
+  const CUptiResult subscribed = cuptiSubscribe_v2(
+      &state.subscriber, reinterpret_cast<CUpti_CallbackFunc>(&OnCallback), nullptr, &params);
+  if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+    state.sink.Status(spool::StatusLevel::kError,
+                      std::string("another CUPTI tool is attached (") + other +
+                          "); gpuperf recorded nothing in this process");
+    return false;
+  }
+  if (!Check(subscribed, "cuptiSubscribe_v2"))
+    return false;
+  Check(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM), "cuptiSetThreadIdType");
+  if (!Check(cuptiActivityRegisterCallbacks(&BufferRequested, &BufferCompleted),
+             "cuptiActivityRegisterCallbacks")) {
+    return false;
+  }
+  bool any = false;
+  for (CUpti_ActivityKind kind : kKinds) {
+    any |= Check(cuptiActivityEnable(kind), "cuptiActivityEnable(" + std::to_string(kind) + ")");
+  }
+  Check(cuptiActivityEnableAndDump(CUPTI_ACTIVITY_KIND_DEVICE),
+        "cuptiActivityEnableAndDump(DEVICE)");
+  Check(cuptiEnableCallback(1,
+                            state.subscriber,
+                            CUPTI_CB_DOMAIN_RUNTIME_API,
+                            CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020),
+        "cuptiEnableCallback(cudaDeviceReset)");
+  Check(
+      cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR),
+      "cuptiEnableCallback(FATAL_ERROR)");
+  if (state.options.flush_period_ms > 0) {
+    Check(cuptiActivityFlushPeriod(state.options.flush_period_ms), "cuptiActivityFlushPeriod");
+  }
+  return any;
+}
+
+void MarkForkedChild() noexcept {
+  GetState().forked_child.store(true);
+}
+
+int Initialize() noexcept {
+  State& state = GetState();
+  std::lock_guard lock(state.init_mutex);
+  if (state.initialized)
+    return 1;
+  state.initialized = true;
+  state.options = ReadOptions();
+  if (state.options.out_dir.empty())
+    return 1;  // not launched by gpuperf: stay out of the way
+  if (!OpenSpool(state))
+    return 1;
+  if (!SubscribeAndEnable(state)) {
+    // Nothing will be recorded; close now so the CLI sees the status and a clean footer.
+    Finish(spool::EndReason::kExit, 0);
+    return 1;
+  }
+  pthread_atfork(nullptr, nullptr, &MarkForkedChild);
+  std::atexit([] { Finish(spool::EndReason::kExit, 0); });
+  InstallSignalForwarder([](int signal) { Finish(spool::EndReason::kSignal, signal); });
+  return 1;
+}
+
+}  // namespace
+}  // namespace gpuperf::inject
+
+extern "C" {
+
+// Called by libcuda inside cuInit. 1 is the only documented success value; we return it even
+// when tracing could not start, so that the program always runs on.
+__attribute__((visibility("default"))) int InitializeInjection(void) {
+  try {
+    return gpuperf::inject::Initialize();
+  } catch (...) {
+    return 1;
+  }
+}
+
+// NVTX v3 calls this when NVTX_INJECTION64_PATH names this library. We hand NVTX to the CUPTI
+// that this library already loaded, which turns ranges into MARKER activity records.
+__attribute__((visibility("default"))) int InitializeInjectionNvtx2(const void* get_export_table) {
+  using Init = int (*)(const void*);
+  void* cupti = dlopen("libcupti.so.13", RTLD_LAZY | RTLD_NOLOAD);
+  if (cupti == nullptr)
+    return 0;
+  auto init = reinterpret_cast<Init>(dlsym(cupti, "InitializeInjectionNvtx2"));
+  return init != nullptr ? init(get_export_table) : 0;
+}
+
+}  // extern "C"

@@ -1,0 +1,63 @@
+// Process-wide state of the injected recorder, and the steps around it that do not touch the
+// CUPTI callbacks themselves (options, opening the spool, the one-time finish).
+#pragma once
+
+#include <cupti.h>
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "inject/activity_decoder.h"
+#include "inject/buffer_pool.h"
+#include "inject/spool_sink.h"
+
+namespace gpuperf::inject {
+
+// What the CLI passes through the child's environment (docs/recorder.md).
+struct Options {
+  std::string out_dir;                   // GPUPERF_OUT_DIR; empty: do not record
+  std::string session;                   // GPUPERF_SESSION
+  std::size_t buffer_bytes = 8u << 20;   // GPUPERF_BUF_MB
+  bool discard = false;                  // GPUPERF_DISCARD=1: enable the same kinds, keep nothing
+  std::uint32_t flush_period_ms = 1000;  // GPUPERF_FLUSH_MS; bounds what a kill loses
+};
+
+Options ReadOptions();
+
+struct State {
+  std::mutex init_mutex;
+  bool initialized = false;
+  Options options;
+  std::int64_t pid = 0;
+  std::atomic<bool> forked_child{false};
+  std::atomic<bool> finished{false};
+  CUpti_SubscriberHandle subscriber = nullptr;
+  BufferPool pool;
+  StringInterner strings;
+  SpoolSink sink;
+  std::atomic<std::uint64_t> records{0};
+  std::atomic<std::uint64_t> unknown{0};
+  std::atomic<std::uint64_t> dropped{0};
+  std::atomic<std::uint64_t> buffers{0};
+};
+
+// The one State, created on first use and never destroyed: it must outlive static destructors
+// that may still run CUDA code after our atexit handler.
+State& GetState();
+
+// Creates <out_dir>/<host>.<pid>[.r<rank>].gpuperf and starts the writer thread.
+bool OpenSpool(State& state) noexcept;
+
+// Flushes CUPTI, writes the footer and closes the spool, once. Does nothing in a forked child
+// (the parent owns the CUPTI state it inherited).
+void Finish(spool::EndReason reason, int signal) noexcept;
+
+// "CUPTI_ERROR_UNKNOWN" for a result code.
+std::string ResultName(CUptiResult result);
+
+// True on CUPTI_SUCCESS; otherwise writes "<what>: <error>" to the spool as an error status.
+bool Check(CUptiResult result, const std::string& what) noexcept;
+
+}  // namespace gpuperf::inject

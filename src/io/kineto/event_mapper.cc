@@ -1,0 +1,299 @@
+#include "io/kineto/event_mapper.h"
+
+#include <limits>
+
+#include "io/kineto/numbers.h"
+
+namespace gpuperf::io::kineto {
+namespace {
+
+using model::kNoId;
+using model::TimeNs;
+using util::JsonToken;
+
+std::int64_t IntOr(const Event& event, Field field, std::int64_t fallback) {
+  return event.Int(field).value_or(fallback);
+}
+
+// An int field that must fit int32 (device ids, register counts); `fallback` otherwise.
+std::int32_t Int32Or(const Event& event, Field field, std::int32_t fallback) {
+  auto value = event.Int(field);
+  if (!value || *value < std::numeric_limits<std::int32_t>::min() ||
+      *value > std::numeric_limits<std::int32_t>::max()) {
+    return fallback;
+  }
+  return static_cast<std::int32_t>(*value);
+}
+
+// "[640,1,1]" (compact JSON from the reader) -> {640, 1, 1}; anything else -> {0, 0, 0}.
+model::Dim3 ParseDim3(const Event& event, Field field) {
+  std::string_view text = event.Text(field);
+  if (event.Type(field) != JsonToken::kBeginArray || text.size() < 2)
+    return {};
+  text = text.substr(1, text.size() - 2);
+  std::int32_t parts[3] = {0, 0, 0};
+  for (int i = 0; i < 3; ++i) {
+    auto comma = text.find(',');
+    if ((i < 2) != (comma != std::string_view::npos))
+      return {};  // exactly three items
+    auto value = ParseInt64(text.substr(0, comma));
+    if (!value || *value < 0 || *value > std::numeric_limits<std::int32_t>::max())
+      return {};
+    parts[i] = static_cast<std::int32_t>(*value);
+    if (i < 2)
+      text.remove_prefix(comma + 1);
+  }
+  return {parts[0], parts[1], parts[2]};
+}
+
+}  // namespace
+
+model::NameId EventMapper::Intern(std::string_view text) {
+  auto it = names_.find(text);
+  if (it != names_.end())
+    return it->second;
+  model::NameId id = trace_->strings.Intern(text);
+  names_.emplace(std::string(text), id);
+  return id;
+}
+
+void EventMapper::Map(const Event& event) {
+  ++events_;
+  if (!event.is_object()) {
+    Count("kineto.non_object_event");
+    return;
+  }
+  ++object_events_;
+  if (event.Type(Field::kPh) != JsonToken::kString) {
+    Count("kineto.event_without_ph");
+    return;
+  }
+  std::string_view ph = event.Text(Field::kPh);
+  if (ph == "X") {
+    MapComplete(event, ClassifyCategory(event.Text(Field::kCat)));
+  } else if (ph == "i" || ph == "I") {
+    MapInstant(event);
+  } else if (ph == "M") {
+    MapMetadata(event);
+  } else if (ph == "s" || ph == "f" || ph == "t") {
+    Count("kineto.ignored.flow");
+  } else if (ph == "C") {
+    Count("kineto.ignored.counter");
+  } else {
+    Count("kineto.unknown_ph");
+  }
+}
+
+// The [ts, ts + dur] interval of an X event; counts and rejects a missing or bad ts / dur.
+bool EventMapper::Interval(const Event& event, TimeNs* start, TimeNs* end) {
+  if (!event.Has(Field::kTs))
+    return Reject("kineto.event_without_ts");
+  if (!event.Has(Field::kDur))
+    return Reject("kineto.event_without_dur");
+  auto ts = event.Type(Field::kTs) == JsonToken::kNumber ? ParseMicrosAsNs(event.Text(Field::kTs))
+                                                         : std::nullopt;
+  if (!ts)
+    return Reject("kineto.bad_ts");
+  auto dur = event.Type(Field::kDur) == JsonToken::kNumber
+                 ? ParseMicrosAsNs(event.Text(Field::kDur))
+                 : std::nullopt;
+  if (!dur)
+    return Reject("kineto.bad_dur");
+  if (*dur < 0)
+    return Reject("kineto.negative_dur");
+  if (*ts > std::numeric_limits<TimeNs>::max() - *dur)
+    return Reject("kineto.bad_dur");
+  *start = *ts;
+  *end = *ts + *dur;
+  return true;
+}
+
+void EventMapper::MapComplete(const Event& event, Category category) {
+  switch (category) {
+    case Category::kPythonFunction:
+      return Count("kineto.ignored.python_function");
+    case Category::kFlow:
+      return Count("kineto.ignored.flow");
+    case Category::kOverhead:
+      return Count("kineto.ignored.overhead");
+    case Category::kTraceSpan:
+      return Count("kineto.ignored.trace_span");
+    case Category::kCpuInstant:
+    case Category::kOther:
+      return Count("kineto.ignored.other_category");
+    default:
+      break;
+  }
+  TimeNs start = 0;
+  TimeNs end = 0;
+  if (!Interval(event, &start, &end))
+    return;
+  switch (category) {
+    case Category::kKernel:
+    case Category::kMemcpy:
+    case Category::kMemset:
+      return MapGpuActivity(event, category, start, end);
+    case Category::kRuntime:
+    case Category::kDriver:
+      return MapApiCall(event, category, start, end);
+    case Category::kSync:
+      return MapSync(event, start, end);
+    case Category::kUserAnnotation:
+    case Category::kGpuUserAnnotation:
+      return MapRange(event, category, start, end);
+    case Category::kCpuOp:
+      return MapHostOp(event, start, end);
+    default:
+      return;
+  }
+}
+
+void EventMapper::MapGpuActivity(const Event& event, Category category, TimeNs start, TimeNs end) {
+  model::GpuActivity a;
+  std::string_view name = event.Text(Field::kName);
+  a.name = Intern(name);
+  a.start_ns = start;
+  a.end_ns = end;
+  a.device = Int32Or(event, Field::kArgDevice, Int32Or(event, Field::kPid, 0));
+  a.stream = IntOr(event, Field::kArgStream, IntOr(event, Field::kTid, kNoId));
+  a.context = IntOr(event, Field::kArgContext, kNoId);
+  a.correlation = IntOr(event, Field::kArgCorrelation, kNoId);
+  a.graph_id = IntOr(event, Field::kArgGraphId, kNoId);
+  if (category == Category::kKernel) {
+    a.kind = model::ActivityKind::kKernel;
+    a.grid = ParseDim3(event, Field::kArgGrid);
+    a.block = ParseDim3(event, Field::kArgBlock);
+    a.registers_per_thread = Int32Or(event, Field::kArgRegisters, 0);
+    a.shared_memory_bytes = Int32Or(event, Field::kArgSharedMemory, 0);
+  } else if (category == Category::kMemcpy) {
+    a.kind = model::ActivityKind::kMemcpy;
+    CopyKinds kinds = ParseMemcpyName(name);
+    a.copy_kind = kinds.copy;
+    a.src_kind = kinds.src;
+    a.dst_kind = kinds.dst;
+    a.bytes = IntOr(event, Field::kArgBytes, 0);
+  } else {
+    a.kind = model::ActivityKind::kMemset;
+    a.src_kind = ParseMemsetName(name);
+    a.bytes = IntOr(event, Field::kArgBytes, 0);
+  }
+  if (start == end)
+    Count("kineto.zero_duration_gpu_activity");
+  trace_->activities.push_back(a);
+}
+
+void EventMapper::MapApiCall(const Event& event, Category category, TimeNs start, TimeNs end) {
+  model::ApiCall call;
+  call.kind = category == Category::kDriver ? model::ApiKind::kDriver : model::ApiKind::kRuntime;
+  call.name = Intern(event.Text(Field::kName));
+  call.start_ns = start;
+  call.end_ns = end;
+  call.pid = IntOr(event, Field::kPid, kNoId);
+  call.tid = IntOr(event, Field::kTid, kNoId);
+  call.correlation = IntOr(event, Field::kArgCorrelation, kNoId);
+  call.cbid = Int32Or(event, Field::kArgCbid, -1);
+  if (call.correlation != kNoId)
+    api_correlations_.insert(call.correlation);
+  trace_->api_calls.push_back(call);
+}
+
+// Kineto writes cuda_sync on the GPU rows (pid = device, tid = stream); pid / tid stay kNoId.
+void EventMapper::MapSync(const Event& event, TimeNs start, TimeNs end) {
+  model::SyncEvent sync;
+  sync.kind = event.Type(Field::kArgSyncKind) == JsonToken::kString
+                  ? ParseSyncKind(event.Text(Field::kArgSyncKind))
+                  : model::SyncKind::kUnknown;
+  if (sync.kind == model::SyncKind::kUnknown)
+    sync.kind = ParseSyncKind(event.Text(Field::kName));
+  sync.start_ns = start;
+  sync.end_ns = end;
+  sync.device = Int32Or(event, Field::kArgDevice, Int32Or(event, Field::kPid, -1));
+  sync.stream = IntOr(event, Field::kArgStream, IntOr(event, Field::kTid, kNoId));
+  sync.correlation = IntOr(event, Field::kArgCorrelation, kNoId);
+  trace_->syncs.push_back(sync);
+}
+
+void EventMapper::MapRange(const Event& event, Category category, TimeNs start, TimeNs end) {
+  model::Range range;
+  std::string_view name = event.Text(Field::kName);
+  range.name = Intern(name);
+  range.start_ns = start;
+  range.end_ns = end;
+  range.pid = IntOr(event, Field::kPid, kNoId);
+  range.tid = IntOr(event, Field::kTid, kNoId);
+  if (category == Category::kGpuUserAnnotation) {
+    range.kind = model::RangeKind::kGpuUserAnnotation;
+    range.device = Int32Or(event, Field::kArgDevice, Int32Or(event, Field::kPid, -1));
+    range.stream = IntOr(event, Field::kArgStream, range.tid);
+  } else {
+    range.kind = name.starts_with("ProfilerStep#") ? model::RangeKind::kProfilerStep
+                                                   : model::RangeKind::kUserAnnotation;
+  }
+  trace_->ranges.push_back(range);
+}
+
+void EventMapper::MapHostOp(const Event& event, TimeNs start, TimeNs end) {
+  model::HostOp op;
+  op.name = Intern(event.Text(Field::kName));
+  op.start_ns = start;
+  op.end_ns = end;
+  op.pid = IntOr(event, Field::kPid, kNoId);
+  op.tid = IntOr(event, Field::kTid, kNoId);
+  op.external_id = IntOr(event, Field::kArgExternalId, kNoId);
+  if (event.Has(Field::kArgInputDims))
+    op.input_dims = Intern(event.Text(Field::kArgInputDims));
+  if (event.Has(Field::kArgInputType))
+    op.input_types = Intern(event.Text(Field::kArgInputType));
+  trace_->host_ops.push_back(op);
+}
+
+// Only allocator instants ("[memory]") are kept; others (Iteration Start, ...) are counted.
+void EventMapper::MapInstant(const Event& event) {
+  if (event.Text(Field::kName) != "[memory]")
+    return Count("kineto.ignored.instant");
+  if (!event.Has(Field::kTs))
+    return Count("kineto.event_without_ts");
+  auto ts = event.Type(Field::kTs) == JsonToken::kNumber ? ParseMicrosAsNs(event.Text(Field::kTs))
+                                                         : std::nullopt;
+  if (!ts)
+    return Count("kineto.bad_ts");
+  auto bytes = event.Int(Field::kArgMemoryBytes);
+  if (!bytes || *bytes == std::numeric_limits<std::int64_t>::min()) {
+    return Count("kineto.memory_event_without_bytes");
+  }
+  model::MemoryEvent memory;
+  memory.op = *bytes < 0 ? model::MemoryOp::kFree : model::MemoryOp::kAllocate;
+  memory.bytes = *bytes < 0 ? -*bytes : *bytes;
+  memory.time_ns = *ts;
+  memory.device = Int32Or(event, Field::kArgDeviceId, -1);
+  memory.total_allocated = IntOr(event, Field::kArgTotalAllocated, kNoId);
+  memory.pid = IntOr(event, Field::kPid, kNoId);
+  trace_->memory_events.push_back(memory);
+}
+
+// process_name gives Process records (first name per pid wins); other metadata is counted.
+void EventMapper::MapMetadata(const Event& event) {
+  auto pid = event.Int(Field::kPid);
+  if (event.Text(Field::kName) != "process_name" || !pid ||
+      event.Type(Field::kArgName) != JsonToken::kString) {
+    return Count("kineto.ignored.metadata");
+  }
+  if (!named_pids_.insert(*pid).second)
+    return;
+  trace_->processes.push_back({*pid, std::string(event.Text(Field::kArgName)), ""});
+}
+
+void EventMapper::Finish() {
+  for (const model::GpuActivity& a : trace_->activities) {
+    if (a.correlation == kNoId) {
+      Count("kineto.gpu_activity_without_correlation");
+    } else if (!api_correlations_.contains(a.correlation)) {
+      Count("kineto.orphan_gpu_activity");
+    }
+  }
+  for (const auto& [what, n] : counts_)
+    trace_->diagnostics.Count(std::string(what), n);
+  counts_.clear();
+}
+
+}  // namespace gpuperf::io::kineto

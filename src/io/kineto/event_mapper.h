@@ -1,0 +1,69 @@
+// Turns Kineto events into model records, one event at a time, and counts what it skips:
+// categories gpuperf does not keep (python_function, flows, counters, ...) under
+// "kineto.ignored.<what>", malformed events under "kineto.<problem>" (see kinds below).
+#pragma once
+
+#include "gpuperf/trace.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "io/kineto/categories.h"
+#include "io/kineto/event.h"
+
+namespace gpuperf::io::kineto {
+
+class EventMapper {
+ public:
+  // `trace` must outlive the mapper; records are appended to it.
+  explicit EventMapper(model::Trace* trace) : trace_(trace) {}
+
+  void Map(const Event& event);
+  // Counts what needs the whole file (orphan GPU activities: a correlation without ApiCall) and
+  // moves all counts into trace->diagnostics. Call once, after the last Map().
+  void Finish();
+
+  std::int64_t events() const { return events_; }
+  std::int64_t object_events() const { return object_events_; }
+
+ private:
+  struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+
+  model::NameId Intern(std::string_view text);
+  bool Interval(const Event& event, model::TimeNs* start, model::TimeNs* end);
+  void MapComplete(const Event& event, Category category);
+  void MapGpuActivity(const Event& event,
+                      Category category,
+                      model::TimeNs start,
+                      model::TimeNs end);
+  void MapApiCall(const Event& event, Category category, model::TimeNs start, model::TimeNs end);
+  void MapSync(const Event& event, model::TimeNs start, model::TimeNs end);
+  void MapRange(const Event& event, Category category, model::TimeNs start, model::TimeNs end);
+  void MapHostOp(const Event& event, model::TimeNs start, model::TimeNs end);
+  void MapInstant(const Event& event);
+  void MapMetadata(const Event& event);
+  // `what` must be a string literal: counts are kept by view and flushed in Finish().
+  void Count(std::string_view what) { ++counts_[what]; }
+  bool Reject(std::string_view what) {
+    Count(what);
+    return false;
+  }
+
+  model::Trace* trace_;
+  std::unordered_map<std::string, model::NameId, StringHash, std::equal_to<>> names_;
+  std::unordered_set<std::int64_t> api_correlations_;
+  std::unordered_set<std::int64_t> named_pids_;
+  std::map<std::string_view, std::int64_t> counts_;
+  std::int64_t events_ = 0;
+  std::int64_t object_events_ = 0;
+};
+
+}  // namespace gpuperf::io::kineto

@@ -1,0 +1,295 @@
+#include "record/baseline.h"
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "util/sha256.h"
+
+namespace gpuperf::record {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+class Progress {
+ public:
+  explicit Progress(bool enabled) : enabled_(enabled) {}
+  // "gpuperf: run 3/5, elapsed 12.1 s, about 8.0 s left"; total 0 = auto (unknown).
+  void Before(const char* what, int index, int total, double elapsed_s, double per_run_s) const {
+    if (!enabled_)
+      return;
+    std::string line = fmt::format("gpuperf: {} {}", what, index);
+    if (total > 0)
+      line += fmt::format("/{}", total);
+    line += fmt::format(", elapsed {:.1f} s", elapsed_s);
+    if (total > 0 && per_run_s > 0)
+      line += fmt::format(", about {:.1f} s left", per_run_s * (total - index + 1));
+    fmt::print(stderr, "{}\n", line);
+  }
+
+ private:
+  bool enabled_;
+};
+
+ChildSpec MakeSpec(const BaselineOptions& options,
+                   const std::string& inject,
+                   const std::string& spool_dir) {
+  ChildSpec spec;
+  spec.argv = options.command;
+  if (inject.empty()) {
+    spec.set_env.push_back({"GPUPERF_OUT_DIR", spool_dir});  // tests' fake programs write here
+    return spec;
+  }
+  spec.set_env = {{"CUDA_INJECTION64_PATH", inject},
+                  {"NVTX_INJECTION64_PATH", inject},
+                  {"GPUPERF_OUT_DIR", spool_dir},
+                  {"GPUPERF_SESSION", fs::path(spool_dir).parent_path().filename().string()}};
+  return spec;
+}
+
+// One traced run with its spool directory; the outcome or why the program could not start.
+Result<RunOutcome> TracedRun(const BaselineOptions& options,
+                             const std::string& inject,
+                             const fs::path& spool_dir) {
+  std::error_code error;
+  fs::create_directories(spool_dir, error);
+  if (error)
+    return Error{spool_dir.string() + ": " + error.message()};
+  return RunChild(MakeSpec(options, inject, fs::absolute(spool_dir).string()));
+}
+
+Status RunWarmups(const BaselineOptions& options,
+                  const std::string& inject,
+                  const fs::path& tmp,
+                  const Progress& progress,
+                  BaselineData& data) {
+  const auto start = Clock::now();
+  for (int i = 1; i <= options.warmup && LastInterruptSignal() == 0; ++i) {
+    progress.Before("warm-up run", i, options.warmup, SecondsSince(start), 0);
+    const fs::path spool = tmp / "warmup" / fmt::format("warmup-{:03}", i);
+    auto outcome = TracedRun(options, inject, spool);
+    if (!outcome)
+      return outcome.error();
+    data.warmups.push_back(*outcome);
+    std::error_code ignored;
+    fs::remove_all(spool, ignored);
+  }
+  std::error_code ignored;
+  fs::remove_all(tmp / "warmup", ignored);
+  return Status::Ok();
+}
+
+Status RunMeasured(const BaselineOptions& options,
+                   const std::string& inject,
+                   const fs::path& tmp,
+                   const Progress& progress,
+                   BaselineData& data) {
+  const auto start = Clock::now();
+  std::vector<double> wall_s;
+  for (int i = 1;; ++i) {
+    if (LastInterruptSignal() != 0) {
+      data.stop_reason = StopReason::kInterrupted;
+      break;
+    }
+    if (options.repeat > 0 && i > options.repeat) {
+      data.stop_reason = StopReason::kFixedCount;
+      break;
+    }
+    if (options.repeat == 0) {
+      if (auto stop = ShouldStopAuto(wall_s, SecondsSince(start), options.auto_repeat)) {
+        data.stop_reason = *stop;
+        break;
+      }
+    }
+    const double per_run =
+        wall_s.empty() ? 0 : SecondsSince(start) / static_cast<double>(wall_s.size());
+    progress.Before("run", i, options.repeat, SecondsSince(start), per_run);
+    MeasuredRun run;
+    run.index = i;
+    run.dir = fmt::format("runs/run-{:03}", i);
+    auto outcome = TracedRun(options, inject, tmp / run.dir / "spool");
+    if (!outcome)
+      return outcome.error();
+    run.outcome = *outcome;
+    wall_s.push_back(static_cast<double>(run.outcome.wall_ns) / 1e9);
+    data.runs.push_back(std::move(run));
+  }
+  return Status::Ok();
+}
+
+void MeasureOverhead(const BaselineOptions& options, const Progress& progress, BaselineData& data) {
+  if (!options.measure_overhead) {
+    data.overhead_note = "not measured: run with --measure-overhead to time untraced runs as well";
+    return;
+  }
+  const int count = std::max<int>(3, static_cast<int>(data.runs.size()));
+  const auto start = Clock::now();
+  for (int i = 1; i <= count && LastInterruptSignal() == 0; ++i) {
+    progress.Before("untraced run", i, count, SecondsSince(start), 0);
+    ChildSpec spec;
+    spec.argv = options.command;
+    auto outcome = RunChild(spec);
+    if (!outcome) {
+      data.overhead_note = "not measured: " + outcome.error().message;
+      return;
+    }
+    data.untraced_wall_s.push_back(static_cast<double>(outcome->wall_ns) / 1e9);
+  }
+}
+
+void ConvertRuns(const fs::path& tmp, BaselineData& data) {
+  for (MeasuredRun& run : data.runs) {
+    auto figures = ConvertRun(tmp.string(), run, data.options.gzip, data.probe.driver_api_version);
+    if (!figures) {
+      data.problems.push_back(fmt::format("run {}: {}", run.index, figures.error().message));
+      data.complete = false;
+      continue;
+    }
+    run.figures = std::move(*figures);
+    if (run.outcome.signaled) {
+      run.figures.complete = false;
+      run.figures.problems.push_back("the program was killed by " + DescribeOutcome(run.outcome));
+    }
+    if (!data.inject_library.empty() && run.figures.processes == 0) {
+      run.figures.complete = false;
+      run.figures.problems.push_back("nothing was recorded: the program never initialised CUDA");
+    }
+    for (const std::string& problem : run.figures.problems) {
+      data.problems.push_back(fmt::format("run {}: {}", run.index, problem));
+    }
+    data.complete &= run.figures.complete;
+  }
+}
+
+Status Finalize(const fs::path& tmp, const fs::path& out, BaselineData& data) {
+  AnalyzeMedianRun(tmp.string(), data);
+  if (!data.options.keep_spool) {
+    for (const MeasuredRun& run : data.runs) {
+      std::error_code ignored;
+      fs::remove_all(tmp / run.dir / "spool", ignored);
+    }
+  }
+  std::ofstream json(tmp / "baseline.json");
+  json << BaselineJson(data).dump(2) << '\n';
+  std::ofstream markdown(tmp / "report.md");
+  markdown << BaselineMarkdown(data);
+  if (!json || !markdown)
+    return Error{tmp.string() + ": cannot write baseline.json/report.md"};
+  json.close();
+  markdown.close();
+  std::error_code error;
+  if (data.options.force)
+    fs::remove_all(out, error);
+  fs::rename(tmp, out, error);
+  if (error)
+    return Error{"cannot move " + tmp.string() + " to " + out.string() + ": " + error.message()};
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::string LocateInjectLibrary() {
+  std::error_code error;
+  if (const char* env = std::getenv("GPUPERF_INJECT_LIB");
+      env != nullptr && fs::exists(env, error)) {
+    return fs::canonical(env, error).string();
+  }
+  const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    for (const fs::path& candidate : {self.parent_path() / "libgpuperf_inject.so",
+                                      self.parent_path() / ".." / "lib" / "libgpuperf_inject.so"}) {
+      if (fs::exists(candidate, error))
+        return fs::canonical(candidate, error).string();
+    }
+  }
+#ifdef GPUPERF_INJECT_BUILD_PATH
+  if (fs::exists(GPUPERF_INJECT_BUILD_PATH, error))
+    return GPUPERF_INJECT_BUILD_PATH;
+#endif
+  return "";
+}
+
+BaselineOutcome RunBaseline(const BaselineOptions& options) {
+  BaselineData data;
+  data.options = options;
+  const fs::path out = fs::absolute(options.out_dir);
+  std::error_code error;
+  if (options.command.empty())
+    return {kExitUsageError, "no program given: gpuperf baseline [options] -- ./app args", ""};
+  if (fs::exists(out, error) && !options.force) {
+    return {1, out.string() + " already exists; choose another --out or pass --force", ""};
+  }
+  if (const char* other = std::getenv("CUDA_INJECTION64_PATH");
+      other != nullptr && *other != '\0') {
+    return {1,
+            std::string("CUDA_INJECTION64_PATH is already set (") + other +
+                "): another CUDA tool is active; unset it to record with gpuperf",
+            ""};
+  }
+  if (options.check_gpu) {
+    data.probe = ProbeCuda();
+    if (data.probe.status != ProbeStatus::kOk)
+      return {kExitNoGpu, data.probe.message, ""};
+  }
+  if (options.inject_library != "none") {
+    data.inject_library =
+        options.inject_library.empty() ? LocateInjectLibrary() : options.inject_library;
+    if (data.inject_library.empty()) {
+      return {1,
+              "libgpuperf_inject.so not found (gpuperf was built without the CUDA toolkit, or "
+              "set GPUPERF_INJECT_LIB)",
+              ""};
+    }
+  }
+  const std::string tmp = out.string() + ".tmp-" + std::to_string(getpid());
+  fs::remove_all(tmp, error);
+  fs::create_directories(tmp, error);
+  if (error)
+    return {1, tmp + ": " + error.message(), ""};
+  data.host = CaptureHost();
+  data.environment = RelevantEnvironment();
+  data.cwd = CurrentDirectory();
+  data.executable = ResolveProgram(options.command.front());
+  if (auto sha = util::Sha256File(data.executable); sha && !data.executable.empty())
+    data.executable_sha256 = *sha;
+  data.gpu_state_before = GpuStateSnapshot();
+  const Progress progress(!options.quiet && isatty(STDERR_FILENO) == 1);
+  Status status = RunWarmups(options, data.inject_library, tmp, progress, data);
+  if (status)
+    status = RunMeasured(options, data.inject_library, tmp, progress, data);
+  if (!status) {
+    fs::remove_all(tmp, error);
+    return {1, status.error().message, ""};
+  }
+  data.gpu_state_after = GpuStateSnapshot();
+  MeasureOverhead(options, progress, data);
+  ConvertRuns(tmp, data);
+  if (data.stop_reason == StopReason::kInterrupted) {
+    data.complete = false;
+    data.problems.push_back("interrupted by signal " + std::to_string(LastInterruptSignal()));
+  }
+  if (data.runs.empty())
+    data.complete = false;
+  if (Status written = Finalize(tmp, out, data); !written) {
+    fs::remove_all(tmp, error);
+    return {1, written.error().message, ""};
+  }
+  return {data.complete ? 0 : kExitIncomplete,
+          data.complete
+              ? ""
+              : "recording incomplete: " + (data.problems.empty() ? std::string("no measured run")
+                                                                  : data.problems.front()),
+          out.string()};
+}
+
+}  // namespace gpuperf::record

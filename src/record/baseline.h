@@ -1,0 +1,100 @@
+// `gpuperf baseline`: K warm-up runs and N (or --repeat auto) measured runs of an unmodified
+// program under the injected recorder; one Kineto trace per process per measured run, plus
+// baseline.json and report.md. See docs/recorder.md.
+#pragma once
+
+#include "gpuperf/report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "record/cuda_probe.h"
+#include "record/environment.h"
+#include "record/launcher.h"
+#include "record/repeat_policy.h"
+#include "record/spool_model.h"
+
+namespace gpuperf::record {
+
+// gpuperf baseline's documented exit codes beyond 0/1/2 (docs/recorder.md).
+inline constexpr int kExitUsageError = 2;  // same as the CLI's usage code
+inline constexpr int kExitNoGpu = 3;       // no driver, no device, driver too old
+inline constexpr int kExitIncomplete = 4;  // recorded, but a run is partial or nothing was traced
+
+struct BaselineOptions {
+  std::vector<std::string> command;  // program and arguments
+  int warmup = 1;
+  int repeat = 5;  // 0: --repeat auto
+  AutoRepeatOptions auto_repeat;
+  std::string out_dir = "gpuperf-baseline";
+  bool quiet = false;
+  bool gzip = false;
+  bool force = false;             // replace an existing out_dir
+  bool measure_overhead = false;  // also time untraced runs
+  bool keep_spool = false;
+  // Seams for tests, not command-line options:
+  bool check_gpu = true;       // false: skip ProbeCuda (orchestration tests on a GPU-less host)
+  std::string inject_library;  // "" = locate next to gpuperf; "none" = run without injection
+};
+
+struct MeasuredRun {
+  int index = 0;  // 1-based among measured runs
+  RunOutcome outcome;
+  RunFigures figures;
+  std::string dir;                       // relative to out_dir ("runs/run-001")
+  std::vector<std::string> trace_files;  // relative to out_dir
+};
+
+// Everything baseline.json and report.md are written from.
+struct BaselineData {
+  BaselineOptions options;
+  ProbeResult probe;
+  HostInfo host;
+  std::map<std::string, std::string> environment;
+  std::string cwd;
+  std::string executable;  // resolved path, "" when not found
+  std::string executable_sha256;
+  std::string inject_library;
+  nlohmann::ordered_json gpu_state_before;
+  nlohmann::ordered_json gpu_state_after;
+  std::vector<RunOutcome> warmups;
+  std::vector<MeasuredRun> runs;
+  StopReason stop_reason = StopReason::kFixedCount;
+  std::vector<double> untraced_wall_s;  // --measure-overhead
+  std::string overhead_note;            // why overhead was not measured
+  int analyzed_run = 0;                 // index of the run report.md analyses; 0 none
+  std::optional<report::AnalysisReport> analysis;
+  std::vector<std::string> problems;  // shown on stderr and in both outputs
+  bool complete = true;
+};
+
+struct BaselineOutcome {
+  int exit_code = 0;
+  std::string message;  // for "gpuperf: error: ..." when exit_code != 0
+  std::string out_dir;  // where the results are (empty when nothing was written)
+};
+
+// Runs the whole baseline. Progress goes to stderr only when it is a TTY and !quiet.
+BaselineOutcome RunBaseline(const BaselineOptions& options);
+
+// The path of libgpuperf_inject.so: $GPUPERF_INJECT_LIB, next to the gpuperf executable, in
+// ../lib, or where the build put it. "" when none exists.
+std::string LocateInjectLibrary();
+
+// Pieces of RunBaseline, in baseline_output.cc.
+nlohmann::ordered_json BaselineJson(const BaselineData& data);
+std::string BaselineMarkdown(const BaselineData& data);
+// Reads a run's spools, writes its traces into `run_dir`, returns its figures.
+Result<RunFigures> ConvertRun(const std::string& out_dir,
+                              MeasuredRun& run,
+                              bool gzip,
+                              int driver_api_version);
+// Analyses the steady-state run with the median wall time.
+void AnalyzeMedianRun(const std::string& out_dir, BaselineData& data);
+
+}  // namespace gpuperf::record

@@ -1,0 +1,167 @@
+// Turning recorded runs into outputs: per-process Kineto traces, the analysis of the median
+// steady-state run, and report.md.
+#include "gpuperf/analyze.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "record/baseline.h"
+#include "record/kineto_writer.h"
+#include "report/json_writer.h"
+#include "report/markdown_writer.h"
+
+namespace gpuperf::record {
+namespace {
+
+namespace fs = std::filesystem;
+
+Result<std::vector<SpoolContents>> ReadRunSpools(const fs::path& spool_dir) {
+  std::vector<SpoolContents> processes;
+  for (const std::string& path : ListSpoolFiles(spool_dir.string())) {
+    auto contents = ReadSpoolFile(path);
+    if (!contents)
+      return contents.error();
+    processes.push_back(std::move(*contents));
+  }
+  return processes;
+}
+
+std::string Seconds(double s) {
+  return fmt::format("{:.4f} s", s);
+}
+
+}  // namespace
+
+Result<RunFigures> ConvertRun(const std::string& out_dir,
+                              MeasuredRun& run,
+                              bool gzip,
+                              int driver_api_version) {
+  const fs::path run_dir = fs::path(out_dir) / run.dir;
+  auto processes = ReadRunSpools(run_dir / "spool");
+  if (!processes)
+    return processes.error();
+  for (const SpoolContents& process : *processes) {
+    const std::string stem = fs::path(process.path).stem().string();  // host.pid[.rN]
+    const std::string name = stem + (gzip ? ".json.gz" : ".json");
+    KinetoWriteOptions options;
+    options.trace_name = (fs::path(run.dir) / name).string();
+    options.driver_api_version = driver_api_version;
+    if (Status written = WriteKinetoTrace(process, options, (run_dir / name).string(), gzip);
+        !written) {
+      return written.error();
+    }
+    run.trace_files.push_back((fs::path(run.dir) / name).string());
+  }
+  return ComputeRunFigures(*processes);
+}
+
+void AnalyzeMedianRun(const std::string& out_dir, BaselineData& data) {
+  // Steady state = every measured run after the first; with one run, that run.
+  std::vector<const MeasuredRun*> steady;
+  for (const MeasuredRun& run : data.runs) {
+    if (run.index > 1 || data.runs.size() == 1)
+      steady.push_back(&run);
+  }
+  if (steady.empty())
+    return;
+  std::sort(steady.begin(), steady.end(), [](const MeasuredRun* a, const MeasuredRun* b) {
+    return a->outcome.wall_ns < b->outcome.wall_ns;
+  });
+  const MeasuredRun& median = *steady[(steady.size() - 1) / 2];
+  auto processes = ReadRunSpools(fs::path(out_dir) / median.dir / "spool");
+  if (!processes || processes->empty())
+    return;
+  const model::Trace trace = SpoolsToTrace(*processes);
+  data.analysis = analysis::Analyze(trace);
+  data.analysis->source.path = median.dir;
+  data.analysis->source.format = "gpuperf recording (Kineto dialect)";
+  data.analyzed_run = median.index;
+  report::ToolInfo tool;
+  tool.version = GPUPERF_RECORD_VERSION;
+  std::ofstream json(fs::path(out_dir) / "report.json");
+  json << report::DumpJson(report::ToJson(*data.analysis, tool));
+}
+
+std::string BaselineMarkdown(const BaselineData& data) {
+  std::vector<double> wall_s;
+  for (const MeasuredRun& run : data.runs)
+    wall_s.push_back(static_cast<double>(run.outcome.wall_ns) / 1e9);
+  const Summary wall = Summarize(wall_s);
+  std::string out = "# gpuperf baseline\n\n";
+  std::string command;
+  for (const std::string& word : data.options.command)
+    command += (command.empty() ? "" : " ") + word;
+  out += fmt::format("`{}` on {}",
+                     command,
+                     data.probe.devices.empty() ? std::string("(no GPU probed)")
+                                                : data.probe.devices.front().name);
+  out += fmt::format(
+      ": **median wall time {}** over {} measured run(s) (p95 {}, min {}, max {}, MAD {}); "
+      "{} warm-up run(s) excluded; stopped: {}.\n\n",
+      Seconds(wall.median),
+      wall.count,
+      Seconds(wall.p95),
+      Seconds(wall.min),
+      Seconds(wall.max),
+      Seconds(wall.mad),
+      data.warmups.size(),
+      ToString(data.stop_reason));
+  if (!data.runs.empty()) {
+    const RunFigures& first = data.runs.front().figures;
+    out += fmt::format(
+        "First measured run: {} kernels, {} memcpys ({} bytes), {} allocations, peak device "
+        "memory {} bytes, {} dropped records.\n\n",
+        first.kernels,
+        first.memcpys,
+        first.memcpy_bytes,
+        first.allocations,
+        first.peak_device_memory_bytes,
+        first.dropped_records);
+  }
+  out += data.complete ? "Recording: complete.\n\n" : "Recording: **incomplete**.\n\n";
+  for (const std::string& problem : data.problems)
+    out += "- " + problem + "\n";
+  if (!data.problems.empty())
+    out += "\n";
+  out +=
+      "Timing scope: whole-process wall time from fork to exit, including process start, CUDA "
+      "initialisation, module loading/JIT, allocations, host work, transfers, teardown and the "
+      "tracing overhead. See baseline.json `timing_scope` and `overhead`.\n\n";
+  out +=
+      "| run | wall time | exit | kernels | memcpys | allocations | peak device memory | dropped "
+      "|\n";
+  out += "|---:|---:|---|---:|---:|---:|---:|---:|\n";
+  for (const MeasuredRun& run : data.runs) {
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                       run.index,
+                       Seconds(static_cast<double>(run.outcome.wall_ns) / 1e9),
+                       DescribeOutcome(run.outcome),
+                       run.figures.kernels,
+                       run.figures.memcpys,
+                       run.figures.allocations,
+                       run.figures.peak_device_memory_bytes,
+                       run.figures.dropped_records);
+  }
+  if (data.analysis) {
+    out +=
+        fmt::format("\n## Analysis of run {} (the median steady-state run)\n\n", data.analyzed_run);
+    report::MarkdownOptions options;
+    options.tool.version = GPUPERF_RECORD_VERSION;
+    std::string analysis = report::ToMarkdown(*data.analysis, options);
+    // Demote the analyzer's headings one level under ours.
+    std::string demoted;
+    for (std::size_t pos = 0; pos < analysis.size();) {
+      const std::size_t end = std::min(analysis.find('\n', pos), analysis.size());
+      const std::string line = analysis.substr(pos, end - pos);
+      demoted += (line.starts_with("#") ? "#" : "") + line + "\n";
+      pos = end + 1;
+    }
+    out += demoted;
+  }
+  return out;
+}
+
+}  // namespace gpuperf::record

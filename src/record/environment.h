@@ -1,0 +1,37 @@
+// What baseline.json records about the machine, the software and the workload, so that two
+// baselines can be told apart ("Baseline record" in gpu-performance-evidence.txt). Every value
+// that could not be read is the string "not available" with the reason, never a guess.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gpuperf::record {
+
+inline constexpr const char* kNotAvailable = "not available";
+
+struct HostInfo {
+  std::string host;
+  std::string os;   // uname sysname release version machine
+  std::string cpu;  // /proc/cpuinfo "model name"
+  int logical_cpus = 0;
+  std::string driver_release;  // "580.65.06" from /proc/driver/nvidia/version, or not available
+};
+
+HostInfo CaptureHost();
+
+// Environment variables that change what a GPU program does (CUDA_*, NCCL_*, OMP_*, ...).
+std::map<std::string, std::string> RelevantEnvironment();
+
+// One `nvidia-smi --query-gpu` snapshot per GPU (clocks, temperature, power, throttle reasons),
+// as JSON objects keyed by the query field names; a single {"status": "not available: ..."}
+// object when nvidia-smi is not on PATH or fails.
+nlohmann::ordered_json GpuStateSnapshot();
+
+// The current working directory, or "" when it cannot be read.
+std::string CurrentDirectory();
+
+}  // namespace gpuperf::record

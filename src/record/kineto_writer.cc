@@ -1,0 +1,313 @@
+#include "record/kineto_writer.h"
+
+#include <fmt/format.h>
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <set>
+#include <unordered_map>
+
+#include "record/spool_model.h"
+
+namespace gpuperf::record {
+namespace {
+
+using spool::Event;
+using spool::EventKind;
+
+// Kineto's base: now floored to a quarter of an average Gregorian year (FORMATS.md §1.3).
+constexpr std::int64_t kBaseQuantumNs = 7'889'238'000'000'000;
+
+std::string Escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  for (const char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned char>(c));
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+class JsonOut {
+ public:
+  JsonOut(std::string& out, std::int64_t base_ns) : out_(out), base_ns_(base_ns) {}
+  // "ts": relative µs with three decimals; negative clamped to 0 as Kineto does.
+  std::string Ts(std::int64_t ns) const {
+    const std::int64_t relative = std::max<std::int64_t>(ns - base_ns_, 0);
+    return fmt::format("{}.{:03}", relative / 1000, relative % 1000);
+  }
+  std::string Dur(std::int64_t ns) const {
+    ns = std::max<std::int64_t>(ns, 0);
+    return fmt::format("{}.{:03}", ns / 1000, ns % 1000);
+  }
+  void Event(std::string_view body) {
+    out_ += first_ ? "\n  {" : ",\n  {";
+    out_ += body;
+    out_ += '}';
+    first_ = false;
+  }
+
+ private:
+  std::string& out_;
+  std::int64_t base_ns_;
+  bool first_ = true;
+};
+
+std::string Dims(const std::int32_t* v) {
+  return fmt::format("[{}, {}, {}]", v[0], v[1], v[2]);
+}
+
+void WriteGpuEvent(const SpoolContents& p, const Event& e, JsonOut& json) {
+  const std::string head = fmt::format(R"J("ph": "X", "pid": {}, "tid": {}, "ts": {}, "dur": {})J",
+                                       e.device,
+                                       e.stream,
+                                       json.Ts(e.start_ns),
+                                       json.Dur(e.end_ns - e.start_ns));
+  const std::string common =
+      fmt::format(R"J("device": {}, "context": {}, "stream": {})J", e.device, e.context, e.stream);
+  if (e.kind == EventKind::kKernel) {
+    json.Event(fmt::format(
+        R"J("cat": "kernel", "name": "{}", {}, "args": {{{}, "correlation": {}, "registers per thread": {}, "shared memory": {}, "grid": {}, "block": {}{}}})J",
+        Escape(Demangle(p.String(e.name))),
+        head,
+        common,
+        e.correlation,
+        e.registers,
+        e.shared_bytes,
+        Dims(e.grid),
+        Dims(e.block),
+        e.graph_id >= 0
+            ? fmt::format(R"J(, "graph id": {}, "graph node id": {})J", e.graph_id, e.correlation2)
+            : ""));
+  } else if (e.kind == EventKind::kMemcpy) {
+    const double duration_ns =
+        static_cast<double>(std::max<std::int64_t>(e.end_ns - e.start_ns, 1));
+    json.Event(fmt::format(
+        R"J("cat": "gpu_memcpy", "name": "{}", {}, "args": {{{}, "correlation": {}, "bytes": {}, "memory bandwidth (GB/s)": {:.6g}}})J",
+        MemcpyName(e.a, e.b, e.c),
+        head,
+        common,
+        MemcpyCorrelation(e),
+        e.bytes,
+        static_cast<double>(e.bytes) / duration_ns));
+  } else {
+    json.Event(fmt::format(
+        R"J("cat": "gpu_memset", "name": "Memset (Device)", {}, "args": {{{}, "correlation": {}, "bytes": {}}})J",
+        head,
+        common,
+        e.correlation,
+        e.bytes));
+  }
+}
+
+void WriteApiEvent(const SpoolContents& p, const Event& e, JsonOut& json) {
+  std::string name = p.String(e.name);
+  // CUPTI names carry a version suffix ("cudaLaunchKernel_v7000"); Kineto writes the bare name.
+  if (const auto v = name.rfind("_v");
+      v != std::string::npos && v + 2 < name.size() &&
+      name.find_first_not_of("0123456789", v + 2) == std::string::npos) {
+    name.resize(v);
+  }
+  json.Event(fmt::format(
+      R"J("ph": "X", "cat": "{}", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{"cbid": {}, "correlation": {}}})J",
+      e.kind == EventKind::kDriverApi ? "cuda_driver" : "cuda_runtime",
+      Escape(name),
+      e.pid >= 0 ? e.pid : p.header.pid,
+      e.tid,
+      json.Ts(e.start_ns),
+      json.Dur(e.end_ns - e.start_ns),
+      e.code,
+      e.correlation));
+}
+
+void WriteSyncEvent(const Event& e, std::int32_t device, JsonOut& json) {
+  json.Event(fmt::format(
+      R"J("ph": "X", "cat": "cuda_sync", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{"cuda_sync_kind": "{}", "device": {}, "context": {}, "stream": {}, "correlation": {}}})J",
+      SyncName(e.a),
+      device,
+      e.stream,
+      json.Ts(e.start_ns),
+      json.Dur(e.end_ns - e.start_ns),
+      SyncName(e.a),
+      device,
+      e.context,
+      e.stream,
+      e.correlation));
+}
+
+void WriteHostEvents(const SpoolContents& p, JsonOut& json) {
+  std::unordered_map<std::int64_t, const Event*> open;
+  std::unordered_map<std::int32_t, std::int64_t> allocated;  // per device, for "Total Allocated"
+  for (const Event& e : p.events) {
+    if (e.kind == EventKind::kMarker && (e.a & spool::kMarkerStart) != 0)
+      open[e.correlation2] = &e;
+    if (e.kind == EventKind::kMarker && (e.a & spool::kMarkerEnd) != 0) {
+      const auto start = open.find(e.correlation2);
+      if (start == open.end())
+        continue;
+      const Event& s = *start->second;
+      json.Event(fmt::format(
+          R"J("ph": "X", "cat": "user_annotation", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{"nvtx domain": "{}"}})J",
+          Escape(p.String(s.name)),
+          s.pid >= 0 ? s.pid : p.header.pid,
+          s.tid,
+          json.Ts(s.start_ns),
+          json.Dur(e.start_ns - s.start_ns),
+          Escape(p.String(s.domain))));
+      open.erase(start);
+    } else if (e.kind == EventKind::kMemory) {
+      const std::int64_t signed_bytes = e.a == spool::kMemoryRelease ? -e.bytes : e.bytes;
+      const std::int64_t total = allocated[e.device] += signed_bytes;
+      json.Event(fmt::format(
+          R"J("ph": "i", "s": "t", "cat": "cpu_instant_event", "name": "[memory]", "pid": {}, "tid": 0, "ts": {}, "args": {{"Bytes": {}, "Total Allocated": {}, "Addr": {}, "Device Id": {}, "Device Type": 1}})J",
+          p.header.pid,
+          json.Ts(e.start_ns),
+          signed_bytes,
+          total,
+          static_cast<std::uint64_t>(e.correlation2),
+          e.device));
+    } else if (e.kind == EventKind::kOverhead) {
+      json.Event(fmt::format(
+          R"J("ph": "X", "cat": "overhead", "name": "{}", "pid": -1, "tid": 0, "ts": {}, "dur": {})J",
+          Escape(p.String(e.name)),
+          json.Ts(e.start_ns),
+          json.Dur(e.end_ns - e.start_ns)));
+    }
+  }
+}
+
+std::string DeviceProperties(const SpoolContents& p) {
+  std::string out;
+  for (const spool::DeviceInfo& d : p.devices) {
+    if (!out.empty())
+      out += ", ";
+    out += fmt::format(
+        R"J({{"id": {}, "name": "{}", "totalGlobalMem": {}, "computeMajor": {}, "computeMinor": {}, "maxThreadsPerBlock": {}, "maxThreadsPerMultiprocessor": {}, "regsPerMultiprocessor": {}, "warpSize": {}, "sharedMemPerMultiprocessor": {}, "numSms": {}}})J",
+        d.id,
+        Escape(d.name),
+        d.memory_bytes,
+        d.compute_major,
+        d.compute_minor,
+        d.max_threads_per_block,
+        d.max_threads_per_sm,
+        d.registers_per_sm,
+        d.warp_size,
+        d.shared_memory_per_sm,
+        d.sm_count);
+  }
+  return "[" + out + "]";
+}
+
+}  // namespace
+
+std::string ToKinetoJson(const SpoolContents& p, const KinetoWriteOptions& options) {
+  std::int64_t first_ns = std::numeric_limits<std::int64_t>::max();
+  for (const Event& e : p.events) {
+    if (e.start_ns > 0)
+      first_ns = std::min(first_ns, e.start_ns);
+  }
+  if (first_ns == std::numeric_limits<std::int64_t>::max())
+    first_ns = p.header.start_time_ns;
+  const std::int64_t base_ns = first_ns / kBaseQuantumNs * kBaseQuantumNs;
+  std::string out = fmt::format(
+      R"J({{"schemaVersion": 1, "deviceProperties": {}, "cupti_version": {}, "cuda_driver_version": {}, "distributedInfo": {{{}}}, "baseTimeNanoseconds": {}, "displayTimeUnit": "ms", "traceName": "{}", "gpuperf": {{"pid": {}, "host": "{}", "complete": {}, "dropped_records": {}}}, "traceEvents": [)J",
+      DeviceProperties(p),
+      p.header.cupti_version,
+      options.driver_api_version,
+      p.header.rank >= 0 ? fmt::format(R"J("rank": {})J", p.header.rank) : "",
+      base_ns,
+      Escape(options.trace_name),
+      p.header.pid,
+      Escape(p.header.host),
+      p.has_footer && p.truncated_bytes == 0 ? "true" : "false",
+      p.has_footer ? p.footer.dropped_records : 0);
+  JsonOut json(out, base_ns);
+  std::unordered_map<std::int64_t, std::int32_t> context_device;
+  std::set<std::pair<std::int32_t, std::int64_t>> streams;
+  for (const Event& e : p.events) {
+    if (e.context >= 0 && e.device >= 0)
+      context_device.emplace(e.context, e.device);
+  }
+  for (const Event& e : p.events) {
+    switch (e.kind) {
+      case EventKind::kKernel:
+      case EventKind::kMemcpy:
+      case EventKind::kMemset:
+        streams.emplace(e.device, e.stream);
+        WriteGpuEvent(p, e, json);
+        break;
+      case EventKind::kRuntimeApi:
+      case EventKind::kDriverApi:
+        WriteApiEvent(p, e, json);
+        break;
+      case EventKind::kSync: {
+        const auto device = context_device.find(e.context);
+        WriteSyncEvent(e, device == context_device.end() ? 0 : device->second, json);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  WriteHostEvents(p, json);
+  for (const auto& [device, stream] : streams) {
+    json.Event(fmt::format(
+        R"J("ph": "M", "name": "process_name", "pid": {}, "tid": 0, "ts": 0, "args": {{"name": "GPU {}"}})J",
+        device,
+        device));
+    json.Event(fmt::format(
+        R"J("ph": "M", "name": "thread_name", "pid": {}, "tid": {}, "ts": 0, "args": {{"name": "stream {} "}})J",
+        device,
+        stream,
+        stream));
+  }
+  out += "\n]}\n";
+  return out;
+}
+
+Status WriteKinetoTrace(const SpoolContents& process,
+                        const KinetoWriteOptions& options,
+                        const std::string& path,
+                        bool gzip) {
+  const std::string text = ToKinetoJson(process, options);
+  if (gzip) {
+    gzFile file = gzopen(path.c_str(), "wb6");
+    if (file == nullptr)
+      return Error{path + ": cannot create"};
+    const bool ok = gzwrite(file, text.data(), static_cast<unsigned>(text.size())) ==
+                    static_cast<int>(text.size());
+    if (gzclose(file) != Z_OK || !ok)
+      return Error{path + ": write failed"};
+    return Status::Ok();
+  }
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  if (file == nullptr)
+    return Error{path + ": cannot create"};
+  const bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+  if (std::fclose(file) != 0 || !ok)
+    return Error{path + ": write failed"};
+  return Status::Ok();
+}
+
+}  // namespace gpuperf::record

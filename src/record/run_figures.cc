@@ -1,0 +1,118 @@
+// ComputeRunFigures (declared in spool_model.h): the per-run counts of baseline.json.
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "record/spool_model.h"
+
+namespace gpuperf::record {
+namespace {
+
+using spool::Event;
+using spool::EventKind;
+
+// Peak of (allocated - released) over time, per device, summed over devices. Releases of memory
+// allocated before tracing started would go negative; the running value is floored at 0.
+std::int64_t PeakDeviceMemory(const std::vector<const Event*>& memory_events) {
+  std::vector<const Event*> sorted = memory_events;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Event* a, const Event* b) {
+    return a->start_ns < b->start_ns;
+  });
+  std::map<std::int32_t, std::pair<std::int64_t, std::int64_t>> per_device;  // current, peak
+  for (const Event* e : sorted) {
+    auto& [current, peak] = per_device[e->device];
+    current += e->a == spool::kMemoryRelease ? -e->bytes : e->bytes;
+    current = std::max<std::int64_t>(current, 0);
+    peak = std::max(peak, current);
+  }
+  std::int64_t total = 0;
+  for (const auto& [device, value] : per_device)
+    total += value.second;
+  return total;
+}
+
+void CountProcess(const SpoolContents& p, RunFigures& figures, std::vector<const Event*>& memory) {
+  for (const Event& e : p.events) {
+    switch (e.kind) {
+      case EventKind::kKernel:
+        ++figures.kernels;
+        figures.kernel_time_ns += e.end_ns - e.start_ns;
+        figures.kernel_total_ns[Demangle(p.String(e.name))] += e.end_ns - e.start_ns;
+        break;
+      case EventKind::kMemcpy:
+        ++figures.memcpys;
+        figures.memcpy_bytes += e.bytes;
+        break;
+      case EventKind::kMemset:
+        ++figures.memsets;
+        break;
+      case EventKind::kRuntimeApi:
+      case EventKind::kDriverApi:
+        ++figures.api_calls;
+        break;
+      case EventKind::kSync:
+        ++figures.syncs;
+        break;
+      case EventKind::kGraphLaunch:
+        ++figures.graph_launches;
+        break;
+      case EventKind::kOverhead:
+        figures.cupti_overhead_ns += e.end_ns - e.start_ns;
+        break;
+      case EventKind::kMarker:
+        break;
+      case EventKind::kMemory:
+        // Device memory only: host allocations (device -1) are not "peak device memory".
+        if (e.device < 0)
+          break;
+        if (e.a == spool::kMemoryRelease) {
+          ++figures.frees;
+        } else {
+          ++figures.allocations;
+        }
+        memory.push_back(&e);
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+RunFigures ComputeRunFigures(const std::vector<SpoolContents>& processes) {
+  RunFigures figures;
+  figures.processes = static_cast<std::int64_t>(processes.size());
+  std::vector<const Event*> memory;
+  for (const SpoolContents& p : processes) {
+    CountProcess(p, figures, memory);
+    const std::string who = "process " + std::to_string(p.header.pid);
+    if (p.has_footer) {
+      figures.dropped_records += static_cast<std::int64_t>(p.footer.dropped_records);
+      if (p.footer.reason == static_cast<std::int32_t>(spool::EndReason::kSignal)) {
+        figures.problems.push_back(who + " was stopped by signal " +
+                                   std::to_string(p.footer.signal) +
+                                   "; records up to then were flushed");
+        figures.complete = false;
+      }
+    } else {
+      figures.complete = false;
+      figures.problems.push_back(who +
+                                 " ended without the recorder's exit handler (killed, _exit or "
+                                 "crash): records after the last completed buffer are lost");
+    }
+    if (p.truncated_bytes > 0) {
+      figures.complete = false;
+      figures.problems.push_back(who + ": last " + std::to_string(p.truncated_bytes) +
+                                 " bytes of the recording were cut short and not read");
+    }
+    for (const SpoolStatus& status : p.statuses) {
+      if (status.level == spool::StatusLevel::kError) {
+        figures.complete = false;
+        figures.problems.push_back(who + ": " + status.message);
+      }
+    }
+  }
+  figures.peak_device_memory_bytes = PeakDeviceMemory(memory);
+  return figures;
+}
+
+}  // namespace gpuperf::record

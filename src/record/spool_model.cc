@@ -1,0 +1,222 @@
+#include "record/spool_model.h"
+
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <unordered_map>
+
+namespace gpuperf::record {
+namespace {
+
+using spool::Event;
+using spool::EventKind;
+
+std::string_view CopyKindText(std::uint8_t kind) {
+  static constexpr const char* kNames[] = {
+      "Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD", "DtoA", "DtoD", "HtoH", "PtoP"};
+  return kind < std::size(kNames) ? kNames[kind] : "Unknown";
+}
+
+// Spool memory kinds are CUPTI's CUpti_ActivityMemoryKind (0 unknown, 1 pageable, 2 pinned,
+// 3 device, ...); the model uses nsys' numbering (0 pageable, ..., 7 unknown).
+std::string_view MemoryKindText(std::uint8_t cupti_kind) {
+  static constexpr const char* kNames[] = {"Unknown", "Pageable", "Pinned",        "Device",
+                                           "Array",   "Managed",  "Device Static", "Managed Static"};
+  return cupti_kind < std::size(kNames) ? kNames[cupti_kind] : "Unknown";
+}
+
+model::MemoryKind ToMemoryKind(std::uint8_t cupti_kind) {
+  return cupti_kind >= 1 && cupti_kind <= 7 ? static_cast<model::MemoryKind>(cupti_kind - 1)
+                                            : model::MemoryKind::kUnknown;
+}
+
+// Context id -> device, learned from the records that carry both (syncs carry only a context).
+std::unordered_map<std::int64_t, std::int32_t> ContextDevices(const SpoolContents& process) {
+  std::unordered_map<std::int64_t, std::int32_t> devices;
+  for (const Event& e : process.events) {
+    if (e.context >= 0 && e.device >= 0)
+      devices.emplace(e.context, e.device);
+  }
+  return devices;
+}
+
+void AddGpuActivity(const SpoolContents& p, const Event& e, model::Trace& trace) {
+  model::GpuActivity a;
+  a.device = e.device;
+  a.start_ns = e.start_ns;
+  a.end_ns = e.end_ns;
+  a.stream = e.stream;
+  a.context = e.context;
+  a.pid = p.header.pid;
+  a.graph_id = e.graph_id;
+  a.bytes = e.bytes;
+  if (e.kind == EventKind::kKernel) {
+    a.kind = model::ActivityKind::kKernel;
+    a.name = trace.strings.Intern(Demangle(p.String(e.name)));
+    a.correlation = e.correlation;
+    a.grid = {e.grid[0], e.grid[1], e.grid[2]};
+    a.block = {e.block[0], e.block[1], e.block[2]};
+    a.registers_per_thread = e.registers;
+    a.shared_memory_bytes = e.shared_bytes;
+  } else if (e.kind == EventKind::kMemcpy) {
+    a.kind = model::ActivityKind::kMemcpy;
+    a.copy_kind = e.a <= 10 ? static_cast<model::CopyKind>(e.a) : model::CopyKind::kUnknown;
+    a.src_kind = ToMemoryKind(e.b);
+    a.dst_kind = ToMemoryKind(e.c);
+    a.name = trace.strings.Intern(MemcpyName(e.a, e.b, e.c));
+    a.correlation = MemcpyCorrelation(e);
+  } else {
+    a.kind = model::ActivityKind::kMemset;
+    a.src_kind = ToMemoryKind(e.b);
+    a.name = trace.strings.Intern("Memset (" + std::string(MemoryKindText(e.b)) + ")");
+    a.correlation = e.correlation;
+  }
+  trace.activities.push_back(a);
+}
+
+void AddProcess(const SpoolContents& p, model::Trace& trace) {
+  const auto context_devices = ContextDevices(p);
+  std::unordered_map<std::int64_t, const Event*> open_ranges;  // NVTX id -> START marker
+  for (const Event& e : p.events) {
+    switch (e.kind) {
+      case EventKind::kKernel:
+      case EventKind::kMemcpy:
+      case EventKind::kMemset:
+        AddGpuActivity(p, e, trace);
+        break;
+      case EventKind::kRuntimeApi:
+      case EventKind::kDriverApi:
+        trace.api_calls.push_back(
+            {e.kind == EventKind::kDriverApi ? model::ApiKind::kDriver : model::ApiKind::kRuntime,
+             trace.strings.Intern(p.String(e.name)),
+             e.start_ns,
+             e.end_ns,
+             e.pid >= 0 ? e.pid : p.header.pid,
+             e.tid,
+             e.correlation,
+             e.code});
+        break;
+      case EventKind::kSync: {
+        const auto device = context_devices.find(e.context);
+        trace.syncs.push_back(
+            {e.a <= 4 ? static_cast<model::SyncKind>(e.a) : model::SyncKind::kUnknown,
+             e.start_ns,
+             e.end_ns,
+             device != context_devices.end() ? device->second : -1,
+             e.stream,
+             e.correlation,
+             p.header.pid,
+             -1});
+        break;
+      }
+      case EventKind::kMemory:
+        trace.memory_events.push_back(
+            {e.a == spool::kMemoryRelease ? model::MemoryOp::kFree : model::MemoryOp::kAllocate,
+             e.start_ns,
+             e.device,
+             e.bytes,
+             model::kNoId,
+             p.header.pid});
+        break;
+      case EventKind::kMarker:
+        if ((e.a & spool::kMarkerStart) != 0) {
+          open_ranges[e.correlation2] = &e;
+        } else if ((e.a & spool::kMarkerEnd) != 0) {
+          const auto start = open_ranges.find(e.correlation2);
+          if (start == open_ranges.end()) {
+            trace.diagnostics.Count("nvtx range end without start");
+            break;
+          }
+          const Event& s = *start->second;
+          trace.ranges.push_back({model::RangeKind::kNvtx,
+                                  trace.strings.Intern(p.String(s.name)),
+                                  trace.strings.Intern(p.String(s.domain)),
+                                  s.start_ns,
+                                  e.start_ns,
+                                  s.pid,
+                                  s.tid,
+                                  model::kNoId,
+                                  model::kNoId});
+          open_ranges.erase(start);
+        }
+        break;
+      case EventKind::kGraphLaunch:
+      case EventKind::kOverhead:
+        break;  // counted in RunFigures; the model has no place for them yet
+    }
+  }
+  if (!open_ranges.empty()) {
+    trace.diagnostics.Count("nvtx range start without end",
+                            static_cast<std::int64_t>(open_ranges.size()));
+  }
+}
+
+}  // namespace
+
+std::string Demangle(const std::string& name) {
+  if (!name.starts_with("_Z"))
+    return name;
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> demangled(
+      abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && demangled ? std::string(demangled.get()) : name;
+}
+
+std::string MemcpyName(std::uint8_t copy_kind, std::uint8_t src_kind, std::uint8_t dst_kind) {
+  return "Memcpy " + std::string(CopyKindText(copy_kind)) + " (" +
+         std::string(MemoryKindText(src_kind)) + " -> " + std::string(MemoryKindText(dst_kind)) +
+         ")";
+}
+
+std::string SyncName(std::uint8_t sync_type) {
+  switch (sync_type) {
+    case 1:
+      return "Event Sync";
+    case 2:
+      return "Stream Wait Event";
+    case 3:
+      return "Stream Sync";
+    case 4:
+      return "Context Sync";
+    default:
+      return "Unknown Sync";
+  }
+}
+
+model::Trace SpoolsToTrace(const std::vector<SpoolContents>& processes) {
+  model::Trace trace;
+  trace.metadata.format = "gpuperf-recording";
+  trace.metadata.format_version = std::to_string(spool::kVersion);
+  trace.metadata.producer = "gpuperf baseline";
+  for (const SpoolContents& p : processes) {
+    trace.processes.push_back({p.header.pid, "", p.header.host});
+    if (p.header.rank >= 0)
+      trace.metadata.rank = p.header.rank;
+    for (const spool::DeviceInfo& d : p.devices) {
+      if (trace.FindDevice(d.id) != nullptr)
+        continue;
+      model::Device device;
+      device.id = d.id;
+      device.name = d.name;
+      device.compute_major = d.compute_major;
+      device.compute_minor = d.compute_minor;
+      device.sm_count = d.sm_count;
+      device.memory_bytes = d.memory_bytes;
+      device.l2_bytes = d.l2_bytes;
+      device.peak_bandwidth_bytes_per_s = static_cast<double>(d.bandwidth_bytes_per_s);
+      device.sm_clock_hz = static_cast<double>(d.core_clock_khz) * 1e3;
+      device.max_threads_per_sm = d.max_threads_per_sm;
+      device.max_threads_per_block = d.max_threads_per_block;
+      device.registers_per_sm = d.registers_per_sm;
+      device.shared_memory_per_sm = d.shared_memory_per_sm;
+      device.warp_size = d.warp_size;
+      trace.devices.push_back(device);
+    }
+    AddProcess(p, trace);
+  }
+  return trace;
+}
+
+}  // namespace gpuperf::record

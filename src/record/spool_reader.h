@@ -1,0 +1,42 @@
+// Reading a spool written by the injected library (spool_format.h).
+#pragma once
+
+#include "gpuperf/result.h"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "record/spool_format.h"
+
+namespace gpuperf::record {
+
+struct SpoolStatus {
+  spool::StatusLevel level = spool::StatusLevel::kInfo;
+  std::string message;
+};
+
+// One process's recording.
+struct SpoolContents {
+  std::string path;
+  spool::FileHeader header;
+  std::vector<spool::Event> events;
+  std::unordered_map<std::uint32_t, std::string> strings;
+  std::vector<spool::DeviceInfo> devices;
+  std::vector<SpoolStatus> statuses;
+  bool has_footer = false;  // false: the process ended without our exit handler (partial)
+  spool::Footer footer;
+  std::int64_t truncated_bytes = 0;  // a chunk cut short by a kill, not kept
+
+  // The string for `id`, or "" when it was never written.
+  const std::string& String(std::uint32_t id) const;
+};
+
+// Reads a whole spool. Fails only when the header is missing or foreign; a cut tail is counted.
+Result<SpoolContents> ReadSpoolFile(const std::string& path);
+
+// Every "*.gpuperf" file directly in `dir`, sorted by name.
+std::vector<std::string> ListSpoolFiles(const std::string& dir);
+
+}  // namespace gpuperf::record

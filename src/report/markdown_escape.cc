@@ -1,0 +1,155 @@
+#include "report/markdown_escape.h"
+
+#include <cstdint>
+
+namespace gpuperf::report {
+namespace {
+
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+constexpr std::string_view kEllipsis = "\xE2\x80\xA6";     // U+2026
+
+// Length of the valid UTF-8 sequence at the start of `text`, or 0 when it is invalid.
+std::size_t Utf8SequenceLength(std::string_view text) {
+  auto byte = [&](std::size_t i) { return static_cast<std::uint8_t>(text[i]); };
+  std::uint8_t lead = byte(0);
+  if (lead < 0x80)
+    return 1;
+  std::size_t length = 0;
+  std::uint32_t min_code = 0;
+  std::uint32_t code = 0;
+  if ((lead & 0xE0) == 0xC0) {
+    length = 2, min_code = 0x80, code = lead & 0x1F;
+  } else if ((lead & 0xF0) == 0xE0) {
+    length = 3, min_code = 0x800, code = lead & 0x0F;
+  } else if ((lead & 0xF8) == 0xF0) {
+    length = 4, min_code = 0x10000, code = lead & 0x07;
+  } else {
+    return 0;
+  }
+  if (text.size() < length)
+    return 0;
+  for (std::size_t i = 1; i < length; ++i) {
+    if ((byte(i) & 0xC0) != 0x80)
+      return 0;
+    code = (code << 6) | (byte(i) & 0x3F);
+  }
+  // Overlong forms, surrogates and values past U+10FFFF are not valid UTF-8.
+  if (code < min_code || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+    return 0;
+  return length;
+}
+
+void AppendControl(std::string& out, unsigned char c) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  switch (c) {
+    case '\n':
+      out += "\\n";
+      return;
+    case '\r':
+      out += "\\r";
+      return;
+    case '\t':
+      out += "\\t";
+      return;
+    default:
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+  }
+}
+
+bool IsControl(unsigned char c) {
+  return c < 0x20 || c == 0x7F;
+}
+
+}  // namespace
+
+std::string EscapeMarkdown(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 4);
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t length = Utf8SequenceLength(text.substr(i));
+    if (length == 0) {
+      out += kReplacement;
+      ++i;
+      continue;
+    }
+    if (length > 1) {
+      out += text.substr(i, length);
+      i += length;
+      continue;
+    }
+    auto c = static_cast<unsigned char>(text[i++]);
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '\\':
+      case '`':
+      case '*':
+      case '_':
+      case '[':
+      case ']':
+      case '|':
+      case '~':
+      case '#':
+        out += '\\';
+        out += static_cast<char>(c);
+        break;
+      default:
+        if (IsControl(c)) {
+          AppendControl(out, c);
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out;
+}
+
+std::string Shorten(std::string_view text, std::size_t max_chars) {
+  if (max_chars == 0)
+    return {};
+  // Walk code points; an invalid byte counts as one character.
+  std::size_t chars = 0;
+  std::size_t cut = std::string_view::npos;  // byte offset after max_chars - 1 characters
+  for (std::size_t i = 0; i < text.size(); ++chars) {
+    if (chars == max_chars - 1)
+      cut = i;
+    if (chars == max_chars)
+      return std::string(text.substr(0, cut)) + std::string(kEllipsis);
+    std::size_t length = Utf8SequenceLength(text.substr(i));
+    i += length == 0 ? 1 : length;
+  }
+  return std::string(text);
+}
+
+std::string SanitizeForTerminal(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t length = Utf8SequenceLength(text.substr(i));
+    if (length == 0 || (length == 1 && IsControl(static_cast<unsigned char>(text[i])))) {
+      out += '?';
+      ++i;
+      continue;
+    }
+    // C1 controls (U+0080..U+009F) also act as escape introducers on some terminals.
+    if (length == 2 && static_cast<unsigned char>(text[i]) == 0xC2 &&
+        static_cast<unsigned char>(text[i + 1]) < 0xA0) {
+      out += '?';
+    } else {
+      out += text.substr(i, length);
+    }
+    i += length;
+  }
+  return out;
+}
+
+}  // namespace gpuperf::report

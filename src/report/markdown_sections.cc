@@ -1,0 +1,204 @@
+#include "report/markdown_sections.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "report/markdown_escape.h"
+#include "report/markdown_table.h"
+#include "report/row_order.h"
+#include "report/units_format.h"
+
+namespace gpuperf::report::markdown {
+namespace {
+
+std::string Ns(double ns) {
+  return FormatDuration(ns);
+}
+std::string Ns(std::int64_t ns) {
+  return FormatDuration(static_cast<double>(ns));
+}
+
+std::size_t Shown(std::size_t total, const MarkdownOptions& options) {
+  return std::min(total, options.top_rows);
+}
+
+void AppendFinding(std::string& out,
+                   std::size_t number,
+                   const Finding& f,
+                   const MarkdownOptions& options) {
+  out += fmt::format(
+      "### {}. {} ({})\n\n", number, EscapeMarkdown(f.title), EscapeMarkdown(f.severity));
+  out += EscapeMarkdown(f.summary) + "\n\n";
+  if (!f.advice.empty())
+    out += "**Advice:** " + EscapeMarkdown(f.advice) + "\n\n";
+  if (f.columns.empty() || f.rows.empty())
+    return;
+  std::vector<Column> columns;
+  for (const auto& title : f.columns)
+    columns.push_back({title});
+  MarkdownTable table(std::move(columns));
+  std::size_t shown = Shown(f.rows.size(), options);
+  for (std::size_t i = 0; i < shown; ++i) {
+    std::vector<std::string> cells;
+    for (const auto& cell : f.rows[i].cells)
+      cells.push_back(Shorten(cell, options.name_chars));
+    table.AddRow(std::move(cells));
+  }
+  out += table.Render() + "\n";
+  std::size_t total =
+      f.rows.size() + static_cast<std::size_t>(std::max<std::int64_t>(0, f.rows_omitted));
+  AppendShownNote(out, shown, total, "evidence rows");
+}
+
+}  // namespace
+
+void AppendShownNote(std::string& out, std::size_t shown, std::size_t total, const char* what) {
+  if (shown >= total)
+    return;
+  out += fmt::format("_Showing {} of {} {}; report.json has more._\n\n",
+                     FormatCount(std::int64_t(shown)),
+                     FormatCount(std::int64_t(total)),
+                     what);
+}
+
+void AppendFindings(std::string& out,
+                    const AnalysisReport& report,
+                    const MarkdownOptions& options) {
+  out += "## Findings\n\n";
+  if (report.findings.empty()) {
+    out += "No finding rule fired on this trace.\n\n";
+    return;
+  }
+  for (std::size_t i = 0; i < report.findings.size(); ++i) {
+    AppendFinding(out, i + 1, report.findings[i], options);
+  }
+}
+
+void AppendKernels(std::string& out, const AnalysisReport& report, const MarkdownOptions& options) {
+  out += "## Kernels\n\n";
+  if (report.kernels.empty()) {
+    out += "The trace holds no kernel executions.\n\n";
+    return;
+  }
+  MarkdownTable table({{"#", Align::kRight},
+                       {"kernel"},
+                       {"instances", Align::kRight},
+                       {"total", Align::kRight},
+                       {"% kernel time", Align::kRight},
+                       {"avg", Align::kRight},
+                       {"med", Align::kRight},
+                       {"min", Align::kRight},
+                       {"max", Align::kRight},
+                       {"grid"},
+                       {"block"}});
+  auto order = KernelsByTotalTime(report.kernels);
+  std::size_t shown = Shown(order.size(), options);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const KernelRow& k = *order[i];
+    const Distribution& d = k.duration_ns;
+    table.AddRow({std::to_string(i + 1),
+                  Shorten(k.name, options.name_chars),
+                  FormatCount(d.count),
+                  Ns(d.total),
+                  FormatPercent(k.time_percent),
+                  Ns(d.avg),
+                  Ns(d.med),
+                  Ns(d.min),
+                  Ns(d.max),
+                  k.grid,
+                  k.block});
+  }
+  out += table.Render() + "\n";
+  AppendShownNote(out, shown, order.size(), "kernels");
+}
+
+void AppendMemoryOps(std::string& out,
+                     const AnalysisReport& report,
+                     const MarkdownOptions& options) {
+  out += "## Memory operations\n\n";
+  if (report.memory_ops.empty()) {
+    out += "The trace holds no copies or memsets.\n\n";
+    return;
+  }
+  MarkdownTable table({{"operation"},
+                       {"count", Align::kRight},
+                       {"total", Align::kRight},
+                       {"% memory time", Align::kRight},
+                       {"avg", Align::kRight},
+                       {"med", Align::kRight},
+                       {"total size", Align::kRight},
+                       {"avg size", Align::kRight}});
+  std::size_t shown = Shown(report.memory_ops.size(), options);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const MemoryOpRow& row = report.memory_ops[i];
+    table.AddRow({Shorten(row.operation, options.name_chars),
+                  FormatCount(row.duration_ns.count),
+                  Ns(row.duration_ns.total),
+                  FormatPercent(row.time_percent),
+                  Ns(row.duration_ns.avg),
+                  Ns(row.duration_ns.med),
+                  FormatBytes(static_cast<double>(row.size_bytes.total)),
+                  FormatBytes(row.size_bytes.avg)});
+  }
+  out += table.Render() + "\n";
+  AppendShownNote(out, shown, report.memory_ops.size(), "operations");
+}
+
+void AppendApi(std::string& out, const AnalysisReport& report, const MarkdownOptions& options) {
+  out += "## CUDA API calls\n\n";
+  if (report.api.empty()) {
+    out += "The trace holds no runtime or driver API calls.\n\n";
+    return;
+  }
+  MarkdownTable table({{"API"},
+                       {"calls", Align::kRight},
+                       {"total", Align::kRight},
+                       {"% API time", Align::kRight},
+                       {"avg", Align::kRight},
+                       {"med", Align::kRight},
+                       {"max", Align::kRight}});
+  std::size_t shown = Shown(report.api.size(), options);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const ApiRow& row = report.api[i];
+    const Distribution& d = row.duration_ns;
+    // Traces may record both "cudaMemcpy" and "cudaMemcpy_v3020"; show which row is which.
+    std::string name = row.raw_name.empty() || row.raw_name == row.name
+                           ? row.name
+                           : row.name + " (" + row.raw_name + ")";
+    table.AddRow({Shorten(name, options.name_chars),
+                  FormatCount(d.count),
+                  Ns(d.total),
+                  FormatPercent(row.time_percent),
+                  Ns(d.avg),
+                  Ns(d.med),
+                  Ns(d.max)});
+  }
+  out += table.Render() + "\n";
+  AppendShownNote(out, shown, report.api.size(), "API names");
+}
+
+void AppendLaunch(std::string& out, const AnalysisReport& report) {
+  const LaunchOverhead& l = report.launch;
+  out += "## Launch overhead\n\n";
+  if (l.launches == 0) {
+    out += "No launch call could be joined to a kernel (no correlation ids).\n\n";
+    return;
+  }
+  MarkdownTable table({{"metric"}, {"value", Align::kRight}});
+  table.AddRow({"launch calls joined to a kernel", FormatCount(l.launches)});
+  table.AddRow({"launch call, med (avg)", Ns(l.api_ns.med) + " (" + Ns(l.api_ns.avg) + ")"});
+  table.AddRow({"kernels queued after their launch call returned", FormatCount(l.queue_ns.count)});
+  table.AddRow({"launch call end to kernel start (queued only), med (avg)",
+                Ns(l.queue_ns.med) + " (" + Ns(l.queue_ns.avg) + ")"});
+  table.AddRow(
+      {"kernel duration, med (avg)", Ns(l.kernel_ns.med) + " (" + Ns(l.kernel_ns.avg) + ")"});
+  table.AddRow({"launch call start to kernel end, med (avg)",
+                Ns(l.total_ns.med) + " (" + Ns(l.total_ns.avg) + ")"});
+  table.AddRow(
+      {"kernels shorter than their launch call", FormatCount(l.kernels_shorter_than_launch)});
+  table.AddRow({"launch call time / kernel time", FormatRatio(l.api_to_kernel_ratio)});
+  out += table.Render() + "\n";
+}
+
+}  // namespace gpuperf::report::markdown

@@ -1,0 +1,26 @@
+// The sections of report.md, one function each, appended to `out`. Internal to the report layer.
+#pragma once
+
+#include "gpuperf/report.h"
+
+#include <string>
+
+#include "report/markdown_writer.h"
+
+namespace gpuperf::report::markdown {
+
+void AppendFindings(std::string& out, const AnalysisReport& report, const MarkdownOptions& options);
+void AppendKernels(std::string& out, const AnalysisReport& report, const MarkdownOptions& options);
+void AppendMemoryOps(std::string& out,
+                     const AnalysisReport& report,
+                     const MarkdownOptions& options);
+void AppendApi(std::string& out, const AnalysisReport& report, const MarkdownOptions& options);
+void AppendLaunch(std::string& out, const AnalysisReport& report);
+void AppendAudit(std::string& out, const AnalysisReport& report);
+void AppendRanges(std::string& out, const AnalysisReport& report, const MarkdownOptions& options);
+void AppendDiagnostics(std::string& out, const AnalysisReport& report);
+
+// "_Showing 20 of 31 kernels; report.json has all of them._" when rows were left out.
+void AppendShownNote(std::string& out, std::size_t shown, std::size_t total, const char* what);
+
+}  // namespace gpuperf::report::markdown

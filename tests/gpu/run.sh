@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The recorder's GPU check, for an H200 (sm_90) with a CUDA 13 driver, on the build carried over
+# (default build dir: build-record). NOT runnable without a GPU. Target: under ~8 minutes.
+#
+#   tests/gpu/run.sh [BUILD_DIR]
+#
+# 1. every sample_workload phase under `gpuperf baseline`: kernel and memcpy counts and bytes in
+#    the trace must equal the program's own JSON line exactly;
+# 2. the memcpy and sync phases must raise the findings sync_memcpy, pageable_async_memcpy and
+#    sync_api in report.json;
+# 3. overhead: median wall time of 5 traced vs 5 untraced runs for the launch-bound phase
+#    (>= 100k launches) and the real-work phases, plus CUPTI's floor (GPUPERF_DISCARD=1: same
+#    kinds enabled, every record discarded); one table at the end.
+set -euo pipefail
+BUILD=${1:-build-record}
+GPUPERF=$BUILD/src/gpuperf
+APP=$BUILD/kernels/gpuperf_sample_workload
+WORK=$(mktemp -d /tmp/gpuperf-gpu-XXXXXX)
+FAIL=0
+[[ -x $GPUPERF && -x $APP ]] || { echo "missing $GPUPERF or $APP (build with the CUDA toolkit)"; exit 2; }
+export GPUPERF_INJECT_LIB=${GPUPERF_INJECT_LIB:-$BUILD/src/libgpuperf_inject.so}
+
+fail() { echo "FAIL: $*"; FAIL=1; }
+
+# Sums over a run's traces with python (json / gzip only, no third-party modules).
+trace_counts() {  # DIR -> "kernels memcpys memcpy_bytes memsets"
+  python3 - "$1" <<'PY'
+import glob, json, sys
+k = m = mb = ms = 0
+for path in glob.glob(sys.argv[1] + "/runs/run-001/*.json"):
+    for e in json.load(open(path))["traceEvents"]:
+        cat = e.get("cat")
+        if cat == "kernel": k += 1
+        elif cat == "gpu_memcpy": m += 1; mb += e["args"]["bytes"]
+        elif cat == "gpu_memset": ms += 1
+print(k, m, mb, ms)
+PY
+}
+
+check_phase() {  # PHASE [extra app args]
+  local phase=$1; shift
+  local out=$WORK/$phase
+  "$GPUPERF" baseline --quiet --warmup 0 --repeat 1 --out "$out" -- "$APP" --phase "$phase" "$@" \
+    > "$WORK/$phase.stdout" || fail "$phase: gpuperf exit $?"
+  local expected actual
+  expected=$(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print(d["kernels"], d["memcpys"], d["memcpy_bytes"], d["memsets"])' "$WORK/$phase.stdout")
+  actual=$(trace_counts "$out")
+  if [[ "$expected" == "$actual" ]]; then echo "ok   $phase: kernels memcpys bytes memsets = $actual"
+  else fail "$phase: program says '$expected', trace has '$actual'"; fi
+  python3 -c 'import json,sys; b=json.load(open(sys.argv[1])); r=b["runs"][0]; sys.exit(0 if b["complete"] and r["dropped_records"]==0 else 1)' \
+    "$out/baseline.json" || fail "$phase: recording incomplete or records dropped"
+}
+
+check_findings() {  # DIR ids...
+  local dir=$1; shift
+  for id in "$@"; do
+    python3 -c 'import json,sys; ids=[f["id"] for f in json.load(open(sys.argv[1])).get("findings",[])]; sys.exit(0 if sys.argv[2] in ids else 1)' \
+      "$dir/report.json" "$id" && echo "ok   finding $id" || fail "finding $id missing in $dir/report.json"
+  done
+}
+
+median_wall() {  # N env... -- cmd...  -> median seconds of N runs
+  local n=$1; shift
+  python3 - "$n" "$@" <<'PY'
+import os, subprocess, sys, time, statistics
+n = int(sys.argv[1]); args = sys.argv[2:]; env = dict(os.environ)
+while args and "=" in args[0] and args[0] != "--":
+    k, v = args.pop(0).split("=", 1); env[k] = v
+args = args[1:] if args and args[0] == "--" else args
+times = []
+for _ in range(n):
+    t = time.perf_counter(); subprocess.run(args, env=env, stdout=subprocess.DEVNULL, check=True)
+    times.append(time.perf_counter() - t)
+print(f"{statistics.median(times):.4f}")
+PY
+}
+
+echo "== counts per phase"
+for phase in stream fma sync memcpy alloc; do check_phase $phase; done
+check_phase launch --launches 100000
+
+echo "== findings"
+check_findings "$WORK/memcpy" sync_memcpy pageable_async_memcpy
+check_findings "$WORK/sync" sync_api
+
+echo "== overhead (median of 5 runs each)"
+SPOOL=$WORK/spool; mkdir -p "$SPOOL"
+INJ="CUDA_INJECTION64_PATH=$(realpath "$GPUPERF_INJECT_LIB")"
+NVTX="NVTX_INJECTION64_PATH=$(realpath "$GPUPERF_INJECT_LIB")"
+printf "%-8s %10s %10s %10s %9s %9s\n" phase untraced discard traced floor% overhead%
+for phase in launch stream fma memcpy; do
+  base=$(median_wall 5 -- "$APP" --phase $phase)
+  floor=$(median_wall 5 "$INJ" "$NVTX" "GPUPERF_OUT_DIR=$SPOOL" GPUPERF_DISCARD=1 -- "$APP" --phase $phase)
+  traced=$(median_wall 5 "$INJ" "$NVTX" "GPUPERF_OUT_DIR=$SPOOL" -- "$APP" --phase $phase)
+  rm -f "$SPOOL"/*
+  python3 -c 'import sys; b,f,t=map(float,sys.argv[2:]); print(f"{sys.argv[1]:<8} {b:10.4f} {f:10.4f} {t:10.4f} {100*(f/b-1):8.1f}% {100*(t/b-1):8.1f}%")' \
+    $phase "$base" "$floor" "$traced"
+done
+
+rm -rf "$WORK"
+[[ $FAIL == 0 ]] && echo "ALL GPU CHECKS PASSED" || { echo "SOME GPU CHECKS FAILED"; exit 1; }

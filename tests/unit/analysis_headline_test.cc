@@ -1,0 +1,41 @@
+#include "gpuperf/analyze.h"
+
+#include <catch2/catch.hpp>
+
+#include "analysis_builder.h"
+
+TEST_CASE("The headline states span, busy share, top kernel and copies with their source",
+          "[analysis][headline]") {
+  gpuperf::testing::TraceBuilder b;
+  b.Kernel("gemm", 0, 3'000'000);
+  b.Kernel("relu", 9'000'000, 10'000'000);
+  b.Memcpy(gpuperf::model::CopyKind::kHtoD, 4'000'000, 5'000'000, 1 << 20);
+  auto report = gpuperf::analysis::Analyze(b.trace);
+  const std::string& h = report.headline;
+  CHECK(h.find("The GPU span is 10.000 ms over 3 GPU activities") != std::string::npos);
+  CHECK(h.find("busy 50.0% (5.000 ms), idle 50.0%") != std::string::npos);
+  CHECK(h.find("The top kernel, gemm, takes 3.000 ms in 1 instances: 75.0% of kernel time and "
+               "30.0% of the span") != std::string::npos);
+  CHECK(h.find("Copies cover 1.000 ms (10.0% of the span, 1.000 ms not overlapped") !=
+        std::string::npos);
+  CHECK(h.find("Most important finding (gpu_idle_dominant)") != std::string::npos);
+  CHECK(h.find("(source: trace)") != std::string::npos);
+}
+
+TEST_CASE("Diagnostics and source facts are copied into the report", "[analysis][headline]") {
+  gpuperf::testing::TraceBuilder b;
+  b.trace.metadata.format = "kineto";
+  b.trace.metadata.rank = 3;
+  b.trace.devices.push_back({.id = 0, .name = "H100", .compute_major = 9, .sm_count = 132});
+  b.trace.diagnostics.Count("kernel.missing_correlation", 4);
+  b.trace.diagnostics.notes.push_back("header after traceEvents");
+  auto report = gpuperf::analysis::Analyze(b.trace);
+  CHECK(report.source.format == "kineto");
+  CHECK(report.source.rank == 3);
+  REQUIRE(report.source.devices.size() == 1);
+  CHECK(report.source.devices[0] == "0: H100 (cc 9.0, 132 SMs)");
+  REQUIRE(report.diagnostics.size() == 1);
+  CHECK(report.diagnostics[0].name == "kernel.missing_correlation");
+  CHECK(report.diagnostics[0].count == 4);
+  CHECK(report.diagnostic_notes == std::vector<std::string>{"header after traceEvents"});
+}

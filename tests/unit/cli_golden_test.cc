@@ -1,0 +1,149 @@
+// Golden tests (style principle 9): each folder tests/golden/<case>/ holds `args` (the arguments
+// after `gpuperf analyze`), an optional hand-written input, and expected.md / expected.json.
+// The driver runs the real binary with --out in a temporary directory, normalises what changes
+// between machines (absolute corpus paths, the tool version) and compares the files whole.
+// GPUPERF_UPDATE_GOLDEN=1 rewrites the expected files instead; review them with `git diff`.
+//
+// args syntax: whitespace-separated words, '#' starts a comment line; `$CORPUS/` at the start
+// of a word stands for $GPUPERF_CORPUS (the case is skipped with a WARN when it is unset).
+// Relative paths are relative to the case folder, which is the working directory.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_test_support.h"
+
+namespace gpuperf::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kCorpusToken = "$CORPUS";
+constexpr const char* kVersionPlaceholder = "<version>";
+
+std::string Env(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? "" : value;
+}
+
+void ReplaceAll(std::string& text, const std::string& from, const std::string& to) {
+  if (from.empty())
+    return;
+  for (std::size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+}
+
+// The words of an args file; false when it needs the corpus and the corpus is not there.
+bool ReadArgs(const fs::path& file, std::vector<std::string>& args) {
+  std::istringstream lines(ReadFile(file));
+  std::string corpus = Env("GPUPERF_CORPUS");
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line[0] == '#')
+      continue;
+    std::istringstream words(line);
+    for (std::string word; words >> word;) {
+      if (word.rfind(kCorpusToken, 0) == 0) {
+        if (corpus.empty())
+          return false;
+        word = corpus + word.substr(std::string(kCorpusToken).size());
+      }
+      args.push_back(word);
+    }
+  }
+  return true;
+}
+
+// Machine-specific text in an output file: the corpus root and the version of gpuperf.
+std::string Normalise(std::string text, const std::string& version) {
+  std::string corpus = Env("GPUPERF_CORPUS");
+  while (!corpus.empty() && corpus.back() == '/')
+    corpus.pop_back();
+  ReplaceAll(text, corpus, kCorpusToken);
+  ReplaceAll(text,
+             "\"version\": \"" + version + "\"",
+             std::string("\"version\": \"") + kVersionPlaceholder + "\"");
+  ReplaceAll(
+      text, "gpuperf " + version + " (", std::string("gpuperf ") + kVersionPlaceholder + " (");
+  return text;
+}
+
+// Fails with the first differing line, which is what a reviewer needs to see.
+void CompareText(const std::string& expected, const std::string& actual, const fs::path& file) {
+  if (expected == actual)
+    return;
+  std::istringstream e(expected), a(actual);
+  std::string e_line, a_line;
+  for (int line = 1;; ++line) {
+    bool more_e = static_cast<bool>(std::getline(e, e_line));
+    bool more_a = static_cast<bool>(std::getline(a, a_line));
+    if (!more_e && !more_a)
+      break;
+    if (more_e != more_a || e_line != a_line) {
+      FAIL(file.string() << ":" << line << " differs (GPUPERF_UPDATE_GOLDEN=1 rewrites)\n"
+                         << "expected: " << (more_e ? e_line : "<end of file>") << "\n"
+                         << "actual:   " << (more_a ? a_line : "<end of file>"));
+    }
+  }
+  FAIL(file.string() << " differs only in line endings");
+}
+
+void RunCase(const fs::path& dir, const std::string& version) {
+  std::vector<std::string> args = {"analyze"};
+  if (!ReadArgs(dir / "args", args)) {
+    WARN("SKIPPED: GPUPERF_CORPUS is unset, golden case not checked: " << dir.filename().string());
+    return;
+  }
+  TempDir out;
+  args.insert(args.end(), {"--out", out.path().string()});
+  RunResult result = RunGpuperf(args, dir.string());
+  INFO("stderr: " << result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.err.empty());
+  bool update = Env("GPUPERF_UPDATE_GOLDEN") == "1";
+  for (const auto& [produced, expected] :
+       {std::pair{"report.md", "expected.md"}, std::pair{"report.json", "expected.json"}}) {
+    REQUIRE(fs::exists(out.path() / produced));
+    std::string actual = Normalise(ReadFile(out.path() / produced), version);
+    if (update) {
+      WriteFile(dir / expected, actual);
+      continue;
+    }
+    if (!fs::exists(dir / expected))
+      FAIL((dir / expected).string() << " is missing: run with GPUPERF_UPDATE_GOLDEN=1");
+    CompareText(ReadFile(dir / expected), actual, dir / expected);
+  }
+}
+
+std::vector<fs::path> GoldenCases() {
+  std::vector<fs::path> cases;
+  for (const auto& entry :
+       fs::directory_iterator(fs::path(GPUPERF_SOURCE_DIR) / "tests" / "golden")) {
+    if (entry.is_directory() && fs::exists(entry.path() / "args"))
+      cases.push_back(entry.path());
+  }
+  std::sort(cases.begin(), cases.end());
+  return cases;
+}
+
+TEST_CASE("golden reports match expected.md and expected.json", "[golden]") {
+  RunResult version = RunGpuperf({"--version"});
+  REQUIRE(version.exit_code == 0);
+  std::string v = version.out.substr(0, version.out.find('\n'));
+  auto cases = GoldenCases();
+  REQUIRE(cases.size() >= 5);
+  for (const auto& dir : cases) {
+    DYNAMIC_SECTION(dir.filename().string()) {
+      RunCase(dir, v);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpuperf::testing

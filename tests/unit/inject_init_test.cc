@@ -1,0 +1,70 @@
+// The injection entry point on a machine without a driver (brief §5.2): InitializeInjection must
+// return 1, never crash or print, and leave a spool whose status says why nothing was recorded.
+#include <catch2/catch.hpp>
+
+#include <dlfcn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "record/spool_reader.h"
+
+namespace fs = std::filesystem;
+
+TEST_CASE("InitializeInjection without a driver returns 1 and records the failure", "[inject]") {
+  const fs::path dir =
+      fs::temp_directory_path() / ("gpuperf-inject-init-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const pid_t child = fork();
+  if (child == 0) {
+    // A separate process: the library registers process-wide state (atexit, signal handlers).
+    setenv("GPUPERF_OUT_DIR", dir.c_str(), 1);
+    void* library = dlopen(GPUPERF_INJECT_LIB, RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr)
+      _exit(10);
+    auto init = reinterpret_cast<int (*)()>(dlsym(library, "InitializeInjection"));
+    if (init == nullptr)
+      _exit(11);
+    if (init() != 1)
+      _exit(12);
+    if (init() != 1)
+      _exit(13);   // idempotent
+    std::exit(0);  // runs atexit handlers like a normal program
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  const auto files = gpuperf::record::ListSpoolFiles(dir.string());
+  REQUIRE(files.size() == 1);
+  auto contents = gpuperf::record::ReadSpoolFile(files.front());
+  REQUIRE(contents.ok());
+  CHECK(contents->header.pid == child);
+  CHECK(contents->has_footer);
+  CHECK(contents->events.empty());
+  bool reported = false;
+  for (const auto& s : contents->statuses) {
+    INFO(s.message);
+    reported |= s.level == gpuperf::spool::StatusLevel::kError;
+  }
+  CHECK(reported);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("without GPUPERF_OUT_DIR the injection stays out of the way", "[inject]") {
+  const pid_t child = fork();
+  if (child == 0) {
+    unsetenv("GPUPERF_OUT_DIR");
+    void* library = dlopen(GPUPERF_INJECT_LIB, RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr)
+      _exit(10);
+    auto init = reinterpret_cast<int (*)()>(dlsym(library, "InitializeInjection"));
+    _exit(init != nullptr && init() == 1 ? 0 : 12);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+}

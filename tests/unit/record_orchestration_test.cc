@@ -1,0 +1,190 @@
+// `gpuperf baseline` orchestration with a small non-CUDA program (record_child/fake_app.cc) that
+// writes spools the way the injected library does. No GPU: the GPU check and the injection are
+// switched off through BaselineOptions' test seams.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "record/baseline.h"
+#include "record/spool_writer.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace gpuperf;
+
+fs::path TempDir(const std::string& tag) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("gpuperf-orch-" + tag + "-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+record::BaselineOptions FakeOptions(const fs::path& out, std::vector<std::string> args) {
+  record::BaselineOptions options;
+  options.command = {GPUPERF_FAKE_APP};
+  options.command.insert(options.command.end(), args.begin(), args.end());
+  options.out_dir = out.string();
+  options.quiet = true;
+  options.check_gpu = false;
+  options.inject_library = "none";
+  return options;
+}
+
+nlohmann::json ReadJson(const fs::path& path) {
+  std::ifstream file(path);
+  return nlohmann::json::parse(file);
+}
+
+int CountLines(const fs::path& path) {
+  std::ifstream file(path);
+  std::string line;
+  int n = 0;
+  while (std::getline(file, line))
+    ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("baseline runs warm-ups and measured runs, one trace per run", "[record]") {
+  const fs::path dir = TempDir("counts");
+  const fs::path counter = dir / "counter";
+  setenv("FAKE_APP_COUNTER", counter.c_str(), 1);
+  auto options = FakeOptions(dir / "out", {"ok"});
+  options.warmup = 2;
+  options.repeat = 3;
+  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  unsetenv("FAKE_APP_COUNTER");
+  INFO(outcome.message);
+  CHECK(outcome.exit_code == 0);
+  CHECK(CountLines(counter) == 5);
+  const nlohmann::json baseline = ReadJson(dir / "out" / "baseline.json");
+  CHECK(baseline["warmup_runs"].size() == 2);
+  REQUIRE(baseline["runs"].size() == 3);
+  CHECK(baseline["complete"] == true);
+  CHECK(baseline["across_runs"]["stop_reason"] == "fixed_count");
+  for (const auto& run : baseline["runs"]) {
+    CHECK(run["kernel_count"] == 3);
+    CHECK(run["exit_code"] == 0);
+    REQUIRE(run["traces"].size() == 1);
+    const std::string trace = run["traces"][0];
+    CHECK(fs::exists(dir / "out" / trace));
+    // host.pid.json: named by host and pid (no rank variable set here)
+    CHECK(trace.find(spool::HostName() + ".") != std::string::npos);
+  }
+  CHECK(baseline["workload"]["executable_sha256"].get<std::string>().size() == 64);
+  CHECK(fs::exists(dir / "out" / "report.md"));
+  CHECK_FALSE(fs::exists(dir / "out" / "runs" / "run-001" / "spool"));  // spools removed
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the program's exit code is recorded, not returned", "[record]") {
+  const fs::path dir = TempDir("exit");
+  auto options = FakeOptions(dir / "out", {"ok", "7"});
+  options.warmup = 0;
+  options.repeat = 1;
+  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  CHECK(outcome.exit_code == 0);
+  const nlohmann::json baseline = ReadJson(dir / "out" / "baseline.json");
+  CHECK(baseline["runs"][0]["exit_code"] == 7);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a program killed by a signal is marked partial with the signal", "[record]") {
+  const fs::path dir = TempDir("kill");
+  auto options = FakeOptions(dir / "out", {"kill"});
+  options.warmup = 0;
+  options.repeat = 1;
+  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  CHECK(outcome.exit_code == record::kExitIncomplete);
+  const nlohmann::json baseline = ReadJson(dir / "out" / "baseline.json");
+  CHECK(baseline["complete"] == false);
+  const auto& run = baseline["runs"][0];
+  CHECK(run["signal"] == SIGKILL);
+  CHECK(run["exit_code"].is_null());
+  CHECK(run["complete"] == false);
+  CHECK(run["kernel_count"] == 2);  // what was written before the kill is kept
+  fs::remove_all(dir);
+}
+
+TEST_CASE("forked processes and ranks each get their own file", "[record]") {
+  const fs::path dir = TempDir("fork");
+  setenv("OMPI_COMM_WORLD_RANK", "5", 1);
+  auto options = FakeOptions(dir / "out", {"fork"});
+  options.warmup = 0;
+  options.repeat = 1;
+  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  unsetenv("OMPI_COMM_WORLD_RANK");
+  CHECK(outcome.exit_code == 0);
+  const nlohmann::json baseline = ReadJson(dir / "out" / "baseline.json");
+  const auto& run = baseline["runs"][0];
+  CHECK(run["processes"] == 2);
+  CHECK(run["kernel_count"] == 2);
+  REQUIRE(run["traces"].size() == 2);
+  for (const auto& trace : run["traces"]) {
+    CHECK(trace.get<std::string>().ends_with(".r5.json"));
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the program's stdout passes through untouched", "[record]") {
+  const fs::path dir = TempDir("stdout");
+  const fs::path captured = dir / "stdout.txt";
+  std::fflush(stdout);
+  const int saved = dup(STDOUT_FILENO);
+  const int file = open(captured.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  dup2(file, STDOUT_FILENO);
+  auto options = FakeOptions(dir / "out", {"ok"});
+  options.warmup = 1;
+  options.repeat = 2;
+  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  std::fflush(stdout);
+  dup2(saved, STDOUT_FILENO);
+  close(saved);
+  close(file);
+  CHECK(outcome.exit_code == 0);
+  std::ifstream in(captured);
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK(text.str() == "fake stdout line\nfake stdout line\nfake stdout line\n");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a program that cannot start fails without leaving an output directory", "[record]") {
+  const fs::path dir = TempDir("missing");
+  auto options = FakeOptions(dir / "out", {});
+  options.command = {"/nonexistent/program"};
+  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  CHECK(outcome.exit_code == 1);
+  CHECK(outcome.message.find("cannot run '/nonexistent/program'") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "out"));
+  CHECK(fs::is_empty(dir));  // no DIR.tmp-* left behind either
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Repeat auto stops and says why", "[record]") {
+  const fs::path dir = TempDir("auto");
+  auto options = FakeOptions(dir / "out", {"ok"});
+  options.warmup = 0;
+  options.repeat = 0;
+  options.auto_repeat.max_runs = 8;
+  options.auto_repeat.time_budget_s = 60;
+  options.auto_repeat.target_relative_width = 1e-9;  // unreachable: the cap must end it
+  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  CHECK(outcome.exit_code == 0);
+  const nlohmann::json baseline = ReadJson(dir / "out" / "baseline.json");
+  CHECK(baseline["runs"].size() == 8);
+  CHECK(baseline["across_runs"]["stop_reason"] == "max_runs");
+  CHECK(baseline["across_runs"]["median_95_interval"].is_object());
+  fs::remove_all(dir);
+}

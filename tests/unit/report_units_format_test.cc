@@ -1,0 +1,58 @@
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <limits>
+
+#include "report/units_format.h"
+
+namespace gpuperf::report {
+namespace {
+
+TEST_CASE("FormatDuration picks the largest unit with three significant digits") {
+  CHECK(FormatDuration(0) == "0 ns");
+  CHECK(FormatDuration(812) == "812 ns");
+  CHECK(FormatDuration(999) == "999 ns");
+  CHECK(FormatDuration(999.6) == "1.00 µs");  // would print "1000 ns"
+  CHECK(FormatDuration(1'000) == "1.00 µs");
+  CHECK(FormatDuration(12'345) == "12.3 µs");
+  CHECK(FormatDuration(999'499) == "999 µs");
+  CHECK(FormatDuration(999'500) == "1.00 ms");
+  CHECK(FormatDuration(4'560'000) == "4.56 ms");
+  CHECK(FormatDuration(1'230'000'000) == "1.23 s");
+  CHECK(FormatDuration(3'600e9) == "3600 s");
+  CHECK(FormatDuration(149'000.5) == "149 µs");
+  CHECK(FormatDuration(std::numeric_limits<double>::quiet_NaN()) == "n/a");
+  CHECK(FormatDuration(std::numeric_limits<double>::infinity()) == "n/a");
+}
+
+TEST_CASE("FormatBytes uses binary units") {
+  CHECK(FormatBytes(0) == "0 B");
+  CHECK(FormatBytes(512) == "512 B");
+  CHECK(FormatBytes(1536) == "1.50 KiB");
+  CHECK(FormatBytes(3 * 1024 * 1024) == "3.00 MiB");
+  CHECK(FormatBytes(80.0 * 1024 * 1024 * 1024) == "80.0 GiB");
+}
+
+TEST_CASE("FormatPercent shows one decimal and marks tiny shares") {
+  CHECK(FormatPercent(12.345) == "12.3%");
+  CHECK(FormatPercent(100) == "100.0%");
+  CHECK(FormatPercent(0) == "0.0%");
+  CHECK(FormatPercent(0.01) == "<0.1%");
+}
+
+TEST_CASE("FormatCount groups thousands, including the extremes") {
+  CHECK(FormatCount(0) == "0");
+  CHECK(FormatCount(999) == "999");
+  CHECK(FormatCount(1'000) == "1,000");
+  CHECK(FormatCount(1'234'567) == "1,234,567");
+  CHECK(FormatCount(-1'234) == "-1,234");
+  CHECK(FormatCount(std::numeric_limits<std::int64_t>::min()) == "-9,223,372,036,854,775,808");
+}
+
+TEST_CASE("FormatRatio has two decimals") {
+  CHECK(FormatRatio(0.0271) == "0.03");
+  CHECK(FormatRatio(12.5) == "12.50");
+}
+
+}  // namespace
+}  // namespace gpuperf::report
