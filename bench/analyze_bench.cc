@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
   int repeats = argc > 2 ? std::atoi(argv[2]) : 3;
   long long raw = RawBytes(path);
   std::vector<double> seconds;
+  std::vector<double> import_seconds;
   std::size_t activities = 0;
   for (int i = 0; i < repeats; ++i) {
     auto start = std::chrono::steady_clock::now();
@@ -50,19 +51,25 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", trace.error().message.c_str());
       return 1;
     }
+    import_seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     auto report = gpuperf::analysis::Analyze(*trace);
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     activities = trace->activities.size();
   }
   double best = seconds[0];
-  for (double s : seconds) best = s < best ? s : best;
+  double best_import = import_seconds[0];
+  for (std::size_t i = 0; i < seconds.size(); ++i) {
+    best = seconds[i] < best ? seconds[i] : best;
+    best_import = import_seconds[i] < best_import ? import_seconds[i] : best_import;
+  }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   double rss_bytes = static_cast<double>(usage.ru_maxrss) * 1024.0;  // ru_maxrss is in KiB
   std::printf(
-      "{\"file\": \"%s\", \"raw_mb\": %.1f, \"best_s\": %.3f, \"raw_mb_per_s\": %.1f, "
+      "{\"file\": \"%s\", \"raw_mb\": %.1f, \"best_s\": %.3f, \"import_s\": %.3f, \"raw_mb_per_s\": %.1f, "
       "\"peak_rss_mb\": %.1f, \"rss_percent_of_raw\": %.1f, \"gpu_activities\": %zu}\n",
-      path.c_str(), static_cast<double>(raw) / 1e6, best, static_cast<double>(raw) / 1e6 / best,
+      path.c_str(), static_cast<double>(raw) / 1e6, best, best_import, static_cast<double>(raw) / 1e6 / best,
       rss_bytes / 1e6, 100.0 * rss_bytes / static_cast<double>(raw), activities);
   return 0;
 }

@@ -44,16 +44,18 @@ SyncCalls CountApiCalls(const model::Trace& trace,
                         const CorrelationIndex& index,
                         report::Audit& audit) {
   SyncCalls sync_keys;
+  CachedNamePredicate is_launch(trace, IsLaunchApi);
+  CachedNamePredicate is_graph_launch(trace, IsGraphLaunchApi);
+  CachedNamePredicate is_blocking_sync(trace, IsBlockingSyncApi);
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
     if (!index.IsPrimary(i))
       continue;
     const model::ApiCall& call = trace.api_calls[i];
-    std::string_view name = trace.Name(call.name);
-    if (IsLaunchApi(name))
+    if (is_launch(call.name))
       ++audit.launch_calls;
-    if (IsGraphLaunchApi(name))
+    if (is_graph_launch(call.name))
       ++audit.graph_launches;
-    if (IsBlockingSyncApi(name)) {
+    if (is_blocking_sync(call.name)) {
       ++audit.synchronizations;
       if (call.correlation != model::kNoId)
         sync_keys[call.correlation].push_back(call.pid);
@@ -82,13 +84,15 @@ void CountAllocations(const model::Trace& trace,
   }
   if (device_events)
     return;
+  CachedNamePredicate is_alloc(trace, IsDeviceAllocApi);
+  CachedNamePredicate is_free(trace, IsDeviceFreeApi);
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
     if (!index.IsPrimary(i))
       continue;
-    std::string_view name = trace.Name(trace.api_calls[i].name);
-    if (IsDeviceAllocApi(name))
+    model::NameId name = trace.api_calls[i].name;
+    if (is_alloc(name))
       ++audit.allocations;
-    if (IsDeviceFreeApi(name))
+    if (is_free(name))
       ++audit.frees;
   }
 }

@@ -28,11 +28,12 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   std::unordered_set<std::int64_t> call_correlations;
   std::int64_t count = 0;
   std::int64_t time_ns = 0;
+  CachedNamePredicate is_sync(trace, IsDeviceOrStreamSyncApi);
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
     const model::ApiCall& call = trace.api_calls[i];
-    std::string_view name = trace.Name(call.name);
-    if (!IsDeviceOrStreamSyncApi(name))
+    if (!is_sync(call.name))
       continue;
+    std::string_view name = trace.Name(call.name);
     rows.push_back({call.duration_ns(), call.start_ns, call.pid, call.tid, std::string(name)});
     if (call.correlation != model::kNoId)
       call_correlations.insert(call.correlation);

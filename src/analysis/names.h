@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpuperf::analysis {
 
@@ -31,6 +32,25 @@ bool IsAsyncMemcpyApi(std::string_view name);         // cudaMemcpy%Async%
 bool IsSyncMemsetApi(std::string_view name);          // cudaMemset% and not %async%
 bool IsDeviceAllocApi(std::string_view name);  // cudaMalloc*, cuMemAlloc*, hipMalloc* (not host)
 bool IsDeviceFreeApi(std::string_view name);   // cudaFree*, cuMemFree*, hipFree* (not host)
+
+// Memoises a name predicate per interned NameId: the same few thousand names recur on millions
+// of records, and the predicates scan long C++ template names.
+class CachedNamePredicate {
+ public:
+  CachedNamePredicate(const model::Trace& trace, bool (*predicate)(std::string_view))
+      : trace_(trace), predicate_(predicate), cache_(trace.strings.size(), kUnset) {}
+  bool operator()(model::NameId id) {
+    if (id >= cache_.size()) return predicate_(trace_.Name(id));
+    if (cache_[id] == kUnset) cache_[id] = predicate_(trace_.Name(id)) ? 1 : 0;
+    return cache_[id] == 1;
+  }
+
+ private:
+  static constexpr std::int8_t kUnset = -1;
+  const model::Trace& trace_;
+  bool (*predicate_)(std::string_view);
+  std::vector<std::int8_t> cache_;
+};
 
 // nsys' label of a memory operation: "[CUDA memcpy HtoD]", "[CUDA memset]".
 std::string MemoryOpLabel(const model::GpuActivity& activity);

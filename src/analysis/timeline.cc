@@ -17,12 +17,13 @@ struct Categories {
 
 Categories Split(const model::Trace& trace, const ActivityList& activities) {
   Categories c;
+  CachedNamePredicate is_communication(trace, IsCommunicationKernel);
   for (const model::GpuActivity* a : activities) {
     Interval interval{a->start_ns, a->end_ns};
     c.all.push_back(interval);
     switch (a->kind) {
       case model::ActivityKind::kKernel:
-        if (IsCommunicationKernel(trace.Name(a->name))) {
+        if (is_communication(a->name)) {
           c.communication.push_back(interval);
         } else {
           c.computation.push_back(interval);
@@ -54,6 +55,11 @@ ActivityList SelectActivities(const model::Trace& trace,
       continue;
     list.push_back(&a);
   }
+  // Time order once, so that every interval list built from it merges without sorting.
+  std::stable_sort(list.begin(), list.end(), [](const model::GpuActivity* x,
+                                                const model::GpuActivity* y) {
+    return x->start_ns < y->start_ns;
+  });
   return list;
 }
 

@@ -6,8 +6,11 @@ namespace gpuperf::util {
 
 std::vector<Interval> MergeIntervals(std::vector<Interval> intervals) {
   std::erase_if(intervals, [](const Interval& i) { return i.end <= i.start; });
-  std::sort(intervals.begin(), intervals.end(),
-            [](const Interval& a, const Interval& b) { return a.start < b.start; });
+  auto by_start = [](const Interval& a, const Interval& b) { return a.start < b.start; };
+  // Callers usually pass time-ordered intervals: checking is O(n), sorting is not.
+  if (!std::is_sorted(intervals.begin(), intervals.end(), by_start)) {
+    std::sort(intervals.begin(), intervals.end(), by_start);
+  }
   std::vector<Interval> merged;
   merged.reserve(intervals.size());
   for (const Interval& next : intervals) {
