@@ -1,6 +1,9 @@
 // Benchmark: import + analyze one trace file, print raw MB/s and peak RSS as one JSON line.
 // One file per process, so that peak RSS belongs to that file alone.
 // Usage: analyze_bench TRACE [REPEATS]
+#include "gpuperf/analyze.h"
+#include "gpuperf/import.h"
+
 #include <sys/resource.h>
 
 #include <chrono>
@@ -9,8 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "gpuperf/analyze.h"
-#include "gpuperf/import.h"
 #include "io/input.h"
 
 namespace {
@@ -18,14 +19,17 @@ namespace {
 // Decompressed size, measured once outside the timed region.
 long long RawBytes(const std::string& path) {
   auto input = gpuperf::io::Input::FromFile(path);
-  if (!input.ok()) return -1;
+  if (!input.ok())
+    return -1;
   auto source = input->Open();
-  if (!source.ok()) return -1;
+  if (!source.ok())
+    return -1;
   std::vector<char> chunk(1 << 20);
   long long total = 0;
   while (true) {
     auto n = (*source)->Read(chunk.data(), chunk.size());
-    if (!n.ok() || *n == 0) break;
+    if (!n.ok() || *n == 0)
+      break;
     total += static_cast<long long>(*n);
   }
   return total;
@@ -54,7 +58,8 @@ int main(int argc, char** argv) {
     import_seconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     auto report = gpuperf::analysis::Analyze(*trace);
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     activities = trace->activities.size();
   }
   double best = seconds[0];
@@ -67,9 +72,16 @@ int main(int argc, char** argv) {
   getrusage(RUSAGE_SELF, &usage);
   double rss_bytes = static_cast<double>(usage.ru_maxrss) * 1024.0;  // ru_maxrss is in KiB
   std::printf(
-      "{\"file\": \"%s\", \"raw_mb\": %.1f, \"best_s\": %.3f, \"import_s\": %.3f, \"raw_mb_per_s\": %.1f, "
+      "{\"file\": \"%s\", \"raw_mb\": %.1f, \"best_s\": %.3f, \"import_s\": %.3f, "
+      "\"raw_mb_per_s\": %.1f, "
       "\"peak_rss_mb\": %.1f, \"rss_percent_of_raw\": %.1f, \"gpu_activities\": %zu}\n",
-      path.c_str(), static_cast<double>(raw) / 1e6, best, best_import, static_cast<double>(raw) / 1e6 / best,
-      rss_bytes / 1e6, 100.0 * rss_bytes / static_cast<double>(raw), activities);
+      path.c_str(),
+      static_cast<double>(raw) / 1e6,
+      best,
+      best_import,
+      static_cast<double>(raw) / 1e6 / best,
+      rss_bytes / 1e6,
+      100.0 * rss_bytes / static_cast<double>(raw),
+      activities);
   return 0;
 }

@@ -1,10 +1,10 @@
 // The analysis entry point: pure functions from a Trace to an AnalysisReport.
 #pragma once
 
-#include <cstdint>
-
 #include "gpuperf/report.h"
 #include "gpuperf/trace.h"
+
+#include <cstdint>
 
 namespace gpuperf::analysis {
 

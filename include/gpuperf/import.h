@@ -1,11 +1,11 @@
 // Reading traces: the public entry point of the io layer.
 #pragma once
 
-#include <string>
-#include <string_view>
-
 #include "gpuperf/result.h"
 #include "gpuperf/trace.h"
+
+#include <string>
+#include <string_view>
 
 namespace gpuperf::io {
 

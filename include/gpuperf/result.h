@@ -16,8 +16,8 @@ struct Error {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}       // NOLINT(google-explicit-constructor)
-  Result(Error error) : value_(std::move(error)) {}   // NOLINT(google-explicit-constructor)
+  Result(T value) : value_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
+  Result(Error error) : value_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return std::holds_alternative<T>(value_); }
   explicit operator bool() const { return ok(); }
@@ -38,7 +38,8 @@ class [[nodiscard]] Result {
 class [[nodiscard]] Status {
  public:
   Status() = default;
-  Status(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT(google-explicit-constructor)
+  Status(Error error)
+      : error_(std::move(error)), ok_(false) {}  // NOLINT(google-explicit-constructor)
   static Status Ok() { return Status(); }
 
   bool ok() const { return ok_; }

@@ -67,14 +67,29 @@ struct Process {
 
 // CUPTI's CUpti_ActivityMemcpyKind numbering (also nsys' copyKind).
 enum class CopyKind : std::uint8_t {
-  kUnknown = 0, kHtoD = 1, kDtoH = 2, kHtoA = 3, kAtoH = 4, kAtoA = 5, kAtoD = 6, kDtoA = 7,
-  kDtoD = 8, kHtoH = 9, kPtoP = 10,
+  kUnknown = 0,
+  kHtoD = 1,
+  kDtoH = 2,
+  kHtoA = 3,
+  kAtoH = 4,
+  kAtoA = 5,
+  kAtoD = 6,
+  kDtoA = 7,
+  kDtoD = 8,
+  kHtoH = 9,
+  kPtoP = 10,
 };
 
 // CUPTI's CUpti_ActivityMemoryKind numbering (also nsys' srcKind/dstKind/memKind).
 enum class MemoryKind : std::uint8_t {
-  kPageable = 0, kPinned = 1, kDevice = 2, kArray = 3, kManaged = 4, kDeviceStatic = 5,
-  kManagedStatic = 6, kUnknown = 7,
+  kPageable = 0,
+  kPinned = 1,
+  kDevice = 2,
+  kArray = 3,
+  kManaged = 4,
+  kDeviceStatic = 5,
+  kManagedStatic = 6,
+  kUnknown = 7,
 };
 
 enum class ActivityKind : std::uint8_t { kKernel, kMemcpy, kMemset };
@@ -82,9 +97,9 @@ enum class ActivityKind : std::uint8_t { kKernel, kMemcpy, kMemset };
 // One GPU activity: a kernel, a copy or a memset. Kept compact: there can be millions.
 struct GpuActivity {
   ActivityKind kind = ActivityKind::kKernel;
-  CopyKind copy_kind = CopyKind::kUnknown;      // memcpy only
-  MemoryKind src_kind = MemoryKind::kUnknown;   // memcpy; memset uses src_kind as memory kind
-  MemoryKind dst_kind = MemoryKind::kUnknown;   // memcpy only
+  CopyKind copy_kind = CopyKind::kUnknown;     // memcpy only
+  MemoryKind src_kind = MemoryKind::kUnknown;  // memcpy; memset uses src_kind as memory kind
+  MemoryKind dst_kind = MemoryKind::kUnknown;  // memcpy only
   std::int32_t device = 0;
   NameId name = 0;
   TimeNs start_ns = 0;
@@ -93,7 +108,7 @@ struct GpuActivity {
   std::int64_t context = kNoId;
   std::int64_t correlation = kNoId;  // joins to ApiCall::correlation; kNoId if absent
   std::int64_t pid = kNoId;          // owning process (nsys globalPid decoded; Kineto: none)
-  std::int64_t bytes = 0;               // memcpy / memset
+  std::int64_t bytes = 0;            // memcpy / memset
   std::int64_t graph_id = kNoId;
   // Kernel launch attributes (0 when the source does not record them).
   Dim3 grid;
@@ -122,7 +137,11 @@ struct ApiCall {
 
 // CUpti_ActivitySynchronizationType numbering.
 enum class SyncKind : std::uint8_t {
-  kUnknown = 0, kEvent = 1, kStreamWaitEvent = 2, kStream = 3, kContext = 4,
+  kUnknown = 0,
+  kEvent = 1,
+  kStreamWaitEvent = 2,
+  kStream = 3,
+  kContext = 4,
 };
 
 struct SyncEvent {
@@ -172,8 +191,8 @@ enum class MemoryOp : std::uint8_t { kAllocate, kFree };
 struct MemoryEvent {
   MemoryOp op = MemoryOp::kAllocate;
   TimeNs time_ns = 0;
-  std::int32_t device = kNoId;  // -1: host memory
-  std::int64_t bytes = 0;          // always positive
+  std::int32_t device = kNoId;           // -1: host memory
+  std::int64_t bytes = 0;                // always positive
   std::int64_t total_allocated = kNoId;  // after the event, when the source records it
   std::int64_t pid = kNoId;
 };

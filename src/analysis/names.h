@@ -40,8 +40,10 @@ class CachedNamePredicate {
   CachedNamePredicate(const model::Trace& trace, bool (*predicate)(std::string_view))
       : trace_(trace), predicate_(predicate), cache_(trace.strings.size(), kUnset) {}
   bool operator()(model::NameId id) {
-    if (id >= cache_.size()) return predicate_(trace_.Name(id));
-    if (cache_[id] == kUnset) cache_[id] = predicate_(trace_.Name(id)) ? 1 : 0;
+    if (id >= cache_.size())
+      return predicate_(trace_.Name(id));
+    if (cache_[id] == kUnset)
+      cache_[id] = predicate_(trace_.Name(id)) ? 1 : 0;
     return cache_[id] == 1;
   }
 

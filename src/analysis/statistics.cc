@@ -7,10 +7,12 @@ namespace gpuperf::analysis {
 
 report::Distribution Summarize(std::vector<std::int64_t>& values) {
   report::Distribution d;
-  if (values.empty()) return d;
+  if (values.empty())
+    return d;
   std::sort(values.begin(), values.end());
   d.count = static_cast<std::int64_t>(values.size());
-  for (std::int64_t v : values) d.total += v;
+  for (std::int64_t v : values)
+    d.total += v;
   d.min = values.front();
   d.max = values.back();
   d.avg = static_cast<double>(d.total) / static_cast<double>(d.count);
@@ -30,6 +32,8 @@ report::Distribution Summarize(std::vector<std::int64_t>& values) {
   return d;
 }
 
-double Percent(double part, double whole) { return whole == 0 ? 0.0 : 100.0 * part / whole; }
+double Percent(double part, double whole) {
+  return whole == 0 ? 0.0 : 100.0 * part / whole;
+}
 
 }  // namespace gpuperf::analysis

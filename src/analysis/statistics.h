@@ -1,10 +1,10 @@
 // Summary statistics with `nsys stats` definitions (see report::Distribution).
 #pragma once
 
+#include "gpuperf/report.h"
+
 #include <cstdint>
 #include <vector>
-
-#include "gpuperf/report.h"
 
 namespace gpuperf::analysis {
 

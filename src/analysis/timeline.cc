@@ -56,10 +56,10 @@ ActivityList SelectActivities(const model::Trace& trace,
     list.push_back(&a);
   }
   // Time order once, so that every interval list built from it merges without sorting.
-  std::stable_sort(list.begin(), list.end(), [](const model::GpuActivity* x,
-                                                const model::GpuActivity* y) {
-    return x->start_ns < y->start_ns;
-  });
+  std::stable_sort(
+      list.begin(), list.end(), [](const model::GpuActivity* x, const model::GpuActivity* y) {
+        return x->start_ns < y->start_ns;
+      });
   return list;
 }
 

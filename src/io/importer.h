@@ -2,10 +2,11 @@
 // chosen by Probe() on the content, in registration order.
 #pragma once
 
-#include <string_view>
-
 #include "gpuperf/result.h"
 #include "gpuperf/trace.h"
+
+#include <string_view>
+
 #include "io/input.h"
 
 namespace gpuperf::io {

@@ -2,12 +2,13 @@
 // importers can probe the content. Content decides the format, never the file name.
 #pragma once
 
+#include "gpuperf/result.h"
+
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "gpuperf/result.h"
 #include "util/byte_source.h"
 
 namespace gpuperf::io {

@@ -1,8 +1,9 @@
 // The importer registry: probes decide the format from content, never from the file name.
+#include "gpuperf/import.h"
+
 #include <memory>
 #include <vector>
 
-#include "gpuperf/import.h"
 #include "io/importer.h"
 #include "io/kineto/kineto_importer.h"
 #include "io/nsys/nsys_importer.h"
@@ -23,9 +24,11 @@ const std::vector<std::unique_ptr<Importer>>& Importers() {
 
 Result<model::Trace> ImportInput(const Input& input) {
   for (const auto& importer : Importers()) {
-    if (!importer->Probe(input.head())) continue;
+    if (!importer->Probe(input.head()))
+      continue;
     auto trace = importer->Import(input);
-    if (!trace.ok()) return trace.error();
+    if (!trace.ok())
+      return trace.error();
     trace->metadata.source_path = input.name();
     trace->metadata.format = std::string(importer->FormatName());
     return trace;
@@ -37,13 +40,15 @@ Result<model::Trace> ImportInput(const Input& input) {
 
 Result<model::Trace> ImportTraceFile(const std::string& path) {
   auto input = Input::FromFile(path);
-  if (!input.ok()) return input.error();
+  if (!input.ok())
+    return input.error();
   return ImportInput(*input);
 }
 
 Result<model::Trace> ImportTraceMemory(std::string_view data, const std::string& name) {
   auto input = Input::FromMemory(data, name);
-  if (!input.ok()) return input.error();
+  if (!input.ok())
+    return input.error();
   return ImportInput(*input);
 }
 

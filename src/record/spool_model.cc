@@ -22,8 +22,14 @@ std::string_view CopyKindText(std::uint8_t kind) {
 // Spool memory kinds are CUPTI's CUpti_ActivityMemoryKind (0 unknown, 1 pageable, 2 pinned,
 // 3 device, ...); the model uses nsys' numbering (0 pageable, ..., 7 unknown).
 std::string_view MemoryKindText(std::uint8_t cupti_kind) {
-  static constexpr const char* kNames[] = {"Unknown", "Pageable", "Pinned",        "Device",
-                                           "Array",   "Managed",  "Device Static", "Managed Static"};
+  static constexpr const char* kNames[] = {"Unknown",
+                                           "Pageable",
+                                           "Pinned",
+                                           "Device",
+                                           "Array",
+                                           "Managed",
+                                           "Device Static",
+                                           "Managed Static"};
   return cupti_kind < std::size(kNames) ? kNames[cupti_kind] : "Unknown";
 }
 

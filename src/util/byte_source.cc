@@ -58,15 +58,18 @@ class GunzipSource final : public ByteSource {
   GunzipSource& operator=(const GunzipSource&) = delete;
 
   Result<std::size_t> Read(char* buffer, std::size_t size) override {
-    if (!init_ok_) return Error{name_ + ": cannot initialise zlib"};
+    if (!init_ok_)
+      return Error{name_ + ": cannot initialise zlib"};
     stream_.next_out = reinterpret_cast<Bytef*>(buffer);
     stream_.avail_out = static_cast<uInt>(std::min<std::size_t>(size, 1u << 30));
     while (stream_.avail_out > 0 && !finished_) {
       if (stream_.avail_in == 0) {
         auto n = inner_->Read(reinterpret_cast<char*>(input_.data()), input_.size());
-        if (!n.ok()) return n.error();
+        if (!n.ok())
+          return n.error();
         if (*n == 0) {
-          if (in_member_) return Error{name_ + ": truncated gzip stream"};
+          if (in_member_)
+            return Error{name_ + ": truncated gzip stream"};
           finished_ = true;
           break;
         }
@@ -78,10 +81,12 @@ class GunzipSource final : public ByteSource {
       if (rc == Z_STREAM_END) {
         in_member_ = false;
         // Concatenated gzip members are one stream (RFC 1952 §2.2).
-        if (inflateReset(&stream_) != Z_OK) return Error{name_ + ": corrupt gzip stream"};
+        if (inflateReset(&stream_) != Z_OK)
+          return Error{name_ + ": corrupt gzip stream"};
         continue;
       }
-      if (rc == Z_BUF_ERROR) continue;  // needs more input
+      if (rc == Z_BUF_ERROR)
+        continue;  // needs more input
       if (rc != Z_OK) {
         return Error{name_ + ": corrupt gzip stream (" +
                      std::string(stream_.msg ? stream_.msg : "inflate failed") + ")"};
@@ -105,7 +110,8 @@ class GunzipSource final : public ByteSource {
 
 Result<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return Error{path + ": cannot open: " + std::strerror(errno)};
+  if (file == nullptr)
+    return Error{path + ": cannot open: " + std::strerror(errno)};
   return std::unique_ptr<ByteSource>(new FileSource(file, path));
 }
 
@@ -123,8 +129,10 @@ Result<std::string> ReadAll(ByteSource& source, std::size_t limit_bytes) {
   std::vector<char> chunk(1 << 16);
   while (true) {
     auto n = source.Read(chunk.data(), chunk.size());
-    if (!n.ok()) return n.error();
-    if (*n == 0) break;
+    if (!n.ok())
+      return n.error();
+    if (*n == 0)
+      break;
     if (out.size() + *n > limit_bytes) {
       return Error{"input larger than " + std::to_string(limit_bytes) + " bytes"};
     }

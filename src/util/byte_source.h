@@ -2,12 +2,12 @@
 // gzip is undone transparently. A source is read once, front to back.
 #pragma once
 
+#include "gpuperf/result.h"
+
 #include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
-
-#include "gpuperf/result.h"
 
 namespace gpuperf::util {
 

@@ -25,7 +25,8 @@ std::vector<Interval> MergeIntervals(std::vector<Interval> intervals) {
 
 std::int64_t TotalLength(const std::vector<Interval>& merged) {
   std::int64_t total = 0;
-  for (const Interval& i : merged) total += i.end - i.start;
+  for (const Interval& i : merged)
+    total += i.end - i.start;
   return total;
 }
 
@@ -44,7 +45,8 @@ std::vector<Interval> Intersect(const std::vector<Interval>& a, const std::vecto
   while (i < a.size() && j < b.size()) {
     std::int64_t start = std::max(a[i].start, b[j].start);
     std::int64_t end = std::min(a[i].end, b[j].end);
-    if (start < end) out.push_back({start, end});
+    if (start < end)
+      out.push_back({start, end});
     if (a[i].end < b[j].end) {
       ++i;
     } else {
@@ -59,23 +61,30 @@ std::vector<Interval> Subtract(const std::vector<Interval>& a, const std::vector
   std::size_t j = 0;
   for (const Interval& piece : a) {
     std::int64_t cursor = piece.start;
-    while (j < b.size() && b[j].end <= cursor) ++j;
+    while (j < b.size() && b[j].end <= cursor)
+      ++j;
     std::size_t k = j;
     while (k < b.size() && b[k].start < piece.end) {
-      if (b[k].start > cursor) out.push_back({cursor, b[k].start});
+      if (b[k].start > cursor)
+        out.push_back({cursor, b[k].start});
       cursor = std::max(cursor, b[k].end);
       ++k;
     }
-    if (cursor < piece.end) out.push_back({cursor, piece.end});
+    if (cursor < piece.end)
+      out.push_back({cursor, piece.end});
   }
   return out;
 }
 
-std::int64_t CoveredLength(const std::vector<Interval>& merged, std::int64_t start,
+std::int64_t CoveredLength(const std::vector<Interval>& merged,
+                           std::int64_t start,
                            std::int64_t end) {
-  if (end <= start) return 0;
-  auto it = std::upper_bound(merged.begin(), merged.end(), start,
-                             [](std::int64_t t, const Interval& i) { return t < i.end; });
+  if (end <= start)
+    return 0;
+  auto it =
+      std::upper_bound(merged.begin(), merged.end(), start, [](std::int64_t t, const Interval& i) {
+        return t < i.end;
+      });
   std::int64_t covered = 0;
   for (; it != merged.end() && it->start < end; ++it) {
     covered += std::min(end, it->end) - std::max(start, it->start);

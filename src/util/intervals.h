@@ -25,7 +25,8 @@ std::vector<Interval> Subtract(const std::vector<Interval>& a, const std::vector
 std::vector<Interval> Intersect(const std::vector<Interval>& a, const std::vector<Interval>& b);
 
 // Length of merged ∩ [start, end), in O(log n + k).
-std::int64_t CoveredLength(const std::vector<Interval>& merged, std::int64_t start,
+std::int64_t CoveredLength(const std::vector<Interval>& merged,
+                           std::int64_t start,
                            std::int64_t end);
 
 }  // namespace gpuperf::util

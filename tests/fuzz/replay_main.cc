@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
   }
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(argv[1])) {
-    if (entry.is_regular_file()) files.push_back(entry.path());
+    if (entry.is_regular_file())
+      files.push_back(entry.path());
   }
   if (files.empty()) {
     std::fprintf(stderr, "replay: no corpus files in %s\n", argv[1]);

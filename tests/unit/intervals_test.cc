@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "util/intervals.h"
+
+#include <catch2/catch.hpp>
 
 using gpuperf::util::Interval;
 

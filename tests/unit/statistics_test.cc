@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "analysis/statistics.h"
+
+#include <catch2/catch.hpp>
 
 TEST_CASE("Summarize matches nsys stats definitions on hand-computed values", "[statistics]") {
   // 2, 4, 4, 4, 5, 5, 7, 9: mean 5, sum of squared deviations 32, sample variance 32/7.
