@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh build
 
 gpuperf=build/src/gpuperf
-sample=build/kernels/sample_workload
+sample=build/kernels/gpuperf_sample_workload
 if [[ -x "$sample" ]] && "$gpuperf" baseline --help >/dev/null 2>&1; then
   set +e
   "$gpuperf" baseline --out gpuperf-baseline -- "$sample"
