@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace gpuperf::analysis {
 
@@ -11,11 +12,19 @@ report::Distribution Summarize(std::vector<std::int64_t>& values) {
     return d;
   std::sort(values.begin(), values.end());
   d.count = static_cast<std::int64_t>(values.size());
-  for (std::int64_t v : values)
-    d.total += v;
+  // Hostile inputs can hold durations near INT64_MAX: saturate instead of overflowing.
+  bool saturated = false;
+  double exact_sum = 0;
+  for (std::int64_t v : values) {
+    exact_sum += static_cast<double>(v);
+    if (!saturated && __builtin_add_overflow(d.total, v, &d.total))
+      saturated = true;
+  }
+  if (saturated)
+    d.total = exact_sum > 0 ? INT64_MAX : INT64_MIN;
   d.min = values.front();
   d.max = values.back();
-  d.avg = static_cast<double>(d.total) / static_cast<double>(d.count);
+  d.avg = (saturated ? exact_sum : static_cast<double>(d.total)) / static_cast<double>(d.count);
   std::size_t mid = values.size() / 2;
   d.med = values.size() % 2 == 1
               ? static_cast<double>(values[mid])

@@ -102,6 +102,8 @@ void ReserveCapacity(ReadContext& context) {
   trace.ranges.reserve(EstimateRows(context, kNvtxTable));
 }
 
+constexpr model::TimeNs kMaxTimeNs = model::TimeNs{1} << 62;
+
 bool ReadSpan(const Statement& row,
               int start_column,
               int end_column,
@@ -120,6 +122,9 @@ bool ReadSpan(const Statement& row,
     problem = "_negative_time";
   } else if (*end_ns < *start_ns) {
     problem = "_end_before_start";
+  } else if (*end_ns > kMaxTimeNs) {
+    // Past year 2116 in epoch ns: damage; sums and spans of such values would overflow int64.
+    problem = "_time_out_of_range";
   }
   if (problem != nullptr) {
     diagnostics.Count(std::string("nsys.") + what + problem);
