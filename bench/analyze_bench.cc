@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "io/input.h"
+#include "util/heap_policy.h"
 
 namespace {
 
@@ -42,12 +43,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s TRACE [REPEATS]\n", argv[0]);
     return 2;
   }
+  gpuperf::util::KeepFreedMemoryInHeap();  // as the CLI does
   std::string path = argv[1];
   int repeats = argc > 2 ? std::atoi(argv[2]) : 3;
   long long raw = RawBytes(path);
   std::vector<double> seconds;
   std::vector<double> import_seconds;
   std::size_t activities = 0;
+  std::size_t records = 0;  // every model record: the "rows" of an nsys export
   for (int i = 0; i < repeats; ++i) {
     auto start = std::chrono::steady_clock::now();
     auto trace = gpuperf::io::ImportTraceFile(path);
@@ -61,6 +64,8 @@ int main(int argc, char** argv) {
     seconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     activities = trace->activities.size();
+    records = activities + trace->api_calls.size() + trace->syncs.size() + trace->ranges.size() +
+              trace->host_ops.size() + trace->memory_events.size();
   }
   double best = seconds[0];
   double best_import = import_seconds[0];
@@ -74,14 +79,18 @@ int main(int argc, char** argv) {
   std::printf(
       "{\"file\": \"%s\", \"raw_mb\": %.1f, \"best_s\": %.3f, \"import_s\": %.3f, "
       "\"raw_mb_per_s\": %.1f, "
-      "\"peak_rss_mb\": %.1f, \"rss_percent_of_raw\": %.1f, \"gpu_activities\": %zu}\n",
+      "\"first_s\": %.3f, \"peak_rss_mb\": %.1f, \"rss_percent_of_raw\": %.1f, "
+      "\"gpu_activities\": %zu, \"records\": %zu, \"records_per_s_first\": %.0f}\n",
       path.c_str(),
       static_cast<double>(raw) / 1e6,
       best,
       best_import,
       static_cast<double>(raw) / 1e6 / best,
+      seconds[0],
       rss_bytes / 1e6,
       100.0 * rss_bytes / static_cast<double>(raw),
-      activities);
+      activities,
+      records,
+      static_cast<double>(records) / seconds[0]);
   return 0;
 }

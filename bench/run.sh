@@ -26,3 +26,9 @@ if [[ ! -f "$large" ]]; then
     "$corpus/kineto/tracelens/h100/google_owlv2-large-patch14-ensemble__1016001.json.gz" "$large" 1000
 fi
 "$bench" "$large" 1
+
+large_nsys=${TMPDIR:-/tmp}/nsys_big.sqlite
+if [[ ! -f "$large_nsys" ]]; then
+  python3 bench/synthesize_large_nsys.py "$corpus/nsys/pipit/perlmutter-cloverleaf-cuda.sqlite" "$large_nsys" 430
+fi
+"$bench" "$large_nsys" 3

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -20,6 +21,15 @@ class CorrelationIndex {
   // records for one call, e.g. "cudaMemcpy" and "cudaMemcpy_v3020"), in trace order.
   std::vector<std::size_t> Calls(std::int64_t correlation, std::int64_t pid) const;
 
+  // Calls `visit(index)` for each of those records, without allocating.
+  template <class Visit>
+  void ForEachCall(std::int64_t correlation, std::int64_t pid, Visit visit) const {
+    for (std::uint32_t index : Group(correlation)) {
+      if (PidsAgree(trace_.api_calls[index].pid, pid))
+        visit(static_cast<std::size_t>(index));
+    }
+  }
+
   // The one record that stands for the call: the earliest start (the outermost of nested
   // duplicate records); -1 when the activity has no launch call in the trace (an orphan).
   std::int64_t PrimaryCall(std::int64_t correlation, std::int64_t pid) const;
@@ -30,11 +40,23 @@ class CorrelationIndex {
 
   // True when api_calls[index] is the primary record of its correlation (records without a
   // correlation are always primary). Counting only primaries counts each call once.
-  bool IsPrimary(std::size_t index) const;
+  bool IsPrimary(std::size_t index) const { return is_primary_[index]; }
 
  private:
+  static bool PidsAgree(std::int64_t a, std::int64_t b) {
+    return a == model::kNoId || b == model::kNoId || a == b;
+  }
+
+  // Every record of one correlation id, across processes; usually one or two entries.
+  std::span<const std::uint32_t> Group(std::int64_t correlation) const;
+
   const model::Trace& trace_;
-  std::unordered_map<std::int64_t, std::vector<std::size_t>> by_correlation_;
+  // api_calls indices grouped by correlation (trace order inside a group); the map gives
+  // each group's [offset, offset + count) in grouped_. Flat storage keeps lookups free of
+  // allocation: the analysis asks once per GPU activity, millions of times on large traces.
+  std::vector<std::uint32_t> grouped_;
+  std::unordered_map<std::int64_t, std::pair<std::uint32_t, std::uint32_t>> groups_;
+  std::vector<bool> is_primary_;
 };
 
 }  // namespace gpuperf::analysis

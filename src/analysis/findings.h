@@ -6,6 +6,8 @@
 #include "gpuperf/report.h"
 #include "gpuperf/trace.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -48,6 +50,28 @@ std::optional<report::Finding> GpuIdleRule(const RuleInput& in);
 
 // All rules in a fixed order.
 std::vector<report::Finding> RunRules(const RuleInput& in);
+
+// Orders `items` by `less` (a total order, so the result does not depend on the sort), formats
+// the first `limit` (all when limit < 0) with `format` and counts the rest in rows_omitted.
+// Formatting only the kept rows matters on traces with millions of matching records.
+template <class Item, class Less, class Format>
+void SetTopRows(report::Finding& finding,
+                std::vector<Item>& items,
+                Less less,
+                Format format,
+                std::int64_t limit) {
+  std::size_t keep = items.size();
+  if (limit >= 0 && static_cast<std::size_t>(limit) < keep)
+    keep = static_cast<std::size_t>(limit);
+  std::partial_sort(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(keep), items.end(),
+                    less);
+  std::vector<report::FindingRow> rows;
+  rows.reserve(keep);
+  for (std::size_t i = 0; i < keep; ++i)
+    rows.push_back(format(items[i]));
+  finding.rows_omitted = static_cast<std::int64_t>(items.size() - keep);
+  finding.rows = std::move(rows);
+}
 
 // Keeps the first `limit` rows (all when limit < 0) and counts the rest in rows_omitted.
 void SetRows(report::Finding& finding, std::vector<report::FindingRow> rows, std::int64_t limit);

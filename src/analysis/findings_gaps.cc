@@ -33,10 +33,6 @@ std::optional<report::Finding> GpuGapsRule(const RuleInput& in) {
   }
   if (gaps.empty())
     return std::nullopt;
-  std::sort(gaps.begin(), gaps.end(), [](const Gap& a, const Gap& b) {
-    return std::make_tuple(-a.duration_ns, a.start_ns) <
-           std::make_tuple(-b.duration_ns, b.start_ns);
-  });
   report::Finding f;
   f.id = "gpu_gaps";
   f.title = "GPU gaps";
@@ -56,14 +52,20 @@ std::optional<report::Finding> GpuGapsRule(const RuleInput& in) {
       "synchronization, or I/O; test them with host-side ranges (NVTX, CPU sampling) over the "
       "gap windows.";
   f.columns = {"Duration (ns)", "Start (ns)", "PID", "Device ID"};
-  std::vector<report::FindingRow> rows;
-  for (const Gap& g : gaps) {
-    rows.push_back({{std::to_string(g.duration_ns),
-                     std::to_string(g.start_ns),
-                     IdCell(g.pid),
-                     std::to_string(g.device)}});
-  }
-  SetRows(f, std::move(rows), in.options.finding_rows);
+  SetTopRows(
+      f,
+      gaps,
+      [](const Gap& a, const Gap& b) {
+        return std::make_tuple(-a.duration_ns, a.start_ns, a.pid, a.device) <
+               std::make_tuple(-b.duration_ns, b.start_ns, b.pid, b.device);
+      },
+      [](const Gap& g) {
+        return report::FindingRow{{std::to_string(g.duration_ns),
+                                   std::to_string(g.start_ns),
+                                   IdCell(g.pid),
+                                   std::to_string(g.device)}};
+      },
+      in.options.finding_rows);
   return f;
 }
 

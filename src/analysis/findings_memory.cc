@@ -16,8 +16,16 @@ constexpr std::int64_t kSmallCopyBytes = 64000;  // nsys: small HtoD copies do n
 
 struct MatchedRow {
   const model::GpuActivity* activity;
-  std::string api_name;
+  std::string_view api_name;  // the trace's interned name
 };
+
+// nsys order: longest first; ties by start, then API name (then ids, for a total order).
+bool NsysOrder(const MatchedRow& x, const MatchedRow& y) {
+  const model::GpuActivity& a = *x.activity;
+  const model::GpuActivity& b = *y.activity;
+  return std::make_tuple(-a.duration_ns(), a.start_ns, x.api_name, a.pid, a.device, a.stream) <
+         std::make_tuple(-b.duration_ns(), b.start_ns, y.api_name, b.pid, b.device, b.stream);
+}
 
 struct Matches {
   std::vector<MatchedRow> rows;
@@ -35,46 +43,37 @@ Matches Match(const RuleInput& in,
     if (a.kind != kind || !keep(a))
       continue;
     bool any = false;
-    for (std::size_t call : in.index.Calls(a.correlation, a.pid)) {
+    in.index.ForEachCall(a.correlation, a.pid, [&](std::size_t call) {
       std::string_view name = in.trace.Name(in.trace.api_calls[call].name);
-      if (!api(name))
-        continue;
-      m.rows.push_back({&a, std::string(name)});
-      any = true;
-    }
+      if (api(name)) {
+        m.rows.push_back({&a, name});
+        any = true;
+      }
+    });
     if (any) {
       ++m.count;
       m.time_ns += a.duration_ns();
     }
   }
-  // nsys order: longest first; ties by start, then API name.
-  std::sort(m.rows.begin(), m.rows.end(), [](const MatchedRow& x, const MatchedRow& y) {
-    return std::make_tuple(-x.activity->duration_ns(), x.activity->start_ns, x.api_name) <
-           std::make_tuple(-y.activity->duration_ns(), y.activity->start_ns, y.api_name);
-  });
   return m;
 }
 
-std::vector<report::FindingRow> Rows(const Matches& m, bool memset) {
-  std::vector<report::FindingRow> rows;
-  for (const MatchedRow& r : m.rows) {
-    const model::GpuActivity& a = *r.activity;
-    report::FindingRow row;
-    row.cells = {std::to_string(a.duration_ns()), std::to_string(a.start_ns)};
-    row.cells.emplace_back(model::ToString(a.src_kind));
-    if (!memset)
-      row.cells.emplace_back(model::ToString(a.dst_kind));
-    row.cells.push_back(std::to_string(a.bytes));
-    for (std::int64_t id : {a.pid, std::int64_t{a.device}, a.context, a.stream}) {
-      row.cells.push_back(IdCell(id));
-    }
-    row.cells.push_back(r.api_name);
-    rows.push_back(std::move(row));
+report::FindingRow Row(const MatchedRow& r, bool memset) {
+  const model::GpuActivity& a = *r.activity;
+  report::FindingRow row;
+  row.cells = {std::to_string(a.duration_ns()), std::to_string(a.start_ns)};
+  row.cells.emplace_back(model::ToString(a.src_kind));
+  if (!memset)
+    row.cells.emplace_back(model::ToString(a.dst_kind));
+  row.cells.push_back(std::to_string(a.bytes));
+  for (std::int64_t id : {a.pid, std::int64_t{a.device}, a.context, a.stream}) {
+    row.cells.push_back(IdCell(id));
   }
-  return rows;
+  row.cells.emplace_back(r.api_name);
+  return row;
 }
 
-report::Finding Make(const RuleInput& in, const Matches& m, bool memset) {
+report::Finding Make(const RuleInput& in, Matches& m, bool memset) {
   report::Finding f;
   f.source = "trace";
   f.severity = "warning";
@@ -88,7 +87,9 @@ report::Finding Make(const RuleInput& in, const Matches& m, bool memset) {
   }
   f.columns.insert(f.columns.end(),
                    {"Bytes", "PID", "Device ID", "Context ID", "Stream ID", "API Name"});
-  SetRows(f, Rows(m, memset), in.options.finding_rows);
+  SetTopRows(
+      f, m.rows, NsysOrder, [memset](const MatchedRow& r) { return Row(r, memset); },
+      in.options.finding_rows);
   return f;
 }
 

@@ -2,6 +2,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_set>
 
@@ -13,7 +16,21 @@ namespace {
 
 struct SyncRow {
   std::int64_t duration_ns, start_ns, pid, tid;
-  std::string name;
+  std::string_view name;  // points into the trace's strings or SyncRecordNames
+};
+
+// "sync record: stream" etc., one stable string per kind for the rows to point at.
+class SyncRecordNames {
+ public:
+  std::string_view operator()(model::SyncKind kind) {
+    auto [it, inserted] = names_.try_emplace(kind);
+    if (inserted)
+      it->second = fmt::format("sync record: {}", model::ToString(kind));
+    return it->second;
+  }
+
+ private:
+  std::map<model::SyncKind, std::string> names_;
 };
 
 bool DeviceOrStreamSync(model::SyncKind kind) {
@@ -28,13 +45,13 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   std::unordered_set<std::int64_t> call_correlations;
   std::int64_t count = 0;
   std::int64_t time_ns = 0;
+  SyncRecordNames record_names;
   CachedNamePredicate is_sync(trace, IsDeviceOrStreamSyncApi);
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
     const model::ApiCall& call = trace.api_calls[i];
     if (!is_sync(call.name))
       continue;
-    std::string_view name = trace.Name(call.name);
-    rows.push_back({call.duration_ns(), call.start_ns, call.pid, call.tid, std::string(name)});
+    rows.push_back({call.duration_ns(), call.start_ns, call.pid, call.tid, trace.Name(call.name)});
     if (call.correlation != model::kNoId)
       call_correlations.insert(call.correlation);
     if (in.index.IsPrimary(i)) {
@@ -50,16 +67,12 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
                     s.start_ns,
                     s.pid,
                     s.tid,
-                    fmt::format("sync record: {}", model::ToString(s.kind))});
+                    record_names(s.kind)});
     ++count;
     time_ns += duration;
   }
   if (count == 0)
     return std::nullopt;
-  std::sort(rows.begin(), rows.end(), [](const SyncRow& a, const SyncRow& b) {
-    return std::make_tuple(-a.duration_ns, a.start_ns, a.name) <
-           std::make_tuple(-b.duration_ns, b.start_ns, b.name);
-  });
   report::Finding f;
   f.id = "sync_api";
   f.title = "Host-blocking synchronization";
@@ -75,15 +88,21 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
       "cudaStreamWaitEvent for ordering between streams. Whether a wait delayed GPU work is a "
       "hypothesis: compare the GPU idle time that follows each long wait.";
   f.columns = {"Duration (ns)", "Start (ns)", "PID", "TID", "API Name"};
-  std::vector<report::FindingRow> cells;
-  for (const SyncRow& r : rows) {
-    cells.push_back({{std::to_string(r.duration_ns),
-                      std::to_string(r.start_ns),
-                      IdCell(r.pid),
-                      IdCell(r.tid),
-                      r.name}});
-  }
-  SetRows(f, std::move(cells), in.options.finding_rows);
+  SetTopRows(
+      f,
+      rows,
+      [](const SyncRow& a, const SyncRow& b) {
+        return std::make_tuple(-a.duration_ns, a.start_ns, a.name, a.pid, a.tid) <
+               std::make_tuple(-b.duration_ns, b.start_ns, b.name, b.pid, b.tid);
+      },
+      [](const SyncRow& r) {
+        return report::FindingRow{{std::to_string(r.duration_ns),
+                                   std::to_string(r.start_ns),
+                                   IdCell(r.pid),
+                                   IdCell(r.tid),
+                                   std::string(r.name)}};
+      },
+      in.options.finding_rows);
   return f;
 }
 

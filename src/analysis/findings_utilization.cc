@@ -92,10 +92,6 @@ std::optional<report::Finding> LowUtilizationRule(const RuleInput& in) {
     AddWindows(key, ops, in, windows);
   if (windows.empty())
     return std::nullopt;
-  std::sort(windows.begin(), windows.end(), [](const Window& a, const Window& b) {
-    return std::tie(a.percent, a.duration_ns, a.start_ns) <
-           std::tie(b.percent, b.duration_ns, b.start_ns);
-  });
   report::Finding f;
   f.id = "gpu_low_utilization";
   f.title = "GPU low utilization";
@@ -116,15 +112,21 @@ std::optional<report::Finding> LowUtilizationRule(const RuleInput& in) {
       "the trace: a slow host, synchronization or data loading are hypotheses; host-side ranges "
       "(NVTX, CPU sampling) over these windows would test them.";
   f.columns = {"In-Use (%)", "Duration (ns)", "Start (ns)", "PID", "Device ID"};
-  std::vector<report::FindingRow> rows;
-  for (const Window& w : windows) {
-    rows.push_back({{fmt::format("{:.1f}", w.percent),
-                     std::to_string(w.duration_ns),
-                     std::to_string(w.start_ns),
-                     IdCell(w.pid),
-                     std::to_string(w.device)}});
-  }
-  SetRows(f, std::move(rows), in.options.finding_rows);
+  SetTopRows(
+      f,
+      windows,
+      [](const Window& a, const Window& b) {
+        return std::tie(a.percent, a.duration_ns, a.start_ns, a.pid, a.device) <
+               std::tie(b.percent, b.duration_ns, b.start_ns, b.pid, b.device);
+      },
+      [](const Window& w) {
+        return report::FindingRow{{fmt::format("{:.1f}", w.percent),
+                                   std::to_string(w.duration_ns),
+                                   std::to_string(w.start_ns),
+                                   IdCell(w.pid),
+                                   std::to_string(w.device)}};
+      },
+      in.options.finding_rows);
   return f;
 }
 

@@ -1,6 +1,6 @@
 #include "analysis/launch_overhead.h"
 
-#include <set>
+#include <vector>
 
 #include "analysis/statistics.h"
 
@@ -14,8 +14,7 @@ std::vector<LaunchPair> JoinKernelLaunches(const model::Trace& trace,
     if (a.kind != model::ActivityKind::kKernel)
       continue;
     if (keep_duplicate_records) {
-      for (std::size_t call : index.Calls(a.correlation, a.pid))
-        pairs.push_back({call, &a});
+      index.ForEachCall(a.correlation, a.pid, [&](std::size_t call) { pairs.push_back({call, &a}); });
     } else if (std::int64_t call = index.PrimaryCall(a.correlation, a.pid); call >= 0) {
       pairs.push_back({static_cast<std::size_t>(call), &a});
     }
@@ -27,7 +26,8 @@ report::LaunchOverhead SummarizeLaunches(const model::Trace& trace,
                                          const std::vector<LaunchPair>& pairs) {
   report::LaunchOverhead out;
   std::vector<std::int64_t> api, queue, kernel, total;
-  std::set<std::size_t> calls;
+  std::vector<bool> seen(trace.api_calls.size(), false);  // a graph launch runs many kernels
+  std::int64_t launches = 0;
   std::int64_t call_time = 0;
   for (const LaunchPair& pair : pairs) {
     const model::ApiCall& call = trace.api_calls[pair.call];
@@ -39,10 +39,13 @@ report::LaunchOverhead SummarizeLaunches(const model::Trace& trace,
       queue.push_back(k.start_ns - call.end_ns);
     if (k.duration_ns() < call.duration_ns())
       ++out.kernels_shorter_than_launch;
-    if (calls.insert(pair.call).second)
+    if (!seen[pair.call]) {
+      seen[pair.call] = true;
+      ++launches;
       call_time += call.duration_ns();
+    }
   }
-  out.launches = static_cast<std::int64_t>(calls.size());
+  out.launches = launches;
   out.api_ns = Summarize(api);
   out.queue_ns = Summarize(queue);
   out.kernel_ns = Summarize(kernel);

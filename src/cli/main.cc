@@ -4,8 +4,10 @@
 
 #include "cli/app.h"
 #include "cli/errors.h"
+#include "util/heap_policy.h"
 
 int main(int argc, char** argv) {
+  gpuperf::util::KeepFreedMemoryInHeap();
   try {
     gpuperf::cli::Cli cli;
     return cli.Run(argc, argv);
