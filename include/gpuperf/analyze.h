@@ -4,6 +4,7 @@
 #include "gpuperf/report.h"
 #include "gpuperf/trace.h"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace gpuperf::analysis {
@@ -16,6 +17,9 @@ struct AnalyzeOptions {
   // Low-utilization windows: the GPU span split in this many chunks, flagged under this percent.
   std::int32_t utilization_chunks = 30;
   double utilization_threshold_percent = 50.0;
+  // Kernels kept in predictions.kernels (ranked by recoverable or critical time); all by
+  // default, so that `gpuperf predict` can read any kernel back from report.json.
+  std::size_t prediction_rows = SIZE_MAX;
 };
 
 report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& options = {});

@@ -5,6 +5,8 @@
 // ("source: trace"); later stages (roofline, models) add their own evidence tiers.
 #pragma once
 
+#include "gpuperf/roofline.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,7 +15,7 @@
 namespace gpuperf::report {
 
 // The semver of report.json; bump minor for added keys, major for removed or renamed ones.
-inline constexpr const char* kReportSchemaVersion = "1.0.0";
+inline constexpr const char* kReportSchemaVersion = "1.1.0";
 
 // Summary statistics of a set of durations (or sizes), with `nsys stats` definitions:
 // avg = mean, med = median (mean of the two middle values for even counts), stddev = sample
@@ -38,6 +40,8 @@ struct KernelRow {
   std::string grid;
   std::string block;
   std::int64_t short_instances = 0;  // instances shorter than their own launch call
+  // When instances have hardware counters: their roofline (gpuperf/roofline.h).
+  std::optional<KernelRoofline> roofline;
 };
 
 // One row per memory operation kind (nsys cuda_gpu_mem_time_sum / cuda_gpu_mem_size_sum).
@@ -95,6 +99,10 @@ struct Finding {
   std::vector<std::string> columns;
   std::vector<FindingRow> rows;
   std::int64_t rows_omitted = 0;
+  // Amdahl bound were time_ns removed entirely: f = time_ns / predictions.wall_ns and
+  // 1 / (1 - f). An upper bound: it assumes all of time_ns lies on the critical path.
+  std::optional<double> wall_fraction;
+  std::optional<double> bound_speedup_if_removed;
 };
 
 // The kernel-count audit of gpu-performance-evidence.txt.
@@ -144,6 +152,37 @@ struct SourceInfo {
   std::optional<std::int64_t> world_size;
 };
 
+// Amdahl inputs for one kernel name or phase (docs/metrics.md, "Predictions").
+struct CriticalShare {
+  std::string name;
+  std::string kind;  // "kernel", or the range kind for a phase ("nvtx", "user_annotation")
+  std::int64_t instances = 0;
+  std::int64_t total_ns = 0;            // summed duration of its instances
+  std::int64_t exclusive_ns = 0;        // it runs and nothing else on its device does (kernels)
+  std::int64_t critical_ns = 0;         // exclusive time the program waited for: Amdahl's f * wall
+  double fraction = 0;                  // f = critical_ns / (wall_ns * device_groups)
+  std::optional<double> limit_speedup;  // 1 / (1 - f); absent when f = 1
+  // With a roofline floor (the roofline issue's floor_ns): the largest local speedup the roof
+  // allows (total_ns / floor_ns), the whole-program bound at that speedup, and the wall time
+  // that would come back (critical_ns * (1 - 1 / max_local_speedup)).
+  std::optional<std::int64_t> floor_ns;
+  std::optional<double> max_local_speedup;
+  std::optional<double> bound_speedup_at_roof;
+  std::optional<std::int64_t> recoverable_ns;
+  std::string floor_evidence;  // "measured", "modeled", ... ; empty without a floor
+};
+
+struct Predictions {
+  std::int64_t wall_ns = 0;  // Amdahl's denominator: the trace window
+  std::string wall_source;   // how wall_ns was measured
+  std::int64_t device_groups = 0;
+  std::string method;                  // one paragraph: how critical time is attributed
+  std::string ranking;                 // "recoverable_ns" or "critical_ns"
+  std::vector<CriticalShare> kernels;  // ranked, at most `kernels_kept`
+  std::int64_t kernels_omitted = 0;
+  std::vector<CriticalShare> phases;  // NVTX / user-annotation ranges by host time
+};
+
 struct AnalysisReport {
   SourceInfo source;
   std::string headline;            // where the time goes, one paragraph with numbers
@@ -161,6 +200,7 @@ struct AnalysisReport {
   Audit audit;
   std::vector<RangeRow> ranges;
   std::vector<Finding> findings;
+  Predictions predictions;
   std::vector<DiagnosticCount> diagnostics;
   std::vector<std::string> diagnostic_notes;
 };

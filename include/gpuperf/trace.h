@@ -8,6 +8,7 @@
 //  - Anything malformed that the importer skipped is counted in Trace::diagnostics.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -205,6 +206,14 @@ struct Diagnostics {
   void Count(const std::string& what, std::int64_t n = 1) { counts[what] += n; }
 };
 
+// Hardware counters of one kernel launch (Nsight Compute), kept beside the activity so that
+// GpuActivity stays compact. Metric names are Nsight Compute's raw names
+// ("dram__bytes_read.sum"); values are in base units: bytes, ns, counts, per second, percent.
+struct KernelCounters {
+  std::size_t activity = 0;  // index into Trace::activities (a kernel)
+  std::map<std::string, double> metrics;
+};
+
 struct TraceMetadata {
   std::string source_path;
   std::string format;          // "kineto", "nsys-sqlite", ...
@@ -228,6 +237,7 @@ struct Trace {
   std::vector<Range> ranges;
   std::vector<HostOp> host_ops;
   std::vector<MemoryEvent> memory_events;
+  std::vector<KernelCounters> counters;  // at most one per activity, any order
   Diagnostics diagnostics;
 
   std::string_view Name(NameId id) const { return strings.Get(id); }

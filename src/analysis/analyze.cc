@@ -8,7 +8,9 @@
 #include "analysis/findings.h"
 #include "analysis/headline.h"
 #include "analysis/launch_overhead.h"
+#include "analysis/predictions.h"
 #include "analysis/ranges.h"
+#include "analysis/roofline.h"
 #include "analysis/tables.h"
 #include "analysis/timeline.h"
 
@@ -63,6 +65,22 @@ void AddNotes(const model::Trace& trace,
   }
 }
 
+// Roofline floors for the predictions. Counters may cover only some instances of a kernel
+// (ncu profiles a sample of launches): the floor is scaled to all instances by count.
+std::map<std::string, KernelFloor> RooflineFloors(const std::vector<report::KernelRow>& kernels) {
+  std::map<std::string, KernelFloor> floors;
+  for (const report::KernelRow& row : kernels) {
+    if (!row.roofline || !row.roofline->floor_ns || row.roofline->instances <= 0)
+      continue;
+    double scale =
+        static_cast<double>(row.duration_ns.count) / static_cast<double>(row.roofline->instances);
+    floors[row.name] = {
+        static_cast<std::int64_t>(static_cast<double>(*row.roofline->floor_ns) * scale),
+        row.roofline->evidence};
+  }
+  return floors;
+}
+
 }  // namespace
 
 report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& options) {
@@ -79,12 +97,16 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   out.orphan_activities = static_cast<std::int64_t>(all.size() - launched.size());
 
   out.kernels = KernelTable(trace, index, out.timeline.total_ns);
+  AttachRooflines(trace, out.kernels, out.notes);
   out.memory_ops = MemoryOpTable(trace);
   out.api = ApiTable(trace);
   out.launch = SummarizeLaunches(trace, JoinKernelLaunches(trace, index, false));
   out.audit = ComputeAudit(trace, index);
   out.ranges = RangeTable(trace);
   out.findings = RunRules({trace, index, options, out.timeline, out.launch});
+  out.predictions = ComputePredictions(
+      trace, index, out.kernels, RooflineFloors(out.kernels), options.prediction_rows);
+  BoundFindings(out.findings, out.predictions.wall_ns);
 
   CopyDiagnostics(trace, out);
   AddNotes(trace, index, out);

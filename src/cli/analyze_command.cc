@@ -16,6 +16,7 @@
 #include "cli/errors.h"
 #include "cli/logging.h"
 #include "cli/staged_output.h"
+#include "io/ncu/counter_join.h"
 #include "report/json_writer.h"
 #include "report/markdown_writer.h"
 #include "report/terminal_summary.h"
@@ -30,6 +31,10 @@ constexpr const char* kAnalyzeExamples = R"(Examples:
       Nsight Systems SQLite export (nsys export --type sqlite); JSON only.
   gpuperf analyze trace.json --top 5 --verbose
       Five rows per table, debug log on stderr.
+  gpuperf analyze trace.json.gz --counters ncu.csv
+      Joins Nsight Compute counters (ncu --csv) to the trace's kernels: roofline per kernel.
+  gpuperf analyze ncu.csv
+      An Nsight Compute CSV on its own: one kernel per profiled launch, with its roofline.
 
 Files in DIR are written under a temporary name and renamed only when all succeeded.
 Exit codes: 0 ok, 1 failure (unreadable or invalid trace, failed write), 2 usage error.)";
@@ -41,12 +46,34 @@ double MillisecondsSince(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
+Status AnalyzeCommand::JoinCountersFile(model::Trace& trace) const {
+  auto counters = io::ImportTraceFile(counters_path_);
+  if (!counters.ok())
+    return counters.error();
+  if (counters->metadata.format != "ncu-csv") {
+    return Error{counters_path_ + ": --counters needs an Nsight Compute CSV (ncu --csv), this is " +
+                 counters->metadata.format};
+  }
+  io::ncu::JoinSummary summary = io::ncu::JoinCounters(trace, *counters);
+  spdlog::debug("joined {} of {} Nsight Compute launches from {}",
+                summary.joined,
+                summary.ncu_launches,
+                counters_path_);
+  return Status::Ok();
+}
+
 CLI::App* AnalyzeCommand::Register(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
-      "analyze", "Analyze a trace (Kineto/PyTorch-profiler JSON, Nsight Systems SQLite)");
+      "analyze",
+      "Analyze a trace (Kineto/PyTorch-profiler JSON, Nsight Systems SQLite, Nsight Compute CSV)");
   sub->add_option("trace", trace_path_, "Trace file; the format is detected from its content")
       ->required()
       ->type_name("TRACE");
+  sub->add_option("--counters",
+                  counters_path_,
+                  "Nsight Compute CSV (ncu --csv) to join to the trace's kernels by name and "
+                  "launch order")
+      ->type_name("CSV");
   sub->add_option("-o,--out", out_dir_, "Output directory for report.md and report.json")
       ->type_name("DIR")
       ->capture_default_str();
@@ -105,6 +132,12 @@ int AnalyzeCommand::Run() {
                 trace->activities.size(),
                 trace->api_calls.size(),
                 MillisecondsSince(start));
+  if (!counters_path_.empty()) {
+    if (Status joined = JoinCountersFile(*trace); !joined.ok()) {
+      PrintError(joined.error().message);
+      return kExitFailure;
+    }
+  }
   start = std::chrono::steady_clock::now();
   report::AnalysisReport report = analysis::Analyze(*trace);
   spdlog::debug("analysed in {:.1f} ms: {} kernels, {} findings",

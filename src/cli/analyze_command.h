@@ -2,6 +2,7 @@
 
 #include "gpuperf/report.h"
 #include "gpuperf/result.h"
+#include "gpuperf/trace.h"
 
 #include <string>
 #include <vector>
@@ -10,7 +11,7 @@
 
 namespace gpuperf::cli {
 
-// gpuperf analyze TRACE [--out DIR] [--format md,json] [--top N] [--verbose]
+// gpuperf analyze TRACE [--counters CSV] [--out DIR] [--format md,json] [--top N] [--verbose]
 // Imports TRACE, analyses it, writes report.md / report.json into DIR atomically and prints the
 // terminal summary on stdout.
 class AnalyzeCommand final : public Command {
@@ -20,10 +21,13 @@ class AnalyzeCommand final : public Command {
 
  private:
   bool Wants(const std::string& format) const;
+  // Imports counters_path_ (an Nsight Compute CSV) and joins its counters to `trace`.
+  Status JoinCountersFile(model::Trace& trace) const;
   // Writes the chosen formats; returns the paths written or the first error.
   Result<std::vector<std::string>> WriteReports(const report::AnalysisReport& report) const;
 
   std::string trace_path_;
+  std::string counters_path_;  // --counters: an Nsight Compute CSV to join
   std::string out_dir_ = "gpuperf-report";
   std::vector<std::string> formats_ = {"md", "json"};
   int top_ = 20;

@@ -6,6 +6,7 @@
 
 #include "io/importer.h"
 #include "io/kineto/kineto_importer.h"
+#include "io/ncu/ncu_importer.h"
 #include "io/nsys/nsys_importer.h"
 #include "io/sniff.h"
 
@@ -17,6 +18,7 @@ const std::vector<std::unique_ptr<Importer>>& Importers() {
     auto* list = new std::vector<std::unique_ptr<Importer>>();
     list->push_back(MakeNsysImporter());
     list->push_back(MakeKinetoImporter());
+    list->push_back(MakeNcuImporter());
     return list;
   }();
   return *importers;

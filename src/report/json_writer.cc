@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string_view>
 
+#include "report/json_predictions.h"
+#include "report/json_roofline.h"
 #include "report/row_order.h"
 
 namespace gpuperf::report {
@@ -95,6 +97,8 @@ Json KernelsJson(const std::vector<KernelRow>& kernels) {
     object["grid"] = k.grid;
     object["block"] = k.block;
     object["short_instances"] = k.short_instances;
+    if (k.roofline)
+      object["roofline"] = RooflineJson(*k.roofline);
     array.push_back(std::move(object));
   }
   return array;
@@ -168,17 +172,21 @@ Json FindingsJson(const std::vector<Finding>& findings) {
     Json rows = Json::array();
     for (const auto& row : f.rows)
       rows.push_back(row.cells);
-    array.push_back(Json{{"id", f.id},
-                         {"title", f.title},
-                         {"severity", f.severity},
-                         {"summary", f.summary},
-                         {"advice", f.advice},
-                         {"source", f.source},
-                         {"count", f.count},
-                         {"time_ns", f.time_ns},
-                         {"columns", f.columns},
-                         {"rows", std::move(rows)},
-                         {"rows_omitted", f.rows_omitted}});
+    array.push_back(Json{
+        {"id", f.id},
+        {"title", f.title},
+        {"severity", f.severity},
+        {"summary", f.summary},
+        {"advice", f.advice},
+        {"source", f.source},
+        {"count", f.count},
+        {"time_ns", f.time_ns},
+        {"columns", f.columns},
+        {"rows", std::move(rows)},
+        {"rows_omitted", f.rows_omitted},
+        {"wall_fraction", f.wall_fraction ? Number(*f.wall_fraction, 6) : Json(nullptr)},
+        {"bound_speedup_if_removed",
+         f.bound_speedup_if_removed ? Number(*f.bound_speedup_if_removed, 6) : Json(nullptr)}});
   }
   return array;
 }
@@ -207,6 +215,7 @@ Json EvidenceJson() {
     evidence[section] = kEvidenceTrace;
   }
   evidence["findings"] = "per_finding";
+  evidence["predictions"] = "trace (critical time); floor_evidence per kernel";
   return evidence;
 }
 
@@ -233,6 +242,7 @@ nlohmann::ordered_json ToJson(const AnalysisReport& report, const ToolInfo& tool
   json["audit"] = AuditJson(report.audit);
   json["ranges"] = RangesJson(report.ranges);
   json["findings"] = FindingsJson(report.findings);
+  json["predictions"] = PredictionsJson(report.predictions);
   json["diagnostics"] = DiagnosticsJson(report.diagnostics);
   json["diagnostic_notes"] = report.diagnostic_notes;
   return json;

@@ -30,6 +30,14 @@ void AppendFinding(std::string& out,
   out += fmt::format(
       "### {}. {} ({})\n\n", number, EscapeMarkdown(f.title), EscapeMarkdown(f.severity));
   out += EscapeMarkdown(f.summary) + "\n\n";
+  if (f.wall_fraction && f.bound_speedup_if_removed) {
+    out += fmt::format(
+        "**Bound:** {} is {} of the trace's wall time; removing it entirely bounds the gain at "
+        "{}× (an upper bound: it assumes all of it delays the program).\n\n",
+        Ns(f.time_ns),
+        FormatPercent(100.0 * *f.wall_fraction),
+        FormatRatio(*f.bound_speedup_if_removed));
+  }
   if (!f.advice.empty())
     out += "**Advice:** " + EscapeMarkdown(f.advice) + "\n\n";
   if (f.columns.empty() || f.rows.empty())

@@ -10,7 +10,12 @@
 namespace gpuperf::report::markdown {
 
 void AppendFindings(std::string& out, const AnalysisReport& report, const MarkdownOptions& options);
+void AppendPredictions(std::string& out,
+                       const AnalysisReport& report,
+                       const MarkdownOptions& options);
 void AppendKernels(std::string& out, const AnalysisReport& report, const MarkdownOptions& options);
+// The roofline table (markdown_roofline.cc); nothing when no kernel has hardware counters.
+void AppendRoofline(std::string& out, const AnalysisReport& report, const MarkdownOptions& options);
 void AppendMemoryOps(std::string& out,
                      const AnalysisReport& report,
                      const MarkdownOptions& options);

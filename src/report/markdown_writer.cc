@@ -148,7 +148,9 @@ std::string ToMarkdown(const AnalysisReport& report, const MarkdownOptions& opti
   AppendOrphanNote(out, report);
   AppendDevices(out, report);
   markdown::AppendFindings(out, report, options);
+  markdown::AppendPredictions(out, report, options);
   markdown::AppendKernels(out, report, options);
+  markdown::AppendRoofline(out, report, options);
   markdown::AppendMemoryOps(out, report, options);
   markdown::AppendApi(out, report, options);
   markdown::AppendLaunch(out, report);

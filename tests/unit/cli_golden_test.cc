@@ -4,6 +4,9 @@
 // between machines (absolute corpus paths, the tool version) and compares the files whole.
 // GPUPERF_UPDATE_GOLDEN=1 rewrites the expected files instead; review them with `git diff`.
 //
+// A case whose args start with `compare` runs `gpuperf compare` instead, and its expected files
+// are compare.md / compare.json (expected-compare.md / .json in the folder).
+//
 // args syntax: whitespace-separated words, '#' starts a comment line; `$CORPUS/` at the start
 // of a word stands for $GPUPERF_CORPUS (the case is skipped with a WARN when it is unset).
 // Relative paths are relative to the case folder, which is the working directory.
@@ -95,11 +98,14 @@ void CompareText(const std::string& expected, const std::string& actual, const f
 }
 
 void RunCase(const fs::path& dir, const std::string& version) {
-  std::vector<std::string> args = {"analyze"};
+  std::vector<std::string> args;
   if (!ReadArgs(dir / "args", args)) {
     WARN("SKIPPED: GPUPERF_CORPUS is unset, golden case not checked: " << dir.filename().string());
     return;
   }
+  const bool compare = !args.empty() && args.front() == "compare";
+  if (!compare)
+    args.insert(args.begin(), "analyze");
   TempDir out;
   args.insert(args.end(), {"--out", out.path().string()});
   RunResult result = RunGpuperf(args, dir.string());
@@ -107,8 +113,11 @@ void RunCase(const fs::path& dir, const std::string& version) {
   REQUIRE(result.exit_code == 0);
   CHECK(result.err.empty());
   bool update = Env("GPUPERF_UPDATE_GOLDEN") == "1";
-  for (const auto& [produced, expected] :
-       {std::pair{"report.md", "expected.md"}, std::pair{"report.json", "expected.json"}}) {
+  const auto outputs = compare ? std::vector{std::pair{"compare.md", "expected.md"},
+                                             std::pair{"compare.json", "expected.json"}}
+                               : std::vector{std::pair{"report.md", "expected.md"},
+                                             std::pair{"report.json", "expected.json"}};
+  for (const auto& [produced, expected] : outputs) {
     REQUIRE(fs::exists(out.path() / produced));
     std::string actual = Normalise(ReadFile(out.path() / produced), version);
     if (update) {

@@ -57,14 +57,16 @@ inline report::AnalysisReport SampleReport() {
                        22.5,
                        "",
                        "",
-                       0});
+                       0,
+                       std::nullopt});
   r.kernels.push_back({"gemm_kernel",
                        Dist(10, 1'500'000, 150'000.0 / 1.0, 149'000.5, 100'000, 200'000, 1.0 / 3.0),
                        62.5,
                        37.5,
                        "[128,1,1]",
                        "[256,1,1]",
-                       2});
+                       2,
+                       std::nullopt});
   r.memory_ops.push_back({"[CUDA memcpy HtoD]",
                           Dist(4, 300'000, 75'000, 70'000, 50'000, 100'000, 20'000),
                           Dist(4, 4 << 20, 1 << 20, 1 << 20, 1 << 20, 1 << 20, 0),

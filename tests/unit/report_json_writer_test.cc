@@ -38,6 +38,7 @@ TEST_CASE("report.json has the documented top-level keys in order") {
                                                "audit",
                                                "ranges",
                                                "findings",
+                                               "predictions",
                                                "diagnostics",
                                                "diagnostic_notes"});
   CHECK(json["schema_version"] == kReportSchemaVersion);

@@ -74,7 +74,8 @@ TEST_CASE("report.md kernel table is sorted and cut to the top rows") {
                               0.001,
                               "",
                               "",
-                              0});
+                              0,
+                              std::nullopt});
   }
   MarkdownOptions options;
   options.top_rows = 5;

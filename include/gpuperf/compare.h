@@ -1,0 +1,116 @@
+// The before/after comparison model: what `gpuperf compare` computes from two sides (baseline
+// directories, traces or reports). Writers only format it (docs/compare.md).
+#pragma once
+
+#include "gpuperf/report.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuperf::compare {
+
+// The compare JSON's own semver (`gpuperf compare --format json`).
+inline constexpr const char* kCompareSchemaVersion = "1.0.0";
+
+// What must agree for two measurements to be comparable. Empty values are unknown.
+struct Fingerprint {
+  std::vector<std::string> gpus;  // device names that the side recorded
+  std::string driver;
+  std::string cuda;
+  std::string clocks;  // e.g. "sm 1980 MHz, mem 2619 MHz"
+  std::string command;
+  std::string executable_sha256;
+  std::map<std::string, std::string> inputs;  // input file -> sha256
+};
+
+// One side as loaded: its analysis, the samples that statistics run on, its environment.
+struct Side {
+  std::string path;
+  std::string kind;    // "baseline", "trace", "report"
+  std::string sha256;  // of the file (trace, report) or of baseline.json
+  report::AnalysisReport report;
+  std::vector<double> wall_samples_ns;  // end-to-end samples; may be empty
+  std::string wall_samples_source;      // "measured runs", "ProfilerStep iterations", ...
+  // Instance durations per kernel name; empty for a report (it keeps summaries only).
+  std::map<std::string, std::vector<double>> kernel_samples_ns;
+  Fingerprint fingerprint;
+};
+
+struct Options {
+  double threshold = 0.01;  // relative change that matters
+  double alpha = 0.05;
+  int min_repeats = 5;
+  bool allow_different_env = false;
+  // Below this share of kernel time in kernels common to both sides, the sides run different
+  // workloads and are incomparable.
+  double min_workload_overlap = 0.5;
+  std::size_t kernels_kept = 50;
+};
+
+struct Statistic {
+  std::string verdict;  // "faster", "slower", "same", "inconclusive"
+  std::string method;
+  std::int64_t n_before = 0, n_after = 0;
+  double median_before = 0, median_after = 0;
+  double ratio = 0;  // after / before
+  double ci_low = 0, ci_high = 0;
+  double p_value = 1;
+  std::string reason;
+};
+
+struct KernelResult {
+  std::string name;
+  Statistic statistic;
+  std::int64_t total_before_ns = 0, total_after_ns = 0;
+  double share_before = 0;  // of the before side's kernel time
+};
+
+struct EnvDifference {
+  std::string field;
+  std::string before;
+  std::string after;
+  bool gating = false;  // makes the result incomparable
+};
+
+struct AuditRow {
+  std::string metric;
+  std::optional<double> before;
+  std::optional<double> after;
+  std::string unit;  // "count", "bytes", "ns", "percent"
+};
+
+// BEFORE's prediction for a kernel that changed, against what the program did.
+struct Reconciliation {
+  std::string kernel;
+  double kernel_speedup = 0;                // before median / after median
+  double fraction_before = 0;               // f from BEFORE's predictions
+  double predicted_end_to_end_speedup = 0;  // Amdahl with f and the measured kernel speedup
+  std::optional<double> measured_end_to_end_speedup;
+  std::string flag;  // non-empty when the end-to-end priority rule is broken
+};
+
+struct CompareReport {
+  std::string verdict;        // faster, slower, same, inconclusive, incomparable
+  std::string verdict_basis;  // "end_to_end" or "kernels"
+  std::string summary;        // two lines for a pull-request comment
+  Options options;
+  std::string method;
+  Statistic end_to_end;
+  std::string end_to_end_source;
+  Fingerprint before_env, after_env;
+  std::vector<EnvDifference> env_differences;
+  double workload_overlap = 1.0;  // share of kernel time in kernels on both sides
+  std::vector<AuditRow> audit;
+  std::vector<KernelResult> kernels;  // by before total time
+  std::int64_t kernels_omitted = 0;
+  std::vector<std::string> only_before, only_after;  // kernel names
+  std::vector<Reconciliation> reconciliation;
+  std::vector<std::string> limitations;
+  std::string before_path, after_path, before_kind, after_kind, before_sha256, after_sha256;
+  std::string before_headline, after_headline;
+};
+
+}  // namespace gpuperf::compare

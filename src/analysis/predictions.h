@@ -1,0 +1,45 @@
+// Amdahl predictions from the timeline: each hot kernel's and phase's share of the critical
+// time, the whole-program bound of a local speedup, and, with a roofline floor, the wall time a
+// kernel could give back (performance-diagnosis-report.txt).
+#pragma once
+
+#include "gpuperf/report.h"
+#include "gpuperf/trace.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/correlation.h"
+
+namespace gpuperf::analysis {
+
+// The roofline lower bound of a kernel name's summed duration, with its evidence tier.
+struct KernelFloor {
+  std::int64_t floor_ns = 0;
+  std::string evidence;
+};
+
+// Kernels are ranked by recoverable time when any has a floor, else by critical time; the first
+// `kernels_kept` are kept. Phases are NVTX and user-annotation ranges by their union of host time.
+report::Predictions ComputePredictions(const model::Trace& trace,
+                                       const CorrelationIndex& index,
+                                       const std::vector<report::KernelRow>& kernels,
+                                       const std::map<std::string, KernelFloor>& floors,
+                                       std::size_t kernels_kept);
+
+// One share for every kernel whose name passes `select`, taken together: a stretch counts when
+// only selected kernels run on the device (`gpuperf predict --kernel REGEX`).
+report::CriticalShare SelectedKernelsShare(const model::Trace& trace,
+                                           const CorrelationIndex& index,
+                                           const std::function<bool(std::string_view)>& select,
+                                           std::int64_t* wall_ns,
+                                           std::int64_t* device_groups);
+
+// Fills wall_fraction and bound_speedup_if_removed of each finding from its time_ns.
+void BoundFindings(std::vector<report::Finding>& findings, std::int64_t wall_ns);
+
+}  // namespace gpuperf::analysis

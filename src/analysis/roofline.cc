@@ -1,0 +1,274 @@
+#include "analysis/roofline.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace gpuperf::analysis {
+namespace {
+
+using model::MathUnit;
+using model::Precision;
+
+std::optional<double> Find(const std::map<std::string, double>& metrics, const std::string& name) {
+  auto it = metrics.find(name);
+  if (it == metrics.end())
+    return std::nullopt;
+  return it->second;
+}
+
+// smsp__sass_thread_inst_executed_op_<op>_pred_on.sum (or the sm__ rollup of the same count).
+std::optional<double> SassOp(const std::map<std::string, double>& metrics, const char* op) {
+  std::string tail = std::string("sass_thread_inst_executed_op_") + op + "_pred_on.sum";
+  if (auto value = Find(metrics, "smsp__" + tail))
+    return value;
+  return Find(metrics, "sm__" + tail);
+}
+
+// add + mul + fma_weight x fma, scaled by `scale`; nullopt unless all three counters exist.
+std::optional<double> Family(const std::map<std::string, double>& metrics,
+                             const char* add,
+                             const char* mul,
+                             const char* fma,
+                             double scale,
+                             double fma_weight) {
+  auto a = SassOp(metrics, add);
+  auto m = SassOp(metrics, mul);
+  auto f = SassOp(metrics, fma);
+  if (!a || !m || !f)
+    return std::nullopt;
+  return scale * (*a + *m) + fma_weight * *f;
+}
+
+// "sm__ops_path_tensor_src_bf16_dst_fp32.sum" -> bf16; int4/int1 and op_ breakdowns: nullopt.
+std::optional<Precision> TensorSource(std::string_view name) {
+  constexpr std::string_view kPrefix = "sm__ops_path_tensor_src_";
+  if (name.rfind(kPrefix, 0) != 0 || name.size() < 4 || name.substr(name.size() - 4) != ".sum")
+    return std::nullopt;
+  std::string_view type = name.substr(kPrefix.size());
+  static constexpr std::pair<std::string_view, Precision> kTypes[] = {
+      {"fp16", Precision::kFp16},
+      {"bf16", Precision::kBf16},
+      {"tf32", Precision::kTf32},
+      {"fp8", Precision::kFp8},
+      {"int8", Precision::kInt8},
+      {"fp64", Precision::kFp64},
+  };
+  for (const auto& [prefix, precision] : kTypes) {
+    if (type.rfind(prefix, 0) == 0)
+      return precision;
+  }
+  return std::nullopt;
+}
+
+std::string PercentText(double fraction) {
+  return fmt::format("{:.0f}%", fraction * 100);
+}
+
+}  // namespace
+
+std::optional<std::map<PrecisionUnit, double>> LaunchFlops(
+    const std::map<std::string, double>& metrics) {
+  std::map<PrecisionUnit, double> flops;
+  bool known = false;
+  auto add = [&](Precision p, MathUnit u, std::optional<double> value) {
+    if (!value)
+      return;
+    known = true;
+    flops[{p, u}] += *value;
+  };
+  add(Precision::kFp32, MathUnit::kVector, Family(metrics, "fadd", "fmul", "ffma", 1, 2));
+  add(Precision::kFp64, MathUnit::kVector, Family(metrics, "dadd", "dmul", "dfma", 1, 2));
+  add(Precision::kFp16, MathUnit::kVector, Family(metrics, "hadd", "hmul", "hfma", 2, 4));
+  bool ops_path = false;
+  for (const auto& [name, value] : metrics) {
+    if (auto precision = TensorSource(name)) {
+      ops_path = true;
+      if (value > 0)  // a zero tensor count says nothing about the vector units
+        add(*precision, MathUnit::kTensor, value);
+    }
+  }
+  if (!ops_path) {
+    auto instructions = Find(metrics, "sm__inst_executed_pipe_tensor.sum");
+    if (!instructions)
+      instructions = Find(metrics, "smsp__inst_executed_pipe_tensor.sum");
+    if (instructions && *instructions > 0)
+      add(Precision::kFp16, MathUnit::kTensor, 512 * *instructions);
+  }
+  if (!known)
+    return std::nullopt;
+  return flops;
+}
+
+std::optional<double> LaunchDramBytes(const std::map<std::string, double>& metrics) {
+  auto read = Find(metrics, "dram__bytes_read.sum");
+  auto write = Find(metrics, "dram__bytes_write.sum");
+  if (read && write)
+    return *read + *write;
+  return Find(metrics, "dram__bytes.sum");
+}
+
+report::KernelRoofline ComputeRoofline(const std::vector<RooflineInstance>& instances,
+                                       const model::DeviceCeilings* ceilings) {
+  report::KernelRoofline r;
+  r.instances = static_cast<std::int64_t>(instances.size());
+  std::map<PrecisionUnit, double> flops;
+  std::vector<std::map<PrecisionUnit, double>> per_instance_flops;
+  std::vector<double> per_instance_bytes;
+  bool flops_known = true, bytes_known = true;
+  double bytes = 0, seconds = 0;
+  for (const RooflineInstance& instance : instances) {
+    seconds += static_cast<double>(instance.duration_ns) * 1e-9;
+    auto f = LaunchFlops(*instance.metrics);
+    auto b = LaunchDramBytes(*instance.metrics);
+    flops_known = flops_known && f.has_value();
+    bytes_known = bytes_known && b.has_value();
+    if (f) {
+      for (const auto& [key, value] : *f)
+        flops[key] += value;
+      per_instance_flops.push_back(*f);
+    }
+    if (b) {
+      bytes += *b;
+      per_instance_bytes.push_back(*b);
+    }
+  }
+  // 0 when unknown (plain doubles: GCC 12 misreads optionals here as maybe-uninitialized).
+  double bw = ceilings && ceilings->dram_bytes_per_s ? *ceilings->dram_bytes_per_s : 0.0;
+  if (ceilings) {
+    r.ceiling_source =
+        fmt::format("{} {}: {}", ceilings->evidence, ceilings->key, ceilings->source);
+  }
+  if (bytes_known) {
+    r.dram_bytes = bytes;
+    if (seconds > 0)
+      r.achieved_bytes_per_s = bytes / seconds;
+  }
+  if (!flops_known)
+    return r;
+
+  // The precision and unit the kernel spends the most time on at their peak rates (largest FLOPs
+  // without ceilings): an FP32 SGEMM that also issues a few HFMA2 moves is an FP32 kernel.
+  std::optional<PrecisionUnit> chosen;
+  std::optional<double> peak;
+  double best = 0;
+  for (const auto& [key, value] : flops) {
+    if (value <= 0)
+      continue;
+    std::optional<double> key_peak =
+        ceilings ? ceilings->Peak(key.first, key.second) : std::nullopt;
+    double score = key_peak ? value / *key_peak : 0;
+    bool better = !chosen || (key_peak && (!peak || score > best)) ||
+                  (!key_peak && !peak && value > flops[*chosen]);
+    if (better) {
+      chosen = key;
+      peak = key_peak;
+      best = score;
+    }
+  }
+  double f = chosen ? flops[*chosen] : 0.0;
+  r.flops = f;
+  if (chosen) {
+    r.precision = std::string(model::ToString(chosen->first));
+    r.unit = std::string(model::ToString(chosen->second));
+  }
+  if (seconds > 0)
+    r.achieved_flops_per_s = f / seconds;
+  if (!bytes_known)
+    return r;
+  if (bytes > 0)
+    r.arithmetic_intensity = f / bytes;
+  // Below this the kernel has no roof: FLOPs on a unit without a datasheet peak, or no bandwidth.
+  double pk = peak ? *peak : 0.0;
+  if (bw <= 0 || (f > 0 && pk <= 0) || per_instance_flops.size() != per_instance_bytes.size())
+    return r;
+
+  double floor_s = 0;
+  for (std::size_t i = 0; i < per_instance_bytes.size(); ++i) {
+    double fi = chosen ? per_instance_flops[i][*chosen] : 0.0;
+    double compute_s = fi > 0 ? fi / pk : 0.0;
+    floor_s += std::max(compute_s, per_instance_bytes[i] / bw);
+  }
+  r.floor_ns = std::llround(floor_s * 1e9);
+  if (seconds <= 0)
+    return r;
+  double memory_fraction = bytes / seconds / bw;
+  double compute_fraction = f > 0 ? f / seconds / pk : 0.0;
+  // Left of the ridge point (AI < peak / bandwidth) the roof is the bandwidth slope.
+  bool memory_side = f == 0 || (bytes > 0 && f / bytes < pk / bw);
+  r.roof_fraction = memory_side ? memory_fraction : compute_fraction;
+  if (memory_fraction < report::kLatencyBoundFraction &&
+      compute_fraction < report::kLatencyBoundFraction) {
+    r.bound = "latency";
+  } else {
+    r.bound = memory_side ? "memory" : "compute";
+  }
+  return r;
+}
+
+void AttachRooflines(const model::Trace& trace,
+                     std::vector<report::KernelRow>& kernels,
+                     std::vector<std::string>& notes) {
+  if (trace.counters.empty())
+    return;
+  // Instances with counters by kernel name; the last counters of an activity win.
+  std::map<std::size_t, const model::KernelCounters*> by_activity;
+  for (const model::KernelCounters& c : trace.counters) {
+    if (c.activity < trace.activities.size() &&
+        trace.activities[c.activity].kind == model::ActivityKind::kKernel)
+      by_activity[c.activity] = &c;
+  }
+  std::map<std::string, std::vector<RooflineInstance>> by_name;
+  std::map<std::string, std::int32_t> device_of;
+  for (const auto& [index, counters] : by_activity) {
+    const model::GpuActivity& a = trace.activities[index];
+    std::string name(trace.Name(a.name));
+    by_name[name].push_back({a.duration_ns(), &counters->metrics});
+    device_of.emplace(name, a.device);
+  }
+  std::map<std::int32_t, model::CeilingMatch> matches;
+  for (const auto& [name, device] : device_of) {
+    if (matches.count(device))
+      continue;
+    const model::Device* d = trace.FindDevice(device);
+    matches[device] = d ? model::FindCeilings(d->name, d->compute_major, d->compute_minor)
+                        : model::CeilingMatch{nullptr, "the trace has no record of the device"};
+    if (d && d->name.empty()) {  // say which parts the compute capability leaves open
+      std::string candidates;
+      for (const auto* entry :
+           model::CeilingsForComputeCapability(d->compute_major, d->compute_minor))
+        candidates += (candidates.empty() ? "" : ", ") + std::string(entry->key);
+      if (!candidates.empty()) {
+        matches[device].reason += fmt::format(
+            "; compute capability {}.{} fits {}", d->compute_major, d->compute_minor, candidates);
+      }
+    }
+  }
+  for (report::KernelRow& row : kernels) {
+    auto it = by_name.find(row.name);
+    if (it != by_name.end())
+      row.roofline = ComputeRoofline(it->second, matches[device_of[row.name]].entry);
+  }
+  for (const auto& [device, match] : matches) {
+    if (match.entry) {
+      notes.push_back(fmt::format(
+          "roofline (device {}): counters against the datasheet ceilings of {} ({}): DRAM {:.0f} "
+          "GB/s. \"latency\" means under {} of both the compute and the memory roof.",
+          device,
+          match.entry->key,
+          match.entry->source,
+          match.entry->dram_bytes_per_s.value_or(0) / 1e9,
+          PercentText(report::kLatencyBoundFraction)));
+    } else {
+      notes.push_back(fmt::format(
+          "roofline (device {}): no datasheet ceilings ({}); FLOPs, bytes, arithmetic intensity "
+          "and achieved rates only, bound \"unknown\".",
+          device,
+          match.reason));
+    }
+  }
+}
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,20 @@
+// Reads back a report.json that gpuperf wrote (docs/report-schema.md), so that `compare` and
+// `predict` can take reports as well as traces. Only schema major version 1 is accepted.
+#pragma once
+
+#include "gpuperf/report.h"
+#include "gpuperf/result.h"
+
+#include <string>
+#include <string_view>
+
+namespace gpuperf::io {
+
+// True when `head` (the first bytes of a file) looks like a gpuperf report.json.
+bool LooksLikeGpuperfReport(std::string_view head);
+
+// The parts of the report that comparisons use: source, timeline, kernels (summaries only: a
+// report keeps no instance durations), audit, ranges and predictions. Errors name the file.
+Result<report::AnalysisReport> ReadReportJson(const std::string& path);
+
+}  // namespace gpuperf::io

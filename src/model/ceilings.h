@@ -1,0 +1,78 @@
+// Datasheet ceilings: the peak DRAM bandwidth and dense arithmetic rates of the GPUs gpuperf
+// knows, each with the vendor document it comes from. These are marketing peaks at boost clock
+// (evidence tier "datasheet"), not measured ceilings: a kernel rarely sustains more than 80-90%
+// of them. Figures we are not sure of are left unset rather than guessed.
+//
+// Conventions:
+//  - Rates are dense (no 2:4 sparsity), in FLOP/s (INT8: op/s); bandwidth in bytes/s (1e9, not
+//    2^30); L2 in bytes.
+//  - "vector" is the CUDA-core / SIMD path, "tensor" the matrix units (Tensor Cores, AMD Matrix
+//    Cores). Tensor FP16/BF16/FP8 rates are with FP32 accumulate, what frameworks use; GeForce
+//    parts run FP16 accumulate at twice that rate.
+//  - AMD MI250 figures are per GCD: ROCm shows each of the module's two dies as one device.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuperf::model {
+
+enum class Precision : std::uint8_t { kFp64, kFp32, kFp16, kBf16, kTf32, kFp8, kInt8 };
+enum class MathUnit : std::uint8_t { kVector, kTensor };
+
+// "fp64", "fp32", "fp16", "bf16", "tf32", "fp8", "int8"; "vector", "tensor".
+std::string_view ToString(Precision precision);
+std::string_view ToString(MathUnit unit);
+
+struct PeakRate {
+  std::optional<double> vector;  // per second
+  std::optional<double> tensor;  // per second
+};
+
+struct DeviceCeilings {
+  std::string_view key;     // stable entry name: "H100 SXM5 80GB"
+  std::string_view vendor;  // "NVIDIA", "AMD"
+  // How device names select this entry: each alias is a space-separated list of tokens that must
+  // all occur in the name (tokens split at non-alphanumerics, case-insensitive), e.g. "A100 SXM4
+  // 40GB" matches "NVIDIA A100-SXM4-40GB". `exclude` tokens veto a match ("V100S", "NVL").
+  std::vector<std::string_view> aliases;
+  std::vector<std::string_view> exclude;
+  std::int32_t compute_major = 0;  // 0 when not an NVIDIA compute capability (AMD)
+  std::int32_t compute_minor = 0;
+  std::optional<double> dram_bytes_per_s;
+  std::optional<std::int64_t> l2_bytes;
+  std::optional<std::int32_t> sm_count;  // SMs (NVIDIA) or compute units (AMD)
+  std::optional<double> boost_clock_hz;
+  PeakRate fp64, fp32, fp16, bf16, tf32, fp8, int8;
+  std::string_view source;                  // the vendor document
+  std::string_view evidence = "datasheet";  // evidence tier of every figure here
+
+  std::optional<double> Peak(Precision precision, MathUnit unit) const;
+};
+
+// Every entry, in a fixed order.
+std::span<const DeviceCeilings> AllCeilings();
+
+struct CeilingMatch {
+  const DeviceCeilings* entry = nullptr;  // null when no entry fits
+  std::string reason;                     // why not, for a report note; empty on a match
+};
+
+// Finds the entry for a device name as traces write it ("NVIDIA H100 80GB HBM3", "NVIDIA
+// A100-SXM4-40GB", "AMD Instinct MI300X"). When `compute_major` > 0 it must agree with the
+// entry's compute capability. A name that fits no entry or several entries gives no match: a
+// roofline against the wrong part is worse than none.
+CeilingMatch FindCeilings(std::string_view device_name,
+                          std::int32_t compute_major = 0,
+                          std::int32_t compute_minor = 0);
+
+// The entries with this compute capability (several for most: 8.0 is every A100 variant). For
+// messages; a compute capability alone never selects ceilings.
+std::vector<const DeviceCeilings*> CeilingsForComputeCapability(std::int32_t major,
+                                                                std::int32_t minor);
+
+}  // namespace gpuperf::model

@@ -1,0 +1,107 @@
+#include "report/compare_writer.h"
+#include "report/json_predictions.h"
+
+namespace gpuperf::report {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json StatisticJson(const compare::Statistic& s) {
+  return Json{{"verdict", s.verdict},
+              {"method", s.method},
+              {"n_before", s.n_before},
+              {"n_after", s.n_after},
+              {"median_before", RoundedNumber(s.median_before, 3)},
+              {"median_after", RoundedNumber(s.median_after, 3)},
+              {"ratio", RoundedNumber(s.ratio, 6)},
+              {"ci_low", RoundedNumber(s.ci_low, 6)},
+              {"ci_high", RoundedNumber(s.ci_high, 6)},
+              {"p_value", RoundedNumber(s.p_value, 8)},
+              {"reason", s.reason}};
+}
+
+Json FingerprintJson(const compare::Fingerprint& f) {
+  Json inputs = Json::object();
+  for (const auto& [path, sha] : f.inputs)
+    inputs[path] = sha;
+  return Json{{"gpus", f.gpus},
+              {"driver", f.driver},
+              {"cuda", f.cuda},
+              {"clocks", f.clocks},
+              {"command", f.command},
+              {"executable_sha256", f.executable_sha256},
+              {"inputs", std::move(inputs)}};
+}
+
+Json Optional(const std::optional<double>& v) {
+  return v ? RoundedNumber(*v, 3) : Json(nullptr);
+}
+
+}  // namespace
+
+Json CompareToJson(const compare::CompareReport& r, const ToolInfo& tool) {
+  Json json;
+  json["schema_version"] = compare::kCompareSchemaVersion;
+  json["tool"] = Json{{"name", tool.name}, {"version", tool.version}};
+  json["verdict"] = r.verdict;
+  json["verdict_basis"] = r.verdict_basis;
+  json["summary"] = r.summary;
+  json["options"] = Json{{"threshold", r.options.threshold},
+                         {"alpha", r.options.alpha},
+                         {"min_repeats", r.options.min_repeats},
+                         {"allow_different_env", r.options.allow_different_env},
+                         {"min_workload_overlap", r.options.min_workload_overlap}};
+  json["method"] = r.method;
+  json["before"] = Json{{"path", r.before_path},
+                        {"kind", r.before_kind},
+                        {"sha256", r.before_sha256},
+                        {"environment", FingerprintJson(r.before_env)}};
+  json["after"] = Json{{"path", r.after_path},
+                       {"kind", r.after_kind},
+                       {"sha256", r.after_sha256},
+                       {"environment", FingerprintJson(r.after_env)}};
+  Json differences = Json::array();
+  for (const auto& d : r.env_differences)
+    differences.push_back(
+        Json{{"field", d.field}, {"before", d.before}, {"after", d.after}, {"gating", d.gating}});
+  json["environment_differences"] = std::move(differences);
+  json["workload_overlap"] = RoundedNumber(r.workload_overlap, 6);
+  json["end_to_end"] = StatisticJson(r.end_to_end);
+  json["end_to_end"]["source"] = r.end_to_end_source;
+  Json kernels = Json::array();
+  for (const auto& k : r.kernels) {
+    Json object = StatisticJson(k.statistic);
+    object["name"] = k.name;
+    object["total_before_ns"] = k.total_before_ns;
+    object["total_after_ns"] = k.total_after_ns;
+    object["share_before"] = RoundedNumber(k.share_before, 6);
+    kernels.push_back(std::move(object));
+  }
+  json["kernels"] = std::move(kernels);
+  json["kernels_omitted"] = r.kernels_omitted;
+  json["only_before"] = r.only_before;
+  json["only_after"] = r.only_after;
+  Json audit = Json::array();
+  for (const auto& a : r.audit)
+    audit.push_back(Json{{"metric", a.metric},
+                         {"before", Optional(a.before)},
+                         {"after", Optional(a.after)},
+                         {"unit", a.unit}});
+  json["audit"] = std::move(audit);
+  Json reconciliation = Json::array();
+  for (const auto& c : r.reconciliation)
+    reconciliation.push_back(
+        Json{{"kernel", c.kernel},
+             {"kernel_speedup", RoundedNumber(c.kernel_speedup, 6)},
+             {"fraction_before", RoundedNumber(c.fraction_before, 6)},
+             {"predicted_end_to_end_speedup", RoundedNumber(c.predicted_end_to_end_speedup, 6)},
+             {"measured_end_to_end_speedup",
+              c.measured_end_to_end_speedup ? RoundedNumber(*c.measured_end_to_end_speedup, 6)
+                                            : Json(nullptr)},
+             {"flag", c.flag}});
+  json["reconciliation"] = std::move(reconciliation);
+  json["limitations"] = r.limitations;
+  return json;
+}
+
+}  // namespace gpuperf::report

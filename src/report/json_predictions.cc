@@ -1,0 +1,62 @@
+#include "report/json_predictions.h"
+
+#include <cmath>
+
+namespace gpuperf::report {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+template <class T>
+Json Optional(const std::optional<T>& value) {
+  return value ? Json(*value) : Json(nullptr);
+}
+
+Json OptionalRatio(const std::optional<double>& value) {
+  return value ? RoundedNumber(*value, 6) : Json(nullptr);
+}
+
+}  // namespace
+
+Json RoundedNumber(double value, int decimals) {
+  if (!std::isfinite(value))
+    return nullptr;
+  double scale = std::pow(10.0, decimals);
+  double rounded = std::round(value * scale) / scale;
+  return rounded == 0 ? 0.0 : rounded;  // never "-0.0"
+}
+
+Json CriticalShareJson(const CriticalShare& share) {
+  return Json{{"name", share.name},
+              {"kind", share.kind},
+              {"instances", share.instances},
+              {"total_ns", share.total_ns},
+              {"exclusive_ns", share.exclusive_ns},
+              {"critical_ns", share.critical_ns},
+              {"fraction", RoundedNumber(share.fraction, 6)},
+              {"limit_speedup", OptionalRatio(share.limit_speedup)},
+              {"floor_ns", Optional(share.floor_ns)},
+              {"floor_evidence", share.floor_ns ? Json(share.floor_evidence) : Json(nullptr)},
+              {"max_local_speedup", OptionalRatio(share.max_local_speedup)},
+              {"bound_speedup_at_roof", OptionalRatio(share.bound_speedup_at_roof)},
+              {"recoverable_ns", Optional(share.recoverable_ns)}};
+}
+
+Json PredictionsJson(const Predictions& predictions) {
+  Json kernels = Json::array();
+  for (const CriticalShare& k : predictions.kernels)
+    kernels.push_back(CriticalShareJson(k));
+  Json phases = Json::array();
+  for (const CriticalShare& p : predictions.phases)
+    phases.push_back(CriticalShareJson(p));
+  return Json{{"wall_ns", predictions.wall_ns},
+              {"wall_source", predictions.wall_source},
+              {"device_groups", predictions.device_groups},
+              {"method", predictions.method},
+              {"ranking", predictions.ranking},
+              {"kernels", std::move(kernels)},
+              {"kernels_omitted", predictions.kernels_omitted},
+              {"phases", std::move(phases)}};
+}
+
+}  // namespace gpuperf::report

@@ -1,0 +1,152 @@
+// report.md's "Where a speedup can pay off": Amdahl bounds per kernel and phase.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analysis/amdahl.h"
+#include "report/markdown_escape.h"
+#include "report/markdown_sections.h"
+#include "report/markdown_table.h"
+#include "report/units_format.h"
+
+namespace gpuperf::report::markdown {
+namespace {
+
+constexpr double kIllustrativeSpeedups[] = {1.25, 2.0};
+
+std::string Ns(std::int64_t ns) {
+  return FormatDuration(static_cast<double>(ns));
+}
+
+std::string Gain(double speedup) {
+  return FormatPercent(100.0 * (speedup - 1.0));
+}
+
+std::string Limit(const CriticalShare& s) {
+  return s.limit_speedup ? FormatRatio(*s.limit_speedup) + "×" : "unbounded";
+}
+
+// The seed's sentence for the top kernel: its share, what a modest local speedup buys, the
+// ceiling, and what the roof allows when a floor is known.
+void AppendLeadSentence(std::string& out, const Predictions& p, const MarkdownOptions& options) {
+  const CriticalShare& k = p.kernels.front();
+  const double s = kIllustrativeSpeedups[0];
+  double bound = analysis::AmdahlSpeedup(k.fraction, s);
+  out += fmt::format(
+      "**{}** holds {} of the critical time ({} of {}). A {}× kernel speedup bounds the "
+      "program's gain at {} ({} saved); even an infinitely fast kernel gives at most {}.",
+      EscapeMarkdown(Shorten(k.name, options.name_chars)),
+      FormatPercent(100.0 * k.fraction),
+      Ns(k.critical_ns),
+      Ns(p.wall_ns * std::max<std::int64_t>(1, p.device_groups)),
+      FormatRatio(s),
+      Gain(bound),
+      Ns(analysis::TimeSavedNs(k.critical_ns, s)),
+      Limit(k));
+  if (k.recoverable_ns) {
+    out += fmt::format(
+        " Its roofline floor ({} evidence) allows {}× locally, which would give back {} of wall "
+        "time.",
+        EscapeMarkdown(k.floor_evidence),
+        FormatRatio(k.max_local_speedup.value_or(1.0)),
+        Ns(*k.recoverable_ns));
+  }
+  out += "\n\n";
+}
+
+void AppendKernelTable(std::string& out, const Predictions& p, const MarkdownOptions& options) {
+  bool floors = p.ranking == "recoverable_ns";
+  std::vector<Column> columns = {{"#", Align::kRight},
+                                 {"kernel"},
+                                 {"total", Align::kRight},
+                                 {"critical", Align::kRight},
+                                 {"f", Align::kRight}};
+  for (double s : kIllustrativeSpeedups)
+    columns.push_back({fmt::format("gain at {}×", FormatRatio(s)), Align::kRight});
+  columns.push_back({"limit", Align::kRight});
+  if (floors) {
+    columns.push_back({"roof allows", Align::kRight});
+    columns.push_back({"recoverable", Align::kRight});
+  }
+  MarkdownTable table(std::move(columns));
+  std::size_t shown = std::min(p.kernels.size(), options.top_rows);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const CriticalShare& k = p.kernels[i];
+    std::vector<std::string> cells = {std::to_string(i + 1),
+                                      Shorten(k.name, options.name_chars),
+                                      Ns(k.total_ns),
+                                      Ns(k.critical_ns),
+                                      FormatPercent(100.0 * k.fraction)};
+    for (double s : kIllustrativeSpeedups)
+      cells.push_back(Gain(analysis::AmdahlSpeedup(k.fraction, s)));
+    cells.push_back(Limit(k));
+    if (floors) {
+      cells.push_back(k.max_local_speedup ? FormatRatio(*k.max_local_speedup) + "×" : "no floor");
+      cells.push_back(k.recoverable_ns ? Ns(*k.recoverable_ns) : "—");
+    }
+    table.AddRow(std::move(cells));
+  }
+  out += table.Render() + "\n";
+  AppendShownNote(
+      out,
+      shown,
+      p.kernels.size() + static_cast<std::size_t>(std::max<std::int64_t>(0, p.kernels_omitted)),
+      "kernels");
+}
+
+void AppendPhaseTable(std::string& out, const Predictions& p, const MarkdownOptions& options) {
+  out +=
+      "Phases (host ranges; their time is the union of their instances, so nested phases "
+      "overlap):\n\n";
+  MarkdownTable table({{"#", Align::kRight},
+                       {"phase"},
+                       {"kind"},
+                       {"instances", Align::kRight},
+                       {"time", Align::kRight},
+                       {"f", Align::kRight},
+                       {"limit", Align::kRight}});
+  std::size_t shown = std::min(p.phases.size(), options.top_rows);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const CriticalShare& ph = p.phases[i];
+    table.AddRow({std::to_string(i + 1),
+                  Shorten(ph.name, options.name_chars),
+                  ph.kind,
+                  FormatCount(ph.instances),
+                  Ns(ph.critical_ns),
+                  FormatPercent(100.0 * ph.fraction),
+                  Limit(ph)});
+  }
+  out += table.Render() + "\n";
+}
+
+}  // namespace
+
+void AppendPredictions(std::string& out,
+                       const AnalysisReport& report,
+                       const MarkdownOptions& options) {
+  const Predictions& p = report.predictions;
+  out += "## Where a speedup can pay off\n\n";
+  if (p.wall_ns <= 0 || p.kernels.empty()) {
+    out += "The trace holds no kernel time to bound.\n\n";
+    return;
+  }
+  AppendLeadSentence(out, p, options);
+  out += fmt::format(
+      "Amdahl: a part holding the fraction f of the critical time, made s times faster, bounds "
+      "the program at 1 / ((1 − f) + f / s), and at 1 / (1 − f) however fast it gets. Ranked by "
+      "{}. {}\n\n",
+      p.ranking == "recoverable_ns" ? "recoverable time (the roofline floor is known)"
+                                    : "critical time (no kernel has a roofline floor yet: "
+                                      "counters or a byte/FLOP model would give one)",
+      EscapeMarkdown(p.method));
+  AppendKernelTable(out, p, options);
+  if (!p.phases.empty())
+    AppendPhaseTable(out, p, options);
+  out += fmt::format(
+      "Value of a change = workload frequency × saved time × deployment scale. The saved times "
+      "here are per trace window ({}); they are bounds, not results: measure the change "
+      "end to end with `gpuperf compare`.\n\n",
+      Ns(p.wall_ns));
+}
+
+}  // namespace gpuperf::report::markdown

@@ -1,0 +1,98 @@
+// report.md's roofline table: one row per kernel name with hardware counters.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "report/markdown_escape.h"
+#include "report/markdown_sections.h"
+#include "report/markdown_table.h"
+#include "report/row_order.h"
+#include "report/units_format.h"
+
+namespace gpuperf::report::markdown {
+namespace {
+
+// Three significant digits with a decimal SI prefix: 6.87e13 FLOP -> "68.7 TFLOP".
+std::string Si(double value, const char* unit) {
+  static constexpr const char* kPrefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+  std::size_t prefix = 0;
+  double scaled = std::fabs(value);
+  while (scaled >= 999.5 && prefix + 1 < std::size(kPrefixes)) {
+    scaled /= 1000;
+    ++prefix;
+  }
+  int decimals = scaled >= 99.95 ? 0 : scaled >= 9.995 ? 1 : 2;
+  return fmt::format(
+      "{:.{}f} {}{}", value < 0 ? -scaled : scaled, decimals, kPrefixes[prefix], unit);
+}
+
+std::string Or(const std::optional<double>& value, const char* unit) {
+  return value ? Si(*value, unit) : "n/a";
+}
+
+std::string Precision(const KernelRoofline& r) {
+  if (r.precision.empty())
+    return "n/a";
+  return r.unit.empty() ? r.precision : r.precision + " " + r.unit;
+}
+
+}  // namespace
+
+void AppendRoofline(std::string& out,
+                    const AnalysisReport& report,
+                    const MarkdownOptions& options) {
+  std::vector<const KernelRow*> rows;
+  for (const KernelRow* row : KernelsByTotalTime(report.kernels)) {
+    if (row->roofline)
+      rows.push_back(row);
+  }
+  if (rows.empty())
+    return;
+  out += "## Roofline (hardware counters)\n\n";
+  out += fmt::format(
+      "FLOPs and DRAM bytes are Nsight Compute counters summed over each kernel's instances with "
+      "counters; roofs are datasheet peaks for the precision the kernel spends most time on. "
+      "\"latency\": under {} of both roofs. Formulas: `docs/metrics.md`, \"Roofline\".\n\n",
+      FormatPercent(100.0 * kLatencyBoundFraction));
+  MarkdownTable table({{"#", Align::kRight},
+                       {"kernel"},
+                       {"instances", Align::kRight},
+                       {"precision"},
+                       {"FLOPs", Align::kRight},
+                       {"DRAM bytes", Align::kRight},
+                       {"FLOP/byte", Align::kRight},
+                       {"achieved", Align::kRight},
+                       {"bandwidth", Align::kRight},
+                       {"% of roof", Align::kRight},
+                       {"floor", Align::kRight},
+                       {"bound"}});
+  std::size_t shown = std::min(rows.size(), options.top_rows);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const KernelRoofline& r = *rows[i]->roofline;
+    table.AddRow({std::to_string(i + 1),
+                  Shorten(rows[i]->name, options.name_chars),
+                  FormatCount(r.instances),
+                  Precision(r),
+                  Or(r.flops, ""),
+                  Or(r.dram_bytes, "B"),
+                  r.arithmetic_intensity ? fmt::format("{:.3g}", *r.arithmetic_intensity) : "n/a",
+                  Or(r.achieved_flops_per_s, "FLOP/s"),
+                  Or(r.achieved_bytes_per_s, "B/s"),
+                  r.roof_fraction ? FormatPercent(100.0 * *r.roof_fraction) : "n/a",
+                  r.floor_ns ? FormatDuration(static_cast<double>(*r.floor_ns)) : "n/a",
+                  r.bound});
+  }
+  out += table.Render() + "\n";
+  AppendShownNote(out, shown, rows.size(), "kernels with counters");
+  std::vector<std::string> sources;
+  for (const KernelRow* row : rows) {
+    const std::string& source = row->roofline->ceiling_source;
+    if (!source.empty() && std::find(sources.begin(), sources.end(), source) == sources.end())
+      sources.push_back(source);
+  }
+  for (const std::string& source : sources)
+    out += "Ceilings: " + EscapeMarkdown(source) + "\n\n";
+}
+
+}  // namespace gpuperf::report::markdown

@@ -1,0 +1,168 @@
+// gpuperf compare's analysis on synthesized sides with known effects.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+
+#include "analysis/compare.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+// Deterministic noise: a fixed pseudo-random sequence, 1% relative spread.
+std::vector<double> Samples(double median, int n, std::uint64_t seed, double shift = 1.0) {
+  std::vector<double> out;
+  std::uint64_t state = seed;
+  for (int i = 0; i < n; ++i) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    double u = static_cast<double>(state >> 11) / 9007199254740992.0;  // [0, 1)
+    out.push_back(median * shift * (1.0 + 0.02 * (u - 0.5)));
+  }
+  return out;
+}
+
+report::KernelRow Row(const std::string& name, const std::vector<double>& samples) {
+  report::KernelRow row;
+  row.name = name;
+  row.duration_ns.count = static_cast<std::int64_t>(samples.size());
+  double total = 0;
+  for (double s : samples)
+    total += s;
+  row.duration_ns.total = static_cast<std::int64_t>(total);
+  row.duration_ns.avg = total / static_cast<double>(samples.size());
+  row.duration_ns.med = samples[samples.size() / 2];
+  return row;
+}
+
+compare::Side MakeSide(double wall_shift, double gemm_shift, std::uint64_t seed) {
+  compare::Side side;
+  side.kind = "baseline";
+  side.path = "side";
+  side.wall_samples_ns = Samples(1e8, 10, seed, wall_shift);
+  side.wall_samples_source = "measured runs";
+  side.kernel_samples_ns["gemm"] = Samples(1e6, 40, seed + 1, gemm_shift);
+  side.kernel_samples_ns["relu"] = Samples(1e4, 40, seed + 2);
+  side.report.kernels = {Row("gemm", side.kernel_samples_ns["gemm"]),
+                         Row("relu", side.kernel_samples_ns["relu"])};
+  side.fingerprint.gpus = {"NVIDIA H200"};
+  side.fingerprint.driver = "580.65";
+  return side;
+}
+
+}  // namespace
+
+TEST_CASE("compare: a 3% end-to-end slowdown is a regression", "[compare]") {
+  compare::Options options;
+  compare::CompareReport r = Compare(MakeSide(1.0, 1.0, 1), MakeSide(1.03, 1.05, 2), options);
+  CHECK(r.verdict == "slower");
+  CHECK(r.verdict_basis == "end_to_end");
+  CHECK(r.end_to_end.n_before == 10);
+  CHECK(r.end_to_end.ratio > 1.02);
+  REQUIRE(r.kernels.size() == 2);
+  CHECK(r.kernels[0].name == "gemm");
+  CHECK(r.kernels[0].statistic.verdict == "slower");
+  CHECK(r.summary.find("**gpuperf compare: SLOWER**") == 0);
+  CHECK(r.summary.find('\n') != std::string::npos);  // two lines
+}
+
+TEST_CASE("compare: identical sides are the same", "[compare]") {
+  compare::Side side = MakeSide(1.0, 1.0, 7);
+  compare::CompareReport r = Compare(side, side, {});
+  CHECK(r.verdict == "same");
+  CHECK(r.env_differences.empty());
+  CHECK(r.workload_overlap == 1.0);
+}
+
+TEST_CASE("compare: a different GPU makes the sides incomparable unless allowed", "[compare]") {
+  compare::Side before = MakeSide(1.0, 1.0, 3);
+  compare::Side after = MakeSide(0.9, 0.8, 4);
+  after.fingerprint.gpus = {"NVIDIA H100 80GB HBM3"};
+  after.fingerprint.executable_sha256 = "abc";
+  before.fingerprint.executable_sha256 = "def";
+  compare::CompareReport r = Compare(before, after, {});
+  CHECK(r.verdict == "incomparable");
+  REQUIRE(r.env_differences.size() == 2);
+  CHECK(r.env_differences[0].field == "gpus");
+  CHECK(r.env_differences[0].gating);
+  CHECK(r.env_differences[1].field == "executable_sha256");
+  CHECK(!r.env_differences[1].gating);  // the change under test
+  compare::Options allow;
+  allow.allow_different_env = true;
+  compare::CompareReport allowed = Compare(before, after, allow);
+  CHECK(allowed.verdict == "faster");
+  CHECK(!allowed.limitations.empty());
+}
+
+TEST_CASE("compare: different workloads are incomparable", "[compare]") {
+  compare::Side before = MakeSide(1.0, 1.0, 5);
+  compare::Side after = MakeSide(1.0, 1.0, 6);
+  for (auto& row : after.report.kernels)
+    row.name = "other_" + row.name;
+  compare::CompareReport r = Compare(before, after, {});
+  CHECK(r.verdict == "incomparable");
+  CHECK(r.workload_overlap == 0.0);
+  CHECK(r.only_before.size() == 2);
+  CHECK(r.only_after.size() == 2);
+}
+
+TEST_CASE("compare: without end-to-end samples the kernels decide", "[compare]") {
+  compare::Side before = MakeSide(1.0, 1.0, 8);
+  compare::Side after = MakeSide(1.0, 0.9, 9);
+  before.wall_samples_ns.clear();
+  after.wall_samples_ns.clear();
+  compare::CompareReport r = Compare(before, after, {});
+  CHECK(r.verdict_basis == "kernels");
+  CHECK(r.verdict == "faster");  // gemm holds ~99% of kernel time and got 10% faster
+  CHECK(r.end_to_end.verdict == "inconclusive");
+}
+
+TEST_CASE("compare: too few end-to-end repeats fall back to the kernels", "[compare]") {
+  compare::Side before = MakeSide(1.0, 1.0, 10);
+  compare::Side after = MakeSide(1.2, 1.0, 11);
+  before.wall_samples_ns.resize(3);
+  after.wall_samples_ns.resize(3);
+  compare::CompareReport r = Compare(before, after, {});
+  CHECK(r.end_to_end.verdict == "inconclusive");
+  CHECK(r.verdict_basis == "kernels");
+}
+
+TEST_CASE("compare: a faster kernel with an unchanged program is flagged", "[compare]") {
+  compare::Side before = MakeSide(1.0, 1.0, 12);
+  compare::Side after = MakeSide(1.0, 0.8, 13);
+  report::CriticalShare share;
+  share.name = "gemm";
+  share.fraction = 0.01;
+  before.report.predictions.kernels.push_back(share);
+  compare::CompareReport r = Compare(before, after, {});
+  REQUIRE(r.reconciliation.size() == 1);
+  const compare::Reconciliation& c = r.reconciliation[0];
+  CHECK(c.kernel == "gemm");
+  CHECK(c.kernel_speedup > 1.2);
+  // Amdahl with f = 0.01: the program can gain at most ~0.2%.
+  CHECK_THAT(c.predicted_end_to_end_speedup,
+             Catch::Matchers::WithinRel(1.0 / (0.99 + 0.01 / c.kernel_speedup), 1e-12));
+  REQUIRE(c.measured_end_to_end_speedup);
+  CHECK(r.end_to_end.verdict != "faster");
+  CHECK(c.flag.find("end-to-end priority rule") != std::string::npos);
+}
+
+TEST_CASE("compare: report inputs use summaries", "[compare]") {
+  compare::Side before = MakeSide(1.0, 1.0, 14);
+  compare::Side after = MakeSide(1.0, 1.0, 15);
+  before.kind = after.kind = "report";
+  before.kernel_samples_ns.clear();
+  after.kernel_samples_ns.clear();
+  for (auto* side : {&before, &after}) {
+    for (auto& row : side->report.kernels)
+      row.duration_ns.stddev = row.duration_ns.avg * 0.005;
+  }
+  compare::CompareReport r = Compare(before, after, {});
+  REQUIRE(!r.kernels.empty());
+  CHECK(r.kernels[0].statistic.method.find("welch") != std::string::npos);
+  bool noted = false;
+  for (const auto& l : r.limitations)
+    noted |= l.find("summaries only") != std::string::npos;
+  CHECK(noted);
+}
+
+}  // namespace gpuperf::analysis
