@@ -262,6 +262,7 @@ BaselineOutcome RunBaseline(const BaselineOptions& options) {
   data.executable = ResolveProgram(options.command.front());
   if (auto sha = util::Sha256File(data.executable); sha && !data.executable.empty())
     data.executable_sha256 = *sha;
+  data.input_sha256 = HashInputFiles(options.command);
   data.gpu_state_before = GpuStateSnapshot();
   const Progress progress(!options.quiet && isatty(STDERR_FILENO) == 1);
   Status status = RunWarmups(options, data.inject_library, tmp, progress, data);

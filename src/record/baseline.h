@@ -59,6 +59,7 @@ struct BaselineData {
   std::string cwd;
   std::string executable;  // resolved path, "" when not found
   std::string executable_sha256;
+  std::map<std::string, std::string> input_sha256;  // HashInputFiles
   std::string inject_library;
   nlohmann::ordered_json gpu_state_before;
   nlohmann::ordered_json gpu_state_after;

@@ -68,6 +68,13 @@ ordered_json Software(const BaselineData& data) {
   return software;
 }
 
+ordered_json InputsJson(const std::map<std::string, std::string>& inputs) {
+  ordered_json list = ordered_json::array();
+  for (const auto& [path, sha] : inputs)
+    list.push_back({{"path", path}, {"sha256", sha}});
+  return list;
+}
+
 ordered_json Workload(const BaselineData& data) {
   return {{"command", data.options.command},
           {"cwd", data.cwd},
@@ -76,6 +83,7 @@ ordered_json Workload(const BaselineData& data) {
           {"executable_sha256",
            data.executable_sha256.empty() ? ordered_json(kNotAvailable)
                                           : ordered_json(data.executable_sha256)},
+          {"inputs", InputsJson(data.input_sha256)},
           {"environment", data.environment},
           {"injection_library", data.inject_library}};
 }

@@ -5,11 +5,13 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
 #include "record/launcher.h"
+#include "util/sha256.h"
 
 extern char** environ;
 
@@ -130,6 +132,31 @@ nlohmann::ordered_json GpuStateSnapshot() {
 std::string CurrentDirectory() {
   std::array<char, 4096> buffer{};
   return getcwd(buffer.data(), buffer.size()) != nullptr ? std::string(buffer.data()) : "";
+}
+
+std::map<std::string, std::string> HashInputFiles(const std::vector<std::string>& command,
+                                                  std::size_t max_files,
+                                                  std::uintmax_t max_bytes) {
+  namespace fs = std::filesystem;
+  std::map<std::string, std::string> inputs;
+  for (std::size_t i = 1; i < command.size() && inputs.size() < max_files; ++i) {
+    std::string path = command[i];
+    if (path.rfind("--", 0) == 0 && path.find('=') != std::string::npos)
+      path = path.substr(path.find('=') + 1);
+    std::error_code error;
+    if (path.empty() || !fs::is_regular_file(path, error))
+      continue;
+    const std::uintmax_t size = fs::file_size(path, error);
+    if (error)
+      continue;
+    if (size > max_bytes) {
+      inputs[path] = "not hashed (" + std::to_string(size) + " bytes)";
+      continue;
+    }
+    if (auto sha = util::Sha256File(path); sha.ok())
+      inputs[path] = *sha;
+  }
+  return inputs;
 }
 
 }  // namespace gpuperf::record

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -33,5 +35,14 @@ nlohmann::ordered_json GpuStateSnapshot();
 
 // The current working directory, or "" when it cannot be read.
 std::string CurrentDirectory();
+
+// The program's input files as far as its arguments name them: every argument after the program
+// that is a path to an existing regular file (or the value of a "--opt=path" argument), with its
+// SHA-256, so that `gpuperf compare` can tell when the inputs changed. At most `max_files`, and
+// files over `max_bytes` are listed with "not hashed (N bytes)".
+std::map<std::string, std::string> HashInputFiles(const std::vector<std::string>& command,
+                                                  std::size_t max_files = 16,
+                                                  std::uintmax_t max_bytes = std::uintmax_t{1}
+                                                                             << 30);
 
 }  // namespace gpuperf::record

@@ -15,11 +15,7 @@ using Json = nlohmann::ordered_json;
 // Rounded to `decimals` places: averages of integer nanoseconds carry no information below a
 // picosecond, and fixed rounding keeps golden files stable across platforms.
 Json Number(double value, int decimals) {
-  if (!std::isfinite(value))
-    return nullptr;
-  double scale = std::pow(10.0, decimals);
-  double rounded = std::round(value * scale) / scale;
-  return rounded == 0 ? 0.0 : rounded;  // never "-0.0"
+  return RoundedNumber(value, decimals);
 }
 
 Json Percent(double value) {
