@@ -12,11 +12,13 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "analysis/rank_summary.h"
 #include "cli/app.h"
 #include "cli/errors.h"
 #include "cli/logging.h"
 #include "cli/staged_output.h"
 #include "io/ncu/counter_join.h"
+#include "io/report/rank_summary_json.h"
 #include "report/json_writer.h"
 #include "report/markdown_writer.h"
 #include "report/terminal_summary.h"
@@ -87,6 +89,9 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
       ->check(CLI::Range(1, 100000))
       ->type_name("N")
       ->capture_default_str();
+  sub->add_flag("--summary",
+                summary_,
+                "Also write summary.json, this rank's summary for `gpuperf ranks` (large jobs)");
   sub->add_flag("-v,--verbose", verbose_, "Debug log on stderr (off by default)");
   sub->footer(kAnalyzeExamples);
   return sub;
@@ -96,8 +101,8 @@ bool AnalyzeCommand::Wants(const std::string& format) const {
   return std::find(formats_.begin(), formats_.end(), format) != formats_.end();
 }
 
-Result<std::vector<std::string>> AnalyzeCommand::WriteReports(
-    const report::AnalysisReport& report) const {
+Result<std::vector<std::string>> AnalyzeCommand::WriteReports(const report::AnalysisReport& report,
+                                                              const std::string& summary) const {
   report::ToolInfo tool{"gpuperf", Version()};
   StagedOutput output(out_dir_);
   if (Status status = output.Prepare(); !status.ok())
@@ -111,6 +116,10 @@ Result<std::vector<std::string>> AnalyzeCommand::WriteReports(
   if (Wants("json")) {
     std::string json = report::DumpJson(report::ToJson(report, tool));
     if (Status s = output.Stage("report.json", json); !s.ok())
+      return s.error();
+  }
+  if (summary_) {
+    if (Status s = output.Stage("summary.json", summary); !s.ok())
       return s.error();
   }
   if (Status status = output.Commit(); !status.ok())
@@ -144,7 +153,11 @@ int AnalyzeCommand::Run() {
                 MillisecondsSince(start),
                 report.kernels.size(),
                 report.findings.size());
-  auto written = WriteReports(report);
+  std::string summary;
+  if (summary_)
+    summary = io::RankSummaryToJson(
+        analysis::SummarizeRank(*trace, analysis::RankFromFileName(trace_path_)));
+  auto written = WriteReports(report, summary);
   if (!written.ok()) {
     PrintError(written.error().message);
     return kExitFailure;

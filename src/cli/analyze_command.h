@@ -11,7 +11,8 @@
 
 namespace gpuperf::cli {
 
-// gpuperf analyze TRACE [--counters CSV] [--out DIR] [--format md,json] [--top N] [--verbose]
+// gpuperf analyze TRACE [--counters CSV] [--out DIR] [--format md,json] [--top N] [--summary]
+//   [--verbose]
 // Imports TRACE, analyses it, writes report.md / report.json into DIR atomically and prints the
 // terminal summary on stdout.
 class AnalyzeCommand final : public Command {
@@ -24,7 +25,9 @@ class AnalyzeCommand final : public Command {
   // Imports counters_path_ (an Nsight Compute CSV) and joins its counters to `trace`.
   Status JoinCountersFile(model::Trace& trace) const;
   // Writes the chosen formats; returns the paths written or the first error.
-  Result<std::vector<std::string>> WriteReports(const report::AnalysisReport& report) const;
+  // `summary` (with --summary) goes to summary.json for `gpuperf ranks`.
+  Result<std::vector<std::string>> WriteReports(const report::AnalysisReport& report,
+                                                const std::string& summary) const;
 
   std::string trace_path_;
   std::string counters_path_;  // --counters: an Nsight Compute CSV to join
@@ -32,6 +35,7 @@ class AnalyzeCommand final : public Command {
   std::vector<std::string> formats_ = {"md", "json"};
   int top_ = 20;
   bool verbose_ = false;
+  bool summary_ = false;  // --summary: also write the rank summary (summary.json)
 };
 
 }  // namespace gpuperf::cli

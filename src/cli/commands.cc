@@ -3,6 +3,7 @@
 #include "cli/command.h"
 #include "cli/compare_command.h"
 #include "cli/predict_command.h"
+#include "cli/ranks_command.h"
 
 namespace gpuperf::cli {
 
@@ -12,6 +13,7 @@ std::vector<std::unique_ptr<Command>> MakeCommands() {
   commands.push_back(std::make_unique<BaselineCommand>());
   commands.push_back(std::make_unique<CompareCommand>());
   commands.push_back(std::make_unique<PredictCommand>());
+  commands.push_back(std::make_unique<RanksCommand>());
   return commands;
 }
 

@@ -7,4 +7,7 @@ namespace gpuperf::cli {
 // Prints "gpuperf: error: <message>" as one line on stderr (newlines in the message folded).
 void PrintError(std::string_view message);
 
+// Prints "gpuperf: warning: <message>" the same way, for a problem that does not stop the command.
+void PrintWarning(std::string_view message);
+
 }  // namespace gpuperf::cli

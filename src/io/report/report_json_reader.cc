@@ -123,7 +123,7 @@ report::AnalysisReport FromJson(const Json& j) {
     report::RangeRow row;
     row.name = Text(range, "name");
     row.kind = Text(range, "kind");
-    row.duration_ns = DistributionOf(range, "count");
+    row.duration_ns = DistributionOf(range, "instances");
     r.ranges.push_back(std::move(row));
   }
   const Json& p = j.value("predictions", Json::object());

@@ -1,0 +1,155 @@
+#include "cli/rank_inputs.h"
+
+#include "gpuperf/import.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "analysis/rank_summary.h"
+#include "io/report/rank_summary_json.h"
+
+namespace gpuperf::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The traces of a baseline directory's analysed run (else its last run), and its GPU state.
+void AddBaseline(const fs::path& dir,
+                 std::vector<RankInput>& out,
+                 std::vector<ranks::FileError>& errors) {
+  nlohmann::json b = nlohmann::json::parse(ReadText(dir / "baseline.json"), nullptr, false);
+  if (b.is_discarded() || !b.is_object()) {
+    errors.push_back(
+        {dir.string(), fmt::format("{}: baseline.json is not valid JSON", dir.string())});
+    return;
+  }
+  const nlohmann::json runs = b.value("runs", nlohmann::json::array());
+  if (runs.empty()) {
+    errors.push_back(
+        {dir.string(), fmt::format("{}: baseline.json has no measured run", dir.string())});
+    return;
+  }
+  int wanted = 0;
+  if (const auto analysis = b.value("analysis", nlohmann::json()); analysis.is_object())
+    wanted = analysis.value("run", 0);
+  const nlohmann::json* run = &runs.back();
+  for (const auto& r : runs) {
+    if (r.value("index", -1) == wanted)
+      run = &r;
+  }
+  std::string clocks;
+  const nlohmann::json hardware = b.value("hardware", nlohmann::json::object());
+  if (hardware.contains("state_before"))
+    clocks = hardware["state_before"].is_string() ? hardware["state_before"].get<std::string>()
+                                                  : hardware["state_before"].dump();
+  for (const auto& t : run->value("traces", nlohmann::json::array()))
+    out.push_back({(dir / t.get<std::string>()).string(), clocks});
+}
+
+bool IsRankFile(const fs::path& path) {
+  std::string name = path.filename().string();
+  return name.find(".json") != std::string::npos || name.ends_with(".sqlite");
+}
+
+}  // namespace
+
+std::vector<RankInput> ExpandRankInputs(const std::vector<std::string>& arguments,
+                                        std::vector<ranks::FileError>& errors) {
+  std::vector<RankInput> out;
+  for (const std::string& argument : arguments) {
+    std::error_code error;
+    fs::path path(argument);
+    if (!fs::is_directory(path, error)) {
+      out.push_back({argument, ""});
+      continue;
+    }
+    if (fs::exists(path / "baseline.json")) {
+      AddBaseline(path, out, errors);
+      continue;
+    }
+    std::vector<fs::path> entries;
+    for (const auto& entry : fs::directory_iterator(path, error))
+      entries.push_back(entry.path());
+    if (error) {
+      errors.push_back({argument, fmt::format("{}: cannot list: {}", argument, error.message())});
+      continue;
+    }
+    std::sort(entries.begin(), entries.end());
+    for (const fs::path& entry : entries) {
+      if (fs::is_directory(entry, error) && fs::exists(entry / "baseline.json"))
+        AddBaseline(entry, out, errors);
+      else if (fs::is_regular_file(entry, error) && IsRankFile(entry))
+        out.push_back({entry.string(), ""});
+    }
+  }
+  return out;
+}
+
+std::vector<ranks::RankSummary> ReadRanks(const std::vector<RankInput>& inputs,
+                                          unsigned jobs,
+                                          std::vector<ranks::FileError>& errors) {
+  std::vector<std::optional<ranks::RankSummary>> results(inputs.size());
+  std::vector<std::optional<ranks::FileError>> failures(inputs.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < inputs.size(); i = next++) {
+      const RankInput& input = inputs[i];
+      std::ifstream in(input.path, std::ios::binary);
+      std::string head(4096, '\0');
+      in.read(head.data(), static_cast<std::streamsize>(head.size()));
+      head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+      if (in.gcount() > 0 && io::LooksLikeRankSummary(head)) {
+        auto summary = io::ReadRankSummary(input.path);
+        if (summary.ok())
+          results[i] = std::move(*summary);
+        else
+          failures[i] = ranks::FileError{input.path, summary.error().message};
+        continue;
+      }
+      auto trace = io::ImportTraceFile(input.path);
+      if (!trace.ok()) {
+        failures[i] = ranks::FileError{input.path, trace.error().message};
+        continue;
+      }
+      ranks::RankSummary summary =
+          analysis::SummarizeRank(*trace, analysis::RankFromFileName(input.path));
+      summary.clocks = input.clocks;
+      results[i] = std::move(summary);
+    }
+  };
+  unsigned threads = jobs > 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
+  threads =
+      std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, inputs.size())));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t)
+    pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool)
+    t.join();
+  std::vector<ranks::RankSummary> summaries;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (results[i])
+      summaries.push_back(std::move(*results[i]));
+    if (failures[i])
+      errors.push_back(std::move(*failures[i]));
+  }
+  return summaries;
+}
+
+}  // namespace gpuperf::cli

@@ -1,0 +1,95 @@
+#include "cli/ranks_command.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "analysis/ranks.h"
+#include "cli/app.h"
+#include "cli/errors.h"
+#include "cli/rank_inputs.h"
+#include "cli/staged_output.h"
+#include "report/json_writer.h"
+#include "report/ranks_writer.h"
+
+namespace gpuperf::cli {
+namespace {
+
+constexpr const char* kRanksExamples = R"(Examples:
+  gpuperf ranks job/
+      A folder of per-rank traces (Kineto JSON, gzip or not; nsys SQLite), or a recording made by
+      `srun gpuperf baseline --out job -- ./app` (rank-*/ subdirectories).
+  gpuperf ranks worker*.json.gz --jobs 8
+  gpuperf ranks summaries/*.summary.json
+      Summaries written on the cluster by `gpuperf analyze TRACE --summary` (thousands of ranks).
+
+A rank's number comes from the trace (distributedInfo) or the file name (rank-N, workerN, .rN.).
+A missing or corrupt rank file is reported and the others are analysed.
+Exit codes: 0 ok (also with unreadable rank files, listed in the report), 1 nothing readable or a
+failed write, 2 usage.)";
+
+}  // namespace
+
+CLI::App* RanksCommand::Register(CLI::App& app) {
+  CLI::App* sub = app.add_subcommand(
+      "ranks", "Compare the ranks of one multi-GPU job: breakdown, collective waits, stragglers");
+  sub->add_option("inputs", inputs_, "Rank traces, summary.json files or directories")
+      ->required()
+      ->type_name("DIR|FILES...");
+  sub->add_option("-o,--out", out_dir_, "Output directory for ranks.md and ranks.json")
+      ->type_name("DIR")
+      ->capture_default_str();
+  sub->add_option("-f,--format", formats_, "Comma-separated output formats: md, json")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"md", "json"}))
+      ->type_name("LIST")
+      ->expected(1)
+      ->capture_default_str();
+  sub->add_option("-j,--jobs", jobs_, "Ranks read in parallel (0: one per core)")
+      ->check(CLI::Range(0, 4096))
+      ->capture_default_str();
+  sub->footer(kRanksExamples);
+  return sub;
+}
+
+int RanksCommand::Run() {
+  std::vector<ranks::FileError> errors;
+  std::vector<RankInput> inputs = ExpandRankInputs(inputs_, errors);
+  std::vector<ranks::RankSummary> summaries =
+      ReadRanks(inputs, static_cast<unsigned>(jobs_), errors);
+  for (const auto& e : errors)
+    PrintWarning(e.error);
+  if (summaries.empty()) {
+    PrintError("no rank could be read from the inputs");
+    return kExitFailure;
+  }
+  ranks::RanksReport result = analysis::AnalyzeRanks(summaries);
+  result.errors = errors;
+  report::ToolInfo tool{"gpuperf", Version()};
+  StagedOutput output(out_dir_);
+  auto wants = [&](const char* f) {
+    return std::find(formats_.begin(), formats_.end(), f) != formats_.end();
+  };
+  Status status = output.Prepare();
+  if (status.ok() && wants("md"))
+    status = output.Stage("ranks.md", report::RanksToMarkdown(result, tool));
+  if (status.ok() && wants("json"))
+    status = output.Stage("ranks.json", report::DumpJson(report::RanksToJson(result, tool)));
+  if (status.ok())
+    status = output.Commit();
+  if (!status.ok()) {
+    PrintError(status.error().message);
+    return kExitFailure;
+  }
+  std::printf("%zu rank(s) read, %zu unreadable, %zu straggler(s)\n",
+              result.ranks.size(),
+              errors.size(),
+              result.stragglers.size());
+  for (const auto& s : result.stragglers)
+    std::printf(
+        "  rank %lld (%s): %s\n", static_cast<long long>(s.rank), s.kind.c_str(), s.reason.c_str());
+  for (const std::string& path : output.written())
+    std::printf("wrote %s\n", path.c_str());
+  return std::fflush(stdout) == 0 ? kExitOk : kExitFailure;
+}
+
+}  // namespace gpuperf::cli

@@ -1,0 +1,20 @@
+// summary.json: one rank's ranks::RankSummary, written by `gpuperf analyze --summary` on each
+// rank of a large job and merged by `gpuperf ranks` (docs/ranks.md).
+#pragma once
+
+#include "gpuperf/ranks.h"
+#include "gpuperf/result.h"
+
+#include <string>
+#include <string_view>
+
+namespace gpuperf::io {
+
+std::string RankSummaryToJson(const ranks::RankSummary& summary);
+
+// True when `head` looks like a summary.json.
+bool LooksLikeRankSummary(std::string_view head);
+
+Result<ranks::RankSummary> ReadRankSummary(const std::string& path);
+
+}  // namespace gpuperf::io
