@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 
@@ -253,6 +254,12 @@ std::string Signed(double ratio) {
   return fmt::format("{:+.1f}%", 100.0 * (ratio - 1.0));
 }
 
+std::string Upper(std::string text) {
+  for (char& c : text)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return text;
+}
+
 void Summarize(CompareReport& out) {
   std::string first;
   if (out.verdict == "incomparable") {
@@ -268,11 +275,7 @@ void Summarize(CompareReport& out) {
     first = fmt::format(
         "**gpuperf compare: {}**: end-to-end median {:.6g} ms → {:.6g} ms ({}; {:.0f}% CI {} to "
         "{}; p = {:.3g}; n = {}/{}; {}).",
-        fmt::format("{}",
-                    out.verdict == "same"     ? "SAME"
-                    : out.verdict == "faster" ? "FASTER"
-                    : out.verdict == "slower" ? "SLOWER"
-                                              : "INCONCLUSIVE"),
+        Upper(out.verdict),
         s.median_before / 1e6,
         s.median_after / 1e6,
         Signed(s.ratio),
@@ -286,11 +289,9 @@ void Summarize(CompareReport& out) {
   } else if (out.verdict_basis == "identical_inputs") {
     first = "**gpuperf compare: SAME**: both sides are the same bytes (equal sha256).";
   } else {
-    std::string upper = out.verdict;
-    std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
     first = fmt::format(
         "**gpuperf compare: {}** from per-kernel timings ({}); no end-to-end samples to test.",
-        upper,
+        Upper(out.verdict),
         out.end_to_end.reason);
   }
   std::map<std::string, int> counts;

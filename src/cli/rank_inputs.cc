@@ -53,11 +53,15 @@ void AddBaseline(const fs::path& dir,
     if (r.value("index", -1) == wanted)
       run = &r;
   }
+  // The rank's own GPU (hardware.device_in_use) when recorded, else every GPU's state.
   std::string clocks;
   const nlohmann::json hardware = b.value("hardware", nlohmann::json::object());
-  if (hardware.contains("state_before"))
-    clocks = hardware["state_before"].is_string() ? hardware["state_before"].get<std::string>()
-                                                  : hardware["state_before"].dump();
+  const nlohmann::json in_use = hardware.value("device_in_use", nlohmann::json());
+  const nlohmann::json state = in_use.is_object() && in_use.contains("state_before")
+                                   ? in_use["state_before"]
+                                   : hardware.value("state_before", nlohmann::json());
+  if (!state.is_null())
+    clocks = state.is_string() ? state.get<std::string>() : state.dump();
   for (const auto& t : run->value("traces", nlohmann::json::array()))
     out.push_back({(dir / t.get<std::string>()).string(), clocks});
 }

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "record/output_lock.h"
+#include "record/spool_writer.h"
 #include "util/sha256.h"
 
 namespace gpuperf::record {
@@ -196,7 +198,54 @@ Status Finalize(const fs::path& tmp, const fs::path& out, BaselineData& data) {
   return Status::Ok();
 }
 
+// The directory that all ranks of a job share: created by whichever rank comes first. A
+// single-process baseline already there would be mixed with rank directories: refused.
+Status PrepareJobDirectory(const fs::path& job_dir) {
+  std::error_code error;
+  fs::create_directories(job_dir, error);
+  if (error || !fs::is_directory(job_dir, error))
+    return Error{job_dir.string() + ": cannot create the job's output directory" +
+                 (error ? ": " + error.message() : std::string(" (not a directory)"))};
+  if (fs::exists(job_dir / "baseline.json", error)) {
+    return Error{job_dir.string() +
+                 " holds a single-process baseline (baseline.json); a multi-rank job needs its "
+                 "own --out"};
+  }
+  return Status::Ok();
+}
+
+// Takes `out` for this process: its parent exists, `lock` is held, and `out` does not exist (or
+// --force). Checked again under the lock: another gpuperf may have finished in the meantime.
+Status ClaimOutput(const fs::path& job_dir,
+                   const fs::path& out,
+                   const BaselineData& data,
+                   OutputLock& lock) {
+  if (data.job.has_rank()) {
+    if (Status prepared = PrepareJobDirectory(job_dir); !prepared)
+      return prepared;
+  } else {
+    std::error_code error;
+    fs::create_directories(out.parent_path(), error);
+    if (error)
+      return Error{out.parent_path().string() + ": " + error.message()};
+  }
+  if (Status locked = lock.Acquire(out.string()); !locked)
+    return locked;
+  std::error_code error;
+  if (fs::exists(out, error) && !data.options.force)
+    return Error{out.string() + " already exists; choose another --out or pass --force"};
+  return Status::Ok();
+}
+
 }  // namespace
+
+std::string RankOutputDirectory(const std::string& out_dir,
+                                const JobInfo& job,
+                                std::string_view host) {
+  if (!job.has_rank())
+    return out_dir;
+  return (fs::path(out_dir) / RankDirectoryName(job.rank, host)).string();
+}
 
 std::string LocateInjectLibrary() {
   std::error_code error;
@@ -222,7 +271,9 @@ std::string LocateInjectLibrary() {
 BaselineOutcome RunBaseline(const BaselineOptions& options) {
   BaselineData data;
   data.options = options;
-  const fs::path out = fs::absolute(options.out_dir);
+  data.job = DetectJob();
+  const fs::path job_dir = fs::absolute(options.out_dir);
+  const fs::path out = RankOutputDirectory(job_dir.string(), data.job, spool::HostName());
   std::error_code error;
   if (options.command.empty())
     return {kExitUsageError, "no program given: gpuperf baseline [options] -- ./app args", ""};
@@ -241,6 +292,9 @@ BaselineOutcome RunBaseline(const BaselineOptions& options) {
     if (data.probe.status != ProbeStatus::kOk)
       return {kExitNoGpu, data.probe.message, ""};
   }
+  data.device = SelectDeviceInUse(data.probe.devices.size(), data.job);
+  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"))
+    data.cuda_visible_devices = visible;
   if (options.inject_library != "none") {
     data.inject_library =
         options.inject_library.empty() ? LocateInjectLibrary() : options.inject_library;
@@ -251,6 +305,10 @@ BaselineOutcome RunBaseline(const BaselineOptions& options) {
               ""};
     }
   }
+  OutputLock lock;  // held until return; removed on SIGINT/SIGTERM/SIGHUP too
+  if (Status claimed = ClaimOutput(job_dir, out, data, lock); !claimed)
+    return {1, claimed.error().message, ""};
+  // DIR.tmp-<pid>, or DIR/rank-RRRRR-host.tmp-<pid> under a launcher: never shared.
   const std::string tmp = out.string() + ".tmp-" + std::to_string(getpid());
   fs::remove_all(tmp, error);
   fs::create_directories(tmp, error);

@@ -11,10 +11,13 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "record/cuda_probe.h"
+#include "record/device_in_use.h"
 #include "record/environment.h"
+#include "record/job_environment.h"
 #include "record/launcher.h"
 #include "record/repeat_policy.h"
 #include "record/spool_model.h"
@@ -54,6 +57,9 @@ struct MeasuredRun {
 struct BaselineData {
   BaselineOptions options;
   ProbeResult probe;
+  JobInfo job;                                      // the launcher's rank, if any
+  DeviceInUse device;                               // which of probe.devices the program uses
+  std::optional<std::string> cuda_visible_devices;  // as the program sees it; nullopt when unset
   HostInfo host;
   std::map<std::string, std::string> environment;
   std::string cwd;
@@ -82,6 +88,12 @@ struct BaselineOutcome {
 
 // Runs the whole baseline. Progress goes to stderr only when it is a TTY and !quiet.
 BaselineOutcome RunBaseline(const BaselineOptions& options);
+
+// Where one `gpuperf baseline` process writes: `out_dir` itself, or, under a launcher (job has a
+// rank), out_dir/RankDirectoryName(rank, host), so that ranks sharing --out never collide.
+std::string RankOutputDirectory(const std::string& out_dir,
+                                const JobInfo& job,
+                                std::string_view host);
 
 // The path of libgpuperf_inject.so: $GPUPERF_INJECT_LIB, next to the gpuperf executable, in
 // ../lib, or where the build put it. "" when none exists.

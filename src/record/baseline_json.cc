@@ -9,7 +9,7 @@ namespace {
 
 using nlohmann::ordered_json;
 
-constexpr const char* kBaselineSchemaVersion = "1.0.0";
+constexpr const char* kBaselineSchemaVersion = "1.1.0";
 constexpr std::size_t kHotKernels = 10;
 
 ordered_json SummaryJson(const Summary& s, const char* unit) {
@@ -21,6 +21,53 @@ ordered_json SummaryJson(const Summary& s, const char* unit) {
           {"max", s.max},
           {"mad", s.mad},
           {"mean", s.mean}};
+}
+
+ordered_json CountOrNull(std::int64_t value) {
+  return value >= 0 ? ordered_json(value) : ordered_json(nullptr);
+}
+
+// The multi-rank job this baseline is one rank of; nulls when not under a launcher.
+ordered_json Job(const BaselineData& data) {
+  const JobInfo& job = data.job;
+  const bool ranked = job.has_rank();
+  return {{"rank", CountOrNull(job.rank)},
+          {"local_rank", CountOrNull(job.local_rank)},
+          {"world_size", CountOrNull(job.world_size)},
+          {"local_size", CountOrNull(job.local_size)},
+          {"launcher", ranked ? ordered_json(ToString(job.launcher)) : ordered_json(nullptr)},
+          {"rank_variable", ranked ? ordered_json(job.rank_variable) : ordered_json(nullptr)},
+          {"host", data.host.host}};
+}
+
+// The nvidia-smi snapshot entry of the GPU with this UUID.
+ordered_json StateOf(const ordered_json& snapshot, const std::string& uuid) {
+  if (snapshot.is_array()) {
+    for (const ordered_json& gpu : snapshot) {
+      if (gpu.is_object() && gpu.contains("uuid") && gpu["uuid"] == uuid)
+        return gpu;
+    }
+  }
+  return std::string(kNotAvailable) + " (no nvidia-smi entry with this UUID)";
+}
+
+ordered_json DeviceInUseJson(const BaselineData& data) {
+  ordered_json device;
+  const int ordinal = data.device.ordinal;
+  const bool known = ordinal >= 0 && static_cast<std::size_t>(ordinal) < data.probe.devices.size();
+  device["ordinal"] = known ? ordered_json(ordinal) : ordered_json(nullptr);
+  device["selected_by"] = data.device.selected_by;
+  device["cuda_visible_devices"] =
+      data.cuda_visible_devices ? ordered_json(*data.cuda_visible_devices) : ordered_json(nullptr);
+  if (!known)
+    return device;
+  const ProbedDevice& probed = data.probe.devices[static_cast<std::size_t>(ordinal)];
+  device["name"] = probed.name;
+  device["uuid"] = probed.uuid;
+  device["pci_bus_id"] = probed.pci_bus_id;
+  device["state_before"] = StateOf(data.gpu_state_before, probed.uuid);
+  device["state_after"] = StateOf(data.gpu_state_after, probed.uuid);
+  return device;
 }
 
 ordered_json Hardware(const BaselineData& data) {
@@ -45,6 +92,7 @@ ordered_json Hardware(const BaselineData& data) {
   ordered_json hardware;
   hardware["gpus"] =
       gpus.empty() ? ordered_json(std::string(kNotAvailable) + " (GPU check skipped)") : gpus;
+  hardware["device_in_use"] = DeviceInUseJson(data);
   hardware["state_before"] = data.gpu_state_before;
   hardware["state_after"] = data.gpu_state_after;
   hardware["state_source"] =
@@ -226,6 +274,7 @@ ordered_json BaselineJson(const BaselineData& data) {
   json["schema_version"] = kBaselineSchemaVersion;
   json["complete"] = data.complete;
   json["problems"] = data.problems;
+  json["job"] = Job(data);
   json["hardware"] = Hardware(data);
   json["software"] = Software(data);
   json["workload"] = Workload(data);

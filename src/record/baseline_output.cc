@@ -94,10 +94,18 @@ std::string BaselineMarkdown(const BaselineData& data) {
   std::string command;
   for (const std::string& word : data.options.command)
     command += (command.empty() ? "" : " ") + word;
+  const auto device = static_cast<std::size_t>(std::max(data.device.ordinal, 0));
   out += fmt::format("`{}` on {}",
                      command,
-                     data.probe.devices.empty() ? std::string("(no GPU probed)")
-                                                : data.probe.devices.front().name);
+                     device < data.probe.devices.size() ? data.probe.devices[device].name
+                                                        : std::string("(no GPU probed)"));
+  if (data.job.has_rank()) {
+    out += fmt::format(" (rank {}{} on {}, {})",
+                       data.job.rank,
+                       data.job.world_size >= 0 ? fmt::format(" of {}", data.job.world_size) : "",
+                       data.host.host,
+                       ToString(data.job.launcher));
+  }
   out += fmt::format(
       ": **median wall time {}** over {} measured run(s) (p95 {}, min {}, max {}, MAD {}); "
       "{} warm-up run(s) excluded; stopped: {}.\n\n",

@@ -9,23 +9,13 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "record/job_environment.h"
+
 namespace gpuperf::spool {
 namespace {
 
 // Chunks stay well under the uint32 size limit; a big batch becomes several chunks.
 constexpr std::size_t kMaxEventsPerChunk = 1 << 20;
-
-bool ParseRank(const char* text, std::int64_t* rank) {
-  if (text == nullptr || *text == '\0')
-    return false;
-  char* end = nullptr;
-  errno = 0;
-  const long long value = std::strtoll(text, &end, 10);
-  if (errno != 0 || *end != '\0' || value < 0)
-    return false;
-  *rank = value;
-  return true;
-}
 
 }  // namespace
 
@@ -42,18 +32,7 @@ std::string SpoolFileName(std::string_view host, std::int64_t pid, std::int64_t 
 }
 
 std::int64_t RankFromEnvironment() {
-  static constexpr const char* kRankVariables[] = {"OMPI_COMM_WORLD_RANK",
-                                                   "PMIX_RANK",
-                                                   "PMI_RANK",
-                                                   "SLURM_PROCID",
-                                                   "MV2_COMM_WORLD_RANK",
-                                                   "RANK"};
-  for (const char* variable : kRankVariables) {
-    std::int64_t rank = -1;
-    if (ParseRank(std::getenv(variable), &rank))
-      return rank;
-  }
-  return -1;
+  return record::DetectJob().rank;
 }
 
 std::string HostName() {

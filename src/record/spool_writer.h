@@ -14,8 +14,9 @@ namespace gpuperf::spool {
 // "<host>.<pid>.gpuperf", or "<host>.<pid>.r<rank>.gpuperf" when rank >= 0.
 std::string SpoolFileName(std::string_view host, std::int64_t pid, std::int64_t rank);
 
-// The process's rank from the first of OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK, SLURM_PROCID,
-// MV2_COMM_WORLD_RANK, RANK that holds a non-negative integer; -1 if none does.
+// The process's rank as record::DetectJob (record/job_environment.h) reads it from the
+// launcher's variables, so that spool names and `gpuperf baseline`'s rank directory agree; -1
+// when not under a launcher.
 std::int64_t RankFromEnvironment();
 
 // The short host name (uname), at most 63 characters.

@@ -126,7 +126,10 @@ TEST_CASE("forked processes and ranks each get their own file", "[record]") {
   const record::BaselineOutcome outcome = record::RunBaseline(options);
   unsetenv("OMPI_COMM_WORLD_RANK");
   CHECK(outcome.exit_code == 0);
-  const nlohmann::json baseline = ReadJson(dir / "out" / "baseline.json");
+  // Under a launcher the rank writes into its own directory (record_multirank_test.cc).
+  const fs::path rank_dir = dir / "out" / record::RankDirectoryName(5, spool::HostName());
+  CHECK(outcome.out_dir == rank_dir.string());
+  const nlohmann::json baseline = ReadJson(rank_dir / "baseline.json");
   const auto& run = baseline["runs"][0];
   CHECK(run["processes"] == 2);
   CHECK(run["kernel_count"] == 2);

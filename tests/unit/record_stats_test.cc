@@ -82,10 +82,12 @@ TEST_CASE("spool files are named by host, pid and rank", "[record]") {
   CHECK(spool::RankFromEnvironment() == -1);
   setenv("RANK", "9", 1);
   CHECK(spool::RankFromEnvironment() == 9);
-  setenv("SLURM_PROCID", "2", 1);  // earlier in the list wins
+  setenv("SLURM_PROCID", "2", 1);  // earlier in the list wins, inside an srun step
+  setenv("SLURM_STEP_ID", "0", 1);
   CHECK(spool::RankFromEnvironment() == 2);
   setenv("SLURM_PROCID", "x", 1);  // not a number: skipped
   CHECK(spool::RankFromEnvironment() == 9);
   unsetenv("SLURM_PROCID");
+  unsetenv("SLURM_STEP_ID");
   unsetenv("RANK");
 }
