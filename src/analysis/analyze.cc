@@ -11,6 +11,7 @@
 #include "analysis/predictions.h"
 #include "analysis/ranges.h"
 #include "analysis/roofline.h"
+#include "analysis/shape_model.h"
 #include "analysis/tables.h"
 #include "analysis/timeline.h"
 
@@ -98,6 +99,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
 
   out.kernels = KernelTable(trace, index, out.timeline.total_ns);
   AttachRooflines(trace, out.kernels, out.notes);
+  AttachModeledRooflines(trace, index, out.kernels, out.notes);  // counters win
   out.memory_ops = MemoryOpTable(trace);
   out.api = ApiTable(trace);
   out.launch = SummarizeLaunches(trace, JoinKernelLaunches(trace, index, false));

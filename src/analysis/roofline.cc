@@ -112,6 +112,17 @@ std::optional<double> LaunchDramBytes(const std::map<std::string, double>& metri
 
 report::KernelRoofline ComputeRoofline(const std::vector<RooflineInstance>& instances,
                                        const model::DeviceCeilings* ceilings) {
+  std::vector<InstanceWork> work;
+  work.reserve(instances.size());
+  for (const RooflineInstance& instance : instances) {
+    work.push_back(
+        {instance.duration_ns, LaunchFlops(*instance.metrics), LaunchDramBytes(*instance.metrics)});
+  }
+  return RooflineFromWork(work, ceilings);
+}
+
+report::KernelRoofline RooflineFromWork(const std::vector<InstanceWork>& instances,
+                                        const model::DeviceCeilings* ceilings) {
   report::KernelRoofline r;
   r.instances = static_cast<std::int64_t>(instances.size());
   std::map<PrecisionUnit, double> flops;
@@ -119,10 +130,10 @@ report::KernelRoofline ComputeRoofline(const std::vector<RooflineInstance>& inst
   std::vector<double> per_instance_bytes;
   bool flops_known = true, bytes_known = true;
   double bytes = 0, seconds = 0;
-  for (const RooflineInstance& instance : instances) {
+  for (const InstanceWork& instance : instances) {
     seconds += static_cast<double>(instance.duration_ns) * 1e-9;
-    auto f = LaunchFlops(*instance.metrics);
-    auto b = LaunchDramBytes(*instance.metrics);
+    const auto& f = instance.flops;
+    const auto& b = instance.bytes;
     flops_known = flops_known && f.has_value();
     bytes_known = bytes_known && b.has_value();
     if (f) {
@@ -208,6 +219,24 @@ report::KernelRoofline ComputeRoofline(const std::vector<RooflineInstance>& inst
   return r;
 }
 
+model::CeilingMatch DeviceCeilingMatch(const model::Trace& trace, std::int32_t device) {
+  const model::Device* d = trace.FindDevice(device);
+  model::CeilingMatch match =
+      d ? model::FindCeilings(d->name, d->compute_major, d->compute_minor)
+        : model::CeilingMatch{nullptr, "the trace has no record of the device"};
+  if (d && d->name.empty()) {  // say which parts the compute capability leaves open
+    std::string candidates;
+    for (const auto* entry :
+         model::CeilingsForComputeCapability(d->compute_major, d->compute_minor))
+      candidates += (candidates.empty() ? "" : ", ") + std::string(entry->key);
+    if (!candidates.empty()) {
+      match.reason += fmt::format(
+          "; compute capability {}.{} fits {}", d->compute_major, d->compute_minor, candidates);
+    }
+  }
+  return match;
+}
+
 void AttachRooflines(const model::Trace& trace,
                      std::vector<report::KernelRow>& kernels,
                      std::vector<std::string>& notes) {
@@ -230,21 +259,8 @@ void AttachRooflines(const model::Trace& trace,
   }
   std::map<std::int32_t, model::CeilingMatch> matches;
   for (const auto& [name, device] : device_of) {
-    if (matches.count(device))
-      continue;
-    const model::Device* d = trace.FindDevice(device);
-    matches[device] = d ? model::FindCeilings(d->name, d->compute_major, d->compute_minor)
-                        : model::CeilingMatch{nullptr, "the trace has no record of the device"};
-    if (d && d->name.empty()) {  // say which parts the compute capability leaves open
-      std::string candidates;
-      for (const auto* entry :
-           model::CeilingsForComputeCapability(d->compute_major, d->compute_minor))
-        candidates += (candidates.empty() ? "" : ", ") + std::string(entry->key);
-      if (!candidates.empty()) {
-        matches[device].reason += fmt::format(
-            "; compute capability {}.{} fits {}", d->compute_major, d->compute_minor, candidates);
-      }
-    }
+    if (!matches.count(device))
+      matches[device] = DeviceCeilingMatch(trace, device);
   }
   for (report::KernelRow& row : kernels) {
     auto it = by_name.find(row.name);

@@ -43,6 +43,21 @@ struct RooflineInstance {
 report::KernelRoofline ComputeRoofline(const std::vector<RooflineInstance>& instances,
                                        const model::DeviceCeilings* ceilings);
 
+// The work of one instance, however it is known (counters or a shape model): FLOPs by precision
+// and unit, bytes; nullopt when unknown.
+struct InstanceWork {
+  std::int64_t duration_ns = 0;
+  std::optional<std::map<PrecisionUnit, double>> flops;
+  std::optional<double> bytes;
+};
+
+// ComputeRoofline on work already counted; evidence is left "measured" for the caller to set.
+report::KernelRoofline RooflineFromWork(const std::vector<InstanceWork>& instances,
+                                        const model::DeviceCeilings* ceilings);
+
+// The datasheet entry of device `device` of the trace, or why there is none.
+model::CeilingMatch DeviceCeilingMatch(const model::Trace& trace, std::int32_t device);
+
 // Fills KernelRow::roofline for every kernel name with counters and appends to `notes` which
 // ceilings were used (or why none). Does nothing when the trace has no counters.
 void AttachRooflines(const model::Trace& trace,

@@ -1,4 +1,4 @@
-// report.md's roofline table: one row per kernel name with hardware counters.
+// report.md's roofline table: one row per kernel name with hardware counters or a shape model.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -32,9 +32,10 @@ std::string Or(const std::optional<double>& value, const char* unit) {
 }
 
 std::string Precision(const KernelRoofline& r) {
+  std::string modeled = r.evidence == "modeled" ? " (modeled)" : "";
   if (r.precision.empty())
-    return "n/a";
-  return r.unit.empty() ? r.precision : r.precision + " " + r.unit;
+    return "n/a" + modeled;
+  return (r.unit.empty() ? r.precision : r.precision + " " + r.unit) + modeled;
 }
 
 }  // namespace
@@ -49,12 +50,31 @@ void AppendRoofline(std::string& out,
   }
   if (rows.empty())
     return;
-  out += "## Roofline (hardware counters)\n\n";
-  out += fmt::format(
-      "FLOPs and DRAM bytes are Nsight Compute counters summed over each kernel's instances with "
-      "counters; roofs are datasheet peaks for the precision the kernel spends most time on. "
-      "\"latency\": under {} of both roofs. Formulas: `docs/metrics.md`, \"Roofline\".\n\n",
-      FormatPercent(100.0 * kLatencyBoundFraction));
+  auto modeled = std::count_if(rows.begin(), rows.end(), [](const KernelRow* row) {
+    return row->roofline->evidence == "modeled";
+  });
+  out += modeled == 0 ? "## Roofline (hardware counters)\n\n"
+         : static_cast<std::size_t>(modeled) == rows.size()
+             ? "## Roofline (shape models)\n\n"
+             : "## Roofline (hardware counters and shape models)\n\n";
+  if (static_cast<std::size_t>(modeled) < rows.size()) {
+    out += fmt::format(
+        "FLOPs and DRAM bytes are Nsight Compute counters summed over each kernel's instances with "
+        "counters; roofs are datasheet peaks for the precision the kernel spends most time on. "
+        "\"latency\": under {} of both roofs. Formulas: `docs/metrics.md`, \"Roofline\".\n\n",
+        FormatPercent(100.0 * kLatencyBoundFraction));
+  } else {
+    out += fmt::format(
+        "Roofs are datasheet peaks for the precision of the modelled work. \"latency\": under {} "
+        "of both roofs. Formulas: `docs/metrics.md`, \"Roofline\".\n\n",
+        FormatPercent(100.0 * kLatencyBoundFraction));
+  }
+  if (modeled > 0) {
+    out +=
+        "Rows marked \"(modeled)\" have no counters: their FLOPs and bytes come from the recorded "
+        "shapes of the PyTorch ops that launched them (operand bytes, not DRAM counters; fp16/bf16 "
+        "GEMMs assumed to run on tensor cores). Formulas: `docs/metrics.md`, \"Shape models\".\n\n";
+  }
   MarkdownTable table({{"#", Align::kRight},
                        {"kernel"},
                        {"instances", Align::kRight},
@@ -84,7 +104,8 @@ void AppendRoofline(std::string& out,
                   r.bound});
   }
   out += table.Render() + "\n";
-  AppendShownNote(out, shown, rows.size(), "kernels with counters");
+  AppendShownNote(
+      out, shown, rows.size(), modeled > 0 ? "kernels with a roofline" : "kernels with counters");
   std::vector<std::string> sources;
   for (const KernelRow* row : rows) {
     const std::string& source = row->roofline->ceiling_source;
