@@ -5,6 +5,7 @@
 // ("source: trace"); later stages (roofline, models) add their own evidence tiers.
 #pragma once
 
+#include "gpuperf/occupancy.h"
 #include "gpuperf/roofline.h"
 
 #include <cstdint>
@@ -42,6 +43,9 @@ struct KernelRow {
   std::int64_t short_instances = 0;  // instances shorter than their own launch call
   // When instances have hardware counters: their roofline (gpuperf/roofline.h).
   std::optional<KernelRoofline> roofline;
+  // When instances record block size and registers on a device of known compute capability:
+  // theoretical occupancy of the most common launch configuration (gpuperf/occupancy.h).
+  std::optional<KernelOccupancy> occupancy;
 };
 
 // One row per memory operation kind (nsys cuda_gpu_mem_time_sum / cuda_gpu_mem_size_sum).

@@ -8,6 +8,7 @@
 #include "analysis/findings.h"
 #include "analysis/headline.h"
 #include "analysis/launch_overhead.h"
+#include "analysis/occupancy.h"
 #include "analysis/predictions.h"
 #include "analysis/ranges.h"
 #include "analysis/roofline.h"
@@ -100,6 +101,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   out.kernels = KernelTable(trace, index, out.timeline.total_ns);
   AttachRooflines(trace, out.kernels, out.notes);
   AttachModeledRooflines(trace, index, out.kernels, out.notes);  // counters win
+  AttachOccupancy(trace, out.kernels);
   out.memory_ops = MemoryOpTable(trace);
   out.api = ApiTable(trace);
   out.launch = SummarizeLaunches(trace, JoinKernelLaunches(trace, index, false));

@@ -16,7 +16,7 @@
 #include "cli/app.h"
 #include "cli/errors.h"
 #include "cli/logging.h"
-#include "cli/staged_output.h"
+#include "cli/report_output.h"
 #include "io/ncu/counter_join.h"
 #include "io/report/rank_summary_json.h"
 #include "report/json_writer.h"
@@ -76,15 +76,7 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
                   "Nsight Compute CSV (ncu --csv) to join to the trace's kernels by name and "
                   "launch order")
       ->type_name("CSV");
-  sub->add_option("-o,--out", out_dir_, "Output directory for report.md and report.json")
-      ->type_name("DIR")
-      ->capture_default_str();
-  sub->add_option("-f,--format", formats_, "Comma-separated output formats: md, json")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"md", "json"}))
-      ->type_name("LIST")
-      ->expected(1)
-      ->capture_default_str();
+  AddOutputOptions(sub, out_dir_, formats_, "report.md and report.json");
   sub->add_option("-n,--top", top_, "Rows per table in report.md and in the terminal summary")
       ->check(CLI::Range(1, 100000))
       ->type_name("N")
@@ -97,34 +89,19 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
   return sub;
 }
 
-bool AnalyzeCommand::Wants(const std::string& format) const {
-  return std::find(formats_.begin(), formats_.end(), format) != formats_.end();
-}
-
 Result<std::vector<std::string>> AnalyzeCommand::WriteReports(const report::AnalysisReport& report,
                                                               const std::string& summary) const {
   report::ToolInfo tool{"gpuperf", Version()};
-  StagedOutput output(out_dir_);
-  if (Status status = output.Prepare(); !status.ok())
-    return status.error();
-  if (Wants("md")) {
+  std::vector<std::pair<std::string, std::string>> files;
+  if (WantsFormat(formats_, "md")) {
     report::MarkdownOptions options{static_cast<std::size_t>(top_), 120, tool};
-    if (Status s = output.Stage("report.md", report::ToMarkdown(report, options)); !s.ok()) {
-      return s.error();
-    }
+    files.emplace_back("report.md", report::ToMarkdown(report, options));
   }
-  if (Wants("json")) {
-    std::string json = report::DumpJson(report::ToJson(report, tool));
-    if (Status s = output.Stage("report.json", json); !s.ok())
-      return s.error();
-  }
-  if (summary_) {
-    if (Status s = output.Stage("summary.json", summary); !s.ok())
-      return s.error();
-  }
-  if (Status status = output.Commit(); !status.ok())
-    return status.error();
-  return output.written();
+  if (WantsFormat(formats_, "json"))
+    files.emplace_back("report.json", report::DumpJson(report::ToJson(report, tool)));
+  if (summary_)
+    files.emplace_back("summary.json", summary);
+  return WriteReportFiles(out_dir_, files);
 }
 
 int AnalyzeCommand::Run() {

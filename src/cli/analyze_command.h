@@ -21,7 +21,6 @@ class AnalyzeCommand final : public Command {
   int Run() override;
 
  private:
-  bool Wants(const std::string& format) const;
   // Imports counters_path_ (an Nsight Compute CSV) and joins its counters to `trace`.
   Status JoinCountersFile(model::Trace& trace) const;
   // Writes the chosen formats; returns the paths written or the first error.

@@ -10,7 +10,7 @@
 #include "cli/app.h"
 #include "cli/compare_inputs.h"
 #include "cli/errors.h"
-#include "cli/staged_output.h"
+#include "cli/report_output.h"
 #include "report/compare_writer.h"
 #include "report/json_writer.h"
 
@@ -50,15 +50,7 @@ CLI::App* CompareCommand::Register(CLI::App& app) {
       ->required()
       ->type_name("BEFORE");
   sub->add_option("after", after_, "The same after the change")->required()->type_name("AFTER");
-  sub->add_option("-o,--out", out_dir_, "Output directory for compare.md and compare.json")
-      ->type_name("DIR")
-      ->capture_default_str();
-  sub->add_option("-f,--format", formats_, "Comma-separated output formats: md, json")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"md", "json"}))
-      ->type_name("LIST")
-      ->expected(1)
-      ->capture_default_str();
+  AddOutputOptions(sub, out_dir_, formats_, "compare.md and compare.json");
   sub->add_option("--threshold", threshold_, "Smallest relative change that counts, e.g. 2%")
       ->type_name("P%")
       ->capture_default_str();
@@ -107,24 +99,19 @@ int CompareCommand::Run() {
   compare::CompareReport result = analysis::Compare(*before, *after, options);
 
   report::ToolInfo tool{"gpuperf", Version()};
-  StagedOutput output(out_dir_);
-  auto wants = [&](const char* f) {
-    return std::find(formats_.begin(), formats_.end(), f) != formats_.end();
-  };
-  Status status = output.Prepare();
-  if (status.ok() && wants("md"))
-    status = output.Stage("compare.md",
-                          report::CompareToMarkdown(result, tool, static_cast<std::size_t>(top_)));
-  if (status.ok() && wants("json"))
-    status = output.Stage("compare.json", report::DumpJson(report::CompareToJson(result, tool)));
-  if (status.ok())
-    status = output.Commit();
-  if (!status.ok()) {
-    PrintError(status.error().message);
+  std::vector<std::pair<std::string, std::string>> files;
+  if (WantsFormat(formats_, "md"))
+    files.emplace_back("compare.md",
+                       report::CompareToMarkdown(result, tool, static_cast<std::size_t>(top_)));
+  if (WantsFormat(formats_, "json"))
+    files.emplace_back("compare.json", report::DumpJson(report::CompareToJson(result, tool)));
+  auto written = WriteReportFiles(out_dir_, files);
+  if (!written.ok()) {
+    PrintError(written.error().message);
     return kExitFailure;
   }
   std::printf("%s\n", result.summary.c_str());
-  for (const std::string& path : output.written())
+  for (const std::string& path : *written)
     std::printf("wrote %s\n", path.c_str());
   std::fflush(stdout);
 

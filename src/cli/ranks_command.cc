@@ -7,7 +7,7 @@
 #include "cli/app.h"
 #include "cli/errors.h"
 #include "cli/rank_inputs.h"
-#include "cli/staged_output.h"
+#include "cli/report_output.h"
 #include "report/json_writer.h"
 #include "report/ranks_writer.h"
 
@@ -35,15 +35,7 @@ CLI::App* RanksCommand::Register(CLI::App& app) {
   sub->add_option("inputs", inputs_, "Rank traces, summary.json files or directories")
       ->required()
       ->type_name("DIR|FILES...");
-  sub->add_option("-o,--out", out_dir_, "Output directory for ranks.md and ranks.json")
-      ->type_name("DIR")
-      ->capture_default_str();
-  sub->add_option("-f,--format", formats_, "Comma-separated output formats: md, json")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"md", "json"}))
-      ->type_name("LIST")
-      ->expected(1)
-      ->capture_default_str();
+  AddOutputOptions(sub, out_dir_, formats_, "ranks.md and ranks.json");
   sub->add_option("-j,--jobs", jobs_, "Ranks read in parallel (0: one per core)")
       ->check(CLI::Range(0, 4096))
       ->capture_default_str();
@@ -65,19 +57,14 @@ int RanksCommand::Run() {
   ranks::RanksReport result = analysis::AnalyzeRanks(summaries);
   result.errors = errors;
   report::ToolInfo tool{"gpuperf", Version()};
-  StagedOutput output(out_dir_);
-  auto wants = [&](const char* f) {
-    return std::find(formats_.begin(), formats_.end(), f) != formats_.end();
-  };
-  Status status = output.Prepare();
-  if (status.ok() && wants("md"))
-    status = output.Stage("ranks.md", report::RanksToMarkdown(result, tool));
-  if (status.ok() && wants("json"))
-    status = output.Stage("ranks.json", report::DumpJson(report::RanksToJson(result, tool)));
-  if (status.ok())
-    status = output.Commit();
-  if (!status.ok()) {
-    PrintError(status.error().message);
+  std::vector<std::pair<std::string, std::string>> files;
+  if (WantsFormat(formats_, "md"))
+    files.emplace_back("ranks.md", report::RanksToMarkdown(result, tool));
+  if (WantsFormat(formats_, "json"))
+    files.emplace_back("ranks.json", report::DumpJson(report::RanksToJson(result, tool)));
+  auto written = WriteReportFiles(out_dir_, files);
+  if (!written.ok()) {
+    PrintError(written.error().message);
     return kExitFailure;
   }
   std::printf("%zu rank(s) read, %zu unreadable, %zu straggler(s)\n",
@@ -87,7 +74,7 @@ int RanksCommand::Run() {
   for (const auto& s : result.stragglers)
     std::printf(
         "  rank %lld (%s): %s\n", static_cast<long long>(s.rank), s.kind.c_str(), s.reason.c_str());
-  for (const std::string& path : output.written())
+  for (const std::string& path : *written)
     std::printf("wrote %s\n", path.c_str());
   return std::fflush(stdout) == 0 ? kExitOk : kExitFailure;
 }

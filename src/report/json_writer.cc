@@ -82,6 +82,21 @@ Json DevicesJson(const std::vector<DeviceTimeline>& devices) {
   return array;
 }
 
+Json OccupancyJson(const KernelOccupancy& o) {
+  return Json{{"theoretical", Number(o.theoretical, 4)},
+              {"active_blocks_per_sm", o.active_blocks_per_sm},
+              {"active_warps_per_sm", o.active_warps_per_sm},
+              {"max_warps_per_sm", o.max_warps_per_sm},
+              {"limiter", o.limiter},
+              {"threads_per_block", o.threads_per_block},
+              {"registers_per_thread", o.registers_per_thread},
+              {"shared_memory_bytes", o.shared_memory_bytes},
+              {"compute_capability", o.compute_capability},
+              {"instances", o.instances},
+              {"instances_with_attributes", o.instances_with_attributes},
+              {"evidence", o.evidence}};
+}
+
 Json KernelsJson(const std::vector<KernelRow>& kernels) {
   Json array = Json::array();
   for (const KernelRow* row : KernelsByTotalTime(kernels)) {
@@ -95,6 +110,8 @@ Json KernelsJson(const std::vector<KernelRow>& kernels) {
     object["short_instances"] = k.short_instances;
     if (k.roofline)
       object["roofline"] = RooflineJson(*k.roofline);
+    if (k.occupancy)
+      object["occupancy"] = OccupancyJson(*k.occupancy);
     array.push_back(std::move(object));
   }
   return array;

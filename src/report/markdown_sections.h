@@ -16,6 +16,10 @@ void AppendPredictions(std::string& out,
 void AppendKernels(std::string& out, const AnalysisReport& report, const MarkdownOptions& options);
 // The roofline table (markdown_roofline.cc); nothing when no kernel has hardware counters.
 void AppendRoofline(std::string& out, const AnalysisReport& report, const MarkdownOptions& options);
+// The occupancy table (markdown_occupancy.cc); nothing when no kernel has launch attributes.
+void AppendOccupancy(std::string& out,
+                     const AnalysisReport& report,
+                     const MarkdownOptions& options);
 void AppendMemoryOps(std::string& out,
                      const AnalysisReport& report,
                      const MarkdownOptions& options);

@@ -151,6 +151,7 @@ std::string ToMarkdown(const AnalysisReport& report, const MarkdownOptions& opti
   markdown::AppendPredictions(out, report, options);
   markdown::AppendKernels(out, report, options);
   markdown::AppendRoofline(out, report, options);
+  markdown::AppendOccupancy(out, report, options);
   markdown::AppendMemoryOps(out, report, options);
   markdown::AppendApi(out, report, options);
   markdown::AppendLaunch(out, report);

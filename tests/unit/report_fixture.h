@@ -58,6 +58,7 @@ inline report::AnalysisReport SampleReport() {
                        "",
                        "",
                        0,
+                       std::nullopt,
                        std::nullopt});
   r.kernels.push_back({"gemm_kernel",
                        Dist(10, 1'500'000, 150'000.0 / 1.0, 149'000.5, 100'000, 200'000, 1.0 / 3.0),
@@ -66,6 +67,7 @@ inline report::AnalysisReport SampleReport() {
                        "[128,1,1]",
                        "[256,1,1]",
                        2,
+                       std::nullopt,
                        std::nullopt});
   r.memory_ops.push_back({"[CUDA memcpy HtoD]",
                           Dist(4, 300'000, 75'000, 70'000, 50'000, 100'000, 20'000),

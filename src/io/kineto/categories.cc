@@ -45,6 +45,7 @@ constexpr CategoryEntry kCategories[] = {
     {"overhead", Category::kOverhead},
     {"trace", Category::kTraceSpan},
     {"cpu_instant_event", Category::kCpuInstant},
+    {"cuda_profiler_range", Category::kProfilerRange},
 };
 
 model::MemoryKind ParseMemoryKind(std::string_view text) {

@@ -25,6 +25,7 @@ enum class Category : std::uint8_t {
   kOverhead,           // "overhead"
   kTraceSpan,          // "Trace": the whole-capture span
   kCpuInstant,         // "cpu_instant_event" ([memory] instants)
+  kProfilerRange,      // "cuda_profiler_range": CUPTI range profiler, one kernel + its counters
   kOther,              // anything else: counted as ignored
 };
 

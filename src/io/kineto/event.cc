@@ -64,6 +64,7 @@ std::optional<Field> Lookup(const KeyName (&table)[N], std::string_view key) {
 void Event::Clear() {
   for (Slot& slot : slots_)
     slot.present = false;
+  metrics_.clear();
   arena_.clear();
   is_object_ = false;
 }
@@ -117,7 +118,19 @@ bool Event::ReadArgs(util::JsonReader& reader) {
       return true;
     if (t != JsonToken::kKey)
       return false;
-    if (!ReadValue(reader, Lookup(kArgKeys, reader.text())))
+    std::string_view key = reader.text();
+    std::optional<Field> field = Lookup(kArgKeys, key);
+    if (!field && key.find("__") != std::string_view::npos) {
+      Metric metric;
+      metric.name_offset = static_cast<std::uint32_t>(arena_.size());
+      metric.name_length = static_cast<std::uint32_t>(key.size());
+      arena_.append(key);  // before Next(): the reader's text is only valid until then
+      if (!ReadInto(reader, reader.Next(), metric.value))
+        return false;
+      metrics_.push_back(metric);
+      continue;
+    }
+    if (!ReadValue(reader, field))
       return false;
   }
 }
@@ -127,9 +140,12 @@ bool Event::ReadValue(util::JsonReader& reader, std::optional<Field> field) {
   JsonToken t = reader.Next();
   if (!field)
     return reader.SkipValue(t);
+  return ReadInto(reader, t, slots_[Index(*field)]);
+}
+
+bool Event::ReadInto(util::JsonReader& reader, JsonToken t, Slot& slot) {
   if (t == JsonToken::kError)
     return false;
-  Slot& slot = slots_[Index(*field)];
   slot.offset = static_cast<std::uint32_t>(arena_.size());
   slot.type = t;
   if (t == JsonToken::kBeginObject || t == JsonToken::kBeginArray) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "util/json_reader.h"
 
@@ -58,6 +59,17 @@ class Event {
   std::optional<std::int64_t> Int(Field f) const;
   bool is_object() const { return is_object_; }
 
+  // Args whose key is not a kept Field but looks like a profiler metric (contains "__", as
+  // "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum" does): cuda_profiler_range counters.
+  std::size_t metric_count() const { return metrics_.size(); }
+  std::string_view MetricName(std::size_t i) const {
+    return std::string_view(arena_).substr(metrics_[i].name_offset, metrics_[i].name_length);
+  }
+  std::string_view MetricText(std::size_t i) const {
+    return std::string_view(arena_).substr(metrics_[i].value.offset, metrics_[i].value.length);
+  }
+  util::JsonToken MetricType(std::size_t i) const { return metrics_[i].value.type; }
+
   // Reads the event whose first token `first` the reader just returned. A non-object event is
   // skipped and leaves is_object() false. Returns false on a JSON error (see reader.error()).
   bool Read(util::JsonReader& reader, util::JsonToken first);
@@ -72,8 +84,17 @@ class Event {
   static std::size_t Index(Field f) { return static_cast<std::size_t>(f); }
   bool ReadValue(util::JsonReader& reader, std::optional<Field> field);
   bool ReadArgs(util::JsonReader& reader);
+  // Reads the value after a key into `slot` (arena text or compact JSON).
+  bool ReadInto(util::JsonReader& reader, util::JsonToken t, Slot& slot);
+
+  struct Metric {
+    std::uint32_t name_offset = 0;
+    std::uint32_t name_length = 0;
+    Slot value;
+  };
 
   std::array<Slot, static_cast<std::size_t>(Field::kCount)> slots_{};
+  std::vector<Metric> metrics_;  // keeps its capacity across events, like arena_
   std::string arena_;
   bool is_object_ = false;
 };

@@ -1,6 +1,9 @@
 #include "io/kineto/event_mapper.h"
 
+#include <charconv>
 #include <limits>
+#include <optional>
+#include <system_error>
 
 #include "io/kineto/numbers.h"
 
@@ -143,6 +146,8 @@ void EventMapper::MapComplete(const Event& event, Category category) {
       return MapRange(event, category, start, end);
     case Category::kCpuOp:
       return MapHostOp(event, start, end);
+    case Category::kProfilerRange:
+      return MapProfilerRange(event, start, end);
     default:
       return;
   }
@@ -247,6 +252,72 @@ void EventMapper::MapHostOp(const Event& event, TimeNs start, TimeNs end) {
   trace_->host_ops.push_back(op);
 }
 
+// A CUPTI range-profiler range (Kineto's CuptiRangeProfiler, one range per kernel): the kernel
+// name, pid 0 / tid 0 (not a device or stream: args.device / args.stream when present) and the
+// counters as args under their Nsight Compute names, which is what KernelCounters holds; every
+// numeric metric is kept under its own name. `dur` spans the kernel's replay passes, not one run.
+void EventMapper::MapProfilerRange(const Event& event, TimeNs start, TimeNs end) {
+  model::GpuActivity a;
+  a.kind = model::ActivityKind::kKernel;
+  a.name = Intern(event.Text(Field::kName));
+  a.start_ns = start;
+  a.end_ns = end;
+  a.device = Int32Or(event, Field::kArgDevice, 0);
+  a.stream = IntOr(event, Field::kArgStream, kNoId);
+  a.correlation = IntOr(event, Field::kArgCorrelation, kNoId);
+  model::KernelCounters counters;
+  for (std::size_t i = 0; i < event.metric_count(); ++i) {
+    std::string_view text = event.MetricText(i);
+    double value = 0;
+    auto [end_ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (event.MetricType(i) != JsonToken::kNumber || ec != std::errc() ||
+        end_ptr != text.data() + text.size()) {
+      Count("kineto.profiler_range_bad_metric");
+      continue;
+    }
+    counters.metrics[std::string(event.MetricName(i))] = value;
+  }
+  if (counters.metrics.empty())
+    Count("kineto.profiler_range_without_metrics");
+  profiler_ranges_.emplace_back(a, std::move(counters));
+}
+
+void EventMapper::ResolveProfilerRanges() {
+  if (profiler_ranges_.empty())
+    return;
+  // Real kernel events by name, for traces that have both.
+  std::unordered_map<model::NameId, std::vector<std::size_t>> kernels;
+  for (std::size_t i = 0; i < trace_->activities.size(); ++i) {
+    if (trace_->activities[i].kind == model::ActivityKind::kKernel)
+      kernels[trace_->activities[i].name].push_back(i);
+  }
+  std::unordered_set<std::size_t> taken;
+  for (auto& [range, counters] : profiler_ranges_) {
+    Count("kineto.profiler_ranges");
+    std::optional<std::size_t> kernel;
+    if (auto it = kernels.find(range.name); it != kernels.end()) {
+      for (std::size_t i : it->second) {
+        const model::GpuActivity& k = trace_->activities[i];
+        if (k.start_ns < range.end_ns && range.start_ns < k.end_ns && !taken.contains(i)) {
+          kernel = i;
+          break;
+        }
+      }
+    }
+    if (kernel) {
+      Count("kineto.profiler_ranges_attached_to_kernel");
+      taken.insert(*kernel);
+      counters.activity = *kernel;
+    } else {
+      Count("kineto.profiler_ranges_as_kernel");
+      counters.activity = trace_->activities.size();
+      trace_->activities.push_back(range);
+    }
+    trace_->counters.push_back(std::move(counters));
+  }
+  profiler_ranges_.clear();
+}
+
 // Only allocator instants ("[memory]") are kept; others (Iteration Start, ...) are counted.
 void EventMapper::MapInstant(const Event& event) {
   if (event.Text(Field::kName) != "[memory]")
@@ -291,6 +362,7 @@ void EventMapper::Finish() {
       Count("kineto.orphan_gpu_activity");
     }
   }
+  ResolveProfilerRanges();  // after the orphan count: ranges have no launch to join
   for (const auto& [what, n] : counts_)
     trace_->diagnostics.Count(std::string(what), n);
   counts_.clear();

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "io/kineto/categories.h"
 #include "io/kineto/event.h"
@@ -48,6 +50,10 @@ class EventMapper {
   void MapSync(const Event& event, model::TimeNs start, model::TimeNs end);
   void MapRange(const Event& event, Category category, model::TimeNs start, model::TimeNs end);
   void MapHostOp(const Event& event, model::TimeNs start, model::TimeNs end);
+  void MapProfilerRange(const Event& event, model::TimeNs start, model::TimeNs end);
+  // Attaches each profiler range to an overlapping kernel of the same name, or adds it as a
+  // kernel of its own (FORMATS.md: cuda_profiler_range). Called by Finish().
+  void ResolveProfilerRanges();
   void MapInstant(const Event& event);
   void MapMetadata(const Event& event);
   // `what` must be a string literal: counts are kept by view and flushed in Finish().
@@ -62,6 +68,9 @@ class EventMapper {
   std::unordered_set<std::int64_t> api_correlations_;
   std::unordered_set<std::int64_t> named_pids_;
   std::map<std::string_view, std::int64_t> counts_;
+  // cuda_profiler_range events, kept until the whole file is read: the kernel they measured may
+  // come later in the file. counters.activity is set when the range is resolved.
+  std::vector<std::pair<model::GpuActivity, model::KernelCounters>> profiler_ranges_;
   std::int64_t events_ = 0;
   std::int64_t object_events_ = 0;
 };
