@@ -2,10 +2,12 @@
 #pragma once
 
 #include "gpuperf/report.h"
+#include "gpuperf/sass.h"
 #include "gpuperf/trace.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace gpuperf::analysis {
 
@@ -20,6 +22,9 @@ struct AnalyzeOptions {
   // Kernels kept in predictions.kernels (ranked by recoverable or critical time); all by
   // default, so that `gpuperf predict` can read any kernel back from report.json.
   std::size_t prediction_rows = SIZE_MAX;
+  // SASS functions of the traced program (`analyze --sass`, read by io/sass): evidence of
+  // tensor-core use per kernel (analysis/tensor_cores.h). Empty: counters and names only.
+  std::vector<model::SassFunction> sass;
 };
 
 report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& options = {});

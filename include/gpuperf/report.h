@@ -16,7 +16,7 @@
 namespace gpuperf::report {
 
 // The semver of report.json; bump minor for added keys, major for removed or renamed ones.
-inline constexpr const char* kReportSchemaVersion = "1.1.0";
+inline constexpr const char* kReportSchemaVersion = "1.2.0";
 
 // Summary statistics of a set of durations (or sizes), with `nsys stats` definitions:
 // avg = mean, med = median (mean of the two middle values for even counts), stddev = sample
@@ -46,6 +46,58 @@ struct KernelRow {
   // When instances record block size and registers on a device of known compute capability:
   // theoretical occupancy of the most common launch configuration (gpuperf/occupancy.h).
   std::optional<KernelOccupancy> occupancy;
+  // When SASS or counters say whether tensor cores ran (gpuperf/roofline.h).
+  std::optional<TensorCoreEvidence> tensor_cores;
+  KernelClass classification;
+};
+
+// One roof of a ceilings entry: the peak rate of one precision on one unit.
+struct CeilingPeak {
+  std::string precision;  // "fp32", "bf16", ...
+  std::string unit;       // "vector", "tensor"
+  double flops_per_s = 0;
+};
+
+// The ceilings a report used for one device (report.json `ceilings[]`).
+struct CeilingsUsed {
+  std::int32_t device = 0;
+  std::string device_name;
+  std::string entry;     // ceilings entry key ("H100 SXM5 80GB"); "" when none matched
+  std::string evidence;  // "datasheet" or "measured"
+  std::string source;    // the vendor document, or the measurement (gpuperf ceilings, date)
+  std::optional<double> dram_bytes_per_s;
+  std::optional<std::int64_t> l2_bytes;
+  std::vector<CeilingPeak> peaks;
+  std::string clocks;  // the clocks the ceilings hold at, and what is known of the run's clocks
+  std::string reason;  // why no entry matched; "" on a match
+};
+
+// One step of the application-level triage (gpu-performance-engineering.txt's order).
+struct TriageStep {
+  std::string question;  // "gpu_idle", "transfer", "communication", "dominant_work"
+  std::string answer;    // "yes", "no", "unknown"
+  std::string detail;    // the numbers and their source
+};
+
+// The seed's deliverable (gpu-performance-evidence.txt, "Deliverable"): report.json `diagnosis`.
+struct Diagnosis {
+  std::string target_metric;  // what is being minimised, and over which window
+  std::string scope;          // workload scope: input, devices, ranks, what the window holds
+  std::string baseline;       // the baseline numbers and how they were measured
+  std::string dominant_kind;  // "idle", "kernel", "phase", "copy", "communication", "none"
+  std::string dominant_name;
+  double dominant_fraction = 0;  // of the target metric's window
+  // "host_bound", "launch_bound", "sync_bound", "transfer_bound", "communication_bound",
+  // "memory_bound", "compute_bound", "latency_bound", "tensor_cores_unused", "unknown"
+  std::string bottleneck;
+  std::string status;                  // "finding" (evidence confirms) or "hypothesis"
+  std::string evidence;                // tier: "measured", "modeled", "inferred", "assumed"
+  std::vector<std::string> support;    // the evidence, one sentence each, with its source
+  std::vector<TriageStep> triage;      // how the class was reached
+  std::string next_experiment;         // ONE ranked next step
+  std::optional<double> bound_speedup; // Amdahl bound on the whole program if it fully succeeds
+  std::string falsified_by;            // the measurement that would falsify the hypothesis
+  std::string missing_evidence;        // for a hypothesis: what would turn it into a finding
 };
 
 // One row per memory operation kind (nsys cuda_gpu_mem_time_sum / cuda_gpu_mem_size_sum).
@@ -205,6 +257,8 @@ struct AnalysisReport {
   std::vector<RangeRow> ranges;
   std::vector<Finding> findings;
   Predictions predictions;
+  std::vector<CeilingsUsed> ceilings;  // per device with kernels placed on a roofline
+  Diagnosis diagnosis;
   std::vector<DiagnosticCount> diagnostics;
   std::vector<std::string> diagnostic_notes;
 };

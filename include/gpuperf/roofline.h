@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gpuperf::report {
 
@@ -33,6 +35,32 @@ struct KernelRoofline {
   std::string bound = "unknown";      // "memory", "compute", "latency" or "unknown"
   std::string evidence = "measured";  // counters measured by Nsight Compute
   std::string ceiling_source;         // the datasheet entry used; "" without ceilings
+  // The roofs this kernel was placed against (for the chart): the peak of `precision` on `unit`
+  // and the DRAM bandwidth of the ceilings used; absent without ceilings.
+  std::optional<double> peak_flops_per_s;
+  std::optional<double> peak_bytes_per_s;
+};
+
+// Tensor-core use of one kernel name. Claimed only with evidence: tensor-pipe counters or matrix
+// instructions (HMMA, HGMMA, IMMA, ...) in the kernel's SASS; a guess from the name is "inferred".
+struct TensorCoreEvidence {
+  bool used = false;
+  std::string evidence;  // "measured" (counters, SASS) or "inferred" (kernel name)
+  std::string source;    // "counters", "sass" or "name"
+  // SASS: static count of each matrix opcode in the kernel's code ("HGMMA" -> 96).
+  std::vector<std::pair<std::string, std::int64_t>> instructions;
+  std::string detail;  // one sentence: what was looked at
+};
+
+// The per-kernel class (docs/metrics.md, "Classification"): the roofline's bound when there is
+// one, else "launch" for microsecond kernels of a fraction of a wave, else "unknown".
+struct KernelClass {
+  std::string bound = "unknown";  // "memory", "compute", "latency", "launch", "unknown"
+  std::string evidence;           // tier of the bound: "measured", "modeled", "inferred", ""
+  std::string reason;             // one sentence with the numbers
+  // A GEMM-, convolution- or attention-shaped kernel (shape model, name) in a precision tensor
+  // cores serve, whose SASS or counters show no tensor-core work.
+  bool tensor_cores_expected_but_unused = false;
 };
 
 }  // namespace gpuperf::report

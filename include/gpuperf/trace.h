@@ -8,6 +8,8 @@
 //  - Anything malformed that the importer skipped is counted in Trace::diagnostics.
 #pragma once
 
+#include "gpuperf/measured_ceilings.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -58,6 +60,12 @@ struct Device {
   std::int32_t registers_per_sm = 0;
   std::int64_t shared_memory_per_sm = 0;
   std::int32_t warp_size = 0;
+  // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (lower case, as nvidia-smi prints it); "" when the
+  // source does not record it (nsys TARGET_INFO_GPU.uuid and gpuperf recordings do).
+  std::string uuid{};  // {}: designated initializers may leave it out under -Wextra
+  // Ceilings measured on this GPU by `gpuperf ceilings`, attached by `analyze --ceilings`
+  // (model::AttachMeasuredCeilings); the roofline prefers them over the datasheet.
+  std::optional<MeasuredCeilings> measured_ceilings{};
 };
 
 struct Process {
@@ -185,6 +193,9 @@ struct HostOp {
   std::int64_t external_id = kNoId;
   NameId input_dims = 0;   // raw JSON text of "Input Dims" when recorded
   NameId input_types = 0;  // raw JSON text of "Input type"
+  // raw JSON text of "Concrete Inputs": the values of non-tensor arguments as strings
+  // (["", "", "[0, 0]", "[16, 16]", "[1, 1]", "1", ...]), "" for a tensor argument
+  NameId concrete_inputs = 0;
 };
 
 enum class MemoryOp : std::uint8_t { kAllocate, kFree };
@@ -212,6 +223,9 @@ struct Diagnostics {
 struct KernelCounters {
   std::size_t activity = 0;  // index into Trace::activities (a kernel)
   std::map<std::string, double> metrics;
+  // The activity's duration spans the profiler's replay passes, not one run (a Kineto
+  // cuda_profiler_range with no kernel event to attach to): not a run time.
+  bool replay_span = false;
 };
 
 struct TraceMetadata {

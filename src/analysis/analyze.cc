@@ -4,9 +4,14 @@
 #include <fmt/format.h>
 
 #include "analysis/audit.h"
+#include "analysis/ceilings_used.h"
 #include "analysis/correlation.h"
+#include "analysis/critical_time.h"
+#include "analysis/diagnosis.h"
 #include "analysis/findings.h"
 #include "analysis/headline.h"
+#include "analysis/idle_attribution.h"
+#include "analysis/kernel_class.h"
 #include "analysis/launch_overhead.h"
 #include "analysis/occupancy.h"
 #include "analysis/predictions.h"
@@ -14,6 +19,7 @@
 #include "analysis/roofline.h"
 #include "analysis/shape_model.h"
 #include "analysis/tables.h"
+#include "analysis/tensor_cores.h"
 #include "analysis/timeline.h"
 
 namespace gpuperf::analysis {
@@ -102,6 +108,9 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   AttachRooflines(trace, out.kernels, out.notes);
   AttachModeledRooflines(trace, index, out.kernels, out.notes);  // counters win
   AttachOccupancy(trace, out.kernels);
+  AttachTensorCores(trace, options.sass, out.kernels, out.notes);  // counters, SASS, name
+  ClassifyKernels(trace, out.kernels);
+  out.ceilings = CeilingsUsed(trace, out.kernels);
   out.memory_ops = MemoryOpTable(trace);
   out.api = ApiTable(trace);
   out.launch = SummarizeLaunches(trace, JoinKernelLaunches(trace, index, false));
@@ -115,6 +124,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   CopyDiagnostics(trace, out);
   AddNotes(trace, index, out);
   out.headline = Headline(trace, out);
+  out.diagnosis = Diagnose(trace, out, AttributeIdle(trace, all, ComputeTraceWindow(trace)));
   return out;
 }
 

@@ -3,11 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <set>
 
-#include "analysis/amdahl.h"
+#include "analysis/compare_parts.h"
 #include "analysis/compare_stats.h"
 
 namespace gpuperf::analysis {
@@ -40,14 +38,6 @@ CompareStatsOptions StatsOptions(const compare::Options& o) {
   s.alpha = o.alpha;
   s.min_repeats = o.min_repeats;
   return s;
-}
-
-std::string Joined(const std::vector<std::string>& values) {
-  std::set<std::string> unique(values.begin(), values.end());
-  std::string out;
-  for (const std::string& v : unique)
-    out += (out.empty() ? "" : ", ") + v;
-  return out;
 }
 
 void CheckEnvironment(const Side& before, const Side& after, CompareReport& out) {
@@ -163,160 +153,6 @@ std::string VerdictFromKernels(const CompareReport& out) {
   return same_share >= kSameCoverage ? "same" : "inconclusive";
 }
 
-std::optional<double> MeasuredSpeedup(const Statistic& s) {
-  if (s.verdict == "inconclusive" && s.n_before == 0)
-    return std::nullopt;
-  if (s.median_after <= 0 || s.median_before <= 0)
-    return std::nullopt;
-  return s.median_before / s.median_after;
-}
-
-void Reconcile(const Side& before, CompareReport& out) {
-  std::map<std::string, double> fraction;
-  for (const auto& share : before.report.predictions.kernels)
-    fraction[share.name] = share.fraction;
-  bool e2e_measured = out.verdict_basis == "end_to_end";
-  for (const auto& k : out.kernels) {
-    if (k.statistic.verdict != "faster" && k.statistic.verdict != "slower")
-      continue;
-    auto f = fraction.find(k.name);
-    if (f == fraction.end() || k.statistic.median_after <= 0)
-      continue;
-    compare::Reconciliation r;
-    r.kernel = k.name;
-    r.kernel_speedup = k.statistic.median_before / k.statistic.median_after;
-    r.fraction_before = f->second;
-    r.predicted_end_to_end_speedup = AmdahlSpeedup(f->second, r.kernel_speedup);
-    if (e2e_measured)
-      r.measured_end_to_end_speedup = MeasuredSpeedup(out.end_to_end);
-    if (k.statistic.verdict == "faster") {
-      if (!e2e_measured) {
-        r.flag = "no end-to-end measurement: a faster kernel is not yet a faster program";
-      } else if (out.end_to_end.verdict != "faster") {
-        r.flag = fmt::format(
-            "the kernel got faster but the program is {} (end-to-end priority rule): look for "
-            "what now limits the program",
-            out.end_to_end.verdict);
-      }
-    }
-    out.reconciliation.push_back(std::move(r));
-  }
-}
-
-double KernelTime(const report::AnalysisReport& r) {
-  double total = 0;
-  for (const auto& k : r.kernels)
-    total += static_cast<double>(k.duration_ns.total);
-  return total;
-}
-
-void Audit(const Side& before, const Side& after, CompareReport& out) {
-  const report::Audit& b = before.report.audit;
-  const report::Audit& a = after.report.audit;
-  auto count = [&](const char* metric, std::int64_t x, std::int64_t y) {
-    out.audit.push_back({metric, static_cast<double>(x), static_cast<double>(y), "count"});
-  };
-  count("kernel launches", b.kernel_launches, a.kernel_launches);
-  count("distinct kernels", b.distinct_kernels, a.distinct_kernels);
-  count("graph launches", b.graph_launches, a.graph_launches);
-  count("device allocations", b.allocations, a.allocations);
-  count("host-device synchronizations", b.synchronizations, a.synchronizations);
-  count("device-to-device copies", b.memcpy_dtod, a.memcpy_dtod);
-  count("host-to-device copies", b.memcpy_htod, a.memcpy_htod);
-  count("device-to-host copies", b.memcpy_dtoh, a.memcpy_dtoh);
-  auto peak = [](std::int64_t v) { return v < 0 ? std::nullopt : std::optional<double>(v); };
-  out.audit.push_back(
-      {"peak device memory", peak(b.peak_allocated_bytes), peak(a.peak_allocated_bytes), "bytes"});
-  out.audit.push_back({"kernel time", KernelTime(before.report), KernelTime(after.report), "ns"});
-  out.audit.push_back({"GPU busy",
-                       static_cast<double>(before.report.timeline.busy_ns),
-                       static_cast<double>(after.report.timeline.busy_ns),
-                       "ns"});
-  if (!before.report.kernels.empty()) {
-    const report::KernelRow& dominant = before.report.kernels.front();
-    std::optional<double> after_median, after_share;
-    for (const auto& k : after.report.kernels) {
-      if (k.name == dominant.name) {
-        after_median = k.duration_ns.med;
-        after_share = k.time_percent;
-      }
-    }
-    out.audit.push_back({"dominant kernel median (" + dominant.name + ")",
-                         dominant.duration_ns.med,
-                         after_median,
-                         "ns"});
-    out.audit.push_back(
-        {"dominant kernel share of kernel time", dominant.time_percent, after_share, "percent"});
-  }
-}
-
-std::string Signed(double ratio) {
-  return fmt::format("{:+.1f}%", 100.0 * (ratio - 1.0));
-}
-
-std::string Upper(std::string text) {
-  for (char& c : text)
-    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return text;
-}
-
-void Summarize(CompareReport& out) {
-  std::string first;
-  if (out.verdict == "incomparable") {
-    std::vector<std::string> fields;
-    for (const auto& d : out.env_differences) {
-      if (d.gating)
-        fields.push_back(d.field);
-    }
-    first = fmt::format("**gpuperf compare: INCOMPARABLE**: the sides differ in {}.",
-                        fields.empty() ? std::string("workload") : Joined(fields));
-  } else if (out.verdict_basis == "end_to_end") {
-    const Statistic& s = out.end_to_end;
-    first = fmt::format(
-        "**gpuperf compare: {}**: end-to-end median {:.6g} ms → {:.6g} ms ({}; {:.0f}% CI {} to "
-        "{}; p = {:.3g}; n = {}/{}; {}).",
-        Upper(out.verdict),
-        s.median_before / 1e6,
-        s.median_after / 1e6,
-        Signed(s.ratio),
-        100.0 * (1.0 - out.options.alpha),
-        Signed(s.ci_low),
-        Signed(s.ci_high),
-        s.p_value,
-        s.n_before,
-        s.n_after,
-        out.end_to_end_source);
-  } else if (out.verdict_basis == "identical_inputs") {
-    first = "**gpuperf compare: SAME**: both sides are the same bytes (equal sha256).";
-  } else {
-    first = fmt::format(
-        "**gpuperf compare: {}** from per-kernel timings ({}); no end-to-end samples to test.",
-        Upper(out.verdict),
-        out.end_to_end.reason);
-  }
-  std::map<std::string, int> counts;
-  const compare::KernelResult* largest = nullptr;
-  for (const auto& k : out.kernels) {
-    ++counts[k.statistic.verdict];
-    if ((k.statistic.verdict == "faster" || k.statistic.verdict == "slower") &&
-        (largest == nullptr || k.share_before > largest->share_before))
-      largest = &k;
-  }
-  std::string second = fmt::format("Kernels: {} slower, {} faster, {} same, {} inconclusive",
-                                   counts["slower"],
-                                   counts["faster"],
-                                   counts["same"],
-                                   counts["inconclusive"]);
-  if (!out.only_before.empty() || !out.only_after.empty())
-    second += fmt::format(
-        "; {} only before, {} only after", out.only_before.size(), out.only_after.size());
-  if (largest != nullptr)
-    second += fmt::format("; the largest changed kernel ({:.1f}% of kernel time) went {}",
-                          100.0 * largest->share_before,
-                          Signed(largest->statistic.ratio));
-  out.summary = first + "\n" + second + ".";
-}
-
 }  // namespace
 
 compare::CompareReport Compare(const Side& before,
@@ -391,7 +227,7 @@ compare::CompareReport Compare(const Side& before,
     out.verdict = VerdictFromKernels(out);
     out.verdict_basis = "kernels";
   }
-  Audit(before, after, out);
+  CompareAudit(before, after, out);
   Reconcile(before, out);
   if (out.kernels.size() > options.kernels_kept)
     out.kernels.resize(options.kernels_kept);

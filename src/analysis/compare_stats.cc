@@ -146,6 +146,18 @@ int MinRepeats(const CompareStatsOptions& o) {
   return std::max(o.min_repeats, 2);
 }
 
+// Leaves c inconclusive with the reason when either side has fewer than the minimum samples.
+bool TooFewSamples(SampleComparison& c, const CompareStatsOptions& o) {
+  const int need = MinRepeats(o);
+  if (c.n_before >= need && c.n_after >= need)
+    return false;
+  c.reason = fmt::format("needs at least {} samples per side, got {} before and {} after",
+                         need,
+                         c.n_before,
+                         c.n_after);
+  return true;
+}
+
 // Rules 2-4 of the decision rule in compare_stats.h; `quantity` is "median" or "mean".
 void Decide(SampleComparison& c, const CompareStatsOptions& o, std::string_view quantity) {
   const std::string n = fmt::format("n = {}/{}", c.n_before, c.n_after);
@@ -298,14 +310,8 @@ SampleComparison CompareSamples(std::span<const double> before,
                            AllValid(before) ? "after" : "before");
     return c;
   }
-  const int need = MinRepeats(options);
-  if (c.n_before < need || c.n_after < need) {
-    c.reason = fmt::format("needs at least {} samples per side, got {} before and {} after",
-                           need,
-                           c.n_before,
-                           c.n_after);
+  if (TooFewSamples(c, options))
     return c;
-  }
   std::vector<double> b(before.begin(), before.end()), a(after.begin(), after.end());
   c.median_before = MedianInPlace(b);
   c.median_after = MedianInPlace(a);
@@ -374,14 +380,8 @@ SampleComparison CompareSummaries(const SummaryStats& before,
       return c;
     }
   }
-  const int need = MinRepeats(options);
-  if (c.n_before < need || c.n_after < need) {
-    c.reason = fmt::format("needs at least {} samples per side, got {} before and {} after",
-                           need,
-                           c.n_before,
-                           c.n_after);
+  if (TooFewSamples(c, options))
     return c;
-  }
   const WelchResult w = WelchTTest(before, after);
   c.p_value = w.p_value;
   if (before.mean == 0 && after.mean != 0) {

@@ -6,6 +6,9 @@
 #include <cmath>
 #include <set>
 
+#include "analysis/ceilings_used.h"
+#include "model/measured_ceilings.h"
+
 namespace gpuperf::analysis {
 namespace {
 
@@ -67,6 +70,15 @@ std::string PercentText(double fraction) {
   return fmt::format("{:.0f}%", fraction * 100);
 }
 
+// The run time of a launch with counters: a replay span is not one, so Nsight Compute's
+// gpu__time_duration.sum stands in when recorded, else -1 (unknown).
+std::int64_t RunDuration(const model::GpuActivity& a, const model::KernelCounters& counters) {
+  if (!counters.replay_span)
+    return a.duration_ns();
+  auto it = counters.metrics.find("gpu__time_duration.sum");
+  return it != counters.metrics.end() && it->second >= 0 ? std::llround(it->second) : -1;
+}
+
 }  // namespace
 
 std::optional<std::map<PrecisionUnit, double>> LaunchFlops(
@@ -94,7 +106,12 @@ std::optional<std::map<PrecisionUnit, double>> LaunchFlops(
     auto instructions = Find(metrics, "sm__inst_executed_pipe_tensor.sum");
     if (!instructions)
       instructions = Find(metrics, "smsp__inst_executed_pipe_tensor.sum");
-    if (instructions && *instructions > 0)
+    // On GA100 this pipe also counts FP16 and FP64 vector instructions (an FP32 SGEMM's HFMA2
+    // moves show up as "tensor"): trust it only when both vector families are recorded as zero.
+    auto fp16 = Family(metrics, "hadd", "hmul", "hfma", 2, 4);
+    auto fp64 = Family(metrics, "dadd", "dmul", "dfma", 1, 2);
+    bool vector_free = fp16 && *fp16 == 0 && fp64 && *fp64 == 0;
+    if (instructions && *instructions > 0 && vector_free)
       add(Precision::kFp16, MathUnit::kTensor, 512 * *instructions);
   }
   if (!known)
@@ -130,7 +147,9 @@ report::KernelRoofline RooflineFromWork(const std::vector<InstanceWork>& instanc
   std::vector<double> per_instance_bytes;
   bool flops_known = true, bytes_known = true;
   double bytes = 0, seconds = 0;
+  bool durations_known = true;
   for (const InstanceWork& instance : instances) {
+    durations_known = durations_known && instance.duration_ns >= 0;
     seconds += static_cast<double>(instance.duration_ns) * 1e-9;
     const auto& f = instance.flops;
     const auto& b = instance.bytes;
@@ -146,12 +165,16 @@ report::KernelRoofline RooflineFromWork(const std::vector<InstanceWork>& instanc
       per_instance_bytes.push_back(*b);
     }
   }
+  if (!durations_known)
+    seconds = 0;  // no achieved rates, no roof fraction, bound "unknown"
   // 0 when unknown (plain doubles: GCC 12 misreads optionals here as maybe-uninitialized).
   double bw = ceilings && ceilings->dram_bytes_per_s ? *ceilings->dram_bytes_per_s : 0.0;
   if (ceilings) {
     r.ceiling_source =
         fmt::format("{} {}: {}", ceilings->evidence, ceilings->key, ceilings->source);
   }
+  if (bw > 0)
+    r.peak_bytes_per_s = bw;
   if (bytes_known) {
     r.dram_bytes = bytes;
     if (seconds > 0)
@@ -181,6 +204,7 @@ report::KernelRoofline RooflineFromWork(const std::vector<InstanceWork>& instanc
   }
   double f = chosen ? flops[*chosen] : 0.0;
   r.flops = f;
+  r.peak_flops_per_s = peak;
   if (chosen) {
     r.precision = std::string(model::ToString(chosen->first));
     r.unit = std::string(model::ToString(chosen->second));
@@ -221,6 +245,10 @@ report::KernelRoofline RooflineFromWork(const std::vector<InstanceWork>& instanc
 
 model::CeilingMatch DeviceCeilingMatch(const model::Trace& trace, std::int32_t device) {
   const model::Device* d = trace.FindDevice(device);
+  if (d && d->measured_ceilings) {  // `gpuperf ceilings` on this GPU wins over the datasheet
+    auto measured = model::AsDeviceCeilings(*d->measured_ceilings);
+    return {measured.get(), "", measured};
+  }
   model::CeilingMatch match =
       d ? model::FindCeilings(d->name, d->compute_major, d->compute_minor)
         : model::CeilingMatch{nullptr, "the trace has no record of the device"};
@@ -254,28 +282,42 @@ void AttachRooflines(const model::Trace& trace,
   for (const auto& [index, counters] : by_activity) {
     const model::GpuActivity& a = trace.activities[index];
     std::string name(trace.Name(a.name));
-    by_name[name].push_back({a.duration_ns(), &counters->metrics});
+    by_name[name].push_back({RunDuration(a, *counters), &counters->metrics});
     device_of.emplace(name, a.device);
   }
-  std::map<std::int32_t, model::CeilingMatch> matches;
+  std::map<std::int32_t, DeviceRoofs> roofs;
   for (const auto& [name, device] : device_of) {
-    if (!matches.count(device))
-      matches[device] = DeviceCeilingMatch(trace, device);
+    if (!roofs.count(device))
+      roofs.emplace(device, RoofsOf(trace, device));
   }
   for (report::KernelRow& row : kernels) {
     auto it = by_name.find(row.name);
     if (it != by_name.end())
-      row.roofline = ComputeRoofline(it->second, matches[device_of[row.name]].entry);
+      row.roofline = ComputeRoofline(it->second, roofs.at(device_of[row.name]).ForCounters());
   }
-  for (const auto& [device, match] : matches) {
+  for (const auto& [device, roof] : roofs) {
+    const model::CeilingMatch& match = roof.match;
     if (match.entry) {
+      const bool measured = match.entry->evidence == "measured";
+      std::string clock = roof.scaled
+                              ? fmt::format(
+                                    ", compute peaks scaled from the {:.3g} GHz {} to the "
+                                    "{:.3g} GHz the counters ran at",
+                                    match.entry->boost_clock_hz.value_or(0) / 1e9,
+                                    measured ? "SM clock of the measurement" : "boost clock",
+                                    roof.counters_clock_hz.value_or(0) / 1e9)
+                              : std::string();
+      if (measured)
+        clock += MeasuredScope(trace, device);
       notes.push_back(fmt::format(
-          "roofline (device {}): counters against the datasheet ceilings of {} ({}): DRAM {:.0f} "
-          "GB/s. \"latency\" means under {} of both the compute and the memory roof.",
+          "roofline (device {}): counters against the {} ceilings of {} ({}): DRAM {:.0f} "
+          "GB/s{}. \"latency\" means under {} of both the compute and the memory roof.",
           device,
+          match.entry->evidence,
           match.entry->key,
           match.entry->source,
           match.entry->dram_bytes_per_s.value_or(0) / 1e9,
+          clock,
           PercentText(report::kLatencyBoundFraction)));
     } else {
       notes.push_back(fmt::format(

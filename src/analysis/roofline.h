@@ -22,7 +22,8 @@ using PrecisionUnit = std::pair<model::Precision, model::MathUnit>;
 //   fp32 vector = fadd + fmul + 2 ffma, fp64 vector = dadd + dmul + 2 dfma,
 //   fp16 vector = 2 hadd + 2 hmul + 4 hfma (smsp__sass_thread_inst_executed_op_*_pred_on.sum),
 //   tensor = sm__ops_path_tensor_src_<type>*.sum by source type (ncu 2025), else
-//   512 x sm(sp)__inst_executed_pipe_tensor.sum as fp16 (ncu 2022.3's fixed factor).
+//   512 x sm(sp)__inst_executed_pipe_tensor.sum as fp16 (ncu 2022.3's fixed factor), only when
+//   the fp16 and fp64 vector counters are recorded and zero (GA100's pipe counts them too).
 // A vector family counts only when all three of its counters are present; a tensor counter only
 // when it is non-zero (a zero tensor count says nothing about the vector units). nullopt when
 // nothing counts: FLOPs unknown, not zero.
@@ -34,7 +35,7 @@ std::optional<double> LaunchDramBytes(const std::map<std::string, double>& metri
 
 // One launch with counters, as the roofline needs it.
 struct RooflineInstance {
-  std::int64_t duration_ns = 0;
+  std::int64_t duration_ns = 0;  // -1: unknown (a replay span without gpu__time_duration)
   const std::map<std::string, double>* metrics = nullptr;
 };
 
@@ -46,7 +47,7 @@ report::KernelRoofline ComputeRoofline(const std::vector<RooflineInstance>& inst
 // The work of one instance, however it is known (counters or a shape model): FLOPs by precision
 // and unit, bytes; nullopt when unknown.
 struct InstanceWork {
-  std::int64_t duration_ns = 0;
+  std::int64_t duration_ns = 0;  // -1: unknown; then no achieved rates and bound "unknown"
   std::optional<std::map<PrecisionUnit, double>> flops;
   std::optional<double> bytes;
 };

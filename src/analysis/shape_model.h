@@ -1,8 +1,9 @@
-// The work of PyTorch operators from the shapes the profiler recorded (Kineto cpu_op "Input Dims"
-// and "Input type", HostOp::input_dims / input_types): FLOPs and bytes moved of the GEMM family
-// (TraceLens' definitions, checked against its GEMM.csv) and of same-shape elementwise ops, and
-// their attribution to the kernels each op launched. docs/metrics.md "Shape models" gives every
-// formula and what is not modelled.
+// The work of PyTorch operators from the shapes the profiler recorded (Kineto cpu_op "Input Dims",
+// "Input type" and "Concrete Inputs", HostOp::input_dims / input_types / concrete_inputs): FLOPs
+// and bytes moved of the GEMM family (TraceLens' definitions, checked against its GEMM.csv), of
+// same-shape elementwise ops, of convolutions and of scaled-dot-product attention, and their
+// attribution to the kernels each op launched. docs/metrics.md "Shape models" gives every formula
+// and what is not modelled. The families live in shape_model_<family>.cc (shape_model_ops.h).
 #pragma once
 
 #include "gpuperf/report.h"
@@ -20,13 +21,14 @@
 
 namespace gpuperf::analysis {
 
-enum class ShapeOpKind : std::uint8_t { kGemm, kElementwise };
+enum class ShapeOpKind : std::uint8_t { kGemm, kElementwise, kConvolution, kAttention };
 
 // The modelled work of one operator call.
 struct OpWork {
   ShapeOpKind kind = ShapeOpKind::kGemm;
-  // GEMM: TraceLens' parameters (batch B, M x K times K x N, bias); elementwise: b = 1, m = n = k
-  // = 0 and `elements` the output's element count.
+  // GEMM: TraceLens' parameters (batch B, M x K times K x N, bias); the other kinds: b = 1,
+  // m = n = k = 0, `elements` the output's element count and `bias` whether a convolution adds a
+  // bias.
   std::int64_t b = 1, m = 0, n = 0, k = 0;
   bool bias = false;
   std::int64_t elements = 0;
@@ -34,9 +36,10 @@ struct OpWork {
   std::int64_t element_bytes = 0;
   std::int64_t flops = 0;
   std::int64_t bytes = 0;
-  // The arithmetic the work runs as: GEMMs in the operand type (fp16/bf16 on tensor cores, an
-  // assumption), elementwise ops in PyTorch's opmath type on the vector units (fp32 for
-  // fp16/bf16/fp32, fp64 for double).
+  // The arithmetic the work runs as: GEMMs, convolutions and attention in the operand type
+  // (fp16/bf16 on tensor cores, an assumption; an fp32 cuDNN convolution allowed TF32 as tf32 on
+  // tensor cores, also an assumption), elementwise ops in PyTorch's opmath type on the vector
+  // units (fp32 for fp16/bf16/fp32, fp64 for double).
   model::Precision precision = model::Precision::kFp32;
   model::MathUnit unit = model::MathUnit::kVector;
 };
@@ -48,12 +51,19 @@ using InputDims = std::vector<std::optional<std::vector<std::int64_t>>>;
 std::optional<InputDims> ParseInputDims(std::string_view json);
 // "Input type": a JSON array of strings; nullopt when it is not one.
 std::optional<std::vector<std::string>> ParseInputTypes(std::string_view json);
+// "Concrete Inputs": a JSON array of strings, one per argument, the value of a non-tensor
+// argument as Python prints it ("[16, 16]", "1", "False", "0.") and "" for a tensor or None;
+// nullopt when it is not such an array.
+std::optional<std::vector<std::string>> ParseConcreteInputs(std::string_view json);
 
-// The work of one call of operator `name` with these raw "Input Dims" / "Input type" texts;
-// nullopt when the operator or its shapes are not modelled.
+// The work of one call of operator `name` with these raw "Input Dims" / "Input type" / "Concrete
+// Inputs" texts (the last may be empty: not recorded); nullopt when the operator or its arguments
+// are not modelled. Convolutions and attention need the concrete inputs; a malformed one, or one
+// of another length than the dims, leaves them unmodelled.
 std::optional<OpWork> ModelOp(std::string_view name,
                               std::string_view input_dims,
-                              std::string_view input_types);
+                              std::string_view input_types,
+                              std::string_view concrete_inputs = {});
 
 // A host op with a shape model and the kernels it launched.
 struct ModeledOp {

@@ -19,8 +19,10 @@
 #include "cli/report_output.h"
 #include "io/ncu/counter_join.h"
 #include "io/report/rank_summary_json.h"
+#include "io/sass/cuobjdump.h"
 #include "report/json_writer.h"
 #include "report/markdown_writer.h"
+#include "report/roofline_svg.h"
 #include "report/terminal_summary.h"
 
 namespace gpuperf::cli {
@@ -37,9 +39,12 @@ constexpr const char* kAnalyzeExamples = R"(Examples:
       Joins Nsight Compute counters (ncu --csv) to the trace's kernels: roofline per kernel.
   gpuperf analyze ncu.csv
       An Nsight Compute CSV on its own: one kernel per profiled launch, with its roofline.
+  gpuperf analyze trace.json.gz --sass ./train
+      Reads the SASS of ./train (cuobjdump -sass): which kernels run tensor-core instructions.
 
 Files in DIR are written under a temporary name and renamed only when all succeeded.
-Exit codes: 0 ok, 1 failure (unreadable or invalid trace, failed write), 2 usage error.)";
+Exit codes: 0 ok, 1 failure (unreadable or invalid trace, --sass file without SASS or no
+cuobjdump, failed write), 2 usage error.)";
 
 double MillisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
@@ -64,6 +69,23 @@ Status AnalyzeCommand::JoinCountersFile(model::Trace& trace) const {
   return Status::Ok();
 }
 
+Status AnalyzeCommand::ReadSassFiles(std::vector<model::SassFunction>& functions) const {
+  for (const std::string& path : sass_paths_) {
+    auto listing = io::sass::ReadSassFile(path);
+    if (!listing.ok())
+      return listing.error();
+    spdlog::debug(
+        "{}: {} SASS functions, {} overlong lines skipped, {} instructions outside functions",
+        path,
+        listing->functions.size(),
+        listing->skipped_long_lines,
+        listing->orphan_instructions);
+    for (model::SassFunction& f : listing->functions)
+      functions.push_back(std::move(f));
+  }
+  return Status::Ok();
+}
+
 CLI::App* AnalyzeCommand::Register(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "analyze",
@@ -76,6 +98,12 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
                   "Nsight Compute CSV (ncu --csv) to join to the trace's kernels by name and "
                   "launch order")
       ->type_name("CSV");
+  sub->add_option("--sass",
+                  sass_paths_,
+                  "Executable, library, cubin or fatbin of the traced program: its SASS "
+                  "(cuobjdump -sass) shows which kernels run tensor-core instructions; repeatable")
+      ->type_name("EXE")
+      ->allow_extra_args(false);
   AddOutputOptions(sub, out_dir_, formats_, "report.md and report.json");
   sub->add_option("-n,--top", top_, "Rows per table in report.md and in the terminal summary")
       ->check(CLI::Range(1, 100000))
@@ -96,6 +124,8 @@ Result<std::vector<std::string>> AnalyzeCommand::WriteReports(const report::Anal
   if (WantsFormat(formats_, "md")) {
     report::MarkdownOptions options{static_cast<std::size_t>(top_), 120, tool};
     files.emplace_back("report.md", report::ToMarkdown(report, options));
+    if (report::HasRooflineChart(report))  // report.md links it exactly then
+      files.emplace_back("roofline.svg", report::RooflineSvg(report));
   }
   if (WantsFormat(formats_, "json"))
     files.emplace_back("report.json", report::DumpJson(report::ToJson(report, tool)));
@@ -124,8 +154,13 @@ int AnalyzeCommand::Run() {
       return kExitFailure;
     }
   }
+  analysis::AnalyzeOptions analyze_options;
+  if (Status read = ReadSassFiles(analyze_options.sass); !read.ok()) {
+    PrintError(read.error().message);
+    return kExitFailure;
+  }
   start = std::chrono::steady_clock::now();
-  report::AnalysisReport report = analysis::Analyze(*trace);
+  report::AnalysisReport report = analysis::Analyze(*trace, analyze_options);
   spdlog::debug("analysed in {:.1f} ms: {} kernels, {} findings",
                 MillisecondsSince(start),
                 report.kernels.size(),

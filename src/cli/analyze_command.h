@@ -2,6 +2,7 @@
 
 #include "gpuperf/report.h"
 #include "gpuperf/result.h"
+#include "gpuperf/sass.h"
 #include "gpuperf/trace.h"
 
 #include <string>
@@ -11,8 +12,8 @@
 
 namespace gpuperf::cli {
 
-// gpuperf analyze TRACE [--counters CSV] [--out DIR] [--format md,json] [--top N] [--summary]
-//   [--verbose]
+// gpuperf analyze TRACE [--counters CSV] [--sass EXE]... [--out DIR] [--format md,json] [--top N]
+//   [--summary] [--verbose]
 // Imports TRACE, analyses it, writes report.md / report.json into DIR atomically and prints the
 // terminal summary on stdout.
 class AnalyzeCommand final : public Command {
@@ -23,13 +24,16 @@ class AnalyzeCommand final : public Command {
  private:
   // Imports counters_path_ (an Nsight Compute CSV) and joins its counters to `trace`.
   Status JoinCountersFile(model::Trace& trace) const;
+  // Reads the SASS of every --sass file (cuobjdump) into `functions`; the first failure.
+  Status ReadSassFiles(std::vector<model::SassFunction>& functions) const;
   // Writes the chosen formats; returns the paths written or the first error.
   // `summary` (with --summary) goes to summary.json for `gpuperf ranks`.
   Result<std::vector<std::string>> WriteReports(const report::AnalysisReport& report,
                                                 const std::string& summary) const;
 
   std::string trace_path_;
-  std::string counters_path_;  // --counters: an Nsight Compute CSV to join
+  std::string counters_path_;            // --counters: an Nsight Compute CSV to join
+  std::vector<std::string> sass_paths_;  // --sass: files whose SASS cuobjdump lists
   std::string out_dir_ = "gpuperf-report";
   std::vector<std::string> formats_ = {"md", "json"};
   int top_ = 20;

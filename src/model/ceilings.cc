@@ -103,7 +103,9 @@ std::vector<DeviceCeilings> BuildTable() {
                    .fp8 = {},
                    .int8 = {},
                    .source = "NVIDIA V100 Tensor Core GPU datasheet (PCIe)"});
-  table.push_back(A100("A100 SXM4 40GB", {"A100 SXM4 40GB"}, 1555 * kG));
+  // "A100-PG509-200" is how Meta's HGX A100 boards name themselves (PG509 is the SXM4 board;
+  // the HTA cupti_profiler trace records 42.5 GB and 108 SMs for it): the 40 GB SXM4 part.
+  table.push_back(A100("A100 SXM4 40GB", {"A100 SXM4 40GB", "A100 PG509 200"}, 1555 * kG));
   table.push_back(A100("A100 SXM4 80GB", {"A100 SXM4 80GB", "A100 SXM 80GB"}, 2039 * kG));
   table.push_back(A100("A100 PCIe 40GB", {"A100 PCIE 40GB"}, 1555 * kG));
   table.push_back(A100("A100 PCIe 80GB", {"A100 80GB PCIE", "A100 PCIE 80GB"}, 1935 * kG));

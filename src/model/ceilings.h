@@ -13,10 +13,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpuperf::model {
@@ -54,12 +56,27 @@ struct DeviceCeilings {
   std::optional<double> Peak(Precision precision, MathUnit unit) const;
 };
 
+// A copy of `entry` with every compute peak scaled by clock_hz / boost_clock_hz. Datasheet rates
+// hold at the boost clock, and Nsight Compute locks the SM clock to base by default, so counters
+// must be compared with the roof at the clock they ran at. DRAM bandwidth is kept: the memory
+// clock is not the SM clock. Without a boost clock (or a positive clock_hz) the copy is unscaled.
+DeviceCeilings AtSmClock(const DeviceCeilings& entry, double clock_hz);
+
 // Every entry, in a fixed order.
 std::span<const DeviceCeilings> AllCeilings();
 
 struct CeilingMatch {
+  // A constructor rather than an aggregate, so that {entry, reason} stays complete.
+  CeilingMatch(const DeviceCeilings* entry_in = nullptr,  // NOLINT(google-explicit-constructor)
+               std::string reason_in = {},
+               std::shared_ptr<const DeviceCeilings> owned_in = nullptr)
+      : entry(entry_in), reason(std::move(reason_in)), owned(std::move(owned_in)) {}
+
   const DeviceCeilings* entry = nullptr;  // null when no entry fits
   std::string reason;                     // why not, for a report note; empty on a match
+  // Keeps an entry that is not in the static table alive (measured ceilings,
+  // model/measured_ceilings.h): `entry` then points into it. Null for datasheet entries.
+  std::shared_ptr<const DeviceCeilings> owned;
 };
 
 // Finds the entry for a device name as traces write it ("NVIDIA H100 80GB HBM3", "NVIDIA

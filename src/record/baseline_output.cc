@@ -12,6 +12,7 @@
 #include "record/kineto_writer.h"
 #include "report/json_writer.h"
 #include "report/markdown_writer.h"
+#include "report/roofline_svg.h"
 
 namespace gpuperf::record {
 namespace {
@@ -83,6 +84,11 @@ void AnalyzeMedianRun(const std::string& out_dir, BaselineData& data) {
   tool.version = GPUPERF_RECORD_VERSION;
   std::ofstream json(fs::path(out_dir) / "report.json");
   json << report::DumpJson(report::ToJson(*data.analysis, tool));
+  // report.md (BaselineMarkdown) links roofline.svg exactly when there is a chart.
+  if (report::HasRooflineChart(*data.analysis)) {
+    std::ofstream svg(fs::path(out_dir) / "roofline.svg");
+    svg << report::RooflineSvg(*data.analysis);
+  }
 }
 
 std::string BaselineMarkdown(const BaselineData& data) {

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "model/measured_ceilings.h"
+
 namespace gpuperf::record {
 namespace {
 
@@ -59,30 +61,6 @@ std::string ErrorName(const Driver& driver, int code) {
   return "CUresult " + std::to_string(code);
 }
 
-std::string FormatUuid(const unsigned char* bytes) {
-  char text[64];
-  std::snprintf(text,
-                sizeof(text),
-                "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-                bytes[0],
-                bytes[1],
-                bytes[2],
-                bytes[3],
-                bytes[4],
-                bytes[5],
-                bytes[6],
-                bytes[7],
-                bytes[8],
-                bytes[9],
-                bytes[10],
-                bytes[11],
-                bytes[12],
-                bytes[13],
-                bytes[14],
-                bytes[15]);
-  return text;
-}
-
 ProbedDevice ReadDevice(const Driver& driver, int ordinal) {
   ProbedDevice device;
   device.ordinal = ordinal;
@@ -100,7 +78,7 @@ ProbedDevice ReadDevice(const Driver& driver, int ordinal) {
   }
   unsigned char uuid[16] = {};
   if (driver.get_uuid != nullptr && driver.get_uuid(uuid, handle) == kCudaSuccess) {
-    device.uuid = FormatUuid(uuid);
+    device.uuid = model::FormatGpuUuid(uuid);
   }
   std::size_t bytes = 0;
   if (driver.total_mem != nullptr && driver.total_mem(&bytes, handle) == kCudaSuccess) {

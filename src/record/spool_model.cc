@@ -7,6 +7,8 @@
 #include <memory>
 #include <unordered_map>
 
+#include "model/measured_ceilings.h"
+
 namespace gpuperf::record {
 namespace {
 
@@ -218,6 +220,8 @@ model::Trace SpoolsToTrace(const std::vector<SpoolContents>& processes) {
       device.registers_per_sm = d.registers_per_sm;
       device.shared_memory_per_sm = d.shared_memory_per_sm;
       device.warp_size = d.warp_size;
+      if (std::any_of(std::begin(d.uuid), std::end(d.uuid), [](std::uint8_t b) { return b != 0; }))
+        device.uuid = model::FormatGpuUuid(d.uuid);  // all zero: CUPTI did not say
       trace.devices.push_back(device);
     }
     AddProcess(p, trace);

@@ -52,6 +52,8 @@ Json RooflineJson(const KernelRoofline& r) {
   object["evidence"] = r.evidence;
   if (!r.ceiling_source.empty())
     object["ceiling_source"] = r.ceiling_source;
+  Put(object, "peak_flops_per_s", r.peak_flops_per_s, Significant);
+  Put(object, "peak_bytes_per_s", r.peak_bytes_per_s, Significant);
   return object;
 }
 

@@ -3,8 +3,10 @@
 #include <cmath>
 #include <string_view>
 
+#include "report/json_diagnosis.h"
 #include "report/json_predictions.h"
 #include "report/json_roofline.h"
+#include "report/json_tensor_cores.h"
 #include "report/row_order.h"
 
 namespace gpuperf::report {
@@ -112,6 +114,9 @@ Json KernelsJson(const std::vector<KernelRow>& kernels) {
       object["roofline"] = RooflineJson(*k.roofline);
     if (k.occupancy)
       object["occupancy"] = OccupancyJson(*k.occupancy);
+    if (k.tensor_cores)
+      object["tensor_cores"] = TensorCoresJson(*k.tensor_cores);
+    object["classification"] = KernelClassJson(k.classification);
     array.push_back(std::move(object));
   }
   return array;
@@ -229,6 +234,8 @@ Json EvidenceJson() {
   }
   evidence["findings"] = "per_finding";
   evidence["predictions"] = "trace (critical time); floor_evidence per kernel";
+  evidence["diagnosis"] = "per_diagnosis (diagnosis.evidence, diagnosis.status)";
+  evidence["ceilings"] = "per_entry (ceilings[].evidence)";
   return evidence;
 }
 
@@ -241,6 +248,7 @@ nlohmann::ordered_json ToJson(const AnalysisReport& report, const ToolInfo& tool
   json["source"] = SourceJson(report.source);
   json["evidence"] = EvidenceJson();
   json["headline"] = report.headline;
+  json["diagnosis"] = DiagnosisJson(report.diagnosis);
   json["notes"] = report.notes;
   json["timeline"] = Json::object();
   AddTimeline(json["timeline"], report.timeline);
@@ -249,6 +257,7 @@ nlohmann::ordered_json ToJson(const AnalysisReport& report, const ToolInfo& tool
   json["orphan_activities"] = report.orphan_activities;
   json["devices"] = DevicesJson(report.devices);
   json["kernels"] = KernelsJson(report.kernels);
+  json["ceilings"] = CeilingsJson(report.ceilings);
   json["memory_ops"] = MemoryOpsJson(report.memory_ops);
   json["api"] = ApiJson(report.api);
   json["launch"] = LaunchJson(report.launch);

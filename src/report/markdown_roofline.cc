@@ -7,6 +7,7 @@
 #include "report/markdown_escape.h"
 #include "report/markdown_sections.h"
 #include "report/markdown_table.h"
+#include "report/roofline_svg.h"
 #include "report/row_order.h"
 #include "report/units_format.h"
 
@@ -75,6 +76,9 @@ void AppendRoofline(std::string& out,
         "shapes of the PyTorch ops that launched them (operand bytes, not DRAM counters; fp16/bf16 "
         "GEMMs assumed to run on tensor cores). Formulas: `docs/metrics.md`, \"Shape models\".\n\n";
   }
+  // The CLI writes roofline.svg beside report.md under the same predicate.
+  if (HasRooflineChart(report))
+    out += "![Roofline chart of the hot kernels](roofline.svg)\n\n";
   MarkdownTable table({{"#", Align::kRight},
                        {"kernel"},
                        {"instances", Align::kRight},

@@ -9,6 +9,16 @@
 
 namespace gpuperf::report::markdown {
 
+// The diagnosis (markdown_diagnosis.cc): bottleneck class, status, next experiment, falsifier.
+void AppendDiagnosis(std::string& out,
+                     const AnalysisReport& report,
+                     const MarkdownOptions& options);
+// The ceilings each device's kernels were placed against, and at what clocks.
+void AppendCeilings(std::string& out, const AnalysisReport& report);
+// Per-kernel class, evidence and tensor-core use; nothing when no kernel is classified.
+void AppendClassification(std::string& out,
+                          const AnalysisReport& report,
+                          const MarkdownOptions& options);
 void AppendFindings(std::string& out, const AnalysisReport& report, const MarkdownOptions& options);
 void AppendPredictions(std::string& out,
                        const AnalysisReport& report,
@@ -20,6 +30,10 @@ void AppendRoofline(std::string& out, const AnalysisReport& report, const Markdo
 void AppendOccupancy(std::string& out,
                      const AnalysisReport& report,
                      const MarkdownOptions& options);
+// The tensor-core table (markdown_tensor_cores.cc); nothing when no kernel has evidence.
+void AppendTensorCores(std::string& out,
+                       const AnalysisReport& report,
+                       const MarkdownOptions& options);
 void AppendMemoryOps(std::string& out,
                      const AnalysisReport& report,
                      const MarkdownOptions& options);

@@ -144,14 +144,18 @@ void AppendSource(std::string& out, const AnalysisReport& report, const Markdown
 std::string ToMarkdown(const AnalysisReport& report, const MarkdownOptions& options) {
   std::string out;
   AppendTitleAndHeadline(out, report, options);
+  markdown::AppendDiagnosis(out, report, options);
   AppendTimeline(out, report.timeline);
   AppendOrphanNote(out, report);
   AppendDevices(out, report);
   markdown::AppendFindings(out, report, options);
   markdown::AppendPredictions(out, report, options);
   markdown::AppendKernels(out, report, options);
+  markdown::AppendClassification(out, report, options);
   markdown::AppendRoofline(out, report, options);
+  markdown::AppendCeilings(out, report);
   markdown::AppendOccupancy(out, report, options);
+  markdown::AppendTensorCores(out, report, options);
   markdown::AppendMemoryOps(out, report, options);
   markdown::AppendApi(out, report, options);
   markdown::AppendLaunch(out, report);

@@ -10,7 +10,9 @@
 #    sync_api in report.json;
 # 3. overhead: median wall time of 5 traced vs 5 untraced runs for the launch-bound phase
 #    (>= 100k launches) and the real-work phases, plus CUPTI's floor (GPUPERF_DISCARD=1: same
-#    kinds enabled, every record discarded); one table at the end.
+#    kinds enabled, every record discarded); one table at the end;
+# 4. `gpuperf ceilings`: measured DRAM, FP32 and wmma bf16/fp16 ceilings beside the H200
+#    datasheet, each within a plausible fraction of it; the cache named by nvidia-smi's UUID.
 set -euo pipefail
 BUILD=${1:-build-record}
 GPUPERF=$BUILD/src/gpuperf
@@ -96,6 +98,41 @@ for phase in launch stream fma memcpy; do
   python3 -c 'import sys; b,f,t=map(float,sys.argv[2:]); print(f"{sys.argv[1]:<8} {b:10.4f} {f:10.4f} {t:10.4f} {100*(f/b-1):8.1f}% {100*(t/b-1):8.1f}%")' \
     $phase "$base" "$floor" "$traced"
 done
+
+echo "== measured ceilings (gpuperf ceilings) vs the H200 datasheet"
+# The probe is found in $BUILD/kernels/ (../kernels/ from $BUILD/src/gpuperf); the cache goes to
+# $OUT/ceilings when the device runner collects $OUT, else into the work directory.
+CEIL=${OUT:-$WORK}/ceilings
+if "$GPUPERF" ceilings --cache-dir "$CEIL" > "$WORK/ceilings.stdout" 2> "$WORK/ceilings.stderr"; then
+  cat "$WORK/ceilings.stdout"
+  # Measured / datasheet (H200 SXM: 4.8 TB/s, 67 TFLOP/s FP32, 989.5 TFLOP/s dense BF16/FP16).
+  # Sustained figures sit below the datasheet; above 105% something is miscounted. wmma
+  # (mma.sync) reaches only part of Hopper's wgmma peak, hence the low tensor bound.
+  python3 - "$CEIL" <<'PY' || fail "ceilings: figures out of range (see above)"
+import glob, json, sys
+files = glob.glob(sys.argv[1] + "/GPU-*.json")
+assert len(files) == 1, files
+c = json.load(open(files[0]))
+sheet = {"dram": (4.8e12, "bytes_per_s", 0.70), "fp32_vector": (67e12, "flops_per_s", 0.80),
+         "bf16_tensor": (989.5e12, "flops_per_s", 0.30), "fp16_tensor": (989.5e12, "flops_per_s", 0.30)}
+ok = c["evidence"] == "measured"
+print(f"{'figure':<12} {'measured':>14} {'datasheet':>14} {'ratio':>7} {'SM clock':>9}  launch ms (best/median)")
+for key, (peak, rate, low) in sheet.items():
+    f = c[key]; ratio = f[rate] / peak
+    clock = f"{f['sm_clock_hz']/1e9:.3f}" if "sm_clock_hz" in f else "-"
+    good = low <= ratio <= 1.05
+    ok &= good
+    print(f"{key:<12} {f[rate]:14.4g} {peak:14.4g} {ratio:7.1%} {clock:>9}  {f['best_ms']:.2f}/{f['median_ms']:.2f}"
+          + ("" if good else f"  OUT OF [{low:.0%}, 105%]"))
+print("device", c["device"]["name"], c["device"]["uuid"], "max clock", c["device"]["max_sm_clock_hz"] / 1e9, "GHz")
+sys.exit(0 if ok else 1)
+PY
+  smi_uuid=$(nvidia-smi --query-gpu=uuid --format=csv,noheader -i 0 2>/dev/null || true)
+  if [[ -n $smi_uuid && ! -f $CEIL/$smi_uuid.json ]]; then fail "ceilings: no $CEIL/$smi_uuid.json (nvidia-smi's UUID)"; fi
+  "$GPUPERF" ceilings --show --cache-dir "$CEIL" > /dev/null || fail "ceilings --show: exit $?"
+else
+  fail "gpuperf ceilings: exit $? ($(tail -1 "$WORK/ceilings.stderr"))"
+fi
 
 rm -rf "$WORK"
 [[ $FAIL == 0 ]] && echo "ALL GPU CHECKS PASSED" || { echo "SOME GPU CHECKS FAILED"; exit 1; }

@@ -128,6 +128,12 @@ void RunCase(const fs::path& dir, const std::string& version) {
       FAIL((dir / expected).string() << " is missing: run with GPUPERF_UPDATE_GOLDEN=1");
     CompareText(ReadFile(dir / expected), actual, dir / expected);
   }
+  // roofline.svg is not a golden file; it must exist exactly when report.md links it.
+  if (!compare) {
+    const std::string md = ReadFile(out.path() / "report.md");
+    const bool linked = md.find("](roofline.svg)") != std::string::npos;
+    CHECK(fs::exists(out.path() / "roofline.svg") == linked);
+  }
 }
 
 std::vector<fs::path> GoldenCases() {

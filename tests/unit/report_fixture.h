@@ -59,7 +59,9 @@ inline report::AnalysisReport SampleReport() {
                        "",
                        0,
                        std::nullopt,
-                       std::nullopt});
+                       std::nullopt,
+                       std::nullopt,
+                       {}});
   r.kernels.push_back({"gemm_kernel",
                        Dist(10, 1'500'000, 150'000.0 / 1.0, 149'000.5, 100'000, 200'000, 1.0 / 3.0),
                        62.5,
@@ -68,7 +70,9 @@ inline report::AnalysisReport SampleReport() {
                        "[256,1,1]",
                        2,
                        std::nullopt,
-                       std::nullopt});
+                       std::nullopt,
+                       std::nullopt,
+                       {}});
   r.memory_ops.push_back({"[CUDA memcpy HtoD]",
                           Dist(4, 300'000, 75'000, 70'000, 50'000, 100'000, 20'000),
                           Dist(4, 4 << 20, 1 << 20, 1 << 20, 1 << 20, 1 << 20, 0),

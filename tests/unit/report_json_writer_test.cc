@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <limits>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -26,12 +27,14 @@ TEST_CASE("report.json has the documented top-level keys in order") {
                                                "source",
                                                "evidence",
                                                "headline",
+                                               "diagnosis",
                                                "notes",
                                                "timeline",
                                                "timeline_tracelens",
                                                "orphan_activities",
                                                "devices",
                                                "kernels",
+                                               "ceilings",
                                                "memory_ops",
                                                "api",
                                                "launch",
@@ -91,7 +94,8 @@ TEST_CASE("report.json kernels are sorted by total time and carry every statisti
                                                      "wall_percent",
                                                      "grid",
                                                      "block",
-                                                     "short_instances"});
+                                                     "short_instances",
+                                                     "classification"});
   CHECK(kernels[0]["instances"] == 10);
   CHECK(kernels[0]["total_ns"] == 1'500'000);
   CHECK(kernels[0]["med_ns"] == 149'000.5);
@@ -105,9 +109,9 @@ TEST_CASE("report.json never holds NaN or infinity") {
   report.kernels[0].time_percent = std::numeric_limits<double>::infinity();
   report.launch.api_to_kernel_ratio = -std::numeric_limits<double>::infinity();
   std::string text = DumpJson(ToJson(report));
-  CHECK(text.find("NaN") == std::string::npos);
-  CHECK(text.find("nan") == std::string::npos);
-  CHECK(text.find("inf") == std::string::npos);
+  // As a value, not inside a word ("dominant", "inferred").
+  std::regex non_finite(R"([:\[,]\s*-?(nan|NaN|inf|Infinity)\b)");
+  CHECK_FALSE(std::regex_search(text, non_finite));
   Json parsed = Json::parse(text);
   CHECK(parsed["kernels"][1]["avg_ns"].is_null());
   CHECK(parsed["launch"]["api_to_kernel_ratio"].is_null());

@@ -76,7 +76,9 @@ TEST_CASE("report.md kernel table is sorted and cut to the top rows") {
                               "",
                               0,
                               std::nullopt,
-                              std::nullopt});
+                              std::nullopt,
+                              std::nullopt,
+                              {}});
   }
   MarkdownOptions options;
   options.top_rows = 5;

@@ -61,10 +61,17 @@ TEST_CASE("roofline FLOP formulas follow Nsight Compute", "[roofline]") {
   CHECK((*flops)[{Precision::kBf16, MathUnit::kTensor}] == 1000);
   CHECK(flops->count({Precision::kFp16, MathUnit::kTensor}) == 0);
 
-  // ncu 2022.3: 512 FLOP per tensor-pipe instruction, taken as FP16.
-  auto legacy = LaunchFlops({{"smsp__inst_executed_pipe_tensor.sum", 2}});
+  // ncu 2022.3: 512 FLOP per tensor-pipe instruction, taken as FP16, when no FP16 or FP64
+  // vector work shares the pipe (GA100 counts HFMA2 and DFMA there too).
+  std::map<std::string, double> legacy_metrics{{"smsp__inst_executed_pipe_tensor.sum", 2}};
+  for (const char* op : {"hadd", "hmul", "hfma", "dadd", "dmul", "dfma"})
+    legacy_metrics[kOp + op + "_pred_on.sum"] = 0;
+  auto legacy = LaunchFlops(legacy_metrics);
   REQUIRE(legacy);
   CHECK((*legacy)[{Precision::kFp16, MathUnit::kTensor}] == 1024);
+  legacy_metrics[kOp + "hfma_pred_on.sum"] = 64;  // HFMA2 on the shared pipe: not tensor work
+  CHECK(LaunchFlops(legacy_metrics)->count({Precision::kFp16, MathUnit::kTensor}) == 0);
+  CHECK_FALSE(LaunchFlops({{"smsp__inst_executed_pipe_tensor.sum", 2}}));  // unknown vector
 
   // An incomplete family or a zero tensor count: FLOPs unknown, not zero.
   CHECK_FALSE(LaunchFlops({{kOp + "ffma_pred_on.sum", 7}}));

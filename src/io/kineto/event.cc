@@ -38,6 +38,7 @@ constexpr KeyName kArgKeys[] = {
     {"Input Dims", Field::kArgInputDims},
     {"Input dims", Field::kArgInputDims},
     {"Input type", Field::kArgInputType},
+    {"Concrete Inputs", Field::kArgConcreteInputs},
     {"cuda_sync_kind", Field::kArgSyncKind},
     {"Bytes", Field::kArgMemoryBytes},
     {"Device Id", Field::kArgDeviceId},

@@ -36,6 +36,7 @@ enum class Field : std::uint8_t {
   kArgCbid,            // "cbid"
   kArgInputDims,       // "Input Dims" (Jan-2021: "Input dims"), compact JSON
   kArgInputType,       // "Input type", compact JSON
+  kArgConcreteInputs,  // "Concrete Inputs", compact JSON
   kArgSyncKind,        // "cuda_sync_kind"
   kArgMemoryBytes,     // "Bytes" ([memory] instants; negative = free)
   kArgDeviceId,        // "Device Id" ([memory])

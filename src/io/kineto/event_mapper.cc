@@ -249,6 +249,8 @@ void EventMapper::MapHostOp(const Event& event, TimeNs start, TimeNs end) {
     op.input_dims = Intern(event.Text(Field::kArgInputDims));
   if (event.Has(Field::kArgInputType))
     op.input_types = Intern(event.Text(Field::kArgInputType));
+  if (event.Has(Field::kArgConcreteInputs))
+    op.concrete_inputs = Intern(event.Text(Field::kArgConcreteInputs));
   trace_->host_ops.push_back(op);
 }
 
@@ -311,6 +313,7 @@ void EventMapper::ResolveProfilerRanges() {
     } else {
       Count("kineto.profiler_ranges_as_kernel");
       counters.activity = trace_->activities.size();
+      counters.replay_span = true;
       trace_->activities.push_back(range);
     }
     trace_->counters.push_back(std::move(counters));

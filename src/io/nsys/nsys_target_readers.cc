@@ -5,6 +5,7 @@
 #include <string>
 
 #include "io/nsys/nsys_readers.h"
+#include "model/measured_ceilings.h"
 
 namespace gpuperf::io::nsys {
 namespace {
@@ -72,9 +73,10 @@ Status ReadDevices(ReadContext& context) {
     kWarpSize,
     kThreadsPerBlock,
     kRegistersPerSm,
-    kShmemPerSm
+    kShmemPerSm,
+    kUuid
   };
-  static constexpr std::array<ColumnSpec, 14> kColumns = {{
+  static constexpr std::array<ColumnSpec, 15> kColumns = {{
       {"id", true},
       {"name"},
       {"computeMajor"},
@@ -89,6 +91,7 @@ Status ReadDevices(ReadContext& context) {
       {"maxThreadsPerBlock"},
       {"maxRegistersPerSm"},
       {"maxShmemPerSm"},
+      {"uuid"},  // "9f8075aa-e02a-...", without nvidia-smi's "GPU-"
   }};
   model::Trace& trace = context.trace;
   std::set<std::int32_t> seen;
@@ -121,6 +124,7 @@ Status ReadDevices(ReadContext& context) {
     device.max_threads_per_block = SaturateInt32(row.IntOr(kThreadsPerBlock, 0));
     device.registers_per_sm = SaturateInt32(row.IntOr(kRegistersPerSm, 0));
     device.shared_memory_per_sm = row.IntOr(kShmemPerSm, 0);
+    device.uuid = model::NormalizeGpuUuid(row.Text(kUuid).value_or(""));
     trace.devices.push_back(std::move(device));
   });
   // nsys lists GPUs in enumeration order (cloverleaf: ids 0, 3, 2, 1); reports want id order.

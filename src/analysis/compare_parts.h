@@ -1,0 +1,30 @@
+// The parts of gpuperf compare's analysis after the verdicts (analysis/compare.cc): the
+// before/after audit, the reconciliation of predictions with measured speedups, and the
+// two-line summary. Internal to the analysis layer.
+#pragma once
+
+#include "gpuperf/compare.h"
+
+#include <string>
+#include <vector>
+
+namespace gpuperf::analysis {
+
+// The kernel-count audit of both sides, plus kernel time, GPU busy time and the dominant kernel
+// (compare_audit.cc).
+void CompareAudit(const compare::Side& before,
+                  const compare::Side& after,
+                  compare::CompareReport& out);
+
+// For every kernel judged faster or slower: the Amdahl prediction from its share of the before
+// side's critical time against the measured end-to-end speedup, flagged under the end-to-end
+// priority rule (compare_audit.cc).
+void Reconcile(const compare::Side& before, compare::CompareReport& out);
+
+// out.summary: the verdict line and the kernel-count line (compare_summary.cc).
+void Summarize(compare::CompareReport& out);
+
+// "a, b, c": the distinct values, sorted.
+std::string Joined(const std::vector<std::string>& values);
+
+}  // namespace gpuperf::analysis

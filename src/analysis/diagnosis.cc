@@ -1,0 +1,382 @@
+#include "analysis/diagnosis.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <string_view>
+
+#include "analysis/amdahl.h"
+#include "analysis/findings.h"
+#include "analysis/names.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+double Fraction(std::int64_t part, std::int64_t whole) {
+  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
+std::string Pct(double fraction) {
+  return fmt::format("{:.1f}%", fraction * 100);
+}
+
+std::string TargetMetric(const report::AnalysisReport& r) {
+  return fmt::format(
+      "wall time of the recorded window, {} ({}); lower is better",
+      Ms(r.predictions.wall_ns),
+      r.predictions.wall_source.empty() ? "trace" : r.predictions.wall_source);
+}
+
+std::string Scope(const report::AnalysisReport& r) {
+  const report::SourceInfo& s = r.source;
+  std::string text = fmt::format("{} ({}", s.path, s.format);
+  if (!s.producer.empty())
+    text += ", " + s.producer;
+  text += ")";
+  if (!s.devices.empty()) {
+    text += fmt::format("; {} device{}: ", s.devices.size(), s.devices.size() == 1 ? "" : "s");
+    for (std::size_t i = 0; i < s.devices.size(); ++i)
+      text += (i ? "; " : "") + s.devices[i];
+  }
+  if (s.rank)
+    text += fmt::format("; rank {}{}", *s.rank, s.world_size ? fmt::format(" of {}", *s.world_size) : "");
+  text += fmt::format(
+      "; the window holds {} kernel launches of {} kernels, {} copies, {} synchronizations",
+      r.audit.kernel_launches,
+      r.audit.distinct_kernels,
+      r.audit.memcpy_htod + r.audit.memcpy_dtoh + r.audit.memcpy_dtod + r.audit.memcpy_other,
+      r.audit.synchronizations);
+  return text;
+}
+
+std::string Baseline(const report::AnalysisReport& r) {
+  const report::Timeline& t = r.timeline;
+  std::int64_t kernel_ns = 0;
+  for (const report::KernelRow& k : r.kernels)
+    kernel_ns += k.duration_ns.total;
+  return fmt::format(
+      "GPU span {}: busy {}, idle {}; kernels {} over {} launches; exposed copies {}, exposed "
+      "communication {}. Measured from one trace (source: trace); it holds no run-to-run "
+      "distribution, so repeat the run before trusting differences under a few percent",
+      Ms(t.total_ns),
+      Pct(Fraction(t.busy_ns, t.total_ns)),
+      Pct(Fraction(t.idle_ns, t.total_ns)),
+      Ms(kernel_ns),
+      r.audit.kernel_launches,
+      Ms(t.exposed_memcpy_ns),
+      Ms(t.exposed_communication_ns));
+}
+
+const report::Finding* FindFinding(const report::AnalysisReport& r, std::string_view id) {
+  for (const report::Finding& f : r.findings) {
+    if (f.id == id)
+      return &f;
+  }
+  return nullptr;
+}
+
+const report::KernelRow* FindKernel(const report::AnalysisReport& r, std::string_view name) {
+  for (const report::KernelRow& k : r.kernels) {
+    if (k.name == name)
+      return &k;
+  }
+  return nullptr;
+}
+
+// The kernel with the most critical time (Amdahl's f), else the one with the most total time.
+const report::CriticalShare* DominantKernelShare(const report::AnalysisReport& r) {
+  const report::CriticalShare* best = nullptr;
+  for (const report::CriticalShare& s : r.predictions.kernels) {
+    if (!best || s.critical_ns > best->critical_ns)
+      best = &s;
+  }
+  return best;
+}
+
+double WallFraction(const report::AnalysisReport& r, std::int64_t ns) {
+  std::int64_t wall = r.predictions.wall_ns > 0 ? r.predictions.wall_ns : r.timeline.total_ns;
+  return std::min(1.0, Fraction(ns, wall));
+}
+
+void SetIdleClass(report::Diagnosis& d,
+                  const report::AnalysisReport& r,
+                  const IdleAttribution& idle,
+                  std::string& subject) {
+  d.dominant_kind = "idle";
+  d.dominant_fraction = Fraction(idle.idle_ns, std::max(idle.window_ns, r.timeline.total_ns));
+  d.support.push_back(fmt::format(
+      "No GPU work ran during {} of the {} window ({}) in {} stretches; {} of it before the first "
+      "or after the last GPU activity (trace).",
+      Ms(idle.idle_ns),
+      Ms(idle.window_ns),
+      Pct(d.dominant_fraction),
+      idle.gaps,
+      Ms(idle.edge_ns)));
+  if (!idle.has_api_calls) {
+    d.bottleneck = "host_bound";
+    d.status = "hypothesis";
+    d.evidence = "inferred";
+    d.support.push_back("The trace records no host API calls, so what the host did in the gaps "
+                        "is unknown.");
+    return;
+  }
+  d.support.push_back(fmt::format(
+      "{} of the stretches ({}) are the round trip after a host-blocking synchronization ({} "
+      "more overlap one but hold long host work); elsewhere launch calls cover {}, other CUDA "
+      "API calls {}, and nothing the trace records {} (trace: API calls).",
+      idle.sync_gaps,
+      Ms(idle.sync_ns),
+      idle.sync_exposed_gaps,
+      Ms(idle.launch_ns),
+      Ms(idle.other_api_ns),
+      Ms(idle.host_ns)));
+  std::int64_t host = idle.host_ns + idle.other_api_ns;
+  std::int64_t attributed = std::max({idle.sync_ns, idle.launch_ns, host});
+  d.evidence = "measured";
+  d.status = "finding";
+  if (attributed == idle.sync_ns) {
+    d.bottleneck = "sync_bound";
+    const report::Finding* sync = FindFinding(r, "sync_api");
+    if (!sync)
+      sync = FindFinding(r, "sync_memcpy");
+    if (sync) {
+      d.support.push_back(fmt::format("{} ({}, trace).", sync->summary, sync->id));
+      if (!sync->rows.empty() && !sync->rows.front().cells.empty())
+        subject = sync->rows.front().cells.back();
+    }
+  } else if (attributed == idle.launch_ns) {
+    d.bottleneck = "launch_bound";
+    d.support.push_back(fmt::format(
+        "{} kernel launches; launch calls took {} against {} of kernel time (ratio {:.2f}, "
+        "trace).",
+        r.audit.kernel_launches,
+        Ms(r.launch.api_ns.total),
+        Ms(r.launch.kernel_ns.total),
+        r.launch.api_to_kernel_ratio));
+  } else {
+    d.bottleneck = "host_bound";
+    // Host ops (framework operators) in the gaps show what the host did; without them the trace
+    // shows only that the host was not in CUDA.
+    bool shown = idle.host_work_ns * 2 >= idle.host_ns;
+    if (idle.has_host_work_records) {
+      std::string names;
+      for (const auto& [name, ns] : idle.top_host_work)
+        names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", name, Ms(ns));
+      d.support.push_back(fmt::format(
+          "Recorded host work (framework ops, NVTX and annotation ranges) covers {} of the {} "
+          "with no CUDA call{} (trace).",
+          Ms(idle.host_work_ns),
+          Ms(idle.host_ns),
+          names.empty() ? "" : "; most in " + names));
+    }
+    if (!shown) {
+      d.status = "hypothesis";
+      d.evidence = "inferred";
+    }
+  }
+  d.bound_speedup = AmdahlLimit(WallFraction(r, attributed));
+}
+
+void SetKernelClass(report::Diagnosis& d,
+                    const report::AnalysisReport& r,
+                    const report::CriticalShare& share,
+                    std::string& subject) {
+  const report::KernelRow* row = FindKernel(r, share.name);
+  subject.clear();  // kernel names are long: texts say "the dominant kernel" (dominant.name)
+  d.dominant_kind = "kernel";
+  d.dominant_name = share.name;
+  d.dominant_fraction = share.fraction;
+  d.support.push_back(fmt::format(
+      "The dominant kernel holds {} of critical time, f = {} of the wall time, over {} instances "
+      "(trace).",
+      Ms(share.critical_ns),
+      Pct(share.fraction),
+      share.instances));
+  d.bound_speedup = share.bound_speedup_at_roof ? share.bound_speedup_at_roof : share.limit_speedup;
+  if (!row) {
+    d.bottleneck = "unknown";
+    d.status = "hypothesis";
+    return;
+  }
+  const report::KernelClass& c = row->classification;
+  if (!c.reason.empty())
+    d.support.push_back(fmt::format("Class {}: {}.", c.bound, c.reason));
+  if (row->tensor_cores)
+    d.support.push_back(fmt::format("Tensor cores: {} ({}, {}).",
+                                    row->tensor_cores->detail,
+                                    row->tensor_cores->evidence,
+                                    row->tensor_cores->source));
+  if (row->occupancy)
+    d.support.push_back(fmt::format("Theoretical occupancy {:.0f}%, limited by {} (modeled).",
+                                    row->occupancy->theoretical * 100,
+                                    row->occupancy->limiter));
+  if (c.tensor_cores_expected_but_unused) {
+    d.bottleneck = "tensor_cores_unused";
+    d.evidence = "measured";
+    d.status = "finding";
+    return;
+  }
+  d.bottleneck = c.bound == "unknown" ? "unknown" : c.bound + "_bound";
+  d.evidence = c.evidence;
+  d.status = c.evidence == "measured" ? "finding" : "hypothesis";
+}
+
+// Share of kernel time in kernels classified "launch": many small launches.
+double LaunchClassShare(const report::AnalysisReport& r) {
+  std::int64_t total = 0, launch = 0;
+  for (const report::KernelRow& k : r.kernels) {
+    total += k.duration_ns.total;
+    if (k.classification.bound == "launch")
+      launch += k.duration_ns.total;
+  }
+  return Fraction(launch, total);
+}
+
+void AddPhase(report::Diagnosis& d, const report::AnalysisReport& r) {
+  const report::CriticalShare* best = nullptr;
+  for (const report::CriticalShare& p : r.predictions.phases) {
+    if (!best || p.fraction > best->fraction)
+      best = &p;
+  }
+  if (best)
+    d.support.push_back(fmt::format("Dominant phase: {} ({} range), {} of the wall time (trace).",
+                                    best->name,
+                                    best->kind,
+                                    Pct(best->fraction)));
+}
+
+std::int64_t ReplaySpans(const model::Trace& trace) {
+  std::int64_t spans = 0;
+  for (const model::KernelCounters& c : trace.counters)
+    spans += c.replay_span ? 1 : 0;
+  return spans;
+}
+
+}  // namespace
+
+report::Diagnosis Diagnose(const model::Trace& trace,
+                           const report::AnalysisReport& r,
+                           const IdleAttribution& idle) {
+  report::Diagnosis d;
+  d.target_metric = TargetMetric(r);
+  d.scope = Scope(r);
+  d.baseline = Baseline(r);
+  std::string subject;
+  const report::Timeline& t = r.timeline;
+  if (t.activities == 0) {
+    d.dominant_kind = "none";
+    d.bottleneck = "unknown";
+    d.status = "hypothesis";
+    SetExperiment(d, subject);
+    return d;
+  }
+  // Shares of the target metric's window: idle time outside the GPU span counts too.
+  std::int64_t window = std::max(idle.window_ns, t.total_ns);
+  double idle_share = Fraction(idle.idle_ns, window);
+  double transfer = Fraction(t.exposed_memcpy_ns, window);
+  double comm = Fraction(t.exposed_communication_ns, window);
+  double compute = Fraction(t.computation_ns, window);
+  double largest = std::max({idle_share, transfer, comm, compute});
+  auto answer = [&](double share) {
+    return share >= kDominantShare || share == largest ? "yes" : "no";
+  };
+  d.triage.push_back({"gpu_idle",
+                      answer(idle_share),
+                      fmt::format("no GPU work during {} of the window, {} of it before the first or "
+                                  "after the last GPU activity (trace)",
+                                  Pct(idle_share),
+                                  Ms(idle.edge_ns))});
+  bool decided = idle_share >= kDominantShare || idle_share == largest;
+  if (decided) {
+    SetIdleClass(d, r, idle, subject);
+  }
+  if (!decided) {
+    d.triage.push_back({"transfer",
+                        answer(transfer),
+                        fmt::format("copies not overlapped by kernels: {} of the window (trace)",
+                                    Pct(transfer))});
+    decided = transfer >= kDominantShare || transfer == largest;
+    if (decided) {
+      d.bottleneck = "transfer_bound";
+      d.dominant_kind = "copy";
+      d.dominant_fraction = transfer;
+      d.status = "finding";
+      d.evidence = "measured";
+      if (!r.memory_ops.empty())
+        d.dominant_name = subject = r.memory_ops.front().operation;
+      d.support.push_back(fmt::format("Exposed copies: {} of the {} window (trace).",
+                                      Ms(t.exposed_memcpy_ns),
+                                      Ms(window)));
+      if (const report::Finding* f = FindFinding(r, "pageable_async_memcpy"))
+        d.support.push_back(fmt::format("{} ({}, trace).", f->summary, f->id));
+      d.bound_speedup = AmdahlLimit(WallFraction(r, t.exposed_memcpy_ns));
+    }
+  }
+  if (!decided) {
+    d.triage.push_back({"communication",
+                        answer(comm),
+                        fmt::format("communication not overlapped by computation: {} of the "
+                                    "window (trace)",
+                                    Pct(comm))});
+    decided = comm >= kDominantShare || comm == largest;
+    if (decided) {
+      d.bottleneck = "communication_bound";
+      d.dominant_kind = "communication";
+      d.dominant_fraction = comm;
+      d.status = "finding";
+      d.evidence = "measured";
+      for (const report::KernelRow& k : r.kernels) {
+        if (IsCommunicationKernel(k.name)) {
+          d.dominant_name = subject = k.name;
+          break;
+        }
+      }
+      d.support.push_back(fmt::format("Exposed communication: {} of the {} window (trace).",
+                                      Ms(t.exposed_communication_ns),
+                                      Ms(window)));
+      d.bound_speedup = AmdahlLimit(WallFraction(r, t.exposed_communication_ns));
+    }
+  }
+  if (!decided) {
+    double launch_share = LaunchClassShare(r);
+    const report::CriticalShare* top = DominantKernelShare(r);
+    d.triage.push_back(
+        {"dominant_work",
+         "yes",
+         fmt::format("computation covers {} of the window; {} of kernel time is in launch-bound "
+                     "small kernels (trace)",
+                     Pct(compute),
+                     Pct(launch_share))});
+    if (top)
+      SetKernelClass(d, r, *top, subject);
+    if (launch_share >= kDominantShare) {
+      d.bottleneck = "launch_bound";
+      d.evidence = "measured";
+      d.status = "finding";
+      d.support.push_back(fmt::format(
+          "{} of kernel time is in kernels of a few microseconds on less than one wave; {} "
+          "kernel launches (trace).",
+          Pct(launch_share),
+          r.audit.kernel_launches));
+    } else if (!top) {
+      d.bottleneck = "unknown";
+      d.status = "hypothesis";
+    }
+  }
+  AddPhase(d, r);
+  SetExperiment(d, subject);
+  if (std::int64_t spans = ReplaySpans(trace); spans > 0) {
+    d.support.push_back(fmt::format(
+        "{} kernel instances are CUPTI range-profiler replay spans (Kineto cuda_profiler_range): "
+        "their durations cover the counter replay passes, not one run (trace).",
+        spans));
+    d.status = "hypothesis";
+    d.missing_evidence =
+        "Kernel times here are replay spans, so the ranking by time and the timeline are not "
+        "run times: a trace of the same run without the range profiler would give them.";
+  }
+  return d;
+}
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,151 @@
+// The one next experiment per bottleneck class, and the measurement that would falsify it
+// (gpu-performance-evidence.txt: "one ranked next experiment; the measurement that would falsify
+// the hypothesis"). Texts name the subject and carry the Amdahl bound the diagnosis computed.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "analysis/diagnosis.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+std::string BoundText(const report::Diagnosis& d) {
+  if (!d.bound_speedup || !std::isfinite(*d.bound_speedup))
+    return "";
+  return fmt::format(" If it succeeds fully the whole program is at most {:.2f}x faster (Amdahl).",
+                     *d.bound_speedup);
+}
+
+std::string Quoted(const std::string& subject, const char* fallback) {
+  return subject.empty() ? std::string(fallback) : "\"" + subject + "\"";
+}
+
+struct Advice {
+  std::string experiment;
+  std::string falsified_by;
+  std::string missing;  // for a hypothesis
+};
+
+Advice AdviceFor(const report::Diagnosis& d, const std::string& subject) {
+  const std::string& c = d.bottleneck;
+  std::string kernel = "the dominant kernel";
+  if (c == "sync_bound") {
+    return {fmt::format("Remove or defer the host-blocking synchronization {} (replace it with "
+                        "events or stream waits, move reads of GPU results off the loop) so "
+                        "that the host queues work ahead of the GPU.",
+                        Quoted(subject, "calls")),
+            "GPU idle time in gaps that overlap a synchronization must fall; if it does not, the "
+            "host work between synchronizations is the limit (host-bound), not the "
+            "synchronization.",
+            ""};
+  }
+  if (c == "launch_bound") {
+    return {"Cut the number of launches on the hot path: capture the launch loop in a CUDA graph "
+            "or fuse the short kernels.",
+            "After the change, GPU idle time between those kernels and the launch-call count must "
+            "fall; if idle time stays with fewer launches, launch overhead was not the cause.",
+            ""};
+  }
+  if (c == "host_bound" && d.status == "finding") {
+    return {"Cut the host time between GPU work in the framework operators that fill the gaps: "
+            "capture the step in a CUDA graph (torch.compile mode=\"reduce-overhead\"), batch "
+            "more work per launch, or move data preparation off the training thread.",
+            "Host operator time in the gaps must fall and the GPU's idle share with it; if the "
+            "GPU stays idle with less host work, something else (a wait the trace does not "
+            "record) holds it.",
+            ""};
+  }
+  if (c == "host_bound") {
+    return {"Profile the host over the idle stretches (CPU sampling, NVTX or framework ranges "
+            "around data loading, Python and I/O) and move the work found there off the critical "
+            "path (overlap it with GPU work, prefetch, run it asynchronously).",
+            "Host-side ranges over the gaps: if the host was waiting on the GPU or idle itself "
+            "during them, the program is not host-bound.",
+            "The trace shows no CUDA call in the gaps, not what the host did instead; host-side "
+            "ranges or CPU samples over the gap windows would confirm it."};
+  }
+  if (c == "transfer_bound") {
+    return {fmt::format("Hide or remove the {} copies: pinned host memory, cudaMemcpyAsync on "
+                        "a separate stream overlapped with kernels, or keep the data resident "
+                        "on the GPU.",
+                        Quoted(subject, "exposed")),
+            "Exposed copy time must fall and kernels must run during copies; if copies already "
+            "reach the link's bandwidth with pinned memory and cannot overlap, only fewer bytes "
+            "help.",
+            ""};
+  }
+  if (c == "communication_bound") {
+    return {"Run gpuperf ranks over all ranks to split collective time into waiting for the "
+            "last rank and transfer; then overlap communication with computation (bucketing, "
+            "async collectives) or fix the straggler it names.",
+            "If most collective time is waiting for a late rank, the interconnect is not the "
+            "bottleneck: the straggler is.",
+            ""};
+  }
+  if (c == "memory_bound") {
+    return {fmt::format("Reduce the DRAM bytes of {}: fuse it with its producer or consumer, "
+                        "use a smaller data type, or reuse data from cache.",
+                        kernel),
+            fmt::format("Nsight Compute on {} (dram__bytes_read.sum, dram__bytes_write.sum, "
+                        "gpu__time_duration.sum): achieved bandwidth under 60% of the DRAM peak, "
+                        "or time that does not fall with the bytes, falsifies memory-bound.",
+                        kernel),
+            "The bytes come from a shape model, not counters; measure them."};
+  }
+  if (c == "compute_bound") {
+    return {fmt::format("Cut the arithmetic time of {}: a faster unit or precision (tensor "
+                        "cores, TF32/BF16 where accuracy allows) or fewer FLOPs.",
+                        kernel),
+            fmt::format("Nsight Compute on {} (the FLOP counters and sm__throughput): under 60% "
+                        "of the compute peak of its precision falsifies compute-bound.",
+                        kernel),
+            "The FLOPs come from a shape model, not counters; measure them."};
+  }
+  if (c == "latency_bound") {
+    return {fmt::format("Find what stalls {}: Nsight Compute's warp-state statistics and "
+                        "achieved occupancy; more independent work per SM (larger grid, fewer "
+                        "registers) if occupancy is low.",
+                        kernel),
+            "If achieved occupancy is near theoretical and the dominant stall is not a "
+            "dependency or memory-latency stall, more parallelism will not help.",
+            "Both roofs are modeled; counters would confirm the kernel is under both."};
+  }
+  if (c == "tensor_cores_unused") {
+    return {fmt::format("Make {} run on tensor cores: allow TF32/BF16/FP16 math, align the "
+                        "matrix dimensions to multiples of 8 (16 for FP8/INT8), or call the "
+                        "cuBLAS/cuDNN path.",
+                        kernel),
+            "After the change the kernel's SASS must contain HMMA/HGMMA instructions and its "
+            "time must fall; matrix instructions without a speedup mean it was not "
+            "compute-limited.",
+            ""};
+  }
+  return {fmt::format("Measure the work of {}: Nsight Compute with --set roofline (or gpuperf "
+                      "analyze TRACE --counters ncu.csv), or record shapes (PyTorch "
+                      "record_shapes=True) for a byte/FLOP model.",
+                      kernel),
+          "Not applicable until a class is proposed: the measurement itself decides between "
+          "memory-, compute- and latency-bound.",
+          "No counters and no byte/FLOP model cover the dominant kernel."};
+}
+
+}  // namespace
+
+void SetExperiment(report::Diagnosis& d, const std::string& subject) {
+  if (d.dominant_kind == "none") {
+    d.next_experiment =
+        "Record GPU activity: trace the program with gpuperf baseline (or nsys -t cuda, "
+        "torch.profiler with CUDA activities).";
+    d.falsified_by = "Not applicable: the trace holds no GPU work.";
+    d.missing_evidence = "The trace records no kernel, copy or memset.";
+    return;
+  }
+  Advice advice = AdviceFor(d, subject);
+  d.next_experiment = advice.experiment + BoundText(d);
+  d.falsified_by = advice.falsified_by;
+  if (d.status == "hypothesis")
+    d.missing_evidence = advice.missing;
+}
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,22 @@
+// The per-kernel class (KernelRow::classification; docs/metrics.md, "Classification"): memory-,
+// compute- or latency-bound from the roofline, launch-bound for microsecond kernels that fill a
+// fraction of one wave, and the tensor-core-expected-but-unused flag.
+#pragma once
+
+#include "gpuperf/report.h"
+#include "gpuperf/trace.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace gpuperf::analysis {
+
+// A kernel whose median instance is shorter than this, on a grid of less than one wave, is
+// launch-bound: it cannot fill the GPU, and its launch costs about as much as its work.
+inline constexpr std::int64_t kSmallKernelNs = 10'000;
+
+// Fills `classification` of every row. Needs rooflines, occupancy and tensor-core evidence
+// attached first.
+void ClassifyKernels(const model::Trace& trace, std::vector<report::KernelRow>& kernels);
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,70 @@
+// Elementwise shape models: same-shape, same-type pointwise ops, one FLOP per output element.
+#include <algorithm>
+#include <string>
+
+#include "analysis/shape_model_ops.h"
+
+namespace gpuperf::analysis::shape {
+namespace {
+
+// Elementwise ops modelled when every tensor argument of rank >= 1 has one shape and one
+// floating-point type (0-dim tensors are scalars): FLOPs = output elements, bytes = (tensor
+// arguments + 1 output) x elements x element size.
+constexpr std::array<std::string_view, 38> kElementwise = {
+    "aten::add",        "aten::add_",       "aten::sub",        "aten::sub_",     "aten::mul",
+    "aten::mul_",       "aten::div",        "aten::div_",       "aten::neg",      "aten::neg_",
+    "aten::relu",       "aten::relu_",      "aten::sigmoid",    "aten::sigmoid_", "aten::tanh",
+    "aten::tanh_",      "aten::silu",       "aten::silu_",      "aten::gelu",     "aten::gelu_",
+    "aten::exp",        "aten::exp_",       "aten::rsqrt",      "aten::rsqrt_",   "aten::sqrt",
+    "aten::sqrt_",      "aten::pow",        "aten::pow_",       "aten::cos",      "aten::sin",
+    "aten::abs",        "aten::reciprocal", "aten::maximum",    "aten::minimum",  "aten::clamp_min",
+    "aten::clamp_min_", "aten::clamp_max",  "aten::clamp_max_",
+};
+
+std::optional<OpWork> Elementwise(const Args& a) {
+  const Dims* shape = nullptr;
+  const FloatType* type = nullptr;
+  std::int64_t tensors = 0;
+  for (std::size_t i = 0; i < a.dims.size(); ++i) {
+    std::string_view t = a.Type(i);
+    if (IsNonTensorType(t))
+      continue;
+    const FloatType* ft = FindFloatType(t);
+    const Dims* d = a.Tensor(i);
+    if (ft == nullptr || d == nullptr)
+      return std::nullopt;  // an integer / bool tensor, a TensorList, ...
+    if (d->empty())
+      continue;  // a 0-dim tensor: a scalar operand
+    if ((shape && *shape != *d) || (type && type != ft))
+      return std::nullopt;  // broadcasting or mixed types: not modelled
+    shape = d;
+    type = ft;
+    ++tensors;
+  }
+  if (!shape)
+    return std::nullopt;
+  auto elements = Product(*shape, 0, shape->size());
+  auto bytes = Mul(Mul(elements, tensors + 1), type->bytes);
+  if (!elements || !bytes)
+    return std::nullopt;
+  OpWork w;
+  w.kind = ShapeOpKind::kElementwise;
+  w.elements = *elements;
+  w.dtype = std::string(type->name);
+  w.element_bytes = type->bytes;
+  w.flops = *elements;
+  w.bytes = *bytes;
+  w.precision = type->opmath;
+  w.unit = model::MathUnit::kVector;
+  return w;
+}
+
+}  // namespace
+
+std::optional<OpWork> ModelElementwise(std::string_view name, const Args& a) {
+  if (std::find(kElementwise.begin(), kElementwise.end(), name) == kElementwise.end())
+    return std::nullopt;
+  return Elementwise(a);
+}
+
+}  // namespace gpuperf::analysis::shape

@@ -1,0 +1,36 @@
+// Runs a helper tool (cuobjdump) as a child process and captures what it prints: no shell, stdin
+// from /dev/null, stdout streamed to a callback, stderr kept for the error message, and a
+// deadline after which the child is killed. Never hangs on a child that stalls or closes its
+// pipes early.
+#pragma once
+
+#include "gpuperf/result.h"
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuperf::io::sass {
+
+// stderr beyond this is read and dropped: only the first lines go into an error message.
+inline constexpr std::size_t kMaxStderrBytes = 16 * 1024;
+
+struct ChildOutcome {
+  bool timed_out = false;   // killed with SIGKILL at the deadline
+  bool signaled = false;    // ended by a signal (also when timed_out)
+  int exit_code = 0;        // valid when !signaled
+  int signal = 0;           // valid when signaled
+  std::string stderr_text;  // at most kMaxStderrBytes
+};
+
+// Runs argv[0] (a path; PATH is not searched) with `argv`. Each chunk of the child's stdout is
+// passed to `on_stdout` as it arrives. Fails only when the child could not be started (the
+// message names the program and the errno text); a failing child is an outcome, not an error.
+Result<ChildOutcome> RunCaptured(const std::vector<std::string>& argv,
+                                 std::chrono::milliseconds timeout,
+                                 const std::function<void(std::string_view)>& on_stdout);
+
+}  // namespace gpuperf::io::sass

@@ -1,0 +1,72 @@
+#include "report/json_diagnosis.h"
+
+#include <cmath>
+
+#include "report/json_predictions.h"
+
+namespace gpuperf::report {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json Optional(const std::optional<double>& value, int decimals) {
+  if (!value || !std::isfinite(*value))
+    return Json(nullptr);
+  return RoundedNumber(*value, decimals);
+}
+
+}  // namespace
+
+Json DiagnosisJson(const Diagnosis& d) {
+  Json triage = Json::array();
+  for (const TriageStep& step : d.triage)
+    triage.push_back(Json{{"question", step.question}, {"answer", step.answer}, {"detail", step.detail}});
+  return Json{{"target_metric", d.target_metric},
+              {"scope", d.scope},
+              {"baseline", d.baseline},
+              {"dominant", Json{{"kind", d.dominant_kind},
+                                {"name", d.dominant_name},
+                                {"fraction", RoundedNumber(d.dominant_fraction, 6)}}},
+              {"bottleneck", d.bottleneck},
+              {"status", d.status},
+              {"evidence", d.evidence},
+              {"support", d.support},
+              {"triage", triage},
+              {"next_experiment", d.next_experiment},
+              {"bound_speedup", Optional(d.bound_speedup, 6)},
+              {"falsified_by", d.falsified_by},
+              {"missing_evidence", d.missing_evidence}};
+}
+
+Json CeilingsJson(const std::vector<CeilingsUsed>& ceilings) {
+  Json array = Json::array();
+  for (const CeilingsUsed& c : ceilings) {
+    Json peaks = Json::array();
+    for (const CeilingPeak& p : c.peaks) {
+      peaks.push_back(
+          Json{{"precision", p.precision}, {"unit", p.unit}, {"flops_per_s", p.flops_per_s}});
+    }
+    Json object{{"device", c.device}, {"device_name", c.device_name}, {"entry", c.entry}};
+    if (c.entry.empty()) {
+      object["reason"] = c.reason;
+    } else {
+      object["evidence"] = c.evidence;
+      object["source"] = c.source;
+      object["dram_bytes_per_s"] = c.dram_bytes_per_s ? Json(*c.dram_bytes_per_s) : Json(nullptr);
+      object["l2_bytes"] = c.l2_bytes ? Json(*c.l2_bytes) : Json(nullptr);
+      object["peaks"] = std::move(peaks);
+      object["clocks"] = c.clocks;
+    }
+    array.push_back(std::move(object));
+  }
+  return array;
+}
+
+Json KernelClassJson(const KernelClass& c) {
+  return Json{{"bound", c.bound},
+              {"evidence", c.evidence},
+              {"reason", c.reason},
+              {"tensor_cores_expected_but_unused", c.tensor_cores_expected_but_unused}};
+}
+
+}  // namespace gpuperf::report

@@ -1,0 +1,170 @@
+// report.md's diagnosis (the seed's deliverable, first after the headline), the ceilings the
+// report used, and the per-kernel classes.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "report/markdown_escape.h"
+#include "report/markdown_sections.h"
+#include "report/markdown_table.h"
+#include "report/row_order.h"
+#include "report/units_format.h"
+
+namespace gpuperf::report::markdown {
+namespace {
+
+std::string ClassLabel(const std::string& bottleneck) {
+  std::string label = bottleneck;
+  std::replace(label.begin(), label.end(), '_', '-');
+  return label;
+}
+
+std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
+  std::string share = FormatPercent(100.0 * d.dominant_fraction);
+  if (d.dominant_kind == "idle")
+    return fmt::format("GPU idle time, {} of the window", share);
+  if (d.dominant_kind == "kernel")
+    return fmt::format("kernel {}, {} of the wall time (critical time)",
+                       Shorten(d.dominant_name, options.name_chars),
+                       share);
+  if (d.dominant_kind == "copy")
+    return fmt::format("exposed copies ({}), {} of the window", d.dominant_name, share);
+  if (d.dominant_kind == "communication")
+    return fmt::format("exposed communication ({}), {} of the window",
+                       Shorten(d.dominant_name, options.name_chars),
+                       share);
+  return "none: the trace holds no GPU work";
+}
+
+}  // namespace
+
+void AppendDiagnosis(std::string& out,
+                     const AnalysisReport& report,
+                     const MarkdownOptions& options) {
+  const Diagnosis& d = report.diagnosis;
+  if (d.bottleneck.empty())
+    return;
+  out += "## Diagnosis\n\n";
+  if (d.status == "finding") {
+    out += fmt::format("**Bottleneck: {}** (finding; evidence: {}).\n\n",
+                       ClassLabel(d.bottleneck),
+                       EscapeMarkdown(d.evidence));
+  } else {
+    out += fmt::format(
+        "**Hypothesis: {}** (not a finding: the evidence {}).\n\n",
+        ClassLabel(d.bottleneck),
+        d.evidence.empty() ? "to classify it is missing"
+                           : "is " + EscapeMarkdown(d.evidence) + ", not measured");
+  }
+  auto item = [&](const char* label, const std::string& text) {
+    out += fmt::format("- **{}:** {}\n", label, EscapeMarkdown(text));
+  };
+  item("Target metric", d.target_metric);
+  item("Workload scope", d.scope);
+  item("Baseline", d.baseline);
+  item("Dominant", DominantText(d, options));
+  item("Next experiment", d.next_experiment);
+  item("Falsified by", d.falsified_by);
+  if (!d.missing_evidence.empty())
+    item("Missing evidence", d.missing_evidence);
+  out += "\n";
+  if (!d.support.empty()) {
+    out += "Evidence:\n\n";
+    for (const std::string& line : d.support)
+      out += "- " + EscapeMarkdown(line) + "\n";
+    out += "\n";
+  }
+  if (!d.triage.empty()) {
+    out += "Triage, in the order GPU idle → transfer → communication → dominant work:\n\n";
+    for (std::size_t i = 0; i < d.triage.size(); ++i) {
+      const TriageStep& step = d.triage[i];
+      out += fmt::format("{}. {}: {} ({})\n",
+                         i + 1,
+                         EscapeMarkdown(step.question),
+                         EscapeMarkdown(step.answer),
+                         EscapeMarkdown(step.detail));
+    }
+    out += "\n";
+  }
+}
+
+void AppendCeilings(std::string& out, const AnalysisReport& report) {
+  if (report.ceilings.empty())
+    return;
+  out += "### Ceilings used\n\n";
+  MarkdownTable table({{"device", Align::kRight},
+                       {"name"},
+                       {"ceilings"},
+                       {"DRAM", Align::kRight},
+                       {"peaks"},
+                       {"clocks"}});
+  for (const CeilingsUsed& c : report.ceilings) {
+    if (c.entry.empty()) {
+      table.AddRow({std::to_string(c.device), c.device_name, "none: " + c.reason});
+      continue;
+    }
+    std::string peaks;
+    for (const CeilingPeak& p : c.peaks) {
+      peaks += fmt::format("{}{} {} {:.4g} T",
+                           peaks.empty() ? "" : ", ",
+                           p.precision,
+                           p.unit,
+                           p.flops_per_s / 1e12);
+    }
+    table.AddRow({std::to_string(c.device),
+                  c.device_name,
+                  fmt::format("{} ({}: {})", c.entry, c.evidence, c.source),
+                  c.dram_bytes_per_s ? fmt::format("{:.4g} GB/s", *c.dram_bytes_per_s / 1e9) : "",
+                  peaks + " (FLOP/s; INT8: op/s)",
+                  c.clocks});
+  }
+  out += table.Render() + "\n";
+}
+
+void AppendClassification(std::string& out,
+                          const AnalysisReport& report,
+                          const MarkdownOptions& options) {
+  std::vector<const KernelRow*> rows;
+  for (const KernelRow* row : KernelsByTotalTime(report.kernels)) {
+    if (row->classification.bound != "unknown" || row->tensor_cores ||
+        row->classification.tensor_cores_expected_but_unused)
+      rows.push_back(row);
+  }
+  if (rows.empty())
+    return;
+  out += "## Kernel classes\n\n";
+  out +=
+      "The roofline's bound where one exists; \"launch\" for kernels of under 10 us on less "
+      "than one wave. Tensor-core use only with evidence: counters or SASS (measured), else the "
+      "name (inferred). Rules: `docs/metrics.md`, \"Classification\".\n\n";
+  MarkdownTable table({{"#", Align::kRight},
+                       {"kernel"},
+                       {"class"},
+                       {"evidence"},
+                       {"why"},
+                       {"tensor cores"}});
+  std::size_t shown = std::min(rows.size(), options.top_rows);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const KernelRow& k = *rows[i];
+    std::string tensor;
+    if (k.tensor_cores) {
+      tensor = fmt::format("{} ({}, {})",
+                           k.tensor_cores->used ? "used" : "not used",
+                           k.tensor_cores->evidence,
+                           k.tensor_cores->source);
+    }
+    if (k.classification.tensor_cores_expected_but_unused)
+      tensor += tensor.empty() ? "expected, not used" : "; expected, not used";
+    table.AddRow({std::to_string(i + 1),
+                  Shorten(k.name, options.name_chars),
+                  k.classification.bound,
+                  k.classification.evidence,
+                  k.classification.reason,
+                  tensor});
+  }
+  out += table.Render() + "\n";
+  AppendShownNote(out, shown, rows.size(), "classified kernels");
+}
+
+}  // namespace gpuperf::report::markdown

@@ -1,0 +1,306 @@
+// The application-level triage and the diagnosis: idle attribution, kernel classes, ceilings at
+// the counters' clock, and the deliverable's fields on hand-built traces whose figures are
+// computed by hand below.
+#include <catch2/catch.hpp>
+
+#include "analysis/ceilings_used.h"
+#include "analysis/critical_time.h"
+#include "analysis/idle_attribution.h"
+#include "analysis/kernel_class.h"
+#include "analysis/timeline.h"
+#include "analysis_builder.h"
+#include "gpuperf/analyze.h"
+#include "model/ceilings.h"
+
+using Catch::Detail::Approx;
+using gpuperf::analysis::Analyze;
+using gpuperf::analysis::AttributeIdle;
+using gpuperf::analysis::ComputeTraceWindow;
+using gpuperf::testing::TraceBuilder;
+namespace model = gpuperf::model;
+namespace report = gpuperf::report;
+
+namespace {
+
+gpuperf::analysis::IdleAttribution Attribute(const model::Trace& trace) {
+  std::vector<const model::GpuActivity*> all;
+  for (const auto& a : trace.activities)
+    all.push_back(&a);
+  return AttributeIdle(trace, all, ComputeTraceWindow(trace));
+}
+
+// Window [0, 1'000'500]: a launch, a synchronized round trip, then 1 ms of host time.
+TraceBuilder HostGapTrace() {
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 100, 1);
+  b.Kernel("A", 100, 200, 1);
+  b.Api("cudaDeviceSynchronize", 150, 210);
+  b.Api("cudaLaunchKernel", 210, 260, 2);
+  b.Kernel("B", 300, 400, 2);
+  b.Api("cudaLaunchKernel", 1'000'000, 1'000'300, 3);
+  b.Kernel("C", 1'000'400, 1'000'500, 3);
+  return b;
+}
+
+void AddDevice(TraceBuilder& b, const char* name, int sms) {
+  model::Device d;
+  d.id = 0;
+  d.name = name;
+  d.compute_major = 9;
+  d.compute_minor = 0;
+  d.sm_count = sms;
+  b.trace.devices.push_back(d);
+}
+
+}  // namespace
+
+TEST_CASE("idle attribution: sync round trips, launch calls, host time and the edges",
+          "[diagnosis]") {
+  TraceBuilder b = HostGapTrace();
+  auto idle = Attribute(b.trace);
+  CHECK(idle.window_ns == 1'000'500);
+  // [0,100) edge, [200,300) after a sync, [400,1'000'400) host.
+  CHECK(idle.gaps == 3);
+  CHECK(idle.idle_ns == 100 + 100 + 1'000'000);
+  CHECK(idle.edge_ns == 100);
+  CHECK(idle.sync_gaps == 1);
+  CHECK(idle.sync_ns == 100);
+  CHECK(idle.launch_ns == 100 + 300);
+  CHECK(idle.other_api_ns == 0);
+  CHECK(idle.host_ns == 1'000'000 - 300);
+  CHECK(idle.host_work_ns == 0);
+  CHECK_FALSE(idle.has_host_work_records);
+}
+
+TEST_CASE("idle attribution: a synchronization before long host work exposes host time",
+          "[diagnosis]") {
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 100, 1);
+  b.Kernel("A", 100, 200, 1);
+  b.Api("cudaStreamSynchronize", 150, 250);
+  b.Api("cudaLaunchKernel", 500'000, 500'100, 2);
+  b.Kernel("B", 500'200, 500'300, 2);
+  auto idle = Attribute(b.trace);
+  CHECK(idle.sync_gaps == 0);
+  CHECK(idle.sync_exposed_gaps == 1);
+  // The gap [200, 500'200): sync covers 50, launch 100, the rest is host.
+  CHECK(idle.host_ns == 500'000 - 50 - 100);
+  CHECK(idle.other_api_ns == 50);
+}
+
+TEST_CASE("diagnosis: a mostly idle GPU with no CUDA call in the gaps is a host-bound "
+          "hypothesis; host operators there make it a finding",
+          "[diagnosis]") {
+  TraceBuilder b = HostGapTrace();
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Diagnosis& d = r.diagnosis;
+  CHECK(d.bottleneck == "host_bound");
+  CHECK(d.status == "hypothesis");
+  CHECK(d.evidence == "inferred");
+  CHECK(d.dominant_kind == "idle");
+  CHECK(d.dominant_fraction == Approx(1'000'200.0 / 1'000'500.0));
+  REQUIRE(d.bound_speedup);
+  CHECK(*d.bound_speedup == Approx(1.0 / (1.0 - 999'700.0 / 1'000'500.0)));
+  CHECK_FALSE(d.missing_evidence.empty());
+  CHECK_FALSE(d.falsified_by.empty());
+  REQUIRE(d.triage.size() == 1);
+  CHECK(d.triage[0].question == "gpu_idle");
+  CHECK(d.triage[0].answer == "yes");
+
+  // Two framework ops cover 799'500 of the 999'700 ns host gap (each under half the window).
+  model::HostOp op;
+  op.name = b.trace.strings.Intern("aten::cat");
+  op.start_ns = 500;
+  op.end_ns = 400'000;
+  b.trace.host_ops.push_back(op);
+  op.name = b.trace.strings.Intern("aten::copy_");
+  op.start_ns = 400'000;
+  op.end_ns = 800'000;
+  b.trace.host_ops.push_back(op);
+  report::Diagnosis with_ops = Analyze(b.trace).diagnosis;
+  CHECK(with_ops.bottleneck == "host_bound");
+  CHECK(with_ops.status == "finding");
+  CHECK(with_ops.evidence == "measured");
+  CHECK(with_ops.missing_evidence.empty());
+  auto idle = Attribute(b.trace);
+  CHECK(idle.host_work_ns == 800'000 - 500);
+  REQUIRE(idle.top_host_work.size() == 2);
+  CHECK(idle.top_host_work[0] == std::pair<std::string, std::int64_t>{"aten::copy_", 400'000});
+  CHECK(idle.top_host_work[1] == std::pair<std::string, std::int64_t>{"aten::cat", 399'500});
+  // A range enclosing more than half the window says nothing about the gaps.
+  b.trace.host_ops.clear();
+  b.AddRange(model::RangeKind::kNvtx, "main", 0, 1'000'500);
+  CHECK(Analyze(b.trace).diagnosis.status == "hypothesis");
+}
+
+TEST_CASE("diagnosis: a synchronize-every-kernel loop is sync-bound", "[diagnosis]") {
+  TraceBuilder b;
+  // 10 x (launch 100 ns, kernel 300 ns, a sync that returns 100 ns after it), period 1000 ns.
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t = i * 1'000;
+    b.Api("cudaLaunchKernel", t, t + 100, i + 1);
+    b.Kernel("k", t + 200, t + 500, i + 1);
+    b.Api("cudaStreamSynchronize", t + 100, t + 600);
+  }
+  auto idle = Attribute(b.trace);
+  // Window [0, 9600]: the edges [0,200) and [9500,9600) and 9 x 700 ns between kernels, each
+  // overlapped by a sync and holding 500 ns with no call (under 100 us: the round trip).
+  CHECK(idle.sync_gaps == 11);
+  CHECK(idle.sync_ns == 200 + 9 * 700 + 100);
+  report::Diagnosis d = Analyze(b.trace).diagnosis;
+  CHECK(d.bottleneck == "sync_bound");
+  CHECK(d.status == "finding");
+  REQUIRE(d.bound_speedup);
+  CHECK(*d.bound_speedup == Approx(1.0 / (1.0 - 6'600.0 / 9'600.0)));
+  CHECK(d.next_experiment.find("synchronization") != std::string::npos);
+}
+
+TEST_CASE("diagnosis: exposed copies are transfer-bound", "[diagnosis]") {
+  TraceBuilder b;
+  b.Api("cudaMemcpy", 0, 8'000, 1);
+  b.Memcpy(model::CopyKind::kHtoD, 0, 8'000, 1 << 20, 1);
+  b.Api("cudaLaunchKernel", 8'000, 8'100, 2);
+  b.Kernel("k", 8'100, 10'000, 2);
+  report::Diagnosis d = Analyze(b.trace).diagnosis;
+  CHECK(d.bottleneck == "transfer_bound");
+  CHECK(d.status == "finding");
+  CHECK(d.dominant_kind == "copy");
+  CHECK(d.dominant_name == "[CUDA memcpy HtoD]");
+  CHECK(d.dominant_fraction == Approx(0.8));
+  REQUIRE(d.triage.size() == 2);
+  CHECK(d.triage[0].answer == "no");
+  CHECK(d.triage[1].answer == "yes");
+}
+
+TEST_CASE("diagnosis: a busy GPU without counters or models names the dominant kernel and a "
+          "hypothesis",
+          "[diagnosis]") {
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 100, 1);
+  b.Kernel("big", 100, 900'100, 1);
+  b.Api("cudaLaunchKernel", 200, 300, 2);
+  b.Kernel("small", 900'100, 1'000'100, 2);
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Diagnosis& d = r.diagnosis;
+  CHECK(d.dominant_kind == "kernel");
+  CHECK(d.dominant_name == "big");
+  CHECK(d.bottleneck == "unknown");
+  CHECK(d.status == "hypothesis");
+  CHECK(d.next_experiment.find("Nsight Compute") != std::string::npos);
+  CHECK_FALSE(d.missing_evidence.empty());
+  REQUIRE(d.triage.size() == 4);
+  CHECK(d.triage[3].question == "dominant_work");
+}
+
+TEST_CASE("diagnosis: an empty trace says so", "[diagnosis]") {
+  TraceBuilder b;
+  b.Api("cudaGetDeviceCount", 0, 10);
+  report::Diagnosis d = Analyze(b.trace).diagnosis;
+  CHECK(d.dominant_kind == "none");
+  CHECK(d.bottleneck == "unknown");
+  CHECK(d.status == "hypothesis");
+}
+
+TEST_CASE("kernel classes: microsecond kernels under one wave are launch-bound", "[diagnosis]") {
+  TraceBuilder b;
+  AddDevice(b, "NVIDIA H100 80GB HBM3", 132);
+  model::GpuActivity& k = b.Kernel("tiny", 0, 3'000);
+  k.grid = {4, 1, 1};
+  k.block = {128, 1, 1};
+  b.Kernel("long", 10'000, 110'000).grid = {4, 1, 1};
+  report::AnalysisReport r = Analyze(b.trace);
+  for (const report::KernelRow& row : r.kernels) {
+    INFO(row.name);
+    if (row.name == "tiny") {
+      CHECK(row.classification.bound == "launch");
+      CHECK(row.classification.evidence == "measured");
+      CHECK(row.classification.reason.find("0.03 of one wave") != std::string::npos);
+    } else {
+      CHECK(row.classification.bound == "unknown");  // 100 us: not small
+    }
+  }
+  b.trace.devices.clear();
+  for (const report::KernelRow& row : Analyze(b.trace).kernels) {
+    if (row.name == "tiny")
+      CHECK(row.classification.evidence == "inferred");
+  }
+}
+
+TEST_CASE("kernel classes: tensor cores expected but unused needs measured evidence",
+          "[diagnosis]") {
+  TraceBuilder b;
+  std::vector<report::KernelRow> rows(1);
+  rows[0].name = "my_hgemm_kernel";
+  rows[0].duration_ns.med = 50'000;
+  report::KernelRoofline roof;
+  roof.precision = "fp16";
+  roof.unit = "vector";
+  rows[0].roofline = roof;
+  rows[0].tensor_cores = report::TensorCoreEvidence{false, "measured", "sass", {}, "no HMMA"};
+  gpuperf::analysis::ClassifyKernels(b.trace, rows);
+  CHECK(rows[0].classification.tensor_cores_expected_but_unused);
+  rows[0].tensor_cores->evidence = "inferred";
+  gpuperf::analysis::ClassifyKernels(b.trace, rows);
+  CHECK_FALSE(rows[0].classification.tensor_cores_expected_but_unused);
+  rows[0].tensor_cores->evidence = "measured";
+  rows[0].name = "elementwise_add";  // half precision, but no matrix shape
+  gpuperf::analysis::ClassifyKernels(b.trace, rows);
+  CHECK_FALSE(rows[0].classification.tensor_cores_expected_but_unused);
+}
+
+TEST_CASE("ceilings: compute peaks scale to the counters' SM clock, bandwidth does not",
+          "[diagnosis][ceilings]") {
+  auto match = model::FindCeilings("NVIDIA H100 80GB HBM3", 9, 0);
+  REQUIRE(match.entry);
+  model::DeviceCeilings at = model::AtSmClock(*match.entry, 1.485e9);
+  CHECK(*at.fp32.vector == Approx(67e12 * 1.485 / 1.98));
+  CHECK(*at.dram_bytes_per_s == *match.entry->dram_bytes_per_s);
+
+  TraceBuilder b;
+  AddDevice(b, "NVIDIA H100 80GB HBM3", 132);
+  for (int i = 0; i < 3; ++i) {
+    b.Kernel("k", i * 100, i * 100 + 50);
+    model::KernelCounters c;
+    c.activity = static_cast<std::size_t>(i);
+    c.metrics["gpc__cycles_elapsed.avg.per_second"] = i == 2 ? 1.6e9 : 1.485e9;
+    b.trace.counters.push_back(c);
+  }
+  CHECK(*gpuperf::analysis::CountersSmClockHz(b.trace, 0) == Approx(1.485e9));
+  auto roofs = gpuperf::analysis::RoofsOf(b.trace, 0);
+  REQUIRE(roofs.scaled);
+  CHECK(*roofs.ForCounters()->fp32.vector == Approx(67e12 * 1.485 / 1.98));
+  // Within 2% of boost: unscaled.
+  for (auto& c : b.trace.counters)
+    c.metrics["gpc__cycles_elapsed.avg.per_second"] = 1.97e9;
+  CHECK_FALSE(gpuperf::analysis::RoofsOf(b.trace, 0).scaled);
+}
+
+TEST_CASE("roofline: replay spans give no achieved rates unless gpu__time_duration is recorded",
+          "[diagnosis]") {
+  TraceBuilder b;
+  AddDevice(b, "NVIDIA H100 80GB HBM3", 132);
+  b.Kernel("k", 0, 121'431'000);
+  model::KernelCounters c;
+  c.activity = 0;
+  c.replay_span = true;
+  c.metrics["dram__bytes_read.sum"] = 3.35e9;
+  c.metrics["dram__bytes_write.sum"] = 0;
+  for (const char* op : {"fadd", "fmul", "ffma"})
+    c.metrics[std::string("smsp__sass_thread_inst_executed_op_") + op + "_pred_on.sum"] = 0;
+  b.trace.counters.push_back(c);
+  report::AnalysisReport r = Analyze(b.trace);
+  REQUIRE(r.kernels.size() == 1);
+  REQUIRE(r.kernels[0].roofline);
+  CHECK_FALSE(r.kernels[0].roofline->achieved_bytes_per_s);
+  CHECK(r.kernels[0].roofline->bound == "unknown");
+  CHECK(r.diagnosis.status == "hypothesis");
+  CHECK(r.diagnosis.missing_evidence.find("replay spans") != std::string::npos);
+
+  b.trace.counters[0].metrics["gpu__time_duration.sum"] = 1'000'000;  // 1 ms
+  report::AnalysisReport timed = Analyze(b.trace);
+  REQUIRE(timed.kernels[0].roofline->achieved_bytes_per_s);
+  CHECK(*timed.kernels[0].roofline->achieved_bytes_per_s == Approx(3.35e12));
+  CHECK(timed.kernels[0].roofline->bound == "memory");
+  CHECK(timed.kernels[0].classification.bound == "memory");
+  CHECK(timed.kernels[0].classification.evidence == "measured");
+}
