@@ -90,14 +90,14 @@ struct Diagnosis {
   // "host_bound", "launch_bound", "sync_bound", "transfer_bound", "communication_bound",
   // "memory_bound", "compute_bound", "latency_bound", "tensor_cores_unused", "unknown"
   std::string bottleneck;
-  std::string status;                  // "finding" (evidence confirms) or "hypothesis"
-  std::string evidence;                // tier: "measured", "modeled", "inferred", "assumed"
-  std::vector<std::string> support;    // the evidence, one sentence each, with its source
-  std::vector<TriageStep> triage;      // how the class was reached
-  std::string next_experiment;         // ONE ranked next step
-  std::optional<double> bound_speedup; // Amdahl bound on the whole program if it fully succeeds
-  std::string falsified_by;            // the measurement that would falsify the hypothesis
-  std::string missing_evidence;        // for a hypothesis: what would turn it into a finding
+  std::string status;                   // "finding" (evidence confirms) or "hypothesis"
+  std::string evidence;                 // tier: "measured", "modeled", "inferred", "assumed"
+  std::vector<std::string> support;     // the evidence, one sentence each, with its source
+  std::vector<TriageStep> triage;       // how the class was reached
+  std::string next_experiment;          // ONE ranked next step
+  std::optional<double> bound_speedup;  // Amdahl bound on the whole program if it fully succeeds
+  std::string falsified_by;             // the measurement that would falsify the hypothesis
+  std::string missing_evidence;         // for a hypothesis: what would turn it into a finding
 };
 
 // One row per memory operation kind (nsys cuda_gpu_mem_time_sum / cuda_gpu_mem_size_sum).

@@ -22,10 +22,9 @@ std::string Pct(double fraction) {
 }
 
 std::string TargetMetric(const report::AnalysisReport& r) {
-  return fmt::format(
-      "wall time of the recorded window, {} ({}); lower is better",
-      Ms(r.predictions.wall_ns),
-      r.predictions.wall_source.empty() ? "trace" : r.predictions.wall_source);
+  return fmt::format("wall time of the recorded window, {} ({}); lower is better",
+                     Ms(r.predictions.wall_ns),
+                     r.predictions.wall_source.empty() ? "trace" : r.predictions.wall_source);
 }
 
 std::string Scope(const report::AnalysisReport& r) {
@@ -40,7 +39,8 @@ std::string Scope(const report::AnalysisReport& r) {
       text += (i ? "; " : "") + s.devices[i];
   }
   if (s.rank)
-    text += fmt::format("; rank {}{}", *s.rank, s.world_size ? fmt::format(" of {}", *s.world_size) : "");
+    text += fmt::format(
+        "; rank {}{}", *s.rank, s.world_size ? fmt::format(" of {}", *s.world_size) : "");
   text += fmt::format(
       "; the window holds {} kernel launches of {} kernels, {} copies, {} synchronizations",
       r.audit.kernel_launches,
@@ -117,8 +117,9 @@ void SetIdleClass(report::Diagnosis& d,
     d.bottleneck = "host_bound";
     d.status = "hypothesis";
     d.evidence = "inferred";
-    d.support.push_back("The trace records no host API calls, so what the host did in the gaps "
-                        "is unknown.");
+    d.support.push_back(
+        "The trace records no host API calls, so what the host did in the gaps "
+        "is unknown.");
     return;
   }
   d.support.push_back(fmt::format(
@@ -246,6 +247,27 @@ void AddPhase(report::Diagnosis& d, const report::AnalysisReport& r) {
                                     Pct(best->fraction)));
 }
 
+// Transfer- and communication-bound: time not hidden behind computation, measured on the trace.
+void SetExposedClass(report::Diagnosis& d,
+                     const report::AnalysisReport& r,
+                     const char* bottleneck,
+                     const char* kind,
+                     std::int64_t exposed_ns,
+                     std::int64_t window_ns) {
+  d.bottleneck = bottleneck;
+  d.dominant_kind = kind;
+  d.dominant_fraction = Fraction(exposed_ns, window_ns);
+  d.status = "finding";
+  d.evidence = "measured";
+  d.support.push_back(
+      fmt::format("Exposed {}: {} of the {} window, not overlapped by computation "
+                  "(trace).",
+                  d.dominant_kind == "copy" ? "copies" : "communication",
+                  Ms(exposed_ns),
+                  Ms(window_ns)));
+  d.bound_speedup = AmdahlLimit(WallFraction(r, exposed_ns));
+}
+
 std::int64_t ReplaySpans(const model::Trace& trace) {
   std::int64_t spans = 0;
   for (const model::KernelCounters& c : trace.counters)
@@ -281,36 +303,29 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   auto answer = [&](double share) {
     return share >= kDominantShare || share == largest ? "yes" : "no";
   };
-  d.triage.push_back({"gpu_idle",
-                      answer(idle_share),
-                      fmt::format("no GPU work during {} of the window, {} of it before the first or "
-                                  "after the last GPU activity (trace)",
-                                  Pct(idle_share),
-                                  Ms(idle.edge_ns))});
+  d.triage.push_back(
+      {"gpu_idle",
+       answer(idle_share),
+       fmt::format("no GPU work during {} of the window, {} of it before the first or "
+                   "after the last GPU activity (trace)",
+                   Pct(idle_share),
+                   Ms(idle.edge_ns))});
   bool decided = idle_share >= kDominantShare || idle_share == largest;
   if (decided) {
     SetIdleClass(d, r, idle, subject);
   }
   if (!decided) {
-    d.triage.push_back({"transfer",
-                        answer(transfer),
-                        fmt::format("copies not overlapped by kernels: {} of the window (trace)",
-                                    Pct(transfer))});
+    d.triage.push_back(
+        {"transfer",
+         answer(transfer),
+         fmt::format("copies not overlapped by kernels: {} of the window (trace)", Pct(transfer))});
     decided = transfer >= kDominantShare || transfer == largest;
     if (decided) {
-      d.bottleneck = "transfer_bound";
-      d.dominant_kind = "copy";
-      d.dominant_fraction = transfer;
-      d.status = "finding";
-      d.evidence = "measured";
+      SetExposedClass(d, r, "transfer_bound", "copy", t.exposed_memcpy_ns, window);
       if (!r.memory_ops.empty())
         d.dominant_name = subject = r.memory_ops.front().operation;
-      d.support.push_back(fmt::format("Exposed copies: {} of the {} window (trace).",
-                                      Ms(t.exposed_memcpy_ns),
-                                      Ms(window)));
       if (const report::Finding* f = FindFinding(r, "pageable_async_memcpy"))
         d.support.push_back(fmt::format("{} ({}, trace).", f->summary, f->id));
-      d.bound_speedup = AmdahlLimit(WallFraction(r, t.exposed_memcpy_ns));
     }
   }
   if (!decided) {
@@ -321,21 +336,14 @@ report::Diagnosis Diagnose(const model::Trace& trace,
                                     Pct(comm))});
     decided = comm >= kDominantShare || comm == largest;
     if (decided) {
-      d.bottleneck = "communication_bound";
-      d.dominant_kind = "communication";
-      d.dominant_fraction = comm;
-      d.status = "finding";
-      d.evidence = "measured";
+      SetExposedClass(
+          d, r, "communication_bound", "communication", t.exposed_communication_ns, window);
       for (const report::KernelRow& k : r.kernels) {
         if (IsCommunicationKernel(k.name)) {
           d.dominant_name = subject = k.name;
           break;
         }
       }
-      d.support.push_back(fmt::format("Exposed communication: {} of the {} window (trace).",
-                                      Ms(t.exposed_communication_ns),
-                                      Ms(window)));
-      d.bound_speedup = AmdahlLimit(WallFraction(r, t.exposed_communication_ns));
     }
   }
   if (!decided) {

@@ -41,29 +41,32 @@ Advice AdviceFor(const report::Diagnosis& d, const std::string& subject) {
             ""};
   }
   if (c == "launch_bound") {
-    return {"Cut the number of launches on the hot path: capture the launch loop in a CUDA graph "
-            "or fuse the short kernels.",
-            "After the change, GPU idle time between those kernels and the launch-call count must "
-            "fall; if idle time stays with fewer launches, launch overhead was not the cause.",
-            ""};
+    return {
+        "Cut the number of launches on the hot path: capture the launch loop in a CUDA graph "
+        "or fuse the short kernels.",
+        "After the change, GPU idle time between those kernels and the launch-call count must "
+        "fall; if idle time stays with fewer launches, launch overhead was not the cause.",
+        ""};
   }
   if (c == "host_bound" && d.status == "finding") {
-    return {"Cut the host time between GPU work in the framework operators that fill the gaps: "
-            "capture the step in a CUDA graph (torch.compile mode=\"reduce-overhead\"), batch "
-            "more work per launch, or move data preparation off the training thread.",
-            "Host operator time in the gaps must fall and the GPU's idle share with it; if the "
-            "GPU stays idle with less host work, something else (a wait the trace does not "
-            "record) holds it.",
-            ""};
+    return {
+        "Cut the host time between GPU work in the framework operators that fill the gaps: "
+        "capture the step in a CUDA graph (torch.compile mode=\"reduce-overhead\"), batch "
+        "more work per launch, or move data preparation off the training thread.",
+        "Host operator time in the gaps must fall and the GPU's idle share with it; if the "
+        "GPU stays idle with less host work, something else (a wait the trace does not "
+        "record) holds it.",
+        ""};
   }
   if (c == "host_bound") {
-    return {"Profile the host over the idle stretches (CPU sampling, NVTX or framework ranges "
-            "around data loading, Python and I/O) and move the work found there off the critical "
-            "path (overlap it with GPU work, prefetch, run it asynchronously).",
-            "Host-side ranges over the gaps: if the host was waiting on the GPU or idle itself "
-            "during them, the program is not host-bound.",
-            "The trace shows no CUDA call in the gaps, not what the host did instead; host-side "
-            "ranges or CPU samples over the gap windows would confirm it."};
+    return {
+        "Profile the host over the idle stretches (CPU sampling, NVTX or framework ranges "
+        "around data loading, Python and I/O) and move the work found there off the critical "
+        "path (overlap it with GPU work, prefetch, run it asynchronously).",
+        "Host-side ranges over the gaps: if the host was waiting on the GPU or idle itself "
+        "during them, the program is not host-bound.",
+        "The trace shows no CUDA call in the gaps, not what the host did instead; host-side "
+        "ranges or CPU samples over the gap windows would confirm it."};
   }
   if (c == "transfer_bound") {
     return {fmt::format("Hide or remove the {} copies: pinned host memory, cudaMemcpyAsync on "
@@ -76,12 +79,13 @@ Advice AdviceFor(const report::Diagnosis& d, const std::string& subject) {
             ""};
   }
   if (c == "communication_bound") {
-    return {"Run gpuperf ranks over all ranks to split collective time into waiting for the "
-            "last rank and transfer; then overlap communication with computation (bucketing, "
-            "async collectives) or fix the straggler it names.",
-            "If most collective time is waiting for a late rank, the interconnect is not the "
-            "bottleneck: the straggler is.",
-            ""};
+    return {
+        "Run gpuperf ranks over all ranks to split collective time into waiting for the "
+        "last rank and transfer; then overlap communication with computation (bucketing, "
+        "async collectives) or fix the straggler it names.",
+        "If most collective time is waiting for a late rank, the interconnect is not the "
+        "bottleneck: the straggler is.",
+        ""};
   }
   if (c == "memory_bound") {
     return {fmt::format("Reduce the DRAM bytes of {}: fuse it with its producer or consumer, "

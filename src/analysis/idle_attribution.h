@@ -30,9 +30,9 @@ struct IdleAttribution {
   std::int64_t sync_ns = 0;  // in gaps a synchronization overlaps
   std::int64_t sync_gaps = 0;
   std::int64_t sync_exposed_gaps = 0;  // overlap a synchronization but hold long host work
-  std::int64_t launch_ns = 0;     // other gaps: covered by kernel or graph launch calls
-  std::int64_t other_api_ns = 0;  // other gaps: covered by other API calls only
-  std::int64_t host_ns = 0;       // other gaps: covered by no recorded API call
+  std::int64_t launch_ns = 0;          // other gaps: covered by kernel or graph launch calls
+  std::int64_t other_api_ns = 0;       // other gaps: covered by other API calls only
+  std::int64_t host_ns = 0;            // other gaps: covered by no recorded API call
   // Of host_ns: inside recorded host work (host ops, NVTX and record_function ranges shorter
   // than half the window), and the names that cover most of it, with the time they cover.
   std::int64_t host_work_ns = 0;

@@ -104,9 +104,10 @@ report::KernelClass Classify(const model::Trace& trace,
     c.reason = wave ? fmt::format("median {:.1f} us on a grid of {:.2f} of one wave (trace)",
                                   row.duration_ns.med / 1e3,
                                   *wave)
-                    : fmt::format("median {:.1f} us; the trace records no grid, so the wave "
-                                  "fraction is unknown",
-                                  row.duration_ns.med / 1e3);
+                    : fmt::format(
+                          "median {:.1f} us; the trace records no grid, so the wave "
+                          "fraction is unknown",
+                          row.duration_ns.med / 1e3);
   } else if (roof && roof->bound == "latency") {
     c.bound = "latency";
     c.evidence = roof->evidence;
@@ -115,8 +116,7 @@ report::KernelClass Classify(const model::Trace& trace,
   bool expected = roof && (roof->unit == "tensor" ||
                            (TensorPrecision(roof->precision) && MatrixShapedName(row.name)));
   const auto& tc = row.tensor_cores;
-  c.tensor_cores_expected_but_unused =
-      expected && tc && tc->evidence == "measured" && !tc->used;
+  c.tensor_cores_expected_but_unused = expected && tc && tc->evidence == "measured" && !tc->used;
   return c;
 }
 

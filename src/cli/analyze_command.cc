@@ -14,6 +14,7 @@
 
 #include "analysis/rank_summary.h"
 #include "cli/app.h"
+#include "cli/ceilings_option.h"
 #include "cli/errors.h"
 #include "cli/logging.h"
 #include "cli/report_output.h"
@@ -104,6 +105,7 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
                   "(cuobjdump -sass) shows which kernels run tensor-core instructions; repeatable")
       ->type_name("EXE")
       ->allow_extra_args(false);
+  AddCeilingsOption(sub, ceilings_paths_);
   AddOutputOptions(sub, out_dir_, formats_, "report.md and report.json");
   sub->add_option("-n,--top", top_, "Rows per table in report.md and in the terminal summary")
       ->check(CLI::Range(1, 100000))
@@ -153,6 +155,10 @@ int AnalyzeCommand::Run() {
       PrintError(joined.error().message);
       return kExitFailure;
     }
+  }
+  if (Status attached = AttachCeilingsFiles(ceilings_paths_, *trace); !attached.ok()) {
+    PrintError(attached.error().message);
+    return kExitFailure;
   }
   analysis::AnalyzeOptions analyze_options;
   if (Status read = ReadSassFiles(analyze_options.sass); !read.ok()) {

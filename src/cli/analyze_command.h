@@ -32,8 +32,9 @@ class AnalyzeCommand final : public Command {
                                                 const std::string& summary) const;
 
   std::string trace_path_;
-  std::string counters_path_;            // --counters: an Nsight Compute CSV to join
-  std::vector<std::string> sass_paths_;  // --sass: files whose SASS cuobjdump lists
+  std::string counters_path_;                // --counters: an Nsight Compute CSV to join
+  std::vector<std::string> sass_paths_;      // --sass: files whose SASS cuobjdump lists
+  std::vector<std::string> ceilings_paths_;  // --ceilings: measured ceilings (gpuperf ceilings)
   std::string out_dir_ = "gpuperf-report";
   std::vector<std::string> formats_ = {"md", "json"};
   int top_ = 20;

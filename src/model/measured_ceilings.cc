@@ -117,7 +117,7 @@ std::optional<double> CommonSmClockHz(const MeasuredCeilings& measured) {
 
 std::shared_ptr<const DeviceCeilings> AsDeviceCeilings(const MeasuredCeilings& measured) {
   auto holder = std::make_shared<MeasuredHolder>();
-  holder->key = measured.device_name + " (measured)";
+  holder->key = measured.device_name;
   holder->source = "gpuperf ceilings " + measured.date + " on " + measured.uuid;
   DeviceCeilings& e = holder->entry;
   e.key = holder->key;

@@ -38,8 +38,8 @@ MeasuredMatch FindMeasuredCeilings(const Device& device, std::span<const Measure
 // matched_by filled). Returns the number of devices that got one.
 std::size_t AttachMeasuredCeilings(Trace& trace, std::span<const MeasuredCeilings> entries);
 
-// The measured entry as ceilings the roofline can use: evidence "measured", key "<name>
-// (measured)", source "gpuperf ceilings <date> on <uuid>", DRAM bandwidth, FP32 vector and
+// The measured entry as ceilings the roofline can use: evidence "measured", key the device name
+// ("NVIDIA H200"), source "gpuperf ceilings <date> on <uuid>", DRAM bandwidth, FP32 vector and
 // BF16/FP16 tensor peaks; every other precision unset (never filled from the datasheet). Its
 // boost_clock_hz is the SM clock the compute kernels ran at when they agree within 2% (so that
 // counters taken at another clock are rescaled, model::AtSmClock), unset otherwise. The strings

@@ -20,13 +20,15 @@ Json Optional(const std::optional<double>& value, int decimals) {
 Json DiagnosisJson(const Diagnosis& d) {
   Json triage = Json::array();
   for (const TriageStep& step : d.triage)
-    triage.push_back(Json{{"question", step.question}, {"answer", step.answer}, {"detail", step.detail}});
+    triage.push_back(
+        Json{{"question", step.question}, {"answer", step.answer}, {"detail", step.detail}});
   return Json{{"target_metric", d.target_metric},
               {"scope", d.scope},
               {"baseline", d.baseline},
-              {"dominant", Json{{"kind", d.dominant_kind},
-                                {"name", d.dominant_name},
-                                {"fraction", RoundedNumber(d.dominant_fraction, 6)}}},
+              {"dominant",
+               Json{{"kind", d.dominant_kind},
+                    {"name", d.dominant_name},
+                    {"fraction", RoundedNumber(d.dominant_fraction, 6)}}},
               {"bottleneck", d.bottleneck},
               {"status", d.status},
               {"evidence", d.evidence},

@@ -51,11 +51,10 @@ void AppendDiagnosis(std::string& out,
                        ClassLabel(d.bottleneck),
                        EscapeMarkdown(d.evidence));
   } else {
-    out += fmt::format(
-        "**Hypothesis: {}** (not a finding: the evidence {}).\n\n",
-        ClassLabel(d.bottleneck),
-        d.evidence.empty() ? "to classify it is missing"
-                           : "is " + EscapeMarkdown(d.evidence) + ", not measured");
+    out += fmt::format("**Hypothesis: {}** (not a finding: the evidence {}).\n\n",
+                       ClassLabel(d.bottleneck),
+                       d.evidence.empty() ? "to classify it is missing"
+                                          : "is " + EscapeMarkdown(d.evidence) + ", not measured");
   }
   auto item = [&](const char* label, const std::string& text) {
     out += fmt::format("- **{}:** {}\n", label, EscapeMarkdown(text));
@@ -106,11 +105,8 @@ void AppendCeilings(std::string& out, const AnalysisReport& report) {
     }
     std::string peaks;
     for (const CeilingPeak& p : c.peaks) {
-      peaks += fmt::format("{}{} {} {:.4g} T",
-                           peaks.empty() ? "" : ", ",
-                           p.precision,
-                           p.unit,
-                           p.flops_per_s / 1e12);
+      peaks += fmt::format(
+          "{}{} {} {:.4g} T", peaks.empty() ? "" : ", ", p.precision, p.unit, p.flops_per_s / 1e12);
     }
     table.AddRow({std::to_string(c.device),
                   c.device_name,
@@ -138,12 +134,8 @@ void AppendClassification(std::string& out,
       "The roofline's bound where one exists; \"launch\" for kernels of under 10 us on less "
       "than one wave. Tensor-core use only with evidence: counters or SASS (measured), else the "
       "name (inferred). Rules: `docs/metrics.md`, \"Classification\".\n\n";
-  MarkdownTable table({{"#", Align::kRight},
-                       {"kernel"},
-                       {"class"},
-                       {"evidence"},
-                       {"why"},
-                       {"tensor cores"}});
+  MarkdownTable table(
+      {{"#", Align::kRight}, {"kernel"}, {"class"}, {"evidence"}, {"why"}, {"tensor cores"}});
   std::size_t shown = std::min(rows.size(), options.top_rows);
   for (std::size_t i = 0; i < shown; ++i) {
     const KernelRow& k = *rows[i];

@@ -61,12 +61,14 @@ void AppendRoofline(std::string& out,
   if (static_cast<std::size_t>(modeled) < rows.size()) {
     out += fmt::format(
         "FLOPs and DRAM bytes are Nsight Compute counters summed over each kernel's instances with "
-        "counters; roofs are datasheet peaks for the precision the kernel spends most time on. "
+        "counters; roofs are the peaks (datasheet or measured: see \"Ceilings used\") for the "
+        "precision the kernel spends most time on. "
         "\"latency\": under {} of both roofs. Formulas: `docs/metrics.md`, \"Roofline\".\n\n",
         FormatPercent(100.0 * kLatencyBoundFraction));
   } else {
     out += fmt::format(
-        "Roofs are datasheet peaks for the precision of the modelled work. \"latency\": under {} "
+        "Roofs are the peaks (datasheet or measured: see \"Ceilings used\") for the precision of "
+        "the modelled work. \"latency\": under {} "
         "of both roofs. Formulas: `docs/metrics.md`, \"Roofline\".\n\n",
         FormatPercent(100.0 * kLatencyBoundFraction));
   }

@@ -159,7 +159,9 @@ void AppendRoofs(std::string& out, const std::vector<Roof>& roofs, const Rooflin
       continue;
     labelled_bandwidths.push_back(roof.peak_bytes_per_s);
     const double angle = std::atan2(ry - sy, rx - sx) * 180 / 3.141592653589793;
-    const double lx = sx + 0.15 * (rx - sx), ly = sy + 0.15 * (ry - sy) - 6;
+    // Just above the slope near where it enters the plot, where few kernels sit.
+    const double along = 12 / std::max(1.0, std::hypot(rx - sx, ry - sy));
+    const double lx = sx + along * (rx - sx), ly = sy + along * (ry - sy) - 6;
     AppendText(out,
                lx,
                ly,
@@ -199,7 +201,7 @@ void AppendLegend(std::string& out, const std::vector<Point>& points, double y) 
   AppendText(out, 860, y, "evidence", bold);
   for (const Point& p : points) {
     y += kLegendRowHeight;
-    out += Marker(28, y - 4, 5, *p.row);
+    out += Marker(20, y - 4, 5, *p.row);
     AppendText(out, 50, y, std::to_string(p.number), " text-anchor=\"end\"");
     AppendText(out, 60, y, EscapeXml(Shorten(p.row->name, kNameChars)));
     AppendText(out, 770, y, fmt::format("{:.1f}%", p.row->time_percent), " text-anchor=\"end\"");

@@ -144,7 +144,7 @@ TEST_CASE("gpuperf ceilings --show: empty, corrupt and usage", "[ceilings]") {
   CHECK(run.exit_code == 2);
 }
 
-TEST_CASE("--ceilings attaches the entry of the trace's GPU, or warns", "[ceilings]") {
+TEST_CASE("analyze option --ceilings attaches the entry of the trace's GPU", "[ceilings]") {
   TempDir tmp;
   SkipGpuCheck skip;
   REQUIRE(RunGpuperf({"ceilings", "--cache-dir", tmp / "cache", "--probe", CannedProbe(tmp)})

@@ -1,6 +1,8 @@
 // The application-level triage and the diagnosis: idle attribution, kernel classes, ceilings at
 // the counters' clock, and the deliverable's fields on hand-built traces whose figures are
 // computed by hand below.
+#include "gpuperf/analyze.h"
+
 #include <catch2/catch.hpp>
 
 #include "analysis/ceilings_used.h"
@@ -9,7 +11,6 @@
 #include "analysis/kernel_class.h"
 #include "analysis/timeline.h"
 #include "analysis_builder.h"
-#include "gpuperf/analyze.h"
 #include "model/ceilings.h"
 
 using Catch::Detail::Approx;
@@ -88,9 +89,10 @@ TEST_CASE("idle attribution: a synchronization before long host work exposes hos
   CHECK(idle.other_api_ns == 50);
 }
 
-TEST_CASE("diagnosis: a mostly idle GPU with no CUDA call in the gaps is a host-bound "
-          "hypothesis; host operators there make it a finding",
-          "[diagnosis]") {
+TEST_CASE(
+    "diagnosis: a mostly idle GPU with no CUDA call in the gaps is a host-bound "
+    "hypothesis; host operators there make it a finding",
+    "[diagnosis]") {
   TraceBuilder b = HostGapTrace();
   report::AnalysisReport r = Analyze(b.trace);
   const report::Diagnosis& d = r.diagnosis;
@@ -172,9 +174,10 @@ TEST_CASE("diagnosis: exposed copies are transfer-bound", "[diagnosis]") {
   CHECK(d.triage[1].answer == "yes");
 }
 
-TEST_CASE("diagnosis: a busy GPU without counters or models names the dominant kernel and a "
-          "hypothesis",
-          "[diagnosis]") {
+TEST_CASE(
+    "diagnosis: a busy GPU without counters or models names the dominant kernel and a "
+    "hypothesis",
+    "[diagnosis]") {
   TraceBuilder b;
   b.Api("cudaLaunchKernel", 0, 100, 1);
   b.Kernel("big", 100, 900'100, 1);

@@ -139,7 +139,7 @@ TEST_CASE("measured entry as ceilings: measured figures only, nothing from the d
           "[ceilings]") {
   auto c = model::AsDeviceCeilings(Measured());
   CHECK(c->evidence == "measured");
-  CHECK(c->key == "NVIDIA H100 80GB HBM3 (measured)");
+  CHECK(c->key == "NVIDIA H100 80GB HBM3");
   CHECK(c->source == std::string("gpuperf ceilings 2026-12-01T11:36:05Z on ") + kUuid);
   CHECK(*c->dram_bytes_per_s == 2e12);
   CHECK(*c->Peak(Precision::kFp32, MathUnit::kVector) == 5e13);
@@ -181,13 +181,13 @@ TEST_CASE("roofline: a matching device is placed against its measured ceilings",
   CHECK(r.bound == "memory");
   // max(2e10 / 5e13 = 0.4 ms, 2e9 / 2e12 = 1 ms).
   CHECK(*r.floor_ns == 1'000'000);
-  CHECK(r.ceiling_source == std::string("measured NVIDIA H100 80GB HBM3 (measured): gpuperf "
-                                        "ceilings 2026-12-01T11:36:05Z on ") +
+  CHECK(r.ceiling_source == std::string("measured NVIDIA H100 80GB HBM3: gpuperf ceilings "
+                                        "2026-12-01T11:36:05Z on ") +
                                 kUuid);
   REQUIRE(report.ceilings.size() == 1);
   const auto& used = report.ceilings[0];
   CHECK(used.evidence == "measured");
-  CHECK(used.entry == "NVIDIA H100 80GB HBM3 (measured)");
+  CHECK(used.entry == "NVIDIA H100 80GB HBM3");
   CHECK(used.source == std::string("gpuperf ceilings 2026-12-01T11:36:05Z on ") + kUuid);
   CHECK(*used.dram_bytes_per_s == 2e12);
   REQUIRE(used.peaks.size() == 3);  // fp32 vector, fp16 tensor, bf16 tensor
@@ -198,12 +198,47 @@ TEST_CASE("roofline: a matching device is placed against its measured ceilings",
         "assumed");
   bool noted = false;
   for (const std::string& note : report.notes) {
-    noted =
-        noted || (note.find("counters against the measured ceilings of NVIDIA H100 80GB HBM3 "
-                            "(measured)") != std::string::npos &&
-                  note.find("other precisions get no roof; matched by uuid") != std::string::npos);
+    noted = noted ||
+            (note.find("counters against the measured ceilings of NVIDIA H100 80GB HBM3 (gpuperf "
+                       "ceilings 2026-12-01T11:36:05Z") != std::string::npos &&
+             note.find("other precisions get no roof; matched by uuid") != std::string::npos);
   }
   CHECK(noted);
+}
+
+TEST_CASE("roofline: modeled rooflines use the measured ceilings too", "[ceilings]") {
+  // aten::add of two float 1024x1024 tensors launches add_kernel: 1048576 FLOPs (fp32 vector)
+  // and 12582912 bytes (docs/metrics.md, "Shape models").
+  TraceBuilder b;
+  model::Device d;
+  d.name = kH100;
+  d.compute_major = 9;
+  d.uuid = kUuid;
+  b.trace.devices.push_back(d);
+  model::HostOp op;
+  op.name = b.trace.strings.Intern("aten::add");
+  op.start_ns = 0;
+  op.end_ns = 100;
+  op.pid = 100;
+  op.tid = 101;
+  op.input_dims = b.trace.strings.Intern("[[1024,1024],[1024,1024],[]]");
+  op.input_types = b.trace.strings.Intern(R"(["float","float","Scalar"])");
+  b.trace.host_ops.push_back(op);
+  b.Api("cudaLaunchKernel", 10, 20, 1);
+  b.Kernel("add_kernel", 1000, 11000, 1);
+  const model::MeasuredCeilings entries[] = {Measured()};
+  REQUIRE(model::AttachMeasuredCeilings(b.trace, entries) == 1);
+  auto report = gpuperf::analysis::Analyze(b.trace);
+  REQUIRE(report.kernels.size() == 1);
+  REQUIRE(report.kernels[0].roofline);
+  const auto& r = *report.kernels[0].roofline;
+  CHECK(r.evidence == "modeled");
+  CHECK(*r.peak_bytes_per_s == 2e12);
+  CHECK(*r.peak_flops_per_s == 5e13);
+  // max(1048576 / 5e13 s, 12582912 / 2e12 s) = 6291.456 ns.
+  CHECK(*r.floor_ns == 6291);
+  REQUIRE(report.ceilings.size() == 1);
+  CHECK(report.ceilings[0].evidence == "measured");
 }
 
 TEST_CASE("roofline: measured compute peaks scale to the counters' clock", "[ceilings]") {

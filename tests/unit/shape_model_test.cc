@@ -150,6 +150,7 @@ TEST_CASE("shape: same-shape elementwise ops; broadcasting and odd inputs are no
   CHECK_FALSE(Modeled("aten::mm", "[[2,3],[3,4]]", R"(["float","c10::Half"])"));
   CHECK_FALSE(Modeled("aten::mm", "[[2,3],[3,4]]", R"(["long int","long int"])"));
   CHECK_FALSE(Modeled("aten::mm", "[[2,3],[3,4]]", R"(["float"])"));  // lengths disagree
+  // A convolution needs its Concrete Inputs (stride, padding, ...): shapes alone are not enough.
   CHECK_FALSE(Modeled("aten::convolution", "[[1,3,8,8],[4,3,3,3]]", R"(["float","float"])"));
   CHECK_FALSE(Modeled(
       "aten::mm", "[[4294967296,4294967296],[4294967296,4294967296]]", R"(["float","float"])"));
