@@ -102,16 +102,7 @@ std::optional<OpWork> Attention(const AttentionLayout& l, const Args& a) {
   Int out_elements = Mul(Mul(Mul(b, h), len_q), ev);
   if (!flops || !bytes || !out_elements)
     return std::nullopt;
-  OpWork work;
-  work.kind = ShapeOpKind::kAttention;
-  work.elements = *out_elements;
-  work.dtype = std::string(type->name);
-  work.element_bytes = type->bytes;
-  work.flops = *flops;
-  work.bytes = *bytes;
-  work.precision = type->matrix_precision;
-  work.unit = type->matrix_unit;
-  return work;
+  return MatrixWork(ShapeOpKind::kAttention, *type, *out_elements, *flops, *bytes);
 }
 
 }  // namespace

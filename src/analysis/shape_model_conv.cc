@@ -144,16 +144,8 @@ std::optional<OpWork> Convolution(const ConvLayout& l, const Args& a) {
   Int bytes = Mul(elements, type->bytes);
   if (!flops || !bytes)
     return std::nullopt;
-  OpWork work;
-  work.kind = ShapeOpKind::kConvolution;
+  OpWork work = MatrixWork(ShapeOpKind::kConvolution, *type, *out_elements, *flops, *bytes);
   work.bias = bias;
-  work.elements = *out_elements;
-  work.dtype = std::string(type->name);
-  work.element_bytes = type->bytes;
-  work.flops = *flops;
-  work.bytes = *bytes;
-  work.precision = type->matrix_precision;
-  work.unit = type->matrix_unit;
   // cuDNN may run an fp32 convolution on TF32 tensor cores (Ampere and later) when PyTorch allows
   // it (torch.backends.cudnn.allow_tf32, on by default): an assumption, as for fp16/bf16.
   auto tf32 = BoolArg(a, l.allow_tf32, false);

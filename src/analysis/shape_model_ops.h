@@ -56,6 +56,25 @@ struct FloatType {
   model::Precision opmath;  // PyTorch's at::opmath_type: what elementwise kernels compute in
 };
 
+// The work of a matrix-shaped op (convolution, attention) in `type`, on the unit its matrix work
+// runs on.
+inline OpWork MatrixWork(ShapeOpKind kind,
+                         const FloatType& type,
+                         std::int64_t out_elements,
+                         std::int64_t flops,
+                         std::int64_t bytes) {
+  OpWork work;
+  work.kind = kind;
+  work.elements = out_elements;
+  work.dtype = std::string(type.name);
+  work.element_bytes = type.bytes;
+  work.flops = flops;
+  work.bytes = bytes;
+  work.precision = type.matrix_precision;
+  work.unit = type.matrix_unit;
+  return work;
+}
+
 // The floating-point tensor types as the profiler names them (c10 TypeMeta names).
 inline constexpr std::array<FloatType, 4> kFloatTypes = {{
     {"float", 4, model::Precision::kFp32, model::MathUnit::kVector, model::Precision::kFp32},
