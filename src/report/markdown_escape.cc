@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "util/utf8.h"
+
 namespace gpuperf::report {
 namespace {
 
@@ -10,33 +12,7 @@ constexpr std::string_view kEllipsis = "\xE2\x80\xA6";     // U+2026
 
 // Length of the valid UTF-8 sequence at the start of `text`, or 0 when it is invalid.
 std::size_t Utf8SequenceLength(std::string_view text) {
-  auto byte = [&](std::size_t i) { return static_cast<std::uint8_t>(text[i]); };
-  std::uint8_t lead = byte(0);
-  if (lead < 0x80)
-    return 1;
-  std::size_t length = 0;
-  std::uint32_t min_code = 0;
-  std::uint32_t code = 0;
-  if ((lead & 0xE0) == 0xC0) {
-    length = 2, min_code = 0x80, code = lead & 0x1F;
-  } else if ((lead & 0xF0) == 0xE0) {
-    length = 3, min_code = 0x800, code = lead & 0x0F;
-  } else if ((lead & 0xF8) == 0xF0) {
-    length = 4, min_code = 0x10000, code = lead & 0x07;
-  } else {
-    return 0;
-  }
-  if (text.size() < length)
-    return 0;
-  for (std::size_t i = 1; i < length; ++i) {
-    if ((byte(i) & 0xC0) != 0x80)
-      return 0;
-    code = (code << 6) | (byte(i) & 0x3F);
-  }
-  // Overlong forms, surrogates and values past U+10FFFF are not valid UTF-8.
-  if (code < min_code || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
-    return 0;
-  return length;
+  return util::DecodeUtf8(text).length;
 }
 
 void AppendControl(std::string& out, unsigned char c) {

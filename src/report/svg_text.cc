@@ -6,44 +6,10 @@
 #include <cstdint>
 #include <iterator>
 
+#include "util/utf8.h"
+
 namespace gpuperf::report::svg {
 namespace {
-
-// The code point of the valid UTF-8 sequence at the start of `text` and its length in bytes;
-// length 0 when the sequence is invalid (truncated, overlong, surrogate, past U+10FFFF).
-struct CodePoint {
-  std::uint32_t code = 0;
-  std::size_t length = 0;
-};
-
-CodePoint DecodeUtf8(std::string_view text) {
-  auto byte = [&](std::size_t i) { return static_cast<std::uint8_t>(text[i]); };
-  const std::uint8_t lead = byte(0);
-  if (lead < 0x80)
-    return {lead, 1};
-  std::size_t length = 0;
-  std::uint32_t min_code = 0;
-  std::uint32_t code = 0;
-  if ((lead & 0xE0) == 0xC0) {
-    length = 2, min_code = 0x80, code = lead & 0x1Fu;
-  } else if ((lead & 0xF0) == 0xE0) {
-    length = 3, min_code = 0x800, code = lead & 0x0Fu;
-  } else if ((lead & 0xF8) == 0xF0) {
-    length = 4, min_code = 0x10000, code = lead & 0x07u;
-  } else {
-    return {};
-  }
-  if (text.size() < length)
-    return {};
-  for (std::size_t i = 1; i < length; ++i) {
-    if ((byte(i) & 0xC0) != 0x80)
-      return {};
-    code = (code << 6) | (byte(i) & 0x3Fu);
-  }
-  if (code < min_code || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
-    return {};
-  return {code, length};
-}
 
 // Characters XML 1.0 forbids (C0 but tab/LF/CR, U+FFFE, U+FFFF) or that render as nothing
 // useful in a label (tab, LF, CR, DEL, C1 controls).
@@ -57,7 +23,7 @@ std::string EscapeXml(std::string_view text) {
   std::string out;
   out.reserve(text.size() + text.size() / 8);
   for (std::size_t i = 0; i < text.size();) {
-    const CodePoint point = DecodeUtf8(text.substr(i));
+    const util::CodePoint point = util::DecodeUtf8(text.substr(i));
     if (point.length == 0 || Unwanted(point.code)) {
       out += '?';
       i += point.length == 0 ? 1 : point.length;
