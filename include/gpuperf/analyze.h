@@ -1,12 +1,14 @@
 // The analysis entry point: pure functions from a Trace to an AnalysisReport.
 #pragma once
 
+#include "gpuperf/kernel_model.h"
 #include "gpuperf/report.h"
 #include "gpuperf/sass.h"
 #include "gpuperf/trace.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace gpuperf::analysis {
@@ -25,6 +27,9 @@ struct AnalyzeOptions {
   // SASS functions of the traced program (`analyze --sass`, read by io/sass): evidence of
   // tensor-core use per kernel (analysis/tensor_cores.h). Empty: counters and names only.
   std::vector<model::SassFunction> sass;
+  // The user model file (`analyze --model`, read by io/kernel_model): FLOP and byte formulas per
+  // kernel-name pattern, for kernels without counters; before the shape models.
+  std::optional<model::KernelModelFile> kernel_model;
 };
 
 report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& options = {});

@@ -12,6 +12,7 @@
 #include "analysis/headline.h"
 #include "analysis/idle_attribution.h"
 #include "analysis/kernel_class.h"
+#include "analysis/kernel_model.h"
 #include "analysis/launch_overhead.h"
 #include "analysis/occupancy.h"
 #include "analysis/predictions.h"
@@ -106,6 +107,8 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
 
   out.kernels = KernelTable(trace, index, out.timeline.total_ns);
   AttachRooflines(trace, out.kernels, out.notes);
+  if (options.kernel_model)  // the user's explicit model beats the shape models
+    AttachUserModelRooflines(trace, *options.kernel_model, out.kernels, out.notes);
   AttachModeledRooflines(trace, index, out.kernels, out.notes);  // counters win
   AttachOccupancy(trace, out.kernels);
   AttachTensorCores(trace, options.sass, out.kernels, out.notes);  // counters, SASS, name

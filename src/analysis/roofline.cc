@@ -265,6 +265,19 @@ model::CeilingMatch DeviceCeilingMatch(const model::Trace& trace, std::int32_t d
   return match;
 }
 
+std::string DescribeCeilings(const std::map<std::int32_t, model::CeilingMatch>& matches) {
+  std::string out;
+  for (const auto& [device, match] : matches) {
+    out += fmt::format("{}device {}: {}",
+                       out.empty() ? "" : "; ",
+                       device,
+                       match.entry
+                           ? fmt::format("datasheet {} ({})", match.entry->key, match.entry->source)
+                           : "no datasheet ceilings (" + match.reason + ")");
+  }
+  return out;
+}
+
 void AttachRooflines(const model::Trace& trace,
                      std::vector<report::KernelRow>& kernels,
                      std::vector<std::string>& notes) {

@@ -59,6 +59,10 @@ report::KernelRoofline RooflineFromWork(const std::vector<InstanceWork>& instanc
 // The datasheet entry of device `device` of the trace, or why there is none.
 model::CeilingMatch DeviceCeilingMatch(const model::Trace& trace, std::int32_t device);
 
+// "device 0: datasheet H100 SXM5 80GB (source); device 1: no datasheet ceilings (reason)", for
+// the notes of the modelled rooflines.
+std::string DescribeCeilings(const std::map<std::int32_t, model::CeilingMatch>& matches);
+
 // Fills KernelRow::roofline for every kernel name with counters and appends to `notes` which
 // ceilings were used (or why none). Does nothing when the trace has no counters.
 void AttachRooflines(const model::Trace& trace,

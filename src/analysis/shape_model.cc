@@ -178,15 +178,7 @@ void AttachModeledRooflines(const model::Trace& trace,
     row.roofline = RooflineFromWork(it->second, matches[device_of[row.name]].entry);
     row.roofline->evidence = "modeled";
   }
-  std::string ceilings;
-  for (const auto& [device, match] : matches) {
-    ceilings += fmt::format(
-        "{}device {}: {}",
-        ceilings.empty() ? "" : "; ",
-        device,
-        match.entry ? fmt::format("datasheet {} ({})", match.entry->key, match.entry->source)
-                    : "no datasheet ceilings (" + match.reason + ")");
-  }
+  std::string ceilings = DescribeCeilings(matches);
   notes.push_back(fmt::format(
       "roofline (modeled): {} kernel names without counters get FLOPs and bytes from the shapes "
       "of the {} PyTorch ops that launched them (evidence \"modeled\"; docs/metrics.md, \"Shape "

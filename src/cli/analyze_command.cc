@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <utility>
 
 #include "analysis/rank_summary.h"
 #include "cli/app.h"
@@ -18,6 +20,7 @@
 #include "cli/errors.h"
 #include "cli/logging.h"
 #include "cli/report_output.h"
+#include "io/kernel_model/kernel_model_json.h"
 #include "io/ncu/counter_join.h"
 #include "io/report/rank_summary_json.h"
 #include "io/sass/cuobjdump.h"
@@ -42,10 +45,12 @@ constexpr const char* kAnalyzeExamples = R"(Examples:
       An Nsight Compute CSV on its own: one kernel per profiled launch, with its roofline.
   gpuperf analyze trace.json.gz --sass ./train
       Reads the SASS of ./train (cuobjdump -sass): which kernels run tensor-core instructions.
+  gpuperf analyze trace.json.gz --model gemm-model.json
+      Kernels without counters get FLOPs and bytes from the file's formulas: roofline per kernel.
 
 Files in DIR are written under a temporary name and renamed only when all succeeded.
 Exit codes: 0 ok, 1 failure (unreadable or invalid trace, --sass file without SASS or no
-cuobjdump, failed write), 2 usage error.)";
+cuobjdump, invalid --model file, failed write), 2 usage error.)";
 
 double MillisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
@@ -105,6 +110,11 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
                   "(cuobjdump -sass) shows which kernels run tensor-core instructions; repeatable")
       ->type_name("EXE")
       ->allow_extra_args(false);
+  sub->add_option("--model",
+                  model_path_,
+                  "User model file (JSON, schema gpuperf-kernel-model/1): kernel-name patterns "
+                  "mapped to per-launch FLOP and byte formulas, for kernels without counters")
+      ->type_name("FILE");
   AddCeilingsOption(sub, ceilings_paths_);
   AddOutputOptions(sub, out_dir_, formats_, "report.md and report.json");
   sub->add_option("-n,--top", top_, "Rows per table in report.md and in the terminal summary")
@@ -138,6 +148,17 @@ Result<std::vector<std::string>> AnalyzeCommand::WriteReports(const report::Anal
 
 int AnalyzeCommand::Run() {
   ConfigureLogging(verbose_);
+  // The model file first: a typo in it should not wait for a large trace to import.
+  std::optional<model::KernelModelFile> kernel_model;
+  if (!model_path_.empty()) {
+    auto read = io::ReadKernelModelFile(model_path_);
+    if (!read.ok()) {
+      PrintError(read.error().message);
+      return kExitFailure;
+    }
+    spdlog::debug("{}: {} kernel model entries", model_path_, read->kernels.size());
+    kernel_model = std::move(read).value();
+  }
   auto start = std::chrono::steady_clock::now();
   auto trace = io::ImportTraceFile(trace_path_);
   if (!trace.ok()) {
@@ -165,6 +186,7 @@ int AnalyzeCommand::Run() {
     PrintError(read.error().message);
     return kExitFailure;
   }
+  analyze_options.kernel_model = std::move(kernel_model);
   start = std::chrono::steady_clock::now();
   report::AnalysisReport report = analysis::Analyze(*trace, analyze_options);
   spdlog::debug("analysed in {:.1f} ms: {} kernels, {} findings",

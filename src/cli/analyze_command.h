@@ -12,8 +12,8 @@
 
 namespace gpuperf::cli {
 
-// gpuperf analyze TRACE [--counters CSV] [--sass EXE]... [--out DIR] [--format md,json] [--top N]
-//   [--summary] [--verbose]
+// gpuperf analyze TRACE [--counters CSV] [--sass EXE]... [--model FILE] [--out DIR]
+//   [--format md,json] [--top N] [--summary] [--verbose]
 // Imports TRACE, analyses it, writes report.md / report.json into DIR atomically and prints the
 // terminal summary on stdout.
 class AnalyzeCommand final : public Command {
@@ -34,6 +34,7 @@ class AnalyzeCommand final : public Command {
   std::string trace_path_;
   std::string counters_path_;                // --counters: an Nsight Compute CSV to join
   std::vector<std::string> sass_paths_;      // --sass: files whose SASS cuobjdump lists
+  std::string model_path_;                   // --model: the user model file (FLOP/byte formulas)
   std::vector<std::string> ceilings_paths_;  // --ceilings: measured ceilings (gpuperf ceilings)
   std::string out_dir_ = "gpuperf-report";
   std::vector<std::string> formats_ = {"md", "json"};

@@ -21,6 +21,7 @@
 
 #include "inject/activity_decoder.h"
 #include "inject/buffer_pool.h"
+#include "inject/counter_pass.h"
 #include "inject/injection_state.h"
 #include "inject/signal_forwarder.h"
 #include "inject/spool_sink.h"
@@ -166,7 +167,9 @@ int Initialize() noexcept {
     return 1;  // not launched by gpuperf: stay out of the way
   if (!OpenSpool(state))
     return 1;
-  if (!SubscribeAndEnable(state)) {
+  const bool started =
+      state.options.metrics.empty() ? SubscribeAndEnable(state) : StartCounterPass(state);
+  if (!started) {
     // Nothing will be recorded; close now so the CLI sees the status and a clean footer.
     Finish(spool::EndReason::kExit, 0);
     return 1;

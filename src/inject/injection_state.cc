@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "inject/counter_pass.h"
+#include "record/metric_sets.h"
 #include "record/spool_writer.h"
 
 namespace gpuperf::inject {
@@ -43,6 +45,9 @@ Options ReadOptions() {
                          << 20;
   options.discard = EnvOr("GPUPERF_DISCARD", "0") == "1";
   options.flush_period_ms = static_cast<std::uint32_t>(EnvInt("GPUPERF_FLUSH_MS", 1000));
+  options.metrics = record::SplitMetrics(EnvOr("GPUPERF_METRICS", ""));
+  options.metrics_kernels = EnvOr("GPUPERF_METRICS_KERNELS", "");
+  options.metrics_per_kernel = EnvInt("GPUPERF_METRICS_PER_KERNEL", 3);
   return options;
 }
 
@@ -86,7 +91,9 @@ void Finish(spool::EndReason reason, int signal) noexcept {
   if (state.finished.exchange(true))
     return;
   try {
-    if (state.subscriber != nullptr) {
+    if (!state.options.metrics.empty())
+      FinishCounterPass();
+    if (state.subscriber != nullptr && state.options.metrics.empty()) {
       // Complete buffers first, then everything, including records still being written.
       Check(cuptiActivityFlushAll(0), "cuptiActivityFlushAll(0)");
       Check(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED),

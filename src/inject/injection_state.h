@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "inject/activity_decoder.h"
 #include "inject/buffer_pool.h"
@@ -22,6 +23,10 @@ struct Options {
   std::size_t buffer_bytes = 8u << 20;   // GPUPERF_BUF_MB
   bool discard = false;                  // GPUPERF_DISCARD=1: enable the same kinds, keep nothing
   std::uint32_t flush_period_ms = 1000;  // GPUPERF_FLUSH_MS; bounds what a kill loses
+  // The counter pass (counter_pass.h) instead of tracing, when GPUPERF_METRICS is set:
+  std::vector<std::string> metrics;  // GPUPERF_METRICS, comma-separated CUPTI metric names
+  std::string metrics_kernels;       // GPUPERF_METRICS_KERNELS: file, one kernel name per line
+  std::int64_t metrics_per_kernel = 3;  // GPUPERF_METRICS_PER_KERNEL: launches profiled per name
 };
 
 Options ReadOptions();

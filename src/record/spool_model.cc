@@ -163,15 +163,6 @@ void AddProcess(const SpoolContents& p, model::Trace& trace) {
 
 }  // namespace
 
-std::string Demangle(const std::string& name) {
-  if (!name.starts_with("_Z"))
-    return name;
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> demangled(
-      abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
-  return status == 0 && demangled ? std::string(demangled.get()) : name;
-}
-
 std::string MemcpyName(std::uint8_t copy_kind, std::uint8_t src_kind, std::uint8_t dst_kind) {
   return "Memcpy " + std::string(CopyKindText(copy_kind)) + " (" +
          std::string(MemoryKindText(src_kind)) + " -> " + std::string(MemoryKindText(dst_kind)) +

@@ -9,13 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "record/demangle.h"
 #include "record/spool_reader.h"
 
 namespace gpuperf::record {
-
-// The demangled form of a kernel name ("_Z3fooPf" -> "foo(float*)"); the input when it is not a
-// mangled C++ name.
-std::string Demangle(const std::string& name);
 
 // The human name of a spool memcpy, as Kineto writes it: "Memcpy HtoD (Pageable -> Device)".
 std::string MemcpyName(std::uint8_t copy_kind, std::uint8_t src_kind, std::uint8_t dst_kind);

@@ -68,3 +68,46 @@ TEST_CASE("without GPUPERF_OUT_DIR the injection stays out of the way", "[inject
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
 }
+
+TEST_CASE("the counter pass without a driver returns 1 and says why nothing was profiled",
+          "[inject][counters]") {
+  const fs::path dir =
+      fs::temp_directory_path() / ("gpuperf-inject-counters-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const pid_t child = fork();
+  if (child == 0) {
+    setenv("GPUPERF_OUT_DIR", dir.c_str(), 1);
+    setenv("GPUPERF_METRICS", "gpu__time_duration.sum,dram__bytes_read.sum", 1);
+    void* library = dlopen(GPUPERF_INJECT_LIB, RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr)
+      _exit(10);
+    auto init = reinterpret_cast<int (*)()>(dlsym(library, "InitializeInjection"));
+    if (init == nullptr || init() != 1)
+      _exit(12);
+    std::exit(0);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  const auto files = gpuperf::record::ListSpoolFiles(dir.string());
+  REQUIRE(files.size() == 1);
+  auto contents = gpuperf::record::ReadSpoolFile(files.front());
+  REQUIRE(contents.ok());
+  CHECK(contents->has_footer);
+  CHECK(contents->events.empty());  // never traces in the counter pass
+  bool reported = false;
+  for (const auto& s : contents->statuses) {
+    INFO(s.message);
+    reported |= s.level == gpuperf::spool::StatusLevel::kError &&
+                s.message.rfind("counter pass: ", 0) == 0;
+  }
+  CHECK(reported);
+  // The CSV exists with its header only: nothing was profiled, nothing is made up.
+  std::size_t csv_files = 0;
+  for (const auto& entry : fs::directory_iterator(dir))
+    csv_files += entry.path().string().ends_with(".counters.csv");
+  CHECK(csv_files == 1);
+  fs::remove_all(dir);
+}
