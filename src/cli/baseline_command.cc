@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/errors.h"
+#include "record/metric_sets.h"
 
 namespace gpuperf::cli {
 
@@ -14,6 +15,7 @@ CLI::App* BaselineCommand::Register(CLI::App& app) {
       "Examples:\n"
       "  gpuperf baseline -- ./app --size 1024\n"
       "  gpuperf baseline --warmup 2 --repeat auto --out base -- python train.py\n"
+      "  gpuperf baseline --metrics roofline -- ./app   (adds an untimed counter pass)\n"
       "Exit codes: 0 recorded, 1 failure, 2 usage, 3 no usable GPU (no driver, no device,\n"
       "driver too old for CUDA 13), 4 recorded but incomplete (a run was killed or partial).");
   sub->add_option("--warmup", options_.warmup, "Warm-up runs before measuring (not reported)")
@@ -37,6 +39,19 @@ CLI::App* BaselineCommand::Register(CLI::App& app) {
   sub->add_flag("--measure-overhead",
                 options_.measure_overhead,
                 "Also time untraced runs and report the tracing overhead");
+  sub->add_option("--metrics",
+                  metrics_,
+                  "After the timed runs, a counter pass (CUPTI range profiler, kernel replay) on "
+                  "the top kernels: a set (roofline, memory) and/or raw metric names, "
+                  "comma-separated");
+  sub->add_option("--metrics-kernels",
+                  options_.counters.kernels,
+                  "--metrics: how many kernel names to profile, by total time (default 10)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--metrics-launches",
+                  options_.counters.per_kernel,
+                  "--metrics: launches profiled per kernel name (default 3)")
+      ->check(CLI::PositiveNumber);
   sub->add_flag("--keep-spool", options_.keep_spool, "Keep the raw recordings next to the traces");
   sub->add_flag("--quiet", options_.quiet, "No progress lines on stderr");
   sub->add_option("command", options_.command, "The program and its arguments, after --")
@@ -46,6 +61,15 @@ CLI::App* BaselineCommand::Register(CLI::App& app) {
 }
 
 int BaselineCommand::Run() {
+  if (!metrics_.empty()) {
+    record::ExpandedMetrics expanded = record::ExpandMetricList(metrics_);
+    if (!expanded.error.empty()) {
+      PrintError("--metrics: " + expanded.error);
+      return kExitUsage;
+    }
+    options_.counters.metrics = std::move(expanded.metrics);
+    options_.counters.metrics_list = metrics_;
+  }
   if (repeat_ == "auto") {
     options_.repeat = 0;
     options_.auto_repeat.target_relative_width = target_width_percent_ / 100.0;

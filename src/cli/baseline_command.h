@@ -17,6 +17,7 @@ class BaselineCommand final : public Command {
 
  private:
   record::BaselineOptions options_;
+  std::string metrics_;
   std::string repeat_ = "5";
   double target_width_percent_ = 2.0;
 };

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "record/counter_pass.h"
 #include "record/cuda_probe.h"
 #include "record/device_in_use.h"
 #include "record/environment.h"
@@ -40,6 +41,7 @@ struct BaselineOptions {
   bool force = false;             // replace an existing out_dir
   bool measure_overhead = false;  // also time untraced runs
   bool keep_spool = false;
+  CounterPassOptions counters;  // --metrics: a counter pass after the timed runs
   // Seams for tests, not command-line options:
   bool check_gpu = true;       // false: skip ProbeCuda (orchestration tests on a GPU-less host)
   std::string inject_library;  // "" = locate next to gpuperf; "none" = run without injection
@@ -76,6 +78,7 @@ struct BaselineData {
   std::string overhead_note;            // why overhead was not measured
   int analyzed_run = 0;                 // index of the run report.md analyses; 0 none
   std::optional<report::AnalysisReport> analysis;
+  std::optional<CounterPassResult> counter_pass;  // --metrics
   std::vector<std::string> problems;  // shown on stderr and in both outputs
   bool complete = true;
 };

@@ -9,7 +9,7 @@ namespace {
 
 using nlohmann::ordered_json;
 
-constexpr const char* kBaselineSchemaVersion = "1.1.0";
+constexpr const char* kBaselineSchemaVersion = "1.2.0";
 constexpr std::size_t kHotKernels = 10;
 
 ordered_json SummaryJson(const Summary& s, const char* unit) {
@@ -267,6 +267,37 @@ ordered_json Overhead(const BaselineData& data) {
   return overhead;
 }
 
+ordered_json CounterPass(const BaselineData& data) {
+  if (!data.counter_pass)
+    return nullptr;
+  const CounterPassResult& pass = *data.counter_pass;
+  const CounterPassOptions& options = data.options.counters;
+  ordered_json statuses = ordered_json::array();
+  for (const SpoolStatus& status : pass.statuses) {
+    const char* level = status.level == spool::StatusLevel::kError     ? "error"
+                        : status.level == spool::StatusLevel::kWarning ? "warning"
+                                                                       : "info";
+    statuses.push_back({{"level", level}, {"message", status.message}});
+  }
+  return {
+      {"metrics_requested", options.metrics_list},
+      {"metrics", options.metrics},
+      {"method",
+       "CUPTI range profiler (host + range-profiler API), auto range, kernel replay, in a separate "
+       "run after the timed runs; counters joined to the analysed run's kernels by name and "
+       "launch order (as analyze --counters)"},
+      {"kernels_selected", pass.kernels},
+      {"launches_per_kernel", options.per_kernel},
+      {"launches_profiled", pass.launches_profiled},
+      {"joined", pass.joined},
+      {"unjoined", pass.unjoined},
+      {"program_outcome", pass.ran ? ordered_json(DescribeOutcome(pass.outcome)) : nullptr},
+      {"files", pass.csv_files},
+      {"statuses", statuses},
+      {"problem", pass.problem.empty() ? ordered_json(nullptr) : ordered_json(pass.problem)},
+  };
+}
+
 }  // namespace
 
 ordered_json BaselineJson(const BaselineData& data) {
@@ -290,6 +321,7 @@ ordered_json BaselineJson(const BaselineData& data) {
   json["runs"] = runs;
   json["across_runs"] = AcrossRuns(data);
   json["overhead"] = Overhead(data);
+  json["counter_pass"] = CounterPass(data);
   json["analysis"] = data.analysis
                          ? ordered_json({{"run", data.analyzed_run}, {"report", "report.json"}})
                          : ordered_json(nullptr);

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -30,8 +32,48 @@ Result<std::vector<SpoolContents>> ReadRunSpools(const fs::path& spool_dir) {
   return processes;
 }
 
+// --metrics: the counter pass, joined into the analysed run's trace; a pass that joined nothing
+// makes the recording incomplete (the user asked for counters and has none).
+void RunCounterPassInto(const std::string& out_dir, model::Trace& trace, BaselineData& data) {
+  if (!data.options.quiet && isatty(STDERR_FILENO) == 1)
+    fmt::print(stderr, "gpuperf: counter pass ({} metrics)\n", data.options.counters.metrics.size());
+  data.counter_pass = RunCounterPass(data.options.counters,
+                                     data.options.command,
+                                     data.inject_library,
+                                     out_dir,
+                                     (fs::path(out_dir) / "counters").string(),
+                                     trace);
+  for (const std::string& warning : data.counter_pass->warnings)
+    data.problems.push_back("counter pass: " + warning);
+  if (!data.counter_pass->problem.empty()) {
+    data.problems.push_back("counter pass: " + data.counter_pass->problem);
+    data.complete = false;
+  }
+  if (!data.options.keep_spool) {
+    std::error_code ignored;
+    fs::remove_all(fs::path(out_dir) / "counters" / "spool", ignored);
+  }
+}
+
 std::string Seconds(double s) {
   return fmt::format("{:.4f} s", s);
+}
+
+std::string CounterPassMarkdown(const CounterPassResult& pass, const CounterPassOptions& options) {
+  std::string out = fmt::format(
+      "\nCounter pass (`--metrics {}`, {} metrics, CUPTI range profiler with kernel replay, a "
+      "separate untimed run): {} launches profiled of the top {} kernels (up to {} each), {} "
+      "joined to the analysed run's kernels",
+      options.metrics_list,
+      options.metrics.size(),
+      pass.launches_profiled,
+      pass.kernels.size(),
+      options.per_kernel,
+      pass.joined);
+  if (pass.ran)
+    out += fmt::format("; the program {}", DescribeOutcome(pass.outcome));
+  out += pass.problem.empty() ? ".\n" : fmt::format(". **No counters: {}**\n", pass.problem);
+  return out;
 }
 
 }  // namespace
@@ -75,7 +117,9 @@ void AnalyzeMedianRun(const std::string& out_dir, BaselineData& data) {
   auto processes = ReadRunSpools(fs::path(out_dir) / median.dir / "spool");
   if (!processes || processes->empty())
     return;
-  const model::Trace trace = SpoolsToTrace(*processes);
+  model::Trace trace = SpoolsToTrace(*processes);
+  if (!data.options.counters.metrics.empty())
+    RunCounterPassInto(out_dir, trace, data);
   data.analysis = analysis::Analyze(trace);
   data.analysis->source.path = median.dir;
   data.analysis->source.format = "gpuperf recording (Kineto dialect)";
@@ -159,6 +203,8 @@ std::string BaselineMarkdown(const BaselineData& data) {
                        run.figures.peak_device_memory_bytes,
                        run.figures.dropped_records);
   }
+  if (data.counter_pass)
+    out += CounterPassMarkdown(*data.counter_pass, data.options.counters);
   if (data.analysis) {
     out +=
         fmt::format("\n## Analysis of run {} (the median steady-state run)\n\n", data.analyzed_run);

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "record/baseline.h"
+#include "record/metric_sets.h"
 #include "record/spool_writer.h"
 
 namespace {
@@ -189,5 +190,69 @@ TEST_CASE("Repeat auto stops and says why", "[record]") {
   CHECK(baseline["runs"].size() == 8);
   CHECK(baseline["across_runs"]["stop_reason"] == "max_runs");
   CHECK(baseline["across_runs"]["median_95_interval"].is_object());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("baseline --metrics: a counter pass after the timed runs, joined to the analysis",
+          "[record][counters]") {
+  const fs::path dir = TempDir("counters");
+  const fs::path counter = dir / "counter";
+  setenv("FAKE_APP_COUNTER", counter.c_str(), 1);
+  auto options = FakeOptions(dir / "out", {"ok"});
+  options.warmup = 1;
+  options.repeat = 2;
+  options.counters.metrics = record::ExpandMetricList("memory").metrics;
+  options.counters.metrics_list = "memory";
+  options.counters.per_kernel = 2;
+  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  unsetenv("FAKE_APP_COUNTER");
+  INFO(outcome.message);
+  CHECK(outcome.exit_code == 0);
+  CHECK(CountLines(counter) == 4);  // 1 warm-up + 2 measured + 1 counter pass
+  const nlohmann::json baseline = ReadJson(dir / "out" / "baseline.json");
+  CHECK(baseline["schema_version"] == "1.2.0");
+  const auto& pass = baseline["counter_pass"];
+  CHECK(pass["metrics_requested"] == "memory");
+  CHECK(pass["metrics"].size() == 4);
+  CHECK(pass["kernels_selected"] == nlohmann::json::array({"fake_kernel(float*)"}));
+  CHECK(pass["launches_profiled"] == 2);
+  CHECK(pass["joined"] == 2);
+  CHECK(pass["problem"].is_null());
+  REQUIRE(pass["files"].size() == 1);
+  CHECK(fs::exists(dir / "out" / pass["files"][0].get<std::string>()));
+  CHECK_FALSE(fs::exists(dir / "out" / "counters" / "spool"));  // kept only with --keep-spool
+  // The analysed run's kernel gets a measured roofline from two joined launches: 1500 bytes each.
+  const nlohmann::json report = ReadJson(dir / "out" / "report.json");
+  REQUIRE(report["kernels"].size() == 1);
+  const auto& kernel = report["kernels"][0];
+  CHECK(kernel["name"] == "fake_kernel(float*)");
+  REQUIRE(kernel.contains("roofline"));
+  CHECK(kernel["roofline"]["evidence"] == "measured");
+  CHECK(kernel["roofline"]["dram_bytes"].get<double>() == Approx(3000));
+  std::ifstream markdown(dir / "out" / "report.md");
+  std::stringstream text;
+  text << markdown.rdbuf();
+  CHECK(text.str().find("Counter pass (`--metrics memory`") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("baseline --metrics: a counter pass that profiles nothing says why, exit 4",
+          "[record][counters]") {
+  const fs::path dir = TempDir("nocounters");
+  auto options = FakeOptions(dir / "out", {"nocounters"});
+  options.warmup = 0;
+  options.repeat = 1;
+  options.counters.metrics = record::ExpandMetricList("roofline").metrics;
+  options.counters.metrics_list = "roofline";
+  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  CHECK(outcome.exit_code == record::kExitIncomplete);
+  CHECK(outcome.message.find("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES") != std::string::npos);
+  const nlohmann::json baseline = ReadJson(dir / "out" / "baseline.json");
+  CHECK(baseline["complete"] == false);
+  CHECK(baseline["counter_pass"]["joined"] == 0);
+  CHECK(baseline["counter_pass"]["statuses"][0]["level"] == "error");
+  // The timed run is analysed all the same, without counters.
+  const nlohmann::json report = ReadJson(dir / "out" / "report.json");
+  CHECK_FALSE(report["kernels"][0].contains("roofline"));
   fs::remove_all(dir);
 }

@@ -5,6 +5,12 @@
 //   modes: ok      print "fake stdout line" to stdout, record 3 kernels, exit with exit_code
 //          kill    record 2 kernels without a footer, then SIGKILL itself
 //          fork    fork; parent and child each record 1 kernel in their own file
+// With $GPUPERF_METRICS set (the counter pass), it writes what the injected library's counter
+// mode writes instead: a spool with statuses and no events, and <host>.<pid>.counters.csv with
+// one Nsight Compute-style row per metric for up to $GPUPERF_METRICS_PER_KERNEL launches of each
+// kernel named in $GPUPERF_METRICS_KERNELS that it "launches" (fake_kernel(float*), 3 times).
+// Values: dram__bytes_read.sum 1000, dram__bytes_write.sum 500, gpu__time_duration.sum 400,
+// every other metric 1. Mode "nocounters" reports a permission error and profiles nothing.
 // Every run appends one line to $FAKE_APP_COUNTER when it is set.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,7 +43,7 @@ void Record(int kernels, bool footer) {
       std::string(dir) + "/" + SpoolFileName(HostName(), header.pid, header.rank);
   if (!writer.Open(path, header))
     std::abort();
-  writer.WriteString(1, "_Z10fake_kernelPf");
+  writer.WriteString(1, "_Z11fake_kernelPf");
   for (int i = 0; i < kernels; ++i) {
     Event e;
     e.kind = EventKind::kKernel;
@@ -54,6 +60,70 @@ void Record(int kernels, bool footer) {
   writer.Close();
 }
 
+void CounterPass(const std::string& mode) {
+  const char* dir = std::getenv("GPUPERF_OUT_DIR");
+  if (dir == nullptr)
+    return;
+  FileHeader header;
+  std::memcpy(header.magic, kMagic, sizeof(kMagic));
+  header.event_size = sizeof(Event);
+  header.pid = getpid();
+  header.rank = RankFromEnvironment();
+  std::strncpy(header.host, HostName().c_str(), sizeof(header.host) - 1);
+  std::string stem = SpoolFileName(HostName(), header.pid, header.rank);
+  stem = stem.substr(0, stem.rfind('.'));
+  SpoolFileWriter writer;
+  if (!writer.Open(std::string(dir) + "/" + stem + ".gpuperf", header))
+    std::abort();
+  std::FILE* csv = std::fopen((std::string(dir) + "/" + stem + ".counters.csv").c_str(), "w");
+  std::fputs("\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","
+             "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\","
+             "\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n",
+             csv);
+  if (mode == "nocounters") {
+    writer.WriteStatus(StatusLevel::kError,
+                       "counter pass: cuptiProfilerInitialize: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES");
+  } else {
+    bool selected = false;
+    if (std::FILE* names = std::fopen(std::getenv("GPUPERF_METRICS_KERNELS"), "r")) {
+      char line[4096];
+      while (std::fgets(line, sizeof(line), names))
+        selected |= std::string(line) == "fake_kernel(float*)\n";
+      std::fclose(names);
+    }
+    const int cap = std::atoi(std::getenv("GPUPERF_METRICS_PER_KERNEL"));
+    std::string metrics = std::getenv("GPUPERF_METRICS");
+    int id = 0;
+    for (int launch = 0; selected && launch < 3 && launch < cap; ++launch) {
+      for (std::size_t start = 0; start < metrics.size();) {
+        std::size_t comma = metrics.find(',', start);
+        if (comma == std::string::npos)
+          comma = metrics.size();
+        const std::string metric = metrics.substr(start, comma - start);
+        const char* value = metric == "dram__bytes_read.sum"    ? "1000"
+                            : metric == "dram__bytes_write.sum" ? "500"
+                            : metric == "gpu__time_duration.sum" ? "400"
+                                                                 : "1";
+        std::fprintf(csv,
+                     "\"%d\",\"%d\",\"fake_app\",\"host\",\"fake_kernel(float*)\",\"1\",\"7\","
+                     "\"(256, 1, 1)\",\"(64, 1, 1)\",\"0\",\"9.0\",\"Command line profiler "
+                     "metrics\",\"%s\",\"\",\"%s\"\n",
+                     id,
+                     static_cast<int>(getpid()),
+                     metric.c_str(),
+                     value);
+        start = comma + 1;
+      }
+      ++id;
+    }
+    writer.WriteStatus(StatusLevel::kInfo,
+                       "counter pass: profiled " + std::to_string(id) + " launches");
+  }
+  std::fclose(csv);
+  writer.WriteFooter(Footer{});
+  writer.Close();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -65,6 +135,10 @@ int main(int argc, char** argv) {
   }
   const std::string mode = argc > 1 ? argv[1] : "ok";
   const int exit_code = argc > 2 ? std::atoi(argv[2]) : 0;
+  if (std::getenv("GPUPERF_METRICS") != nullptr) {
+    CounterPass(mode);
+    return exit_code;
+  }
   if (mode == "kill") {
     Record(2, false);
     std::raise(SIGKILL);
