@@ -12,7 +12,10 @@
 #    (>= 100k launches) and the real-work phases, plus CUPTI's floor (GPUPERF_DISCARD=1: same
 #    kinds enabled, every record discarded); one table at the end;
 # 4. `gpuperf ceilings`: measured DRAM, FP32 and wmma bf16/fp16 ceilings beside the H200
-#    datasheet, each within a plausible fraction of it; the cache named by nvidia-smi's UUID.
+#    datasheet, each within a plausible fraction of it; the cache named by nvidia-smi's UUID;
+# 5. `gpuperf baseline --metrics roofline` (the CUPTI range-profiler counter pass): per profiled
+#    launch, the stream kernel's DRAM bytes within 10% of the program's 12 bytes/element and the
+#    FMA kernel's FP32 FLOPs equal to the program's count exactly (FLOPs = fadd + fmul + 2 ffma).
 set -euo pipefail
 BUILD=${1:-build-record}
 GPUPERF=$BUILD/src/gpuperf
@@ -133,6 +136,42 @@ PY
 else
   fail "gpuperf ceilings: exit $? ($(tail -1 "$WORK/ceilings.stderr"))"
 fi
+
+echo "== counter pass (baseline --metrics roofline) vs the program's own counts"
+for phase in stream fma; do
+  out=$WORK/metrics-$phase
+  if "$GPUPERF" baseline --quiet --warmup 0 --repeat 1 --metrics roofline --metrics-launches 2 \
+      --out "$out" -- "$APP" --phase $phase > "$WORK/metrics-$phase.stdout" 2> "$WORK/metrics-$phase.stderr"; then
+    python3 - "$out" "$WORK/metrics-$phase.stdout" $phase <<'PY' || fail "counter pass $phase: figures wrong (see above)"
+import json, sys
+out, stdout, phase = sys.argv[1:4]
+program = json.loads(open(stdout).read().splitlines()[-1])
+base = json.load(open(out + "/baseline.json"))
+report = json.load(open(out + "/report.json"))
+cp = base["counter_pass"]
+print(f"     {phase}: {cp['launches_profiled']} launches profiled, {cp['joined']} joined; statuses:",
+      "; ".join(s["message"] for s in cp["statuses"]))
+kernel = max(report["kernels"], key=lambda k: k.get("total_ns", 0))
+roof = kernel.get("roofline") or {}
+n = cp["joined"]
+ok = n > 0 and roof.get("evidence") == "measured"
+per_launch_flops = program["flops"] / program["kernels"]
+per_launch_bytes = program["bytes"] / program["kernels"]
+flops = roof.get("flops", 0) / n if n else 0
+dram = roof.get("dram_bytes", 0) / n if n else 0
+print(f"     {phase}: per launch FLOPs {flops:.6g} (program {per_launch_flops:.6g}), "
+      f"DRAM bytes {dram:.6g} (program {per_launch_bytes:.6g}), bound {roof.get('bound')}")
+if phase == "fma":
+    ok &= flops == per_launch_flops
+else:
+    ok &= abs(dram / per_launch_bytes - 1) < 0.10
+print(("ok  " if ok else "FAIL") + f" counter pass {phase}")
+sys.exit(0 if ok else 1)
+PY
+  else
+    fail "counter pass $phase: gpuperf exit $? ($(tail -1 "$WORK/metrics-$phase.stderr"))"
+  fi
+done
 
 rm -rf "$WORK"
 [[ $FAIL == 0 ]] && echo "ALL GPU CHECKS PASSED" || { echo "SOME GPU CHECKS FAILED"; exit 1; }

@@ -50,3 +50,25 @@ TEST_CASE("gpuperf baseline exits 3 within seconds without a GPU", "[record][nog
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
   CHECK_FALSE(fs::exists(out));
 }
+
+TEST_CASE("gpuperf baseline --metrics: a bad metric list is a usage error before anything runs",
+          "[record][counters]") {
+  const fs::path out =
+      fs::temp_directory_path() / ("gpuperf-badmetrics-" + std::to_string(getpid()));
+  fs::remove_all(out);
+  for (std::string list : {"rooflin", "roofline,not a metric", ","}) {
+    CLI::App app{"gpuperf"};
+    gpuperf::cli::BaselineCommand command;
+    command.Register(app);
+    const std::string out_text = out.string();
+    std::vector<std::string> args = {
+        "gpuperf", "baseline", "--metrics", list, "--out", out_text, "--", "/bin/true"};
+    std::vector<char*> argv;
+    for (auto& arg : args)
+      argv.push_back(arg.data());
+    app.parse(static_cast<int>(argv.size()), argv.data());
+    INFO(list);
+    CHECK(command.Run() == gpuperf::record::kExitUsageError);
+    CHECK_FALSE(fs::exists(out));
+  }
+}
