@@ -271,9 +271,11 @@ std::string DescribeCeilings(const std::map<std::int32_t, model::CeilingMatch>& 
     out += fmt::format("{}device {}: {}",
                        out.empty() ? "" : "; ",
                        device,
-                       match.entry
-                           ? fmt::format("datasheet {} ({})", match.entry->key, match.entry->source)
-                           : "no datasheet ceilings (" + match.reason + ")");
+                       match.entry ? fmt::format("{} {} ({})",
+                                                 match.entry->evidence,  // datasheet or measured
+                                                 match.entry->key,
+                                                 match.entry->source)
+                                   : "no datasheet ceilings (" + match.reason + ")");
   }
   return out;
 }

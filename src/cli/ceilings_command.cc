@@ -18,6 +18,7 @@
 #include "model/measured_ceilings.h"
 #include "record/baseline.h"
 #include "record/cuda_probe.h"
+#include "record/cuda_probe_isolated.h"
 
 namespace gpuperf::cli {
 namespace {
@@ -124,7 +125,7 @@ int CeilingsCommand::Measure(const std::string& dir) const {
   record::ProbeResult gpu;
   const bool check_gpu = !SkipGpuCheck();
   if (check_gpu) {
-    gpu = record::ProbeCuda();
+    gpu = record::ProbeCudaIsolated();
     if (gpu.status != record::ProbeStatus::kOk) {
       PrintError(gpu.message);
       return record::kExitNoGpu;

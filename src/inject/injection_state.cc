@@ -1,7 +1,9 @@
 #include "inject/injection_state.h"
 
+#include <dlfcn.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -29,6 +31,40 @@ std::int64_t EnvInt(const char* name, std::int64_t fallback) {
 void CopyTruncated(char* destination, std::size_t capacity, const std::string& text) {
   std::strncpy(destination, text.c_str(), capacity - 1);
   destination[capacity - 1] = '\0';
+}
+
+// cudaRuntimeGetVersion of the program's shared libcudart: from the global scope, else from a
+// libcudart found in /proc/self/maps (Python extensions load it RTLD_LOCAL). Called at exit,
+// never inside cuInit; it returns a compile-time constant and initialises nothing.
+std::int32_t DetectRuntimeVersion() noexcept {
+  using GetVersion = int (*)(int*);
+  auto ask = [](void* symbol) -> std::int32_t {
+    int version = 0;
+    if (symbol == nullptr || reinterpret_cast<GetVersion>(symbol)(&version) != 0)
+      return 0;
+    return version;
+  };
+  if (std::int32_t version = ask(dlsym(RTLD_DEFAULT, "cudaRuntimeGetVersion")))
+    return version;
+  std::FILE* maps = std::fopen("/proc/self/maps", "r");
+  if (maps == nullptr)
+    return 0;
+  char line[4096];
+  std::int32_t version = 0;
+  while (version == 0 && std::fgets(line, sizeof(line), maps) != nullptr) {
+    const char* path = std::strchr(line, '/');
+    if (path == nullptr || std::strstr(path, "/libcudart.so") == nullptr)
+      continue;
+    std::string file(path);
+    while (!file.empty() && (file.back() == '\n' || file.back() == ' '))
+      file.pop_back();
+    if (void* library = dlopen(file.c_str(), RTLD_LAZY | RTLD_NOLOAD)) {
+      version = ask(dlsym(library, "cudaRuntimeGetVersion"));
+      dlclose(library);
+    }
+  }
+  std::fclose(maps);
+  return version;
 }
 
 }  // namespace
@@ -113,6 +149,7 @@ void Finish(spool::EndReason reason, int signal) noexcept {
     footer.unknown_records = state.unknown.load();
     footer.reason = static_cast<std::int32_t>(reason);
     footer.signal = signal;
+    footer.cuda_runtime_version = DetectRuntimeVersion();
     state.sink.Close(footer);
   } catch (...) {
   }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "record/cuda_probe_isolated.h"
 #include "record/output_lock.h"
 #include "record/spool_writer.h"
 #include "util/sha256.h"
@@ -288,7 +289,7 @@ BaselineOutcome RunBaseline(const BaselineOptions& options) {
             ""};
   }
   if (options.check_gpu) {
-    data.probe = ProbeCuda();
+    data.probe = ProbeCudaIsolated();
     if (data.probe.status != ProbeStatus::kOk)
       return {kExitNoGpu, data.probe.message, ""};
   }

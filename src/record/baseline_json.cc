@@ -1,5 +1,8 @@
 // baseline.json: the baseline record. Keys are a contract (docs/recorder.md), versioned by
 // kBaselineSchemaVersion.
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <set>
 
 #include "record/baseline.h"
@@ -105,9 +108,18 @@ ordered_json Software(const BaselineData& data) {
   software["gpuperf_version"] = GPUPERF_RECORD_VERSION;
   software["driver_release"] = data.host.driver_release;
   software["driver_cuda_api_version"] = data.probe.driver_api_version;
+  std::int32_t runtime = 0;
+  for (const MeasuredRun& run : data.runs)
+    runtime = std::max(runtime, run.figures.cuda_runtime_version);
   software["cuda_runtime_version"] =
-      std::string(kNotAvailable) +
-      " (the runtime is linked into the program; gpuperf does not load it)";
+      runtime > 0 ? ordered_json(fmt::format("{}.{} ({}, cudaRuntimeGetVersion in the program's "
+                                             "libcudart)",
+                                             runtime / 1000,
+                                             runtime % 1000 / 10,
+                                             runtime))
+                  : ordered_json(std::string(kNotAvailable) +
+                                 " (no shared libcudart in the program: the runtime is linked "
+                                 "statically, or the program never loaded it)");
   software["cupti_library"] = "libcupti.so.13 (version per process in each trace's cupti_version)";
   software["host_cpu"] = data.host.cpu;
   software["logical_cpus"] = data.host.logical_cpus;

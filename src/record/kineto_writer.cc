@@ -10,6 +10,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "model/measured_ceilings.h"
 #include "record/spool_model.h"
 
 namespace gpuperf::record {
@@ -197,15 +198,23 @@ void WriteHostEvents(const SpoolContents& p, JsonOut& json) {
   }
 }
 
+// ` "uuid": "GPU-...",` when CUPTI gave the device's UUID (all zero: it did not).
+std::string Uuid(const spool::DeviceInfo& d) {
+  if (std::all_of(std::begin(d.uuid), std::end(d.uuid), [](std::uint8_t b) { return b == 0; }))
+    return "";
+  return fmt::format(R"J( "uuid": "{}",)J", model::FormatGpuUuid(d.uuid));
+}
+
 std::string DeviceProperties(const SpoolContents& p) {
   std::string out;
   for (const spool::DeviceInfo& d : p.devices) {
     if (!out.empty())
       out += ", ";
     out += fmt::format(
-        R"J({{"id": {}, "name": "{}", "totalGlobalMem": {}, "computeMajor": {}, "computeMinor": {}, "maxThreadsPerBlock": {}, "maxThreadsPerMultiprocessor": {}, "regsPerMultiprocessor": {}, "warpSize": {}, "sharedMemPerMultiprocessor": {}, "numSms": {}}})J",
+        R"J({{"id": {}, "name": "{}",{} "totalGlobalMem": {}, "computeMajor": {}, "computeMinor": {}, "maxThreadsPerBlock": {}, "maxThreadsPerMultiprocessor": {}, "regsPerMultiprocessor": {}, "warpSize": {}, "sharedMemPerMultiprocessor": {}, "numSms": {}}})J",
         d.id,
         Escape(d.name),
+        Uuid(d),
         d.memory_bytes,
         d.compute_major,
         d.compute_minor,
@@ -231,9 +240,12 @@ std::string ToKinetoJson(const SpoolContents& p, const KinetoWriteOptions& optio
     first_ns = p.header.start_time_ns;
   const std::int64_t base_ns = first_ns / kBaseQuantumNs * kBaseQuantumNs;
   std::string out = fmt::format(
-      R"J({{"schemaVersion": 1, "deviceProperties": {}, "cupti_version": {}, "cuda_driver_version": {}, "distributedInfo": {{{}}}, "baseTimeNanoseconds": {}, "displayTimeUnit": "ms", "traceName": "{}", "gpuperf": {{"pid": {}, "host": "{}", "complete": {}, "dropped_records": {}}}, "traceEvents": [)J",
+      R"J({{"schemaVersion": 1, "deviceProperties": {}, "cupti_version": {},{} "cuda_driver_version": {}, "distributedInfo": {{{}}}, "baseTimeNanoseconds": {}, "displayTimeUnit": "ms", "traceName": "{}", "gpuperf": {{"pid": {}, "host": "{}", "complete": {}, "dropped_records": {}}}, "traceEvents": [)J",
       DeviceProperties(p),
       p.header.cupti_version,
+      p.has_footer && p.footer.cuda_runtime_version > 0
+          ? fmt::format(R"J( "cuda_runtime_version": {},)J", p.footer.cuda_runtime_version)
+          : "",
       options.driver_api_version,
       p.header.rank >= 0 ? fmt::format(R"J("rank": {})J", p.header.rank) : "",
       base_ns,

@@ -87,6 +87,8 @@ RunFigures ComputeRunFigures(const std::vector<SpoolContents>& processes) {
     const std::string who = "process " + std::to_string(p.header.pid);
     if (p.has_footer) {
       figures.dropped_records += static_cast<std::int64_t>(p.footer.dropped_records);
+      figures.cuda_runtime_version =
+          std::max(figures.cuda_runtime_version, p.footer.cuda_runtime_version);
       if (p.footer.reason == static_cast<std::int32_t>(spool::EndReason::kSignal)) {
         figures.problems.push_back(who + " was stopped by signal " +
                                    std::to_string(p.footer.signal) +

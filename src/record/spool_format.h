@@ -138,6 +138,10 @@ struct Footer {
   std::uint64_t unknown_records = 0;  // kinds the decoder does not keep
   std::int32_t reason = 0;            // EndReason
   std::int32_t signal = 0;
+  // cudaRuntimeGetVersion of the libcudart the program loaded (e.g. 13000); 0 when none was
+  // found (a statically linked runtime exports nothing gpuperf can call).
+  std::int32_t cuda_runtime_version = 0;
+  std::int32_t reserved = 0;
 };
 static_assert(std::is_trivially_copyable_v<Footer>);
 

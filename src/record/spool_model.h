@@ -45,8 +45,9 @@ struct RunFigures {
   std::int64_t dropped_records = 0;
   std::int64_t cupti_overhead_ns = 0;  // sum of CUPTI overhead records
   std::int64_t kernel_time_ns = 0;
-  bool complete = true;               // every process wrote its footer and no chunk was cut
-  std::vector<std::string> problems;  // why not complete, and injection errors
+  std::int32_t cuda_runtime_version = 0;  // the highest any process reported; 0 none
+  bool complete = true;                   // every process wrote its footer and no chunk was cut
+  std::vector<std::string> problems;      // why not complete, and injection errors
   std::map<std::string, std::int64_t> kernel_total_ns;  // demangled name -> summed duration
 };
 

@@ -74,9 +74,12 @@ void AppendRoofline(std::string& out,
   }
   if (modeled > 0) {
     out +=
-        "Rows marked \"(modeled)\" have no counters: their FLOPs and bytes come from the recorded "
-        "shapes of the PyTorch ops that launched them (operand bytes, not DRAM counters; fp16/bf16 "
-        "GEMMs assumed to run on tensor cores). Formulas: `docs/metrics.md`, \"Shape models\".\n\n";
+        "Rows marked \"(modeled)\" have no counters: their FLOPs and bytes come from the user "
+        "model file (`--model`) or from the recorded shapes of the PyTorch ops that launched them "
+        "(operand bytes, not DRAM counters; fp16/bf16 GEMMs, convolutions and attention assumed "
+        "to run on tensor cores, fp32 cuDNN convolutions allowed TF32 on TF32 tensor cores). The "
+        "notes say which source each row used. Formulas: `docs/metrics.md`, \"Shape models\" and "
+        "\"User model file\".\n\n";
   }
   // The CLI writes roofline.svg beside report.md under the same predicate.
   if (HasRooflineChart(report))

@@ -157,6 +157,7 @@ TEST_CASE("spool round trip: decode, sink, reader, Kineto JSON, gpuperf importer
     sink.Submit(std::move(batch));
     spool::Footer footer;
     footer.dropped_records = 2;
+    footer.cuda_runtime_version = 13000;
     sink.Close(footer);
   }
   auto contents = record::ReadSpoolFile(path);
@@ -176,12 +177,25 @@ TEST_CASE("spool round trip: decode, sink, reader, Kineto JSON, gpuperf importer
   CHECK(figures.cupti_overhead_ns == 300);
   CHECK(figures.complete);
 
+  // A device as the decoder keeps CUpti_ActivityDevice5: its UUID must survive into the trace,
+  // where measured ceilings are matched by it.
+  spool::DeviceInfo device;
+  device.compute_major = 9;
+  device.sm_count = 132;
+  std::strncpy(device.name, "NVIDIA H200", sizeof(device.name) - 1);
+  for (int i = 0; i < 16; ++i)
+    device.uuid[i] = static_cast<std::uint8_t>(0x10 + i);
+  contents->devices.push_back(device);
   const std::string json =
       record::ToKinetoJson(*contents, {"run-001/testhost.4242.r3.json", 13000});
   auto trace = io::ImportTraceMemory(json, "roundtrip.json");
   INFO(json);
   REQUIRE(trace.ok());
   const model::Trace& t = trace.value();
+  REQUIRE(t.devices.size() == 1);
+  CHECK(t.devices[0].uuid == "GPU-10111213-1415-1617-1819-1a1b1c1d1e1f");
+  CHECK(t.devices[0].name == "NVIDIA H200");
+  CHECK(t.metadata.properties.at("cuda_runtime_version") == "13000");
   REQUIRE(t.activities.size() == 2);
   int kernels = 0, copies = 0;
   for (const auto& a : t.activities) {

@@ -74,6 +74,8 @@ TEST_CASE("baseline runs warm-ups and measured runs, one trace per run", "[recor
   REQUIRE(baseline["runs"].size() == 3);
   CHECK(baseline["complete"] == true);
   CHECK(baseline["across_runs"]["stop_reason"] == "fixed_count");
+  CHECK(baseline["software"]["cuda_runtime_version"].get<std::string>().rfind("13.0 (13000", 0) ==
+        0);
   for (const auto& run : baseline["runs"]) {
     CHECK(run["kernel_count"] == 3);
     CHECK(run["exit_code"] == 0);

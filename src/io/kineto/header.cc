@@ -5,6 +5,7 @@
 #include <string>
 
 #include "io/kineto/numbers.h"
+#include "model/measured_ceilings.h"
 
 namespace gpuperf::io::kineto {
 namespace {
@@ -55,6 +56,8 @@ void SetDeviceField(std::string_view key, std::string_view value, model::Device*
     d->shared_memory_per_sm = ParseInt64(value).value_or(0);
   } else if (key == "warpSize") {
     d->warp_size = ToInt32(value);
+  } else if (key == "uuid") {  // gpuperf's recordings; lets measured ceilings match by UUID
+    d->uuid = model::NormalizeGpuUuid(value);
   }
 }
 

@@ -55,8 +55,11 @@ void Record(int kernels, bool footer) {
     e.stream = 7;
     writer.WriteEvents(&e, 1);
   }
-  if (footer)
-    writer.WriteFooter(Footer{});
+  if (footer) {
+    Footer end;
+    end.cuda_runtime_version = 13000;  // as a program with a shared libcudart 13.0 reports
+    writer.WriteFooter(end);
+  }
   writer.Close();
 }
 
@@ -76,13 +79,15 @@ void CounterPass(const std::string& mode) {
   if (!writer.Open(std::string(dir) + "/" + stem + ".gpuperf", header))
     std::abort();
   std::FILE* csv = std::fopen((std::string(dir) + "/" + stem + ".counters.csv").c_str(), "w");
-  std::fputs("\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","
-             "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\","
-             "\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n",
-             csv);
+  std::fputs(
+      "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","
+      "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\","
+      "\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n",
+      csv);
   if (mode == "nocounters") {
-    writer.WriteStatus(StatusLevel::kError,
-                       "counter pass: cuptiProfilerInitialize: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES");
+    writer.WriteStatus(
+        StatusLevel::kError,
+        "counter pass: cuptiProfilerInitialize: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES");
   } else {
     bool selected = false;
     if (std::FILE* names = std::fopen(std::getenv("GPUPERF_METRICS_KERNELS"), "r")) {
@@ -100,8 +105,8 @@ void CounterPass(const std::string& mode) {
         if (comma == std::string::npos)
           comma = metrics.size();
         const std::string metric = metrics.substr(start, comma - start);
-        const char* value = metric == "dram__bytes_read.sum"    ? "1000"
-                            : metric == "dram__bytes_write.sum" ? "500"
+        const char* value = metric == "dram__bytes_read.sum"     ? "1000"
+                            : metric == "dram__bytes_write.sum"  ? "500"
                             : metric == "gpu__time_duration.sum" ? "400"
                                                                  : "1";
         std::fprintf(csv,
