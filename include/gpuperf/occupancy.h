@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace gpuperf::report {
@@ -26,6 +27,11 @@ struct KernelOccupancy {
   // "block_size" (more threads per block than the device allows).
   std::string limiter;
   std::string evidence = "modeled";
+  // Achieved occupancy from hardware counters (sm__warps_active.avg.pct_of_peak_sustained_active,
+  // as Nsight Compute's "Achieved Occupancy"), 0-1, averaged over the kernel's instances that
+  // have it weighted by duration; evidence "measured". Absent without such counters.
+  std::optional<double> achieved;
+  std::int64_t achieved_instances = 0;
 };
 
 }  // namespace gpuperf::report

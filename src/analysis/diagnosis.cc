@@ -208,10 +208,18 @@ void SetKernelClass(report::Diagnosis& d,
                                     row->tensor_cores->detail,
                                     row->tensor_cores->evidence,
                                     row->tensor_cores->source));
-  if (row->occupancy)
-    d.support.push_back(fmt::format("Theoretical occupancy {:.0f}%, limited by {} (modeled).",
+  if (row->occupancy) {
+    std::string achieved =
+        row->occupancy->achieved
+            ? fmt::format("; achieved {:.0f}% (measured, {} instance(s) with counters)",
+                          *row->occupancy->achieved * 100,
+                          row->occupancy->achieved_instances)
+            : std::string();
+    d.support.push_back(fmt::format("Theoretical occupancy {:.0f}%, limited by {} (modeled){}.",
                                     row->occupancy->theoretical * 100,
-                                    row->occupancy->limiter));
+                                    row->occupancy->limiter,
+                                    achieved));
+  }
   if (c.tensor_cores_expected_but_unused) {
     d.bottleneck = "tensor_cores_unused";
     d.evidence = "measured";

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <map>
 #include <string>
 #include <tuple>
@@ -98,6 +99,35 @@ report::KernelOccupancy ComputeOccupancy(const model::SmLimits& limits,
   return out;
 }
 
+namespace {
+
+// Per kernel name: sum of achieved occupancy (0-1) x weight, the weights, and the instance count.
+struct Achieved {
+  double weighted = 0, weights = 0;
+  std::int64_t instances = 0;
+};
+
+std::map<std::string, Achieved, std::less<>> AchievedByName(const model::Trace& trace) {
+  std::map<std::string, Achieved, std::less<>> out;
+  for (const model::KernelCounters& c : trace.counters) {
+    auto metric = c.metrics.find("sm__warps_active.avg.pct_of_peak_sustained_active");
+    if (metric == c.metrics.end() || c.activity >= trace.activities.size() ||
+        !std::isfinite(metric->second))
+      continue;
+    const model::GpuActivity& a = trace.activities[c.activity];
+    // Duration-weighted like the time it describes; a replay span is no duration: weight 1.
+    const double weight =
+        !c.replay_span && a.duration_ns() > 0 ? static_cast<double>(a.duration_ns()) : 1.0;
+    Achieved& entry = out[std::string(trace.Name(a.name))];
+    entry.weighted += weight * std::clamp(metric->second / 100.0, 0.0, 1.0);
+    entry.weights += weight;
+    ++entry.instances;
+  }
+  return out;
+}
+
+}  // namespace
+
 void AttachOccupancy(const model::Trace& trace, std::vector<report::KernelRow>& kernels) {
   std::unordered_map<std::int32_t, const model::Device*> devices;
   for (const model::Device& device : trace.devices)
@@ -118,6 +148,7 @@ void AttachOccupancy(const model::Trace& trace, std::vector<report::KernelRow>& 
                   device->second->compute_minor};
     ++by_name[std::string(trace.Name(a.name))][config];
   }
+  const auto achieved = AchievedByName(trace);
   for (report::KernelRow& row : kernels) {
     auto found = by_name.find(row.name);
     if (found == by_name.end())
@@ -137,6 +168,10 @@ void AttachOccupancy(const model::Trace& trace, std::vector<report::KernelRow>& 
     occupancy.instances = chosen_count;
     occupancy.instances_with_attributes = total;
     occupancy.compute_capability = fmt::format("{}.{}", chosen->major, chosen->minor);
+    if (auto it = achieved.find(row.name); it != achieved.end() && it->second.weights > 0) {
+      occupancy.achieved = it->second.weighted / it->second.weights;
+      occupancy.achieved_instances = it->second.instances;
+    }
     row.occupancy = std::move(occupancy);
   }
 }

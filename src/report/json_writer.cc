@@ -85,18 +85,24 @@ Json DevicesJson(const std::vector<DeviceTimeline>& devices) {
 }
 
 Json OccupancyJson(const KernelOccupancy& o) {
-  return Json{{"theoretical", Number(o.theoretical, 4)},
-              {"active_blocks_per_sm", o.active_blocks_per_sm},
-              {"active_warps_per_sm", o.active_warps_per_sm},
-              {"max_warps_per_sm", o.max_warps_per_sm},
-              {"limiter", o.limiter},
-              {"threads_per_block", o.threads_per_block},
-              {"registers_per_thread", o.registers_per_thread},
-              {"shared_memory_bytes", o.shared_memory_bytes},
-              {"compute_capability", o.compute_capability},
-              {"instances", o.instances},
-              {"instances_with_attributes", o.instances_with_attributes},
-              {"evidence", o.evidence}};
+  Json out{{"theoretical", Number(o.theoretical, 4)},
+           {"active_blocks_per_sm", o.active_blocks_per_sm},
+           {"active_warps_per_sm", o.active_warps_per_sm},
+           {"max_warps_per_sm", o.max_warps_per_sm},
+           {"limiter", o.limiter},
+           {"threads_per_block", o.threads_per_block},
+           {"registers_per_thread", o.registers_per_thread},
+           {"shared_memory_bytes", o.shared_memory_bytes},
+           {"compute_capability", o.compute_capability},
+           {"instances", o.instances},
+           {"instances_with_attributes", o.instances_with_attributes},
+           {"evidence", o.evidence}};
+  if (o.achieved) {
+    out["achieved"] = Number(*o.achieved, 4);
+    out["achieved_instances"] = o.achieved_instances;
+    out["achieved_evidence"] = "measured";
+  }
+  return out;
 }
 
 Json KernelsJson(const std::vector<KernelRow>& kernels) {

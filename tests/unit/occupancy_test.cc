@@ -165,6 +165,29 @@ TEST_CASE("occupancy: attached per kernel from launch attributes", "[occupancy]"
   CHECK_FALSE(Row(r, "no_block")->occupancy);
 }
 
+TEST_CASE("occupancy: achieved from counters, weighted by duration", "[occupancy]") {
+  gpuperf::testing::TraceBuilder b;
+  b.trace.devices.push_back(MakeDevice(9, 0));
+  Launch(b, "measured", 0, 256, 64, 0);     // 100 ns
+  Launch(b, "measured", 1000, 256, 64, 0);  // made 300 ns below
+  Launch(b, "measured", 2000, 256, 64, 0);  // no counters: not averaged in
+  Launch(b, "unmeasured", 3000, 256, 64, 0);
+  b.trace.activities[1].end_ns = 1300;
+  const std::string metric = "sm__warps_active.avg.pct_of_peak_sustained_active";
+  b.trace.counters.push_back({0, {{metric, 40.0}}});
+  b.trace.counters.push_back({1, {{metric, 80.0}}});
+  report::AnalysisReport r = gpuperf::analysis::Analyze(b.trace);
+  const report::KernelRow* measured = Row(r, "measured");
+  REQUIRE(measured->occupancy);
+  REQUIRE(measured->occupancy->achieved);
+  CHECK(*measured->occupancy->achieved == Approx((100 * 0.4 + 300 * 0.8) / 400));  // 0.7
+  CHECK(measured->occupancy->achieved_instances == 2);
+  // 64 registers x 256 threads = 16384 of 65536 registers: 4 blocks, 32 of 64 warps.
+  CHECK(measured->occupancy->theoretical == Approx(0.5));
+  REQUIRE(Row(r, "unmeasured")->occupancy);
+  CHECK_FALSE(Row(r, "unmeasured")->occupancy->achieved);
+}
+
 TEST_CASE("occupancy: tie between configurations keeps the smallest", "[occupancy]") {
   gpuperf::testing::TraceBuilder b;
   b.trace.devices.push_back(MakeDevice(9, 0));
@@ -218,4 +241,31 @@ TEST_CASE("occupancy corpus: nsys exports with launch attributes", "[occupancy][
   CHECK(std::all_of(r.kernels.begin(), r.kernels.end(), [](const report::KernelRow& k) {
     return k.occupancy.has_value();
   }));
+}
+
+TEST_CASE("occupancy corpus: achieved from an Nsight Compute raw page", "[occupancy][corpus]") {
+  auto raw = gpuperf::testing::CorpusFile("ncu/self-join-mistic-a100/profile.page_raw.csv");
+  if (!raw)
+    return;
+  auto trace = gpuperf::io::ImportTraceFile(*raw);
+  REQUIRE(trace.ok());
+  report::AnalysisReport r = gpuperf::analysis::Analyze(trace.value());
+  std::int64_t with_achieved = 0;
+  for (const report::KernelRow& row : r.kernels) {
+    if (!row.occupancy || !row.occupancy->achieved)
+      continue;
+    ++with_achieved;
+    INFO(row.name);
+    // Every launch of this file records Achieved Occupancy: all of them are averaged, and what
+    // the warps achieved never exceeds what the launch configuration allows.
+    CHECK(row.occupancy->achieved_instances == row.duration_ns.count);
+    CHECK(*row.occupancy->achieved > 0);
+    CHECK(*row.occupancy->achieved <= row.occupancy->theoretical + 1e-9);
+  }
+  CHECK(with_achieved == 5);
+  // distanceCalculationsKernel: the first launches record 86.28% and 85.76% achieved.
+  const report::KernelRow* distance = Row(r, "distanceCalculationsKernel");
+  REQUIRE(distance);
+  CHECK(*distance->occupancy->achieved > 0.80);
+  CHECK(*distance->occupancy->achieved < 0.87);
 }
