@@ -12,40 +12,62 @@
 
 namespace fs = std::filesystem;
 
-TEST_CASE("InitializeInjection without a driver returns 1 and records the failure", "[inject]") {
-  const fs::path dir =
-      fs::temp_directory_path() / ("gpuperf-inject-init-" + std::to_string(getpid()));
+namespace {
+
+fs::path FreshDir(const std::string& tag) {
+  const fs::path dir = fs::temp_directory_path() / (tag + "-" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
+  return dir;
+}
+
+// Loads the injection library in a forked child (it registers process-wide state: atexit,
+// signal handlers) with GPUPERF_OUT_DIR=dir and `metrics` as GPUPERF_METRICS (none when null),
+// calls InitializeInjection twice (it must be idempotent and return 1), exits like a normal
+// program; returns the child's pid after checking that it exited 0.
+pid_t InitializeInChild(const fs::path& dir, const char* metrics) {
   const pid_t child = fork();
   if (child == 0) {
-    // A separate process: the library registers process-wide state (atexit, signal handlers).
     setenv("GPUPERF_OUT_DIR", dir.c_str(), 1);
+    if (metrics != nullptr)
+      setenv("GPUPERF_METRICS", metrics, 1);
     void* library = dlopen(GPUPERF_INJECT_LIB, RTLD_NOW | RTLD_LOCAL);
     if (library == nullptr)
       _exit(10);
     auto init = reinterpret_cast<int (*)()>(dlsym(library, "InitializeInjection"));
     if (init == nullptr)
       _exit(11);
-    if (init() != 1)
+    if (init() != 1 || init() != 1)
       _exit(12);
-    if (init() != 1)
-      _exit(13);   // idempotent
-    std::exit(0);  // runs atexit handlers like a normal program
+    std::exit(0);  // runs atexit handlers
   }
   int status = 0;
   REQUIRE(waitpid(child, &status, 0) == child);
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 0);
+  return child;
+}
+
+// The one spool in `dir`, with a footer and no events.
+gpuperf::record::SpoolContents OnlyEmptySpool(const fs::path& dir) {
   const auto files = gpuperf::record::ListSpoolFiles(dir.string());
   REQUIRE(files.size() == 1);
   auto contents = gpuperf::record::ReadSpoolFile(files.front());
   REQUIRE(contents.ok());
-  CHECK(contents->header.pid == child);
   CHECK(contents->has_footer);
   CHECK(contents->events.empty());
+  return std::move(*contents);
+}
+
+}  // namespace
+
+TEST_CASE("InitializeInjection without a driver returns 1 and records the failure", "[inject]") {
+  const fs::path dir = FreshDir("gpuperf-inject-init");
+  const pid_t child = InitializeInChild(dir, nullptr);
+  const auto contents = OnlyEmptySpool(dir);
+  CHECK(contents.header.pid == child);
   bool reported = false;
-  for (const auto& s : contents->statuses) {
+  for (const auto& s : contents.statuses) {
     INFO(s.message);
     reported |= s.level == gpuperf::spool::StatusLevel::kError;
   }
@@ -71,37 +93,14 @@ TEST_CASE("without GPUPERF_OUT_DIR the injection stays out of the way", "[inject
 
 TEST_CASE("the counter pass without a driver returns 1 and says why nothing was profiled",
           "[inject][counters]") {
-  const fs::path dir =
-      fs::temp_directory_path() / ("gpuperf-inject-counters-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const pid_t child = fork();
-  if (child == 0) {
-    setenv("GPUPERF_OUT_DIR", dir.c_str(), 1);
-    setenv("GPUPERF_METRICS", "gpu__time_duration.sum,dram__bytes_read.sum", 1);
-    void* library = dlopen(GPUPERF_INJECT_LIB, RTLD_NOW | RTLD_LOCAL);
-    if (library == nullptr)
-      _exit(10);
-    auto init = reinterpret_cast<int (*)()>(dlsym(library, "InitializeInjection"));
-    if (init == nullptr || init() != 1)
-      _exit(12);
-    std::exit(0);
-  }
-  int status = 0;
-  REQUIRE(waitpid(child, &status, 0) == child);
-  REQUIRE(WIFEXITED(status));
-  REQUIRE(WEXITSTATUS(status) == 0);
-  const auto files = gpuperf::record::ListSpoolFiles(dir.string());
-  REQUIRE(files.size() == 1);
-  auto contents = gpuperf::record::ReadSpoolFile(files.front());
-  REQUIRE(contents.ok());
-  CHECK(contents->has_footer);
-  CHECK(contents->events.empty());  // never traces in the counter pass
+  const fs::path dir = FreshDir("gpuperf-inject-counters");
+  InitializeInChild(dir, "gpu__time_duration.sum,dram__bytes_read.sum");
+  const auto contents = OnlyEmptySpool(dir);  // never traces in the counter pass
   bool reported = false;
-  for (const auto& s : contents->statuses) {
+  for (const auto& s : contents.statuses) {
     INFO(s.message);
-    reported |= s.level == gpuperf::spool::StatusLevel::kError &&
-                s.message.rfind("counter pass: ", 0) == 0;
+    reported |=
+        s.level == gpuperf::spool::StatusLevel::kError && s.message.rfind("counter pass: ", 0) == 0;
   }
   CHECK(reported);
   // The CSV exists with its header only: nothing was profiled, nothing is made up.

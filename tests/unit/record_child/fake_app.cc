@@ -27,10 +27,8 @@ namespace {
 
 using namespace gpuperf::spool;
 
-void Record(int kernels, bool footer) {
-  const char* dir = std::getenv("GPUPERF_OUT_DIR");
-  if (dir == nullptr)
-    return;
+// The header the injected library writes for this process.
+FileHeader ProcessHeader() {
   FileHeader header;
   std::memcpy(header.magic, kMagic, sizeof(kMagic));
   header.event_size = sizeof(Event);
@@ -38,6 +36,14 @@ void Record(int kernels, bool footer) {
   header.rank = RankFromEnvironment();
   header.start_time_ns = 1'700'000'000'000'000'000;
   std::strncpy(header.host, HostName().c_str(), sizeof(header.host) - 1);
+  return header;
+}
+
+void Record(int kernels, bool footer) {
+  const char* dir = std::getenv("GPUPERF_OUT_DIR");
+  if (dir == nullptr)
+    return;
+  const FileHeader header = ProcessHeader();
   SpoolFileWriter writer;
   const std::string path =
       std::string(dir) + "/" + SpoolFileName(HostName(), header.pid, header.rank);
@@ -67,12 +73,7 @@ void CounterPass(const std::string& mode) {
   const char* dir = std::getenv("GPUPERF_OUT_DIR");
   if (dir == nullptr)
     return;
-  FileHeader header;
-  std::memcpy(header.magic, kMagic, sizeof(kMagic));
-  header.event_size = sizeof(Event);
-  header.pid = getpid();
-  header.rank = RankFromEnvironment();
-  std::strncpy(header.host, HostName().c_str(), sizeof(header.host) - 1);
+  const FileHeader header = ProcessHeader();
   std::string stem = SpoolFileName(HostName(), header.pid, header.rank);
   stem = stem.substr(0, stem.rfind('.'));
   SpoolFileWriter writer;
