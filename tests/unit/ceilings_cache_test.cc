@@ -15,11 +15,13 @@
 #include "cli_test_support.h"
 #include "io/ceilings/ceilings_json.h"
 #include "io/ceilings/ceilings_probe.h"
+#include "scoped_env.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 namespace ceilings = gpuperf::io::ceilings;
+using gpuperf::testing::ScopedEnv;
 using gpuperf::testing::TempDir;
 
 gpuperf::model::MeasuredCeilings Measured(const std::string& uuid = gpuperf::testing::kProbeUuid,
@@ -39,31 +41,6 @@ std::string WriteCache(const fs::path& dir, const gpuperf::model::MeasuredCeilin
   REQUIRE(out.Commit().ok());
   return out.written().front();
 }
-
-// Sets an environment variable for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name))
-      old_ = old;
-    if (value)
-      ::setenv(name, value, 1);
-    else
-      ::unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_)
-      ::setenv(name_, old_->c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 }  // namespace
 
@@ -152,15 +129,15 @@ TEST_CASE("ceilings cache: the default directory follows XDG_CACHE_HOME, else HO
     CHECK(ceilings::DefaultCacheDir() == "/home/u/.cache/gpuperf/ceilings");
   }
   {
-    ScopedEnv xdg("XDG_CACHE_HOME", nullptr);
-    ScopedEnv home("HOME", nullptr);
+    ScopedEnv xdg("XDG_CACHE_HOME", std::nullopt);
+    ScopedEnv home("HOME", std::nullopt);
     CHECK(ceilings::DefaultCacheDir().empty());
   }
 }
 
 TEST_CASE("ceilings probe: located from --probe, the environment or beside gpuperf", "[ceilings]") {
   TempDir tmp;
-  ScopedEnv env(ceilings::kProbeEnv, nullptr);
+  ScopedEnv env(ceilings::kProbeEnv, std::nullopt);
   fs::create_directories(tmp.path() / "build" / "src");
   fs::create_directories(tmp.path() / "build" / "kernels");
   const std::string self = tmp / "build/src/gpuperf";

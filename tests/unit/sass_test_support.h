@@ -1,5 +1,5 @@
-// Helpers for the SASS tests: a stand-in cuobjdump (a shell script printing canned output), an
-// environment variable set for one scope, and files that look like device binaries.
+// Helpers for the SASS tests: a stand-in cuobjdump (a shell script printing canned output) and
+// files that look like device binaries; ScopedEnv (scoped_env.h) sets variables for one scope.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -10,33 +10,9 @@
 #include <string>
 
 #include "cli_test_support.h"
+#include "scoped_env.h"
 
 namespace gpuperf::testing {
-
-// Sets (or, with nullopt, unsets) an environment variable and restores it on scope exit.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::optional<std::string>& value) : name_(name) {
-    if (const char* old = std::getenv(name))
-      old_ = old;
-    if (value)
-      ::setenv(name, value->c_str(), 1);
-    else
-      ::unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_)
-      ::setenv(name_, old_->c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 // An executable /bin/sh script `name` in `dir` with `body`; returns its path.
 inline std::string FakeTool(const TempDir& dir, const std::string& name, const std::string& body) {
