@@ -8,7 +8,8 @@ namespace {
 
 bool EndsWith(const std::string& text, const char* suffix) {
   const std::string tail(suffix);
-  return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+  return text.size() >= tail.size() &&
+         text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 // A CSV field: quoted, inner quotes doubled, line breaks flattened (a kernel name may hold any

@@ -24,8 +24,8 @@ struct Options {
   bool discard = false;                  // GPUPERF_DISCARD=1: enable the same kinds, keep nothing
   std::uint32_t flush_period_ms = 1000;  // GPUPERF_FLUSH_MS; bounds what a kill loses
   // The counter pass (counter_pass.h) instead of tracing, when GPUPERF_METRICS is set:
-  std::vector<std::string> metrics;  // GPUPERF_METRICS, comma-separated CUPTI metric names
-  std::string metrics_kernels;       // GPUPERF_METRICS_KERNELS: file, one kernel name per line
+  std::vector<std::string> metrics;     // GPUPERF_METRICS, comma-separated CUPTI metric names
+  std::string metrics_kernels;          // GPUPERF_METRICS_KERNELS: file, one kernel name per line
   std::int64_t metrics_per_kernel = 3;  // GPUPERF_METRICS_PER_KERNEL: launches profiled per name
 };
 
