@@ -60,18 +60,20 @@ double MillisecondsSince(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 Status AnalyzeCommand::JoinCountersFile(model::Trace& trace) const {
-  auto counters = io::ImportTraceFile(counters_path_);
-  if (!counters.ok())
-    return counters.error();
-  if (counters->metadata.format != "ncu-csv") {
-    return Error{counters_path_ + ": --counters needs an Nsight Compute CSV (ncu --csv), this is " +
-                 counters->metadata.format};
+  for (const std::string& path : counters_paths_) {
+    auto counters = io::ImportTraceFile(path);
+    if (!counters.ok())
+      return counters.error();
+    if (counters->metadata.format != "ncu-csv") {
+      return Error{path + ": --counters needs an Nsight Compute CSV (ncu --csv), this is " +
+                   counters->metadata.format};
+    }
+    io::ncu::JoinSummary summary = io::ncu::JoinCounters(trace, *counters);
+    spdlog::debug("joined {} of {} Nsight Compute launches from {}",
+                  summary.joined,
+                  summary.ncu_launches,
+                  path);
   }
-  io::ncu::JoinSummary summary = io::ncu::JoinCounters(trace, *counters);
-  spdlog::debug("joined {} of {} Nsight Compute launches from {}",
-                summary.joined,
-                summary.ncu_launches,
-                counters_path_);
   return Status::Ok();
 }
 
@@ -99,11 +101,13 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
   sub->add_option("trace", trace_path_, "Trace file; the format is detected from its content")
       ->required()
       ->type_name("TRACE");
-  sub->add_option("--counters",
-                  counters_path_,
-                  "Nsight Compute CSV (ncu --csv) to join to the trace's kernels by name and "
-                  "launch order")
-      ->type_name("CSV");
+  sub->add_option(
+         "--counters",
+         counters_paths_,
+         "Nsight Compute CSV (ncu --csv, or a counter pass's .counters.csv) to join to the "
+         "trace's kernels by name and launch order; repeat for several files")
+      ->type_name("CSV")
+      ->allow_extra_args(false);
   sub->add_option("--sass",
                   sass_paths_,
                   "Executable, library, cubin or fatbin of the traced program: its SASS "
@@ -171,7 +175,7 @@ int AnalyzeCommand::Run() {
                 trace->activities.size(),
                 trace->api_calls.size(),
                 MillisecondsSince(start));
-  if (!counters_path_.empty()) {
+  if (!counters_paths_.empty()) {
     if (Status joined = JoinCountersFile(*trace); !joined.ok()) {
       PrintError(joined.error().message);
       return kExitFailure;

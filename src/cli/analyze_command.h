@@ -22,7 +22,7 @@ class AnalyzeCommand final : public Command {
   int Run() override;
 
  private:
-  // Imports counters_path_ (an Nsight Compute CSV) and joins its counters to `trace`.
+  // Imports each of counters_paths_ (Nsight Compute CSVs) and joins its counters to `trace`.
   Status JoinCountersFile(model::Trace& trace) const;
   // Reads the SASS of every --sass file (cuobjdump) into `functions`; the first failure.
   Status ReadSassFiles(std::vector<model::SassFunction>& functions) const;
@@ -32,7 +32,7 @@ class AnalyzeCommand final : public Command {
                                                 const std::string& summary) const;
 
   std::string trace_path_;
-  std::string counters_path_;                // --counters: an Nsight Compute CSV to join
+  std::vector<std::string> counters_paths_;  // --counters: Nsight Compute CSVs to join, in order
   std::vector<std::string> sass_paths_;      // --sass: files whose SASS cuobjdump lists
   std::string model_path_;                   // --model: the user model file (FLOP/byte formulas)
   std::vector<std::string> ceilings_paths_;  // --ceilings: measured ceilings (gpuperf ceilings)

@@ -225,6 +225,19 @@ TEST_CASE("counter join: by name and launch order, the rest counted", "[roofline
   CHECK(t.trace.diagnostics.counts.at("counters_unjoined") == 1);
   REQUIRE_FALSE(t.trace.diagnostics.notes.empty());
   CHECK(t.trace.diagnostics.notes.back().find("\"void absent(int)\"") != std::string::npos);
+
+  // A second file (another process of a counter pass) joins only instances still without
+  // counters: its first gemm launch takes the second gemm instance.
+  model::Trace second;
+  model::GpuActivity a;
+  a.name = second.strings.Intern("void gemm<float>(float *, float *)");
+  second.counters.push_back({0, {{"ffma", 5}}});
+  second.activities.push_back(a);
+  auto more = gpuperf::io::ncu::JoinCounters(t.trace, second);
+  CHECK(more.joined == 1);
+  REQUIRE(t.trace.counters.size() == 4);
+  CHECK(t.trace.counters[3].activity == 3);
+  CHECK(t.trace.counters[3].metrics.at("ffma") == 5);
 }
 
 }  // namespace

@@ -70,7 +70,12 @@ JoinSummary JoinCounters(model::Trace& trace, const model::Trace& counters) {
     by_key[JoinKey(trace.Name(a.name))].kernels.push_back(index);
     by_base[BaseName(trace.Name(a.name))].kernels.push_back(index);
   }
+  // Kernels that already have counters (an earlier --counters file) are not joined again.
   std::vector<bool> taken(trace.activities.size(), false);
+  for (const model::KernelCounters& c : trace.counters) {
+    if (c.activity < taken.size())
+      taken[c.activity] = true;
+  }
   JoinSummary summary;
   std::vector<std::string> unmatched;
   for (const model::KernelCounters& c : counters.counters) {
