@@ -48,6 +48,11 @@ CLI::App* BaselineCommand::Register(CLI::App& app) {
                   options_.counters.kernels,
                   "--metrics: how many kernel names to profile, by total time (default 10)")
       ->check(CLI::PositiveNumber);
+  sub->add_option("--metrics-timeout",
+                  options_.counters.timeout_s,
+                  "--metrics: seconds before the counter pass is killed (default 60 + 20 x the "
+                  "analysed run's wall time)")
+      ->check(CLI::PositiveNumber);
   sub->add_option("--metrics-launches",
                   options_.counters.per_kernel,
                   "--metrics: launches profiled per kernel name (default 3)")

@@ -304,6 +304,8 @@ ordered_json CounterPass(const BaselineData& data) {
       {"joined", pass.joined},
       {"unjoined", pass.unjoined},
       {"program_outcome", pass.ran ? ordered_json(DescribeOutcome(pass.outcome)) : nullptr},
+      {"timeout_s", static_cast<double>(pass.timeout_ms) / 1000},
+      {"timed_out", pass.ran && pass.outcome.timed_out},
       {"files", pass.csv_files},
       {"statuses", statuses},
       {"problem", pass.problem.empty() ? ordered_json(nullptr) : ordered_json(pass.problem)},

@@ -34,10 +34,15 @@ Result<std::vector<SpoolContents>> ReadRunSpools(const fs::path& spool_dir) {
 
 // --metrics: the counter pass, joined into the analysed run's trace; a pass that joined nothing
 // makes the recording incomplete (the user asked for counters and has none).
-void RunCounterPassInto(const std::string& out_dir, model::Trace& trace, BaselineData& data) {
+void RunCounterPassInto(const std::string& out_dir,
+                        std::int64_t run_wall_ns,
+                        model::Trace& trace,
+                        BaselineData& data) {
   if (!data.options.quiet && isatty(STDERR_FILENO) == 1)
-    fmt::print(stderr, "gpuperf: counter pass ({} metrics)\n", data.options.counters.metrics.size());
+    fmt::print(
+        stderr, "gpuperf: counter pass ({} metrics)\n", data.options.counters.metrics.size());
   data.counter_pass = RunCounterPass(data.options.counters,
+                                     CounterPassTimeoutMs(data.options.counters, run_wall_ns),
                                      data.options.command,
                                      data.inject_library,
                                      out_dir,
@@ -119,7 +124,7 @@ void AnalyzeMedianRun(const std::string& out_dir, BaselineData& data) {
     return;
   model::Trace trace = SpoolsToTrace(*processes);
   if (!data.options.counters.metrics.empty())
-    RunCounterPassInto(out_dir, trace, data);
+    RunCounterPassInto(out_dir, median.outcome.wall_ns, trace, data);
   data.analysis = analysis::Analyze(trace);
   data.analysis->source.path = median.dir;
   data.analysis->source.format = "gpuperf recording (Kineto dialect)";

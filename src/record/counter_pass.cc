@@ -1,5 +1,9 @@
 #include "record/counter_pass.h"
 
+#include "gpuperf/import.h"
+
+#include <fmt/format.h>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -7,7 +11,6 @@
 #include <fstream>
 #include <map>
 
-#include "gpuperf/import.h"
 #include "io/ncu/counter_join.h"
 #include "record/metric_sets.h"
 
@@ -51,7 +54,14 @@ std::vector<std::string> TopKernelNames(const model::Trace& trace, std::size_t c
   return out;
 }
 
+std::int64_t CounterPassTimeoutMs(const CounterPassOptions& options, std::int64_t run_wall_ns) {
+  if (options.timeout_s > 0)
+    return static_cast<std::int64_t>(options.timeout_s * 1000);
+  return 60'000 + 20 * std::max<std::int64_t>(run_wall_ns, 0) / 1'000'000;
+}
+
 CounterPassResult RunCounterPass(const CounterPassOptions& options,
+                                 std::int64_t timeout_ms,
                                  const std::vector<std::string>& command,
                                  const std::string& inject_library,
                                  const std::string& out_dir,
@@ -92,6 +102,8 @@ CounterPassResult RunCounterPass(const CounterPassOptions& options,
                   {"GPUPERF_METRICS", JoinMetrics(options.metrics)},
                   {"GPUPERF_METRICS_KERNELS", (root / "kernels.txt").string()},
                   {"GPUPERF_METRICS_PER_KERNEL", std::to_string(std::max(options.per_kernel, 1))}};
+  spec.timeout_ms = timeout_ms;
+  result.timeout_ms = timeout_ms;
   auto outcome = RunChild(spec);
   if (!outcome) {
     result.problem = outcome.error().message;
@@ -99,6 +111,12 @@ CounterPassResult RunCounterPass(const CounterPassOptions& options,
   }
   result.ran = true;
   result.outcome = *outcome;
+  if (outcome->timed_out) {
+    result.warnings.push_back(fmt::format(
+        "the program did not finish within {:.0f} s under the counter pass and was killed "
+        "(--metrics-timeout); launches profiled until then are kept",
+        static_cast<double>(timeout_ms) / 1000));
+  }
   for (const std::string& path : ListSpoolFiles((root / "spool").string())) {
     if (auto contents = ReadSpoolFile(path); contents.ok()) {
       for (const SpoolStatus& status : contents->statuses)

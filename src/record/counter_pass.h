@@ -22,6 +22,7 @@ struct CounterPassOptions {
   std::string metrics_list;          // as the user wrote it, for the record
   int kernels = 10;                  // top kernel names by total time
   int per_kernel = 3;                // launches profiled per name
+  double timeout_s = 0;  // the pass is killed after this long; 0: 60 s + 20 x the analysed run
 };
 
 struct CounterPassResult {
@@ -33,6 +34,7 @@ struct CounterPassResult {
   std::int64_t launches_profiled = 0;
   std::int64_t joined = 0;
   std::int64_t unjoined = 0;
+  std::int64_t timeout_ms = 0;        // the deadline the run had
   std::vector<std::string> warnings;  // before the run (permissions) and after
   std::string problem;                // why no counters were joined; empty when some were
 };
@@ -40,9 +42,16 @@ struct CounterPassResult {
 // The `count` kernel names with the most total time in `trace`, most first (ties by name).
 std::vector<std::string> TopKernelNames(const model::Trace& trace, std::size_t count);
 
+// The counter pass's deadline: --metrics-timeout, else 60 s + 20 x the analysed run's wall time
+// (replay and serialized launches slow a program down; producer/consumer kernels can even
+// deadlock under kernel replay, and gpuperf must not wait for ever).
+std::int64_t CounterPassTimeoutMs(const CounterPassOptions& options, std::int64_t run_wall_ns);
+
 // Runs the counter pass of `command` in `dir` (created) and joins what it profiled into `trace`.
-// `dir` is inside the output directory; csv_files are named relative to `out_dir`.
+// `dir` is inside the output directory; csv_files are named relative to `out_dir`. Launches
+// profiled before a timeout are kept (the CSV is flushed per launch), with a warning.
 CounterPassResult RunCounterPass(const CounterPassOptions& options,
+                                 std::int64_t timeout_ms,
                                  const std::vector<std::string>& command,
                                  const std::string& inject_library,
                                  const std::string& out_dir,

@@ -57,6 +57,31 @@ std::vector<char*> Pointers(std::vector<std::string>& strings) {
   return pointers;
 }
 
+// Reaps `child`, polling every 10 ms; past the deadline SIGTERM, 5 s later SIGKILL. True when
+// the deadline ran out. Polling costs up to 10 ms of wall-time precision: only for untimed runs.
+bool WaitWithDeadline(pid_t child,
+                      std::chrono::steady_clock::time_point start,
+                      std::int64_t timeout_ms,
+                      int& status,
+                      struct rusage& usage) {
+  const auto deadline = start + std::chrono::milliseconds(timeout_ms);
+  bool terminated = false, killed = false;
+  for (;;) {
+    const pid_t reaped = wait4(child, &status, WNOHANG, &usage);
+    if (reaped == child || (reaped < 0 && errno != EINTR))
+      return terminated;
+    const auto now = std::chrono::steady_clock::now();
+    if (!terminated && now >= deadline) {
+      kill(child, SIGTERM);
+      terminated = true;
+    } else if (terminated && !killed && now >= deadline + std::chrono::seconds(5)) {
+      kill(child, SIGKILL);
+      killed = true;
+    }
+    usleep(10'000);
+  }
+}
+
 }  // namespace
 
 int LastInterruptSignal() {
@@ -138,8 +163,12 @@ Result<RunOutcome> RunChild(const ChildSpec& spec) {
 
   int status = 0;
   struct rusage usage {};
-  while (wait4(child, &status, 0, &usage) < 0 && errno == EINTR) {
-  }
+  bool timed_out = false;
+  if (spec.timeout_ms > 0 && got != sizeof(exec_error))
+    timed_out = WaitWithDeadline(child, start, spec.timeout_ms, status, usage);
+  else
+    while (wait4(child, &status, 0, &usage) < 0 && errno == EINTR) {
+    }
   const auto end = std::chrono::steady_clock::now();
   g_child = 0;
   for (int i = 0; i < 3; ++i)
@@ -155,6 +184,7 @@ Result<RunOutcome> RunChild(const ChildSpec& spec) {
   outcome.max_rss_kb = usage.ru_maxrss;
   outcome.user_s = static_cast<double>(usage.ru_utime.tv_sec) + usage.ru_utime.tv_usec / 1e6;
   outcome.system_s = static_cast<double>(usage.ru_stime.tv_sec) + usage.ru_stime.tv_usec / 1e6;
+  outcome.timed_out = timed_out;
   return outcome;
 }
 

@@ -17,6 +17,9 @@ struct ChildSpec {
   std::vector<std::string> argv;  // argv[0] is looked up in PATH like a shell would
   std::vector<std::pair<std::string, std::string>> set_env;  // added or replaced
   std::vector<std::string> unset_env;
+  // 0: wait as long as it takes (the timed runs: reaped the moment they end). Else the program
+  // gets SIGTERM after this long, and SIGKILL 5 s later; RunOutcome::timed_out says so.
+  std::int64_t timeout_ms = 0;
 };
 
 struct RunOutcome {
@@ -27,6 +30,7 @@ struct RunOutcome {
   std::int64_t max_rss_kb = 0;
   double user_s = 0;
   double system_s = 0;
+  bool timed_out = false;  // ChildSpec::timeout_ms ran out and the program was killed
 };
 
 // Runs the program to completion. Fails only when it could not be started (the message names the

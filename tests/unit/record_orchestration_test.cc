@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -257,4 +258,59 @@ TEST_CASE("baseline --metrics: a counter pass that profiles nothing says why, ex
   const nlohmann::json report = ReadJson(dir / "out" / "report.json");
   CHECK_FALSE(report["kernels"][0].contains("roofline"));
   fs::remove_all(dir);
+}
+
+TEST_CASE("baseline --metrics: a counter pass that hangs is killed, its counters kept",
+          "[record][counters]") {
+  const fs::path dir = TempDir("hangcounters");
+  auto options = FakeOptions(dir / "out", {"hang"});
+  options.warmup = 0;
+  options.repeat = 1;
+  options.counters.metrics = record::ExpandMetricList("memory").metrics;
+  options.counters.metrics_list = "memory";
+  options.counters.timeout_s = 1;
+  const auto start = std::chrono::steady_clock::now();
+  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
+  INFO(outcome.message);
+  CHECK(outcome.exit_code == 0);  // the counters it profiled are valid and joined
+  const nlohmann::json baseline = ReadJson(dir / "out" / "baseline.json");
+  const auto& pass = baseline["counter_pass"];
+  CHECK(pass["timed_out"] == true);
+  CHECK(pass["timeout_s"] == 1.0);
+  CHECK(pass["joined"] == 3);
+  bool warned = false;
+  for (const auto& problem : baseline["problems"])
+    warned |= problem.get<std::string>().find("did not finish within 1 s") != std::string::npos;
+  CHECK(warned);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("RunChild: a deadline sends SIGTERM, then SIGKILL to a program that ignores it",
+          "[record]") {
+  record::ChildSpec polite;
+  polite.argv = {"sleep", "30"};
+  polite.timeout_ms = 200;
+  auto ended = record::RunChild(polite);
+  REQUIRE(ended.ok());
+  CHECK(ended->timed_out);
+  CHECK(ended->signaled);
+  CHECK(ended->signal == SIGTERM);
+  CHECK(ended->wall_ns < 3'000'000'000);
+
+  record::ChildSpec stubborn;
+  stubborn.argv = {"sh", "-c", "trap '' TERM; sleep 30"};
+  stubborn.timeout_ms = 100;
+  auto killed = record::RunChild(stubborn);
+  REQUIRE(killed.ok());
+  CHECK(killed->timed_out);
+  CHECK(killed->signal == SIGKILL);
+
+  record::ChildSpec quick;
+  quick.argv = {"true"};
+  quick.timeout_ms = 10'000;
+  auto fine = record::RunChild(quick);
+  REQUIRE(fine.ok());
+  CHECK_FALSE(fine->timed_out);
+  CHECK(fine->exit_code == 0);
 }

@@ -10,7 +10,8 @@
 // one Nsight Compute-style row per metric for up to $GPUPERF_METRICS_PER_KERNEL launches of each
 // kernel named in $GPUPERF_METRICS_KERNELS that it "launches" (fake_kernel(float*), 3 times).
 // Values: dram__bytes_read.sum 1000, dram__bytes_write.sum 500, gpu__time_duration.sum 400,
-// every other metric 1. Mode "nocounters" reports a permission error and profiles nothing.
+// every other metric 1. Mode "nocounters" reports a permission error and profiles nothing; mode
+// "hang" profiles, then never exits (the counter pass's deadline must kill it).
 // Every run appends one line to $FAKE_APP_COUNTER when it is set.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -124,6 +125,11 @@ void CounterPass(const std::string& mode) {
     }
     writer.WriteStatus(StatusLevel::kInfo,
                        "counter pass: profiled " + std::to_string(id) + " launches");
+  }
+  if (mode == "hang") {  // a program that never ends under replay: its CSV must survive the kill
+    std::fflush(csv);
+    for (;;)
+      pause();
   }
   std::fclose(csv);
   writer.WriteFooter(Footer{});
