@@ -39,6 +39,13 @@ struct KernelRoofline {
   // and the DRAM bandwidth of the ceilings used; absent without ceilings.
   std::optional<double> peak_flops_per_s;
   std::optional<double> peak_bytes_per_s;
+  // The cache levels of a hierarchical roofline, from counters only (lts__t_bytes.sum, L2;
+  // l1tex__t_bytes.sum, L1/TEX), summed like dram_bytes when every instance has them; their
+  // intensities are flops over that traffic. No ceilings: traffic and intensity, no bound.
+  std::optional<double> l2_bytes;
+  std::optional<double> l1_bytes;
+  std::optional<double> l2_arithmetic_intensity;
+  std::optional<double> l1_arithmetic_intensity;
 };
 
 // Tensor-core use of one kernel name. Claimed only with evidence: tensor-pipe counters or matrix

@@ -135,7 +135,25 @@ report::KernelRoofline ComputeRoofline(const std::vector<RooflineInstance>& inst
     work.push_back(
         {instance.duration_ns, LaunchFlops(*instance.metrics), LaunchDramBytes(*instance.metrics)});
   }
-  return RooflineFromWork(work, ceilings);
+  report::KernelRoofline r = RooflineFromWork(work, ceilings);
+  // The cache levels: summed only when every instance recorded them, like the DRAM bytes.
+  auto level = [&](const char* metric) -> std::optional<double> {
+    double sum = 0;
+    for (const RooflineInstance& instance : instances) {
+      auto value = Find(*instance.metrics, metric);
+      if (!value)
+        return std::nullopt;
+      sum += *value;
+    }
+    return instances.empty() ? std::nullopt : std::optional<double>(sum);
+  };
+  r.l2_bytes = level("lts__t_bytes.sum");
+  r.l1_bytes = level("l1tex__t_bytes.sum");
+  if (r.flops && r.l2_bytes && *r.l2_bytes > 0)
+    r.l2_arithmetic_intensity = *r.flops / *r.l2_bytes;
+  if (r.flops && r.l1_bytes && *r.l1_bytes > 0)
+    r.l1_arithmetic_intensity = *r.flops / *r.l1_bytes;
+  return r;
 }
 
 report::KernelRoofline RooflineFromWork(const std::vector<InstanceWork>& instances,

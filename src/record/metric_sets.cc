@@ -18,6 +18,7 @@ const std::vector<MetricSet>& MetricSets() {
            "dram__bytes_read.sum",
            "dram__bytes_write.sum",
            "lts__t_bytes.sum",
+           "l1tex__t_bytes.sum",
            "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
            "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
            "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",

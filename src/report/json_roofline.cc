@@ -54,6 +54,10 @@ Json RooflineJson(const KernelRoofline& r) {
     object["ceiling_source"] = r.ceiling_source;
   Put(object, "peak_flops_per_s", r.peak_flops_per_s, Significant);
   Put(object, "peak_bytes_per_s", r.peak_bytes_per_s, Significant);
+  Put(object, "l2_bytes", r.l2_bytes, Whole);
+  Put(object, "l1_bytes", r.l1_bytes, Whole);
+  Put(object, "l2_arithmetic_intensity", r.l2_arithmetic_intensity, Significant);
+  Put(object, "l1_arithmetic_intensity", r.l1_arithmetic_intensity, Significant);
   return object;
 }
 

@@ -130,6 +130,30 @@ TEST_CASE("roofline by hand: memory- and compute-bound kernels", "[roofline]") {
   CHECK(k.bound == "memory");
 }
 
+TEST_CASE("roofline by hand: L2 and L1 traffic of a hierarchical roofline", "[roofline]") {
+  // 2 instances: 1e9 FLOPs each (5e8 FFMA), DRAM 1e8 bytes, L2 4e8, L1 2e9.
+  Metrics a = Fp32(0, 0, 5e8, 6e7, 4e7);
+  a["lts__t_bytes.sum"] = 4e8;
+  a["l1tex__t_bytes.sum"] = 2e9;
+  auto r = ComputeRoofline({{1'000'000, &a}, {1'000'000, &a}}, &A100());
+  CHECK(*r.flops == 2e9);
+  CHECK(*r.l2_bytes == 8e8);
+  CHECK(*r.l1_bytes == 4e9);
+  CHECK(*r.arithmetic_intensity == Approx(10));      // DRAM: 2e9 / 2e8
+  CHECK(*r.l2_arithmetic_intensity == Approx(2.5));  // 2e9 / 8e8
+  CHECK(*r.l1_arithmetic_intensity == Approx(0.5));  // 2e9 / 4e9
+  // One instance without L1 counters: no L1 figure at all, rather than a partial sum.
+  Metrics b = a;
+  b.erase("l1tex__t_bytes.sum");
+  auto partial = ComputeRoofline({{1'000'000, &a}, {1'000'000, &b}}, &A100());
+  CHECK(*partial.l2_bytes == 8e8);
+  CHECK_FALSE(partial.l1_bytes);
+  CHECK_FALSE(partial.l1_arithmetic_intensity);
+  // Without cache counters (most ncu exports): absent.
+  Metrics plain = Fp32(0, 0, 5e8, 6e7, 4e7);
+  CHECK_FALSE(ComputeRoofline({{1'000'000, &plain}}, &A100()).l2_bytes);
+}
+
 TEST_CASE("roofline without ceilings or without counters stays honest", "[roofline]") {
   Metrics m = Fp32(1e8, 1e8, 5e8, 3e8, 1e8);
   auto r = ComputeRoofline({{1'000'000, &m}}, nullptr);
