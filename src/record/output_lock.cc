@@ -50,8 +50,41 @@ Status OutputLock::Acquire(const std::string& dir) {
   const std::string path = dir + ".lock";
   if (path.size() >= sizeof(g_lock_path))
     return Error{path + ": path too long"};
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0 && errno == EEXIST) {
+  // The lock appears with its content already in it: "pid host" goes into a private file that
+  // link() then publishes atomically (EEXIST when another gpuperf holds it), so a second gpuperf
+  // never reads a half-written lock.
+  const std::string staging = path + "." + std::to_string(getpid()) + ".new";
+  const int fd = ::open(staging.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return Error{staging + ": " + std::strerror(errno)};
+  const std::string text = std::to_string(getpid()) + " " + spool::HostName() + "\n";
+  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fd);
+  if (!written) {
+    ::unlink(staging.c_str());
+    return Error{path + ": cannot write the lock file"};
+  }
+  int linked = ::link(staging.c_str(), path.c_str());
+  int link_errno = errno;
+  if (linked != 0 && (link_errno == EPERM || link_errno == ENOTSUP || link_errno == EXDEV)) {
+    // A filesystem without hard links: create-exclusive, then write (a reader may briefly see
+    // it empty and name an "unknown process").
+    const int lock_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    link_errno = errno;
+    linked = lock_fd < 0 ? -1 : 0;
+    if (lock_fd >= 0) {
+      const bool ok =
+          ::write(lock_fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+      ::close(lock_fd);
+      if (!ok) {
+        ::unlink(path.c_str());
+        ::unlink(staging.c_str());
+        return Error{path + ": cannot write the lock file"};
+      }
+    }
+  }
+  ::unlink(staging.c_str());
+  if (linked != 0 && link_errno == EEXIST) {
     bool stale = false;
     const std::string holder = Holder(path, &stale);
     if (stale) {
@@ -61,15 +94,8 @@ Status OutputLock::Acquire(const std::string& dir) {
     return Error{dir + " is being recorded by another gpuperf (" + holder + ", lock " + path +
                  "): wait for it or choose another --out"};
   }
-  if (fd < 0)
-    return Error{path + ": " + std::strerror(errno)};
-  const std::string text = std::to_string(getpid()) + " " + spool::HostName() + "\n";
-  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-  ::close(fd);
-  if (!written) {
-    ::unlink(path.c_str());
-    return Error{path + ": cannot write the lock file"};
-  }
+  if (linked != 0)
+    return Error{path + ": " + std::strerror(link_errno)};
   path_ = path;
   held_ = true;
   std::memcpy(g_lock_path, path.c_str(), path.size() + 1);
