@@ -53,6 +53,8 @@ const std::vector<MetricSet>& MetricSets() {
   return sets;
 }
 
+// A raw metric name is CUPTI's spelling, letters, digits, '_' and '.', with a "__" after the unit
+// ("dram__bytes_read.sum"); anything else is refused before it reaches a report or a program.
 ExpandedMetrics ExpandMetricList(std::string_view list) {
   ExpandedMetrics out;
   auto add = [&](std::string_view metric) {
@@ -67,7 +69,8 @@ ExpandedMetrics ExpandMetricList(std::string_view list) {
       for (std::string_view metric : set->metrics)
         add(metric);
     } else if (word.find("__") != std::string::npos &&
-               word.find_first_of(" \t\"'") == std::string::npos) {
+               word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                      "0123456789_.") == std::string::npos) {
       add(word);
     } else {
       std::string names;

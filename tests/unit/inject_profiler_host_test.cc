@@ -47,8 +47,7 @@ TEST_CASE("profiler host: on other chips the set keeps the tensor names the chip
   };
   const std::vector<Expect> expected = {
       {"GH100",
-       {"sm__ops_path_tensor_src_fp16_dst_fp16.sum",
-        "sm__ops_path_tensor_src_fp16_dst_fp32.sum"}},
+       {"sm__ops_path_tensor_src_fp16_dst_fp16.sum", "sm__ops_path_tensor_src_fp16_dst_fp32.sum"}},
       {"GA100", {"sm__ops_path_tensor_src_fp16.sum", "sm__ops_path_tensor_src_fp8.sum"}},
       {"AD102", {"sm__ops_path_tensor_src_fp16.sum"}},
       {"GB100", {"sm__ops_path_tensor_src_fp16.sum", "sm__ops_path_tensor_src_fp8.sum"}},
@@ -78,8 +77,8 @@ TEST_CASE("profiler host: a bad metric name is named in the error", "[inject][co
   auto alone = ProfilerHost::Create("GH100", {}, {"dram__no_such_metric.sum"});
   CHECK(alone.error.find("dram__no_such_metric.sum") != std::string::npos);
   // CreateForChip drops it and keeps the rest.
-  auto kept =
-      ProfilerHost::CreateForChip("GH100", {}, {"dram__bytes_read.sum", "dram__no_such_metric.sum"});
+  auto kept = ProfilerHost::CreateForChip(
+      "GH100", {}, {"dram__bytes_read.sum", "dram__no_such_metric.sum"});
   REQUIRE(kept.host);
   CHECK(kept.host->dropped() == std::vector<std::string>{"dram__no_such_metric.sum"});
 }
@@ -101,5 +100,6 @@ TEST_CASE("metric lists: sets expand, raw names stay, words are checked", "[reco
                                                  "l1tex__t_bytes.sum"});
   CHECK(ExpandMetricList("rooflin").error.find("\"rooflin\"") != std::string::npos);
   CHECK_FALSE(ExpandMetricList(" , ").error.empty());
+  CHECK_FALSE(ExpandMetricList("dram__bytes`|<b>.sum").error.empty());  // reaches report.md
   CHECK(gpuperf::record::SplitMetrics(gpuperf::record::JoinMetrics(both.metrics)) == both.metrics);
 }
