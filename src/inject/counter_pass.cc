@@ -236,24 +236,10 @@ bool StartCounterPass(State& state) noexcept {
       CounterStatus(spool::StatusLevel::kError, "cannot create " + csv_path);
       return false;
     }
-    char other[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN] = {};
-    CUpti_SubscriberParams params{};
-    params.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
-    params.subscriberName = "gpuperf counter pass";
-    params.oldSubscriberName = other;
-    params.oldSubscriberSize = sizeof(other);
-    const CUptiResult subscribed =
-        cuptiSubscribe_v2(&state.subscriber,
-                          reinterpret_cast<CUpti_CallbackFunc>(&OnCounterCallback),
-                          nullptr,
-                          &params);
-    if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
-      CounterStatus(
-          spool::StatusLevel::kError,
-          std::string("another CUPTI tool is attached (") + other + "); nothing profiled");
-      return false;
-    }
-    if (!CounterOk(subscribed, "cuptiSubscribe_v2"))
+    if (!Subscribe(state,
+                   reinterpret_cast<CUpti_CallbackFunc>(&OnCounterCallback),
+                   "gpuperf counter pass",
+                   "counter pass: "))
       return false;
     bool ok = CounterOk(cuptiEnableDomain(1, state.subscriber, CUPTI_CB_DOMAIN_RESOURCE),
                         "cuptiEnableDomain(RESOURCE)");

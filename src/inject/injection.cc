@@ -111,21 +111,7 @@ constexpr CUpti_ActivityKind kKinds[] = {
 };
 
 bool SubscribeAndEnable(State& state) {
-  char other[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN] = {};
-  CUpti_SubscriberParams params{};
-  params.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
-  params.subscriberName = "gpuperf";
-  params.oldSubscriberName = other;
-  params.oldSubscriberSize = sizeof(other);
-  const CUptiResult subscribed = cuptiSubscribe_v2(
-      &state.subscriber, reinterpret_cast<CUpti_CallbackFunc>(&OnCallback), nullptr, &params);
-  if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
-    state.sink.Status(spool::StatusLevel::kError,
-                      std::string("another CUPTI tool is attached (") + other +
-                          "); gpuperf recorded nothing in this process");
-    return false;
-  }
-  if (!Check(subscribed, "cuptiSubscribe_v2"))
+  if (!Subscribe(state, reinterpret_cast<CUpti_CallbackFunc>(&OnCallback), "gpuperf", ""))
     return false;
   Check(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM), "cuptiSetThreadIdType");
   if (!Check(cuptiActivityRegisterCallbacks(&BufferRequested, &BufferCompleted),

@@ -156,6 +156,30 @@ void Finish(spool::EndReason reason, int signal) noexcept {
   // Deliberately no cuptiFinalize()/dlclose: CUPTI 13.0-13.1 leaves dangling pointers on unload.
 }
 
+bool Subscribe(State& state,
+               CUpti_CallbackFunc callback,
+               const char* name,
+               const std::string& prefix) noexcept {
+  char other[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN] = {};
+  CUpti_SubscriberParams params{};
+  params.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
+  params.subscriberName = name;
+  params.oldSubscriberName = other;
+  params.oldSubscriberSize = sizeof(other);
+  const CUptiResult subscribed = cuptiSubscribe_v2(&state.subscriber, callback, nullptr, &params);
+  if (subscribed == CUPTI_SUCCESS)
+    return true;
+  try {
+    state.sink.Status(spool::StatusLevel::kError,
+                      subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
+                          ? prefix + "another CUPTI tool is attached (" + other +
+                                "); gpuperf recorded nothing in this process"
+                          : prefix + "cuptiSubscribe_v2: " + ResultName(subscribed));
+  } catch (...) {
+  }
+  return false;
+}
+
 std::string ResultName(CUptiResult result) {
   const char* text = nullptr;
   if (cuptiGetResultString(result, &text) == CUPTI_SUCCESS && text != nullptr)

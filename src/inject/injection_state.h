@@ -59,6 +59,13 @@ bool OpenSpool(State& state) noexcept;
 // (the parent owns the CUPTI state it inherited).
 void Finish(spool::EndReason reason, int signal) noexcept;
 
+// cuptiSubscribe_v2 as `name` with `callback` into state.subscriber. On failure an error status
+// "<prefix>..." says why: another CUPTI tool (named) is attached, or the CUPTI result.
+bool Subscribe(State& state,
+               CUpti_CallbackFunc callback,
+               const char* name,
+               const std::string& prefix) noexcept;
+
 // "CUPTI_ERROR_UNKNOWN" for a result code.
 std::string ResultName(CUptiResult result);
 

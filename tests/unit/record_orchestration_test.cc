@@ -42,6 +42,17 @@ record::BaselineOptions FakeOptions(const fs::path& out, std::vector<std::string
   return options;
 }
 
+// FakeOptions with a counter pass of metric list `list`.
+record::BaselineOptions CounterOptions(
+    const fs::path& out, const std::string& mode, const std::string& list, int warmup, int repeat) {
+  auto options = FakeOptions(out, {mode});
+  options.warmup = warmup;
+  options.repeat = repeat;
+  options.counters.metrics = record::ExpandMetricList(list).metrics;
+  options.counters.metrics_list = list;
+  return options;
+}
+
 nlohmann::json ReadJson(const fs::path& path) {
   std::ifstream file(path);
   return nlohmann::json::parse(file);
@@ -201,11 +212,7 @@ TEST_CASE("baseline --metrics: a counter pass after the timed runs, joined to th
   const fs::path dir = TempDir("counters");
   const fs::path counter = dir / "counter";
   setenv("FAKE_APP_COUNTER", counter.c_str(), 1);
-  auto options = FakeOptions(dir / "out", {"ok"});
-  options.warmup = 1;
-  options.repeat = 2;
-  options.counters.metrics = record::ExpandMetricList("memory").metrics;
-  options.counters.metrics_list = "memory";
+  auto options = CounterOptions(dir / "out", "ok", "memory", 1, 2);
   options.counters.per_kernel = 2;
   const record::BaselineOutcome outcome = record::RunBaseline(options);
   unsetenv("FAKE_APP_COUNTER");
@@ -242,11 +249,7 @@ TEST_CASE("baseline --metrics: a counter pass after the timed runs, joined to th
 TEST_CASE("baseline --metrics: a counter pass that profiles nothing says why, exit 4",
           "[record][counters]") {
   const fs::path dir = TempDir("nocounters");
-  auto options = FakeOptions(dir / "out", {"nocounters"});
-  options.warmup = 0;
-  options.repeat = 1;
-  options.counters.metrics = record::ExpandMetricList("roofline").metrics;
-  options.counters.metrics_list = "roofline";
+  auto options = CounterOptions(dir / "out", "nocounters", "roofline", 0, 1);
   const record::BaselineOutcome outcome = record::RunBaseline(options);
   CHECK(outcome.exit_code == record::kExitIncomplete);
   CHECK(outcome.message.find("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES") != std::string::npos);
@@ -263,11 +266,7 @@ TEST_CASE("baseline --metrics: a counter pass that profiles nothing says why, ex
 TEST_CASE("baseline --metrics: a counter pass that hangs is killed, its counters kept",
           "[record][counters]") {
   const fs::path dir = TempDir("hangcounters");
-  auto options = FakeOptions(dir / "out", {"hang"});
-  options.warmup = 0;
-  options.repeat = 1;
-  options.counters.metrics = record::ExpandMetricList("memory").metrics;
-  options.counters.metrics_list = "memory";
+  auto options = CounterOptions(dir / "out", "hang", "memory", 0, 1);
   options.counters.timeout_s = 1;
   const auto start = std::chrono::steady_clock::now();
   const record::BaselineOutcome outcome = record::RunBaseline(options);
