@@ -79,7 +79,7 @@ struct BaselineData {
   int analyzed_run = 0;                 // index of the run report.md analyses; 0 none
   std::optional<report::AnalysisReport> analysis;
   std::optional<CounterPassResult> counter_pass;  // --metrics
-  std::vector<std::string> problems;  // shown on stderr and in both outputs
+  std::vector<std::string> problems;              // shown on stderr and in both outputs
   bool complete = true;
 };
 

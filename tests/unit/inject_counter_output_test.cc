@@ -1,8 +1,8 @@
 // The counter pass's host-side pieces without a GPU: which launches it profiles, and that what it
 // writes is read back by the Nsight Compute importer and joined to a trace like an ncu export.
-#include <catch2/catch.hpp>
-
 #include "gpuperf/import.h"
+
+#include <catch2/catch.hpp>
 
 #include <unistd.h>
 

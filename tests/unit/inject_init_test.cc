@@ -118,7 +118,8 @@ TEST_CASE("the injection library exports its two entry points and nothing of our
   CHECK(dlsym(library, "InitializeInjection") != nullptr);
   CHECK(dlsym(library, "InitializeInjectionNvtx2") != nullptr);
   // gpuperf::record::Demangle(std::string const&), linked in from the static spool library.
-  CHECK(dlsym(library, "_ZN7gpuperf6record8DemangleERKNSt7__cxx1112basic_stringIcSt11char_"
-                       "traitsIcESaIcEEE") == nullptr);
+  CHECK(dlsym(library,
+              "_ZN7gpuperf6record8DemangleERKNSt7__cxx1112basic_stringIcSt11char_"
+              "traitsIcESaIcEEE") == nullptr);
   dlclose(library);
 }

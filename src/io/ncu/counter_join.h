@@ -27,9 +27,9 @@ struct JoinSummary {
 
 // For each kernel name, the i-th profiled launch (ncu ID order) joins the i-th instance of that
 // name in the trace (start-time order) among those without counters yet, so that several files
-// (one per process of a counter pass) join one after another. Joined counters are appended to trace.counters; the
-// summary is also counted in trace.diagnostics ("counters_joined", "counters_unjoined") with a
-// note naming up to three kernels that did not join.
+// (one per process of a counter pass) join one after another. Joined counters are appended to
+// trace.counters; the summary is also counted in trace.diagnostics ("counters_joined",
+// "counters_unjoined") with a note naming up to three kernels that did not join.
 JoinSummary JoinCounters(model::Trace& trace, const model::Trace& counters);
 
 }  // namespace gpuperf::io::ncu
