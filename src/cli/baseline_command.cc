@@ -36,9 +36,10 @@ CLI::App* BaselineCommand::Register(CLI::App& app) {
   sub->add_option("--out", options_.out_dir, "Output directory (created; must not exist)");
   sub->add_flag("--force", options_.force, "Replace an existing output directory");
   sub->add_flag("--gzip", options_.gzip, "Write the traces as .json.gz");
-  sub->add_flag("--measure-overhead",
+  sub->add_flag("--measure-overhead,!--no-overhead",
                 options_.measure_overhead,
-                "Also time untraced runs and report the tracing overhead");
+                "Time as many untraced runs as measured ones (at least 3) after them and report "
+                "the tracing overhead (the default; --no-overhead skips them)");
   sub->add_option("--metrics",
                   metrics_,
                   "After the timed runs, a counter pass (CUPTI range profiler, kernel replay) on "

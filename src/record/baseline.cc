@@ -132,7 +132,7 @@ Status RunMeasured(const BaselineOptions& options,
 
 void MeasureOverhead(const BaselineOptions& options, const Progress& progress, BaselineData& data) {
   if (!options.measure_overhead) {
-    data.overhead_note = "not measured: run with --measure-overhead to time untraced runs as well";
+    data.overhead_note = "not measured: --no-overhead was given";
     return;
   }
   const int count = std::max<int>(3, static_cast<int>(data.runs.size()));
@@ -239,6 +239,21 @@ Status ClaimOutput(const fs::path& job_dir,
 }
 
 }  // namespace
+
+std::optional<TracingOverhead> MeasuredTracingOverhead(const BaselineData& data) {
+  if (data.untraced_wall_s.empty() || data.runs.empty())
+    return std::nullopt;
+  std::vector<double> traced;
+  for (const MeasuredRun& run : data.runs)
+    traced.push_back(static_cast<double>(run.outcome.wall_ns) / 1e9);
+  TracingOverhead overhead;
+  overhead.traced_s = Summarize(traced);
+  overhead.untraced_s = Summarize(data.untraced_wall_s);
+  if (overhead.untraced_s.median <= 0)
+    return std::nullopt;
+  overhead.relative = overhead.traced_s.median / overhead.untraced_s.median - 1;
+  return overhead;
+}
 
 std::string RankOutputDirectory(const std::string& out_dir,
                                 const JobInfo& job,

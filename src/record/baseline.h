@@ -39,7 +39,7 @@ struct BaselineOptions {
   bool quiet = false;
   bool gzip = false;
   bool force = false;             // replace an existing out_dir
-  bool measure_overhead = false;  // also time untraced runs
+  bool measure_overhead = true;  // also time untraced runs (--no-overhead turns it off)
   bool keep_spool = false;
   CounterPassOptions counters;  // --metrics: a counter pass after the timed runs
   // Seams for tests, not command-line options:
@@ -74,7 +74,7 @@ struct BaselineData {
   std::vector<RunOutcome> warmups;
   std::vector<MeasuredRun> runs;
   StopReason stop_reason = StopReason::kFixedCount;
-  std::vector<double> untraced_wall_s;  // --measure-overhead
+  std::vector<double> untraced_wall_s;  // unless --no-overhead
   std::string overhead_note;            // why overhead was not measured
   int analyzed_run = 0;                 // index of the run report.md analyses; 0 none
   std::optional<report::AnalysisReport> analysis;
@@ -101,6 +101,15 @@ std::string RankOutputDirectory(const std::string& out_dir,
 // The path of libgpuperf_inject.so: $GPUPERF_INJECT_LIB, next to the gpuperf executable, in
 // ../lib, or where the build put it. "" when none exists.
 std::string LocateInjectLibrary();
+
+// The tracing overhead: median wall time of the traced measured runs over the median of the
+// untraced runs, minus one. nullopt when no untraced run was timed (data.overhead_note says why).
+struct TracingOverhead {
+  Summary traced_s;
+  Summary untraced_s;
+  double relative = 0;  // 0.05 = traced runs take 5% longer
+};
+std::optional<TracingOverhead> MeasuredTracingOverhead(const BaselineData& data);
 
 // Pieces of RunBaseline, in baseline_output.cc.
 nlohmann::ordered_json BaselineJson(const BaselineData& data);

@@ -263,18 +263,14 @@ ordered_json Overhead(const BaselineData& data) {
   for (const MeasuredRun& run : data.runs)
     cupti_ns += run.figures.cupti_overhead_ns;
   overhead["cupti_overhead_records_ns_total"] = cupti_ns;
-  if (data.untraced_wall_s.empty()) {
+  const std::optional<TracingOverhead> measured = MeasuredTracingOverhead(data);
+  if (!measured) {
     overhead["tracing_overhead"] = data.overhead_note;
     return overhead;
   }
-  std::vector<double> traced;
-  for (const MeasuredRun& run : data.runs)
-    traced.push_back(static_cast<double>(run.outcome.wall_ns) / 1e9);
-  const Summary t = Summarize(traced), u = Summarize(data.untraced_wall_s);
-  overhead["untraced_wall_time"] = SummaryJson(u, "s");
-  overhead["traced_median_s"] = t.median;
-  overhead["tracing_overhead_relative"] =
-      u.median > 0 ? ordered_json(t.median / u.median - 1) : ordered_json(nullptr);
+  overhead["untraced_wall_time"] = SummaryJson(measured->untraced_s, "s");
+  overhead["traced_median_s"] = measured->traced_s.median;
+  overhead["tracing_overhead_relative"] = measured->relative;
   overhead["method"] = "median wall time of traced measured runs / median of untraced runs - 1";
   return overhead;
 }

@@ -184,6 +184,19 @@ std::string BaselineMarkdown(const BaselineData& data) {
         first.peak_device_memory_bytes,
         first.dropped_records);
   }
+  if (const std::optional<TracingOverhead> overhead = MeasuredTracingOverhead(data)) {
+    out += fmt::format(
+        "Tracing overhead: **{:+.1f}%** (median traced run {} over median untraced run {}, {} "
+        "untraced run(s) timed after the measured ones; source: these runs).\n\n",
+        100 * overhead->relative,
+        Seconds(overhead->traced_s.median),
+        Seconds(overhead->untraced_s.median),
+        overhead->untraced_s.count);
+  } else {
+    out += "Tracing overhead: " +
+           (data.overhead_note.empty() ? std::string("not measured") : data.overhead_note) +
+           ".\n\n";
+  }
   out += data.complete ? "Recording: complete.\n\n" : "Recording: **incomplete**.\n\n";
   for (const std::string& problem : data.problems)
     out += "- " + problem + "\n";

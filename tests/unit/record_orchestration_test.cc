@@ -39,6 +39,7 @@ record::BaselineOptions FakeOptions(const fs::path& out, std::vector<std::string
   options.quiet = true;
   options.check_gpu = false;
   options.inject_library = "none";
+  options.measure_overhead = false;  // the untraced runs have their own test
   return options;
 }
 
@@ -58,12 +59,12 @@ nlohmann::json ReadJson(const fs::path& path) {
   return nlohmann::json::parse(file);
 }
 
-int CountLines(const fs::path& path) {
+int CountLines(const fs::path& path, const std::string& only = "") {
   std::ifstream file(path);
   std::string line;
   int n = 0;
   while (std::getline(file, line))
-    ++n;
+    n += only.empty() || line == only;
   return n;
 }
 
@@ -100,6 +101,41 @@ TEST_CASE("baseline runs warm-ups and measured runs, one trace per run", "[recor
   CHECK(baseline["workload"]["executable_sha256"].get<std::string>().size() == 64);
   CHECK(fs::exists(dir / "out" / "report.md"));
   CHECK_FALSE(fs::exists(dir / "out" / "runs" / "run-001" / "spool"));  // spools removed
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the tracing overhead is measured by default with untraced runs", "[record]") {
+  const fs::path dir = TempDir("overhead");
+  const fs::path counter = dir / "counter";
+  setenv("FAKE_APP_COUNTER", counter.c_str(), 1);
+  auto options = FakeOptions(dir / "out", {"ok"});
+  options.measure_overhead = record::BaselineOptions{}.measure_overhead;  // the default
+  options.warmup = 1;
+  options.repeat = 4;
+  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  unsetenv("FAKE_APP_COUNTER");
+  INFO(outcome.message);
+  REQUIRE(outcome.exit_code == 0);
+  // As many untraced runs as measured ones, and they run without the recorder's environment.
+  CHECK(CountLines(counter, "traced") == 5);
+  CHECK(CountLines(counter, "untraced") == 4);
+  const nlohmann::json overhead = ReadJson(dir / "out" / "baseline.json")["overhead"];
+  CHECK(overhead["untraced_wall_time"]["count"] == 4);
+  REQUIRE(overhead["tracing_overhead_relative"].is_number());
+  const double traced = overhead["traced_median_s"], untraced =
+                                                         overhead["untraced_wall_time"]["median"];
+  CHECK(overhead["tracing_overhead_relative"].get<double>() ==
+        Approx(traced / untraced - 1).epsilon(1e-12));
+  std::ifstream markdown(dir / "out" / "report.md");
+  const std::string text{std::istreambuf_iterator<char>(markdown), {}};
+  CHECK(text.find("Tracing overhead: **") != std::string::npos);
+
+  // --no-overhead: no untraced run, and both outputs say why.
+  options.measure_overhead = false;
+  options.out_dir = (dir / "out2").string();
+  REQUIRE(record::RunBaseline(options).exit_code == 0);
+  CHECK(ReadJson(dir / "out2" / "baseline.json")["overhead"]["tracing_overhead"] ==
+        "not measured: --no-overhead was given");
   fs::remove_all(dir);
 }
 

@@ -12,7 +12,8 @@
 // Values: dram__bytes_read.sum 1000, dram__bytes_write.sum 500, gpu__time_duration.sum 400,
 // every other metric 1. Mode "nocounters" reports a permission error and profiles nothing; mode
 // "hang" profiles, then never exits (the counter pass's deadline must kill it).
-// Every run appends one line to $FAKE_APP_COUNTER when it is set.
+// Every run appends one line to $FAKE_APP_COUNTER when it is set: "traced" when it runs with
+// $GPUPERF_OUT_DIR (as under the injected library), else "untraced".
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -141,7 +142,7 @@ void CounterPass(const std::string& mode) {
 int main(int argc, char** argv) {
   if (const char* counter = std::getenv("FAKE_APP_COUNTER")) {
     if (std::FILE* file = std::fopen(counter, "a")) {
-      std::fputs("run\n", file);
+      std::fputs(std::getenv("GPUPERF_OUT_DIR") != nullptr ? "traced\n" : "untraced\n", file);
       std::fclose(file);
     }
   }
