@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev catch2
-          libsqlite3-dev zlib1g-dev)
+          libsqlite3-dev zlib1g-dev python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds here, without a GPU, what tests/gpu/run.sh runs on the GPU machine, and packs it small
+# enough to travel (the device tool carries at most 64 MiB):
+#
+#   tests/gpu/prepare.sh [PACK_DIR]      (default build-gpu; carry it, then run tests/gpu/run.sh)
+#
+# PACK_DIR/src/gpuperf and libgpuperf_inject.so, PACK_DIR/kernels/ (sample workload, ceilings
+# probe), stripped, in the layout gpuperf expects (the injected library beside gpuperf, the probe
+# in ../kernels); PACK_DIR/bundle/: the shared libraries from Debian that the GPU machine's image
+# may lack (fmt, spdlog, sqlite, zlib; run.sh puts them on LD_LIBRARY_PATH). The CUDA libraries
+# (libcupti, libnvperf_*, libcudart) are not packed: they must match the machine's driver, and
+# run.sh finds them there. Fails when a binary needs a glibc newer than 2.35 (the oldest image it
+# was meant for is Ubuntu 22.04's; the H200 machine runs Ubuntu 24.04's Python 3.12).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+PACK=${1:-build-gpu}
+BUILD=build-record
+MAX_GLIBC=2.35
+
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUPERF_BUILD_TESTS=OFF \
+  -DGPUPERF_BUILD_BENCH=OFF > /dev/null
+cmake --build "$BUILD" -j"$(nproc)" --target gpuperf gpuperf_inject gpuperf_sample_workload \
+  gpuperf_ceilings_probe
+
+rm -rf "$PACK"
+mkdir -p "$PACK/src" "$PACK/kernels" "$PACK/bundle"
+binaries=("$PACK/src/gpuperf" "$PACK/src/libgpuperf_inject.so"
+          "$PACK/kernels/gpuperf_sample_workload" "$PACK/kernels/gpuperf_ceilings_probe")
+cp "$BUILD/src/gpuperf" "$BUILD/src/libgpuperf_inject.so" "$PACK/src/"
+cp "$BUILD/kernels/gpuperf_sample_workload" "$BUILD/kernels/gpuperf_ceilings_probe" "$PACK/kernels/"
+strip --strip-debug "${binaries[@]}"
+
+# Libraries the image of a CUDA machine has anyway, or that must come from its driver/toolkit.
+system_lib='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libutil|libgcc_s|libstdc\+\+|libcuda|libcupti|libcudart|libnvperf_host|libnvperf_target)\.so'
+status=0
+for binary in "${binaries[@]}"; do
+  while read -r name _ path _; do
+    [[ $name =~ $system_lib ]] && continue
+    [[ -f $path ]] || { echo "prepare: $binary needs $name, not found here" >&2; status=1; continue; }
+    cp -L "$path" "$PACK/bundle/$name"
+  done < <(ldd "$binary" | awk '$2 == "=>" {print $1, $2, $3}')
+  newest=$(objdump -T "$binary" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -1)
+  if [[ $(printf '%s\n%s\n' "$newest" "$MAX_GLIBC" | sort -V | tail -1) != "$MAX_GLIBC" ]]; then
+    echo "prepare: $binary needs GLIBC_$newest (newer than $MAX_GLIBC)" >&2
+    status=1
+  fi
+done
+for lib in "$PACK"/bundle/*.so*; do
+  newest=$(objdump -T "$lib" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -1)
+  if [[ $(printf '%s\n%s\n' "$newest" "$MAX_GLIBC" | sort -V | tail -1) != "$MAX_GLIBC" ]]; then
+    echo "prepare: bundled $lib needs GLIBC_$newest (newer than $MAX_GLIBC)" >&2
+    status=1
+  fi
+done
+# The sample workload must hold sm_90 SASS (HOPPER.md: PTX alone is JIT-compiled at start).
+if command -v cuobjdump > /dev/null; then
+  cuobjdump --list-elf "$PACK/kernels/gpuperf_sample_workload" | grep -q sm_90 ||
+    { echo "prepare: the sample workload has no sm_90 code" >&2; status=1; }
+fi
+du -sh "$PACK" "$PACK"/bundle
+exit $status
