@@ -33,25 +33,23 @@ strip --strip-debug "${binaries[@]}"
 # Libraries the image of a CUDA machine has anyway, or that must come from its driver/toolkit.
 system_lib='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libutil|libgcc_s|libstdc\+\+|libcuda|libcupti|libcudart|libnvperf_host|libnvperf_target)\.so'
 status=0
+check_glibc() {  # FILE: fails when it needs a glibc symbol version newer than MAX_GLIBC
+  local newest
+  newest=$(objdump -T "$1" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -1)
+  if [[ $(printf '%s\n%s\n' "$newest" "$MAX_GLIBC" | sort -V | tail -1) != "$MAX_GLIBC" ]]; then
+    echo "prepare: $1 needs GLIBC_$newest (newer than $MAX_GLIBC)" >&2
+    status=1
+  fi
+}
 for binary in "${binaries[@]}"; do
   while read -r name _ path _; do
     [[ $name =~ $system_lib ]] && continue
     [[ -f $path ]] || { echo "prepare: $binary needs $name, not found here" >&2; status=1; continue; }
     cp -L "$path" "$PACK/bundle/$name"
   done < <(ldd "$binary" | awk '$2 == "=>" {print $1, $2, $3}')
-  newest=$(objdump -T "$binary" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -1)
-  if [[ $(printf '%s\n%s\n' "$newest" "$MAX_GLIBC" | sort -V | tail -1) != "$MAX_GLIBC" ]]; then
-    echo "prepare: $binary needs GLIBC_$newest (newer than $MAX_GLIBC)" >&2
-    status=1
-  fi
+  check_glibc "$binary"
 done
-for lib in "$PACK"/bundle/*.so*; do
-  newest=$(objdump -T "$lib" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -1)
-  if [[ $(printf '%s\n%s\n' "$newest" "$MAX_GLIBC" | sort -V | tail -1) != "$MAX_GLIBC" ]]; then
-    echo "prepare: bundled $lib needs GLIBC_$newest (newer than $MAX_GLIBC)" >&2
-    status=1
-  fi
-done
+for lib in "$PACK"/bundle/*.so*; do check_glibc "$lib"; done
 # The sample workload must hold sm_90 SASS (HOPPER.md: PTX alone is JIT-compiled at start).
 if command -v cuobjdump > /dev/null; then
   cuobjdump --list-elf "$PACK/kernels/gpuperf_sample_workload" | grep -q sm_90 ||
