@@ -1,5 +1,6 @@
 #include "inject/activity_decoder.h"
 
+#include <cstdlib>
 #include <cstring>
 
 namespace gpuperf::inject {
@@ -144,6 +145,9 @@ void DecodeGraph(const CUpti_ActivityGraphTrace2& g, Batch& batch) {
 }
 
 void DecodeOverhead(const CUpti_ActivityOverhead3& o, StringInterner& strings, Batch& batch) {
+  // cupti_activity.h: "Client is responsible for freeing this memory using the free function".
+  void* details = o.overheadData;
+  std::free(details);
   spool::Event e;
   e.kind = spool::EventKind::kOverhead;
   e.code = static_cast<std::int32_t>(o.overheadKind);
@@ -181,6 +185,31 @@ void DecodeDevice(const CUpti_ActivityDevice5& d, Batch& batch) {
   if (name != nullptr)
     std::strncpy(info.name, name, sizeof(info.name) - 1);
   batch.devices.push_back(info);
+}
+
+// A GPU record's start and end, copied out of the packed record.
+template <typename Record>
+bool Timed(const CUpti_Activity* record) {
+  const auto& r = *reinterpret_cast<const Record*>(record);
+  const std::uint64_t start = r.start, end = r.end;
+  return start != 0 && end >= start;
+}
+
+// False for a kernel, copy or memset record that CUPTI could not time.
+bool HasTimestamps(const CUpti_Activity* record) {
+  switch (record->kind) {
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+      return Timed<CUpti_ActivityKernel10>(record);
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+      return Timed<CUpti_ActivityMemcpy6>(record);
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+      return Timed<CUpti_ActivityMemset4>(record);
+    case CUPTI_ACTIVITY_KIND_GRAPH_TRACE:
+      return Timed<CUpti_ActivityGraphTrace2>(record);
+    default:
+      return true;
+  }
 }
 
 // One record into the batch; false when its kind is not one we keep.
@@ -276,10 +305,16 @@ CUptiResult DecodeBuffer(std::uint8_t* buffer,
       const CUptiResult result = cuptiActivityGetNextRecord(buffer, valid_size, &record);
       if (result == CUPTI_ERROR_MAX_LIMIT_REACHED)
         return CUPTI_SUCCESS;
+      if (result == CUPTI_ERROR_INVALID_KIND) {  // CUPTI's own example loop stops here too
+        ++stats.incomplete;
+        return CUPTI_SUCCESS;
+      }
       if (result != CUPTI_SUCCESS)
         return result;
       ++stats.records;
-      if (DecodeRecord(record, strings, batch)) {
+      if (!HasTimestamps(record)) {
+        ++stats.incomplete;
+      } else if (DecodeRecord(record, strings, batch)) {
         ++stats.kept;
       } else {
         ++stats.unknown;
@@ -294,8 +329,13 @@ CUptiResult DecodeBuffer(std::uint8_t* buffer,
 std::uint64_t CountRecords(std::uint8_t* buffer, std::size_t valid_size) noexcept {
   std::uint64_t count = 0;
   CUpti_Activity* record = nullptr;
-  while (cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS)
+  while (cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
     ++count;
+    if (record->kind == CUPTI_ACTIVITY_KIND_OVERHEAD) {  // ours to free, kept or not
+      void* details = reinterpret_cast<const CUpti_ActivityOverhead3*>(record)->overheadData;
+      std::free(details);
+    }
+  }
   return count;
 }
 

@@ -34,6 +34,11 @@ struct DecodeStats {
   std::uint64_t records = 0;  // records walked
   std::uint64_t kept = 0;     // turned into events or devices
   std::uint64_t unknown = 0;  // kinds we do not keep (counted, not silently lost)
+  // Records CUPTI could not complete, counted and not kept: GPU records without timestamps
+  // (start 0 or end before start; cupti_activity.h: "no timing information could be collected"),
+  // which would stretch the timeline to the epoch, and the incomplete record that ends a
+  // forced flush's buffer (CUPTI_ERROR_INVALID_KIND).
+  std::uint64_t incomplete = 0;
 };
 
 // Thread-safe string ids. With per-thread CUPTI buffers (the 13.0 default) several
@@ -56,7 +61,9 @@ class StringInterner {
 
 // Walks `valid_size` bytes of `buffer` with cuptiActivityGetNextRecord and appends one event per
 // record it keeps. Returns CUPTI_SUCCESS when the walk reached the end (CUPTI's
-// MAX_LIMIT_REACHED), else the error that stopped it. Never throws.
+// MAX_LIMIT_REACHED, or INVALID_KIND: the incomplete tail a forced flush delivers), else the
+// error that stopped it. Frees what CUPTI hands over with a record (overhead details). Never
+// throws.
 CUptiResult DecodeBuffer(std::uint8_t* buffer,
                          std::size_t valid_size,
                          StringInterner& strings,

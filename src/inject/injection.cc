@@ -12,12 +12,15 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "inject/activity_decoder.h"
 #include "inject/buffer_pool.h"
@@ -62,6 +65,7 @@ void CUPTIAPI BufferCompleted(CUcontext context,
       const CUptiResult result = DecodeBuffer(buffer, valid_size, state.strings, *batch, stats);
       state.records.fetch_add(stats.records, std::memory_order_relaxed);
       state.unknown.fetch_add(stats.unknown, std::memory_order_relaxed);
+      state.incomplete.fetch_add(stats.incomplete, std::memory_order_relaxed);
       if (result != CUPTI_SUCCESS) {
         batch->statuses.emplace_back(spool::StatusLevel::kWarning,
                                      "cuptiActivityGetNextRecord: " + ResultName(result));
@@ -97,6 +101,9 @@ void CUPTIAPI OnCallback(void* /*userdata*/,
 }
 
 // The kinds of docs/recorder.md. CONCURRENT_KERNEL, never KERNEL (which serializes kernels).
+// Not GRAPH_TRACE: it replaces the records of a graph's kernels, copies and memsets by one
+// record per graph launch (cupti_activity.h, CUpti_ActivityGraphTrace2), and the analysis needs
+// the nodes; they carry graphId / graphNodeId and the launch's correlation id.
 constexpr CUpti_ActivityKind kKinds[] = {
     CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
     CUPTI_ACTIVITY_KIND_MEMCPY,
@@ -106,7 +113,6 @@ constexpr CUpti_ActivityKind kKinds[] = {
     CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
     CUPTI_ACTIVITY_KIND_MEMORY2,
     CUPTI_ACTIVITY_KIND_MARKER,
-    CUPTI_ACTIVITY_KIND_GRAPH_TRACE,
     CUPTI_ACTIVITY_KIND_OVERHEAD,
 };
 
@@ -132,10 +138,41 @@ bool SubscribeAndEnable(State& state) {
   Check(
       cuptiEnableCallback(1, state.subscriber, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR),
       "cuptiEnableCallback(FATAL_ERROR)");
-  if (state.options.flush_period_ms > 0) {
-    Check(cuptiActivityFlushPeriod(state.options.flush_period_ms), "cuptiActivityFlushPeriod");
-  }
   return any;
+}
+
+// CUPTI's own periodic flush (cuptiActivityFlushPeriod) returns only FULL buffers: with per-thread
+// 8 MB buffers a kill would lose everything since a thread last filled one. A default flush
+// returns every buffer whose records are complete, full or not; on a timer it bounds what a
+// SIGKILL, `_exit` or crash loses to about one period (cupti_activity.h allows this "at a regular
+// interval in a separate thread").
+void* FlushLoop(void*) {
+  State& state = GetState();
+  const auto period = std::chrono::milliseconds(state.options.flush_period_ms);
+  while (true) {
+    std::this_thread::sleep_for(period);
+    if (state.finished.load() || state.forked_child.load())
+      return nullptr;
+    std::unique_lock lock(state.flush_mutex, std::try_to_lock);
+    if (!lock.owns_lock() || state.finished.load())
+      continue;  // Finish is running (it flushes everything itself)
+    cuptiActivityFlushAll(0);
+  }
+}
+
+// A detached thread with every signal blocked, so that the program's handlers never run on it.
+void StartFlushThread() noexcept {
+  sigset_t all, previous;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &previous);
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+  pthread_t thread;
+  if (pthread_create(&thread, &attributes, &FlushLoop, nullptr) != 0)
+    Check(CUPTI_ERROR_UNKNOWN, "the periodic flush thread could not start");
+  pthread_attr_destroy(&attributes);
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 }
 
 void MarkForkedChild() noexcept {
@@ -163,10 +200,24 @@ int Initialize() noexcept {
   pthread_atfork(nullptr, nullptr, &MarkForkedChild);
   std::atexit([] { Finish(spool::EndReason::kExit, 0); });
   InstallSignalForwarder([](int signal) { Finish(spool::EndReason::kSignal, signal); });
+  if (state.options.metrics.empty() && state.options.flush_period_ms > 0)
+    StartFlushThread();
   return 1;
 }
 
 }  // namespace
+
+// Calls libcupti's own NVTX injection entry point `symbol`; 0 (NVTX stays off) when the loaded
+// libcupti has none.
+int ForwardToCupti(const char* symbol, const void* argument) noexcept {
+  using Init = int (*)(const void*);
+  void* cupti = dlopen("libcupti.so.13", RTLD_LAZY | RTLD_NOLOAD);
+  if (cupti == nullptr)
+    return 0;
+  auto init = reinterpret_cast<Init>(dlsym(cupti, symbol));
+  return init != nullptr ? init(argument) : 0;
+}
+
 }  // namespace gpuperf::inject
 
 extern "C" {
@@ -184,12 +235,13 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
 // NVTX v3 calls this when NVTX_INJECTION64_PATH names this library. We hand NVTX to the CUPTI
 // that this library already loaded, which turns ranges into MARKER activity records.
 __attribute__((visibility("default"))) int InitializeInjectionNvtx2(const void* get_export_table) {
-  using Init = int (*)(const void*);
-  void* cupti = dlopen("libcupti.so.13", RTLD_LAZY | RTLD_NOLOAD);
-  if (cupti == nullptr)
-    return 0;
-  auto init = reinterpret_cast<Init>(dlsym(cupti, "InitializeInjectionNvtx2"));
-  return init != nullptr ? init(get_export_table) : 0;
+  return gpuperf::inject::ForwardToCupti("InitializeInjectionNvtx2", get_export_table);
+}
+
+// NVTX extension modules (payloads, counters, memory: nvtxDetail/nvtxExtInit.h) look this up in
+// the same library; libcupti implements it too.
+__attribute__((visibility("default"))) int InitializeInjectionNvtxExtension(void* module_info) {
+  return gpuperf::inject::ForwardToCupti("InitializeInjectionNvtxExtension", module_info);
 }
 
 }  // extern "C"

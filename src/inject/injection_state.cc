@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -124,7 +126,9 @@ void Finish(spool::EndReason reason, int signal) noexcept {
   State& state = GetState();
   if (state.forked_child.load() || getpid() != state.pid)
     return;
-  if (state.finished.exchange(true))
+  std::unique_lock lock(state.flush_mutex, std::defer_lock);
+  const bool locked = lock.try_lock_for(std::chrono::seconds(30));
+  if (state.finished.exchange(true) || !locked)
     return;
   try {
     if (!state.options.metrics.empty())
@@ -147,6 +151,8 @@ void Finish(spool::EndReason reason, int signal) noexcept {
     footer.records = state.records.load();
     footer.buffers = state.buffers.load();
     footer.unknown_records = state.unknown.load();
+    footer.incomplete_records = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(state.incomplete.load(), UINT32_MAX));
     footer.reason = static_cast<std::int32_t>(reason);
     footer.signal = signal;
     footer.cuda_runtime_version = DetectRuntimeVersion();

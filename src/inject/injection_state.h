@@ -22,7 +22,7 @@ struct Options {
   std::string session;                   // GPUPERF_SESSION
   std::size_t buffer_bytes = 8u << 20;   // GPUPERF_BUF_MB
   bool discard = false;                  // GPUPERF_DISCARD=1: enable the same kinds, keep nothing
-  std::uint32_t flush_period_ms = 1000;  // GPUPERF_FLUSH_MS; bounds what a kill loses
+  std::uint32_t flush_period_ms = 1000;  // GPUPERF_FLUSH_MS: our flush thread's period; 0 off
   // The counter pass (counter_pass.h) instead of tracing, when GPUPERF_METRICS is set:
   std::vector<std::string> metrics;     // GPUPERF_METRICS, comma-separated CUPTI metric names
   std::string metrics_kernels;          // GPUPERF_METRICS_KERNELS: file, one kernel name per line
@@ -38,12 +38,17 @@ struct State {
   std::int64_t pid = 0;
   std::atomic<bool> forked_child{false};
   std::atomic<bool> finished{false};
+  // Held by Finish for its whole run and by the flush thread around each flush: a second
+  // Finish (exit racing a forwarded signal) waits for the first to end instead of returning
+  // while CUPTI is still flushing.
+  std::timed_mutex flush_mutex;
   CUpti_SubscriberHandle subscriber = nullptr;
   BufferPool pool;
   StringInterner strings;
   SpoolSink sink;
   std::atomic<std::uint64_t> records{0};
   std::atomic<std::uint64_t> unknown{0};
+  std::atomic<std::uint64_t> incomplete{0};
   std::atomic<std::uint64_t> dropped{0};
   std::atomic<std::uint64_t> buffers{0};
 };
@@ -55,8 +60,9 @@ State& GetState();
 // Creates <out_dir>/<host>.<pid>[.r<rank>].gpuperf and starts the writer thread.
 bool OpenSpool(State& state) noexcept;
 
-// Flushes CUPTI, writes the footer and closes the spool, once. Does nothing in a forked child
-// (the parent owns the CUPTI state it inherited).
+// Flushes CUPTI, writes the footer and closes the spool, once; a concurrent second call waits
+// (up to 30 s) for the first to end. Does nothing in a forked child (the parent owns the CUPTI
+// state it inherited).
 void Finish(spool::EndReason reason, int signal) noexcept;
 
 // cuptiSubscribe_v2 as `name` with `callback` into state.subscriber. On failure an error status

@@ -15,10 +15,18 @@ constexpr int kMaxSignal = 65;
 
 struct sigaction g_previous[kMaxSignal];
 int g_pipe[2] = {-1, -1};
+pid_t g_owner = 0;  // the process whose forwarder thread reads the pipe
 FinishFunction g_finish = nullptr;
 
 void Handler(int signal, siginfo_t* info, void* context) {
   const struct sigaction& previous = g_previous[signal];
+  if (getpid() != g_owner) {
+    // A forked child that still has our handler: the pipe would finish the parent. Act as the
+    // program would have without us (async-signal-safe: sigaction, raise).
+    sigaction(signal, &previous, nullptr);
+    raise(signal);
+    return;
+  }
   if ((previous.sa_flags & SA_SIGINFO) != 0 && previous.sa_sigaction != nullptr) {
     previous.sa_sigaction(signal, info, context);  // the program's own handler decides
     return;
@@ -58,6 +66,21 @@ void* ForwarderLoop(void*) {
   return nullptr;
 }
 
+// After fork() in the child: our handler and the pipe are the parent's (the forwarder thread does
+// not exist here), so the child gets the program's own dispositions back and the pipe is closed.
+void RestoreInForkedChild() {
+  for (int signal : kSignals) {
+    struct sigaction current {};
+    if (sigaction(signal, nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) != 0 &&
+        current.sa_sigaction == &Handler) {
+      sigaction(signal, &g_previous[signal], nullptr);
+    }
+  }
+  close(g_pipe[0]);
+  close(g_pipe[1]);
+  g_pipe[0] = g_pipe[1] = -1;
+}
+
 }  // namespace
 
 void InstallSignalForwarder(FinishFunction finish) noexcept {
@@ -66,6 +89,7 @@ void InstallSignalForwarder(FinishFunction finish) noexcept {
   if (pipe2(g_pipe, O_CLOEXEC) != 0)
     return;
   g_finish = finish;
+  g_owner = getpid();
   pthread_t thread;
   pthread_attr_t attributes;
   pthread_attr_init(&attributes);
@@ -81,6 +105,7 @@ void InstallSignalForwarder(FinishFunction finish) noexcept {
     sigemptyset(&ours.sa_mask);
     sigaction(signal, &ours, &g_previous[signal]);
   }
+  pthread_atfork(nullptr, nullptr, &RestoreInForkedChild);
 }
 
 }  // namespace gpuperf::inject

@@ -9,7 +9,8 @@ namespace gpuperf::inject {
 
 using FinishFunction = void (*)(int signal);
 
-// Installs the handlers once. `finish` runs on the forwarder thread, never in a handler.
+// Installs the handlers once. `finish` runs on the forwarder thread, never in a handler. A child
+// forked without exec gets the dispositions it had before back (the forwarder is the parent's).
 void InstallSignalForwarder(FinishFunction finish) noexcept;
 
 }  // namespace gpuperf::inject

@@ -12,7 +12,7 @@ namespace {
 
 using nlohmann::ordered_json;
 
-constexpr const char* kBaselineSchemaVersion = "1.2.0";
+constexpr const char* kBaselineSchemaVersion = "1.3.0";
 constexpr std::size_t kHotKernels = 10;
 
 ordered_json SummaryJson(const Summary& s, const char* unit) {
@@ -194,6 +194,7 @@ ordered_json Run(const MeasuredRun& run) {
       {"free_count", f.frees},
       {"peak_device_memory_bytes", f.peak_device_memory_bytes},
       {"dropped_records", f.dropped_records},
+      {"incomplete_records", f.incomplete_records},
       {"cupti_overhead_ns", f.cupti_overhead_ns},
       {"max_rss_kb", run.outcome.max_rss_kb},
       {"user_cpu_s", run.outcome.user_s},

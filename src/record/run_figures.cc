@@ -1,6 +1,7 @@
 // ComputeRunFigures (declared in spool_model.h): the per-run counts of baseline.json.
 #include <algorithm>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "record/spool_model.h"
@@ -32,7 +33,16 @@ std::int64_t PeakDeviceMemory(const std::vector<const Event*>& memory_events) {
 }
 
 void CountProcess(const SpoolContents& p, RunFigures& figures, std::vector<const Event*>& memory) {
+  // Graph launches: the recorder traces graphs node by node (GRAPH_TRACE off), so one launch is
+  // the set of node records sharing its correlation id; GRAPH_TRACE records count themselves.
+  std::set<std::int64_t> graph_correlations;
+  std::int64_t graph_records = 0;
   for (const Event& e : p.events) {
+    const bool graph_node = (e.kind == EventKind::kKernel || e.kind == EventKind::kMemcpy ||
+                             e.kind == EventKind::kMemset) &&
+                            e.graph_id >= 0;
+    if (graph_node)
+      graph_correlations.insert(e.correlation);
     switch (e.kind) {
       case EventKind::kKernel:
         ++figures.kernels;
@@ -54,7 +64,7 @@ void CountProcess(const SpoolContents& p, RunFigures& figures, std::vector<const
         ++figures.syncs;
         break;
       case EventKind::kGraphLaunch:
-        ++figures.graph_launches;
+        ++graph_records;
         break;
       case EventKind::kOverhead:
         figures.cupti_overhead_ns += e.end_ns - e.start_ns;
@@ -74,6 +84,8 @@ void CountProcess(const SpoolContents& p, RunFigures& figures, std::vector<const
         break;
     }
   }
+  figures.graph_launches +=
+      graph_records > 0 ? graph_records : static_cast<std::int64_t>(graph_correlations.size());
 }
 
 }  // namespace
@@ -87,6 +99,11 @@ RunFigures ComputeRunFigures(const std::vector<SpoolContents>& processes) {
     const std::string who = "process " + std::to_string(p.header.pid);
     if (p.has_footer) {
       figures.dropped_records += static_cast<std::int64_t>(p.footer.dropped_records);
+      figures.incomplete_records += p.footer.incomplete_records;
+      if (p.footer.incomplete_records > 0) {
+        figures.problems.push_back(who + ": " + std::to_string(p.footer.incomplete_records) +
+                                   " CUPTI record(s) without timestamps or incomplete, left out");
+      }
       figures.cuda_runtime_version =
           std::max(figures.cuda_runtime_version, p.footer.cuda_runtime_version);
       if (p.footer.reason == static_cast<std::int32_t>(spool::EndReason::kSignal)) {

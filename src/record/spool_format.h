@@ -141,7 +141,9 @@ struct Footer {
   // cudaRuntimeGetVersion of the libcudart the program loaded (e.g. 13000); 0 when none was
   // found (a statically linked runtime exports nothing gpuperf can call).
   std::int32_t cuda_runtime_version = 0;
-  std::int32_t reserved = 0;
+  // Records CUPTI could not complete (GPU records without timestamps; the incomplete tail of a
+  // forced flush): counted and left out (inject/activity_decoder.h DecodeStats::incomplete).
+  std::uint32_t incomplete_records = 0;
 };
 static_assert(std::is_trivially_copyable_v<Footer>);
 

@@ -135,6 +135,54 @@ TEST_CASE("DecodeBuffer walks synthesized records with cuptiActivityGetNextRecor
   CHECK(inject::CountRecords(buffer.data(), buffer.size()) == 9);
 }
 
+TEST_CASE("graph nodes count as graph launches; untimed GPU records are counted, not kept",
+          "[inject]") {
+  RecordBuffer buffer;
+  // Two launches of one graph (correlations 21 and 22), traced node by node.
+  auto graph_kernel = [&](std::uint32_t correlation, std::uint64_t node, std::uint64_t at) {
+    auto& k = buffer.Add<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    k.start = kT0 + at, k.end = kT0 + at + 1000, k.correlationId = correlation;
+    k.graphId = 5, k.graphNodeId = node, k.name = "_Z4stepv";
+  };
+  graph_kernel(21, 1, 1000);
+  graph_kernel(21, 2, 3000);
+  graph_kernel(22, 1, 9000);
+  auto& memset = buffer.Add<CUpti_ActivityMemset4>(CUPTI_ACTIVITY_KIND_MEMSET);
+  memset.start = kT0 + 11000, memset.end = kT0 + 11500, memset.correlationId = 22;
+  memset.graphId = 5, memset.bytes = 64;
+  // CUPTI ran out of device memory for this kernel's timestamps: start = end = 0.
+  auto& untimed = buffer.Add<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  untimed.correlationId = 23, untimed.name = "_Z4stepv";
+  // An eager kernel: not a graph launch.
+  auto& eager = buffer.Add<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  eager.start = kT0 + 20000, eager.end = kT0 + 21000, eager.correlationId = 30;
+  eager.name = "_Z5eagerv";
+
+  record::SpoolContents contents;
+  inject::StringInterner strings;
+  inject::Batch batch;
+  inject::DecodeStats stats;
+  REQUIRE(inject::DecodeBuffer(buffer.data(), buffer.size(), strings, batch, stats) ==
+          CUPTI_SUCCESS);
+  CHECK(stats.records == 6);
+  CHECK(stats.kept == 5);
+  CHECK(stats.incomplete == 1);
+  contents.events = batch.events;
+  for (const auto& [id, text] : batch.strings)
+    contents.strings[id] = text;
+  contents.has_footer = true;
+  contents.footer.incomplete_records = static_cast<std::uint32_t>(stats.incomplete);
+  const record::RunFigures figures = record::ComputeRunFigures({contents});
+  CHECK(figures.kernels == 4);
+  CHECK(figures.memsets == 1);
+  CHECK(figures.graph_launches == 2);
+  CHECK(figures.incomplete_records == 1);
+  REQUIRE(figures.problems.size() == 1);
+  CHECK(figures.problems[0].find("1 CUPTI record(s) without timestamps or incomplete, left out") !=
+        std::string::npos);
+  CHECK(figures.complete);
+}
+
 TEST_CASE("spool round trip: decode, sink, reader, Kineto JSON, gpuperf importer", "[inject]") {
   const std::string dir = TempDir("inject-roundtrip");
   const std::string path = dir + "/" + spool::SpoolFileName("testhost", 4242, 3);

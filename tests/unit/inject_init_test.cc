@@ -111,12 +111,14 @@ TEST_CASE("the counter pass without a driver returns 1 and says why nothing was 
   fs::remove_all(dir);
 }
 
-TEST_CASE("the injection library exports its two entry points and nothing of ours else",
+TEST_CASE("the injection library exports its entry points and nothing of ours else",
           "[inject]") {
   void* library = dlopen(GPUPERF_INJECT_LIB, RTLD_LAZY | RTLD_LOCAL);
   REQUIRE(library != nullptr);
   CHECK(dlsym(library, "InitializeInjection") != nullptr);
   CHECK(dlsym(library, "InitializeInjectionNvtx2") != nullptr);
+  CHECK(dlsym(library, "InitializeInjectionNvtxExtension") != nullptr);
+  CHECK(dlsym(library, "_ZN7gpuperf6inject14ForwardToCuptiEPKcPKv") == nullptr);
   // gpuperf::record::Demangle(std::string const&), linked in from the static spool library.
   CHECK(dlsym(library,
               "_ZN7gpuperf6record8DemangleERKNSt7__cxx1112basic_stringIcSt11char_"

@@ -356,7 +356,7 @@ TEST_CASE("two ranks recording concurrently into one --out get separate complete
     CHECK(fs::exists(rank_dir / "report.md"));
     CHECK(fs::exists(rank_dir / "report.json"));
     const nlohmann::json baseline = ReadJson(rank_dir / "baseline.json");
-    CHECK(baseline["schema_version"] == "1.2.0");
+    CHECK(baseline["schema_version"] == "1.3.0");
     CHECK(baseline["complete"] == true);
     const auto& job = baseline["job"];
     CHECK(job["rank"] == rank);

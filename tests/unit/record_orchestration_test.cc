@@ -91,6 +91,8 @@ TEST_CASE("baseline runs warm-ups and measured runs, one trace per run", "[recor
         0);
   for (const auto& run : baseline["runs"]) {
     CHECK(run["kernel_count"] == 3);
+    CHECK(run["incomplete_records"] == 0);
+    CHECK(run["graph_launches"] == 0);
     CHECK(run["exit_code"] == 0);
     REQUIRE(run["traces"].size() == 1);
     const std::string trace = run["traces"][0];
@@ -256,7 +258,7 @@ TEST_CASE("baseline --metrics: a counter pass after the timed runs, joined to th
   CHECK(outcome.exit_code == 0);
   CHECK(CountLines(counter) == 4);  // 1 warm-up + 2 measured + 1 counter pass
   const nlohmann::json baseline = ReadJson(dir / "out" / "baseline.json");
-  CHECK(baseline["schema_version"] == "1.2.0");
+  CHECK(baseline["schema_version"] == "1.3.0");
   const auto& pass = baseline["counter_pass"];
   CHECK(pass["metrics_requested"] == "memory");
   CHECK(pass["metrics"].size() == 4);
