@@ -97,14 +97,19 @@ void DecodeMemory(const CUpti_ActivityMemory4& m, StringInterner& strings, Batch
             ? spool::kMemoryRelease
             : spool::kMemoryAllocate;
   e.b = static_cast<std::uint8_t>(m.memoryKind);
-  e.device = static_cast<std::int32_t>(m.deviceId);
+  // Host memory (pinned, pageable) is not device memory: device -1, as Kineto writes it.
+  const bool host = m.memoryKind == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE ||
+                    m.memoryKind == CUPTI_ACTIVITY_MEMORY_KIND_PINNED;
+  e.device = host ? -1 : static_cast<std::int32_t>(m.deviceId);
   e.start_ns = e.end_ns = static_cast<std::int64_t>(m.timestamp);
   e.correlation = m.correlationId;
   e.correlation2 = static_cast<std::int64_t>(m.address);
   e.bytes = static_cast<std::int64_t>(m.bytes);
   e.pid = m.processId;
-  e.stream = m.streamId;
-  e.context = m.contextId;
+  // CUPTI_INVALID_STREAM_ID / CUPTI_INVALID_CONTEXT_ID (0xFFFFFFFF) for synchronous allocations.
+  const std::uint32_t stream = m.streamId, context = m.contextId;
+  e.stream = stream == 0xFFFFFFFFu ? -1 : static_cast<std::int64_t>(stream);
+  e.context = context == 0xFFFFFFFFu ? -1 : static_cast<std::int64_t>(context);
   const char* name = m.name;
   if (name != nullptr)
     e.name = strings.Intern(name, batch);

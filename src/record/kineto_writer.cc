@@ -158,36 +158,31 @@ void WriteSyncEvent(const Event& e, std::int32_t device, JsonOut& json) {
 }
 
 void WriteHostEvents(const SpoolContents& p, JsonOut& json) {
-  std::unordered_map<std::int64_t, const Event*> open;
+  for (const NvtxRange& range : PairNvtxRanges(p).ranges) {
+    const Event& s = *range.start;
+    json.Event(fmt::format(
+        R"J("ph": "X", "cat": "user_annotation", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{"nvtx domain": "{}"}})J",
+        Escape(p.String(s.name)),
+        s.pid >= 0 ? s.pid : p.header.pid,
+        s.tid,
+        json.Ts(s.start_ns),
+        json.Dur(range.end->start_ns - s.start_ns),
+        Escape(p.String(s.domain))));
+  }
   std::unordered_map<std::int32_t, std::int64_t> allocated;  // per device, for "Total Allocated"
   for (const Event& e : p.events) {
-    if (e.kind == EventKind::kMarker && (e.a & spool::kMarkerStart) != 0)
-      open[e.correlation2] = &e;
-    if (e.kind == EventKind::kMarker && (e.a & spool::kMarkerEnd) != 0) {
-      const auto start = open.find(e.correlation2);
-      if (start == open.end())
-        continue;
-      const Event& s = *start->second;
-      json.Event(fmt::format(
-          R"J("ph": "X", "cat": "user_annotation", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{"nvtx domain": "{}"}})J",
-          Escape(p.String(s.name)),
-          s.pid >= 0 ? s.pid : p.header.pid,
-          s.tid,
-          json.Ts(s.start_ns),
-          json.Dur(e.start_ns - s.start_ns),
-          Escape(p.String(s.domain))));
-      open.erase(start);
-    } else if (e.kind == EventKind::kMemory) {
+    if (e.kind == EventKind::kMemory) {
       const std::int64_t signed_bytes = e.a == spool::kMemoryRelease ? -e.bytes : e.bytes;
       const std::int64_t total = allocated[e.device] += signed_bytes;
       json.Event(fmt::format(
-          R"J("ph": "i", "s": "t", "cat": "cpu_instant_event", "name": "[memory]", "pid": {}, "tid": 0, "ts": {}, "args": {{"Bytes": {}, "Total Allocated": {}, "Addr": {}, "Device Id": {}, "Device Type": 1}})J",
+          R"J("ph": "i", "s": "t", "cat": "cpu_instant_event", "name": "[memory]", "pid": {}, "tid": 0, "ts": {}, "args": {{"Bytes": {}, "Total Allocated": {}, "Addr": {}, "Device Id": {}, "Device Type": {}}})J",
           p.header.pid,
           json.Ts(e.start_ns),
           signed_bytes,
           total,
           static_cast<std::uint64_t>(e.correlation2),
-          e.device));
+          e.device,
+          e.device < 0 ? 0 : 1));  // Kineto's device types: 0 CPU (host memory), 1 CUDA
     } else if (e.kind == EventKind::kOverhead) {
       json.Event(fmt::format(
           R"J("ph": "X", "cat": "overhead", "name": "{}", "pid": -1, "tid": 0, "ts": {}, "dur": {})J",

@@ -86,7 +86,6 @@ void AddGpuActivity(const SpoolContents& p, const Event& e, model::Trace& trace)
 
 void AddProcess(const SpoolContents& p, model::Trace& trace) {
   const auto context_devices = ContextDevices(p);
-  std::unordered_map<std::int64_t, const Event*> open_ranges;  // NVTX id -> START marker
   for (const Event& e : p.events) {
     switch (e.kind) {
       case EventKind::kKernel:
@@ -129,39 +128,54 @@ void AddProcess(const SpoolContents& p, model::Trace& trace) {
              p.header.pid});
         break;
       case EventKind::kMarker:
-        if ((e.a & spool::kMarkerStart) != 0) {
-          open_ranges[e.correlation2] = &e;
-        } else if ((e.a & spool::kMarkerEnd) != 0) {
-          const auto start = open_ranges.find(e.correlation2);
-          if (start == open_ranges.end()) {
-            trace.diagnostics.Count("nvtx range end without start");
-            break;
-          }
-          const Event& s = *start->second;
-          trace.ranges.push_back({model::RangeKind::kNvtx,
-                                  trace.strings.Intern(p.String(s.name)),
-                                  trace.strings.Intern(p.String(s.domain)),
-                                  s.start_ns,
-                                  e.start_ns,
-                                  s.pid,
-                                  s.tid,
-                                  model::kNoId,
-                                  model::kNoId});
-          open_ranges.erase(start);
-        }
-        break;
+        break;  // paired below
       case EventKind::kGraphLaunch:
       case EventKind::kOverhead:
         break;  // counted in RunFigures; the model has no place for them yet
     }
   }
-  if (!open_ranges.empty()) {
-    trace.diagnostics.Count("nvtx range start without end",
-                            static_cast<std::int64_t>(open_ranges.size()));
+  const NvtxRanges nvtx = PairNvtxRanges(p);
+  for (const NvtxRange& range : nvtx.ranges) {
+    const Event& s = *range.start;
+    trace.ranges.push_back({model::RangeKind::kNvtx,
+                            trace.strings.Intern(p.String(s.name)),
+                            trace.strings.Intern(p.String(s.domain)),
+                            s.start_ns,
+                            range.end->start_ns,
+                            s.pid,
+                            s.tid,
+                            model::kNoId,
+                            model::kNoId});
   }
+  if (nvtx.ends_without_start > 0)
+    trace.diagnostics.Count("nvtx range end without start", nvtx.ends_without_start);
+  if (nvtx.starts_without_end > 0)
+    trace.diagnostics.Count("nvtx range start without end", nvtx.starts_without_end);
 }
 
 }  // namespace
+
+NvtxRanges PairNvtxRanges(const SpoolContents& p) {
+  std::unordered_map<std::int64_t, const Event*> starts;  // NVTX range id -> START marker
+  for (const Event& e : p.events) {
+    if (e.kind == EventKind::kMarker && (e.a & spool::kMarkerStart) != 0)
+      starts[e.correlation2] = &e;
+  }
+  NvtxRanges out;
+  for (const Event& e : p.events) {
+    if (e.kind != EventKind::kMarker || (e.a & spool::kMarkerEnd) == 0)
+      continue;
+    const auto start = starts.find(e.correlation2);
+    if (start == starts.end()) {
+      ++out.ends_without_start;
+      continue;
+    }
+    out.ranges.push_back({start->second, &e});
+    starts.erase(start);
+  }
+  out.starts_without_end = static_cast<std::int64_t>(starts.size());
+  return out;
+}
 
 std::string MemcpyName(std::uint8_t copy_kind, std::uint8_t src_kind, std::uint8_t dst_kind) {
   return "Memcpy " + std::string(CopyKindText(copy_kind)) + " (" +

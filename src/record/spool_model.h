@@ -25,6 +25,20 @@ inline std::int64_t MemcpyCorrelation(const spool::Event& e) {
   return e.correlation2 != 0 ? e.correlation2 : e.correlation;
 }
 
+// The NVTX ranges of one process: START and END markers paired by range id. Two passes, because
+// CUPTI's per-thread buffers reach the spool out of time order: a range ended on another thread
+// can be written before its start.
+struct NvtxRange {
+  const spool::Event* start = nullptr;
+  const spool::Event* end = nullptr;
+};
+struct NvtxRanges {
+  std::vector<NvtxRange> ranges;  // in the order of their ENDs in the spool
+  std::int64_t ends_without_start = 0;
+  std::int64_t starts_without_end = 0;
+};
+NvtxRanges PairNvtxRanges(const SpoolContents& p);
+
 // All processes of one run merged into one trace (pids keep them apart).
 model::Trace SpoolsToTrace(const std::vector<SpoolContents>& processes);
 

@@ -183,6 +183,57 @@ TEST_CASE("graph nodes count as graph launches; untimed GPU records are counted,
   CHECK(figures.complete);
 }
 
+TEST_CASE("an NVTX end written before its start still pairs; host memory is not device memory",
+          "[inject]") {
+  RecordBuffer buffer;
+  // Per-thread buffers reach the spool out of order: this END comes first.
+  auto& end = buffer.Add<CUpti_ActivityMarker2>(CUPTI_ACTIVITY_KIND_MARKER);
+  end.flags = CUPTI_ACTIVITY_FLAG_MARKER_END, end.timestamp = kT0 + 9000, end.id = 9;
+  end.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
+  auto& start = buffer.Add<CUpti_ActivityMarker2>(CUPTI_ACTIVITY_KIND_MARKER);
+  start.flags = CUPTI_ACTIVITY_FLAG_MARKER_START, start.timestamp = kT0 + 1000, start.id = 9;
+  start.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
+  start.objectId.pt.processId = 4242, start.objectId.pt.threadId = 4244;
+  start.name = "phase:memcpy", start.domain = "gpuperf";
+  // cudaMallocHost: pinned host memory, no stream or context (0xFFFFFFFF).
+  auto& pinned = buffer.Add<CUpti_ActivityMemory4>(CUPTI_ACTIVITY_KIND_MEMORY2);
+  pinned.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
+  pinned.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_PINNED;
+  pinned.bytes = 64 << 20, pinned.timestamp = kT0 + 2000, pinned.deviceId = 0;
+  pinned.streamId = 0xFFFFFFFFu, pinned.contextId = 0xFFFFFFFFu;
+
+  record::SpoolContents contents;
+  contents.header.pid = 4242;
+  inject::StringInterner strings;
+  inject::Batch batch;
+  inject::DecodeStats stats;
+  REQUIRE(inject::DecodeBuffer(buffer.data(), buffer.size(), strings, batch, stats) ==
+          CUPTI_SUCCESS);
+  contents.events = batch.events;
+  for (const auto& [id, text] : batch.strings)
+    contents.strings[id] = text;
+  contents.has_footer = true;
+
+  const spool::Event& memory = contents.events[2];
+  CHECK(memory.device == -1);
+  CHECK(memory.stream == -1);
+  CHECK(memory.context == -1);
+  const record::RunFigures figures = record::ComputeRunFigures({contents});
+  CHECK(figures.allocations == 0);
+  CHECK(figures.peak_device_memory_bytes == 0);
+
+  const model::Trace trace = record::SpoolsToTrace({contents});
+  REQUIRE(trace.ranges.size() == 1);
+  CHECK(trace.ranges[0].start_ns == static_cast<std::int64_t>(kT0 + 1000));
+  CHECK(trace.ranges[0].end_ns == static_cast<std::int64_t>(kT0 + 9000));
+  CHECK(trace.strings.Get(trace.ranges[0].name) == "phase:memcpy");
+  CHECK(trace.diagnostics.counts.empty());
+
+  const std::string json = record::ToKinetoJson(contents, {"run-001/testhost.4242.json", 13000});
+  CHECK(json.find("\"name\": \"phase:memcpy\"") != std::string::npos);
+  CHECK(json.find("\"Device Id\": -1, \"Device Type\": 0") != std::string::npos);
+}
+
 TEST_CASE("spool round trip: decode, sink, reader, Kineto JSON, gpuperf importer", "[inject]") {
   const std::string dir = TempDir("inject-roundtrip");
   const std::string path = dir + "/" + spool::SpoolFileName("testhost", 4242, 3);
