@@ -151,8 +151,8 @@ void Finish(spool::EndReason reason, int signal) noexcept {
     footer.records = state.records.load();
     footer.buffers = state.buffers.load();
     footer.unknown_records = state.unknown.load();
-    footer.incomplete_records = static_cast<std::uint32_t>(
-        std::min<std::uint64_t>(state.incomplete.load(), UINT32_MAX));
+    footer.incomplete_records =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(state.incomplete.load(), UINT32_MAX));
     footer.reason = static_cast<std::int32_t>(reason);
     footer.signal = signal;
     footer.cuda_runtime_version = DetectRuntimeVersion();

@@ -38,7 +38,7 @@ struct BaselineOptions {
   std::string out_dir = "gpuperf-baseline";
   bool quiet = false;
   bool gzip = false;
-  bool force = false;             // replace an existing out_dir
+  bool force = false;            // replace an existing out_dir
   bool measure_overhead = true;  // also time untraced runs (--no-overhead turns it off)
   bool keep_spool = false;
   CounterPassOptions counters;  // --metrics: a counter pass after the timed runs

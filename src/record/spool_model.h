@@ -58,7 +58,7 @@ struct RunFigures {
       0;  // max over time of allocated - freed, per device summed
   std::int64_t dropped_records = 0;
   std::int64_t incomplete_records = 0;  // counted by the recorder, left out of the trace
-  std::int64_t cupti_overhead_ns = 0;  // sum of CUPTI overhead records
+  std::int64_t cupti_overhead_ns = 0;   // sum of CUPTI overhead records
   std::int64_t kernel_time_ns = 0;
   std::int32_t cuda_runtime_version = 0;  // the highest any process reported; 0 none
   bool complete = true;                   // every process wrote its footer and no chunk was cut

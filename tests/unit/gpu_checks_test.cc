@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "cli_test_support.h"
 #include "ceilings_test_support.h"
+#include "cli_test_support.h"
 #include "io/ceilings/ceilings_json.h"
 #include "record/baseline.h"
 #include "record/metric_sets.h"
@@ -30,12 +30,12 @@ bool HavePython() {
   return have;
 }
 
-#define REQUIRE_PYTHON_OR_SKIP()                                            \
-  do {                                                                      \
-    if (!HavePython()) {                                                    \
+#define REQUIRE_PYTHON_OR_SKIP()                                             \
+  do {                                                                       \
+    if (!HavePython()) {                                                     \
       WARN("SKIPPED: python3 not found; tests/gpu/checks.py is not tested"); \
-      return;                                                               \
-    }                                                                       \
+      return;                                                                \
+    }                                                                        \
   } while (0)
 
 struct CheckResult {

@@ -111,8 +111,7 @@ TEST_CASE("the counter pass without a driver returns 1 and says why nothing was 
   fs::remove_all(dir);
 }
 
-TEST_CASE("the injection library exports its entry points and nothing of ours else",
-          "[inject]") {
+TEST_CASE("the injection library exports its entry points and nothing of ours else", "[inject]") {
   void* library = dlopen(GPUPERF_INJECT_LIB, RTLD_LAZY | RTLD_LOCAL);
   REQUIRE(library != nullptr);
   CHECK(dlsym(library, "InitializeInjection") != nullptr);

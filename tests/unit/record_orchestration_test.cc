@@ -124,8 +124,8 @@ TEST_CASE("the tracing overhead is measured by default with untraced runs", "[re
   const nlohmann::json overhead = ReadJson(dir / "out" / "baseline.json")["overhead"];
   CHECK(overhead["untraced_wall_time"]["count"] == 4);
   REQUIRE(overhead["tracing_overhead_relative"].is_number());
-  const double traced = overhead["traced_median_s"], untraced =
-                                                         overhead["untraced_wall_time"]["median"];
+  const double traced = overhead["traced_median_s"],
+               untraced = overhead["untraced_wall_time"]["median"];
   CHECK(overhead["tracing_overhead_relative"].get<double>() ==
         Approx(traced / untraced - 1).epsilon(1e-12));
   std::ifstream markdown(dir / "out" / "report.md");
