@@ -1,6 +1,7 @@
 #include "inject/buffer_pool.h"
 
 #include <cstdlib>
+#include <cstring>
 
 namespace gpuperf::inject {
 
@@ -18,13 +19,15 @@ std::uint8_t* BufferPool::Take() noexcept {
       return buffer;
     }
   }
-  // CUPTI requires 8-byte alignment; malloc gives at least 16 on x86-64 and aarch64 Linux.
-  return static_cast<std::uint8_t*>(std::aligned_alloc(8, buffer_size_));
+  // CUPTI requires 8-byte alignment; calloc gives at least 16 on x86-64 and aarch64 Linux, and
+  // zero pages straight from the kernel for buffers this large.
+  return static_cast<std::uint8_t*>(std::calloc(1, buffer_size_));
 }
 
 void BufferPool::Give(std::uint8_t* buffer) noexcept {
   if (buffer == nullptr)
     return;
+  std::memset(buffer, 0, buffer_size_);
   try {
     std::lock_guard lock(mutex_);
     if (free_.size() < kMaxFree) {

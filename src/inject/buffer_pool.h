@@ -14,10 +14,12 @@ class BufferPool {
   ~BufferPool();
   void SetBufferSize(std::size_t bytes) { buffer_size_ = bytes; }
   std::size_t buffer_size() const { return buffer_size_; }
-  // An 8-byte-aligned buffer of buffer_size() bytes, or nullptr when memory is exhausted (CUPTI
-  // then drops records and counts them).
+  // An 8-byte-aligned, zero-filled buffer of buffer_size() bytes, or nullptr when memory is
+  // exhausted (CUPTI then drops records and counts them). Zeroed so that CUPTI need not zero it
+  // on the program's thread (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER).
   std::uint8_t* Take() noexcept;
-  // Returns a buffer from Take(); nullptr is ignored.
+  // Returns a buffer from Take(); it is zeroed here, on CUPTI's buffer-completed thread. nullptr
+  // is ignored.
   void Give(std::uint8_t* buffer) noexcept;
 
  private:

@@ -120,6 +120,12 @@ bool SubscribeAndEnable(State& state) {
   if (!Subscribe(state, reinterpret_cast<CUpti_CallbackFunc>(&OnCallback), "gpuperf", ""))
     return false;
   Check(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM), "cuptiSetThreadIdType");
+  // Our pool hands out zeroed buffers, so CUPTI need not zero them on the program's thread.
+  std::uint8_t zeroed = 1;
+  std::size_t zeroed_size = sizeof(zeroed);
+  Check(cuptiActivitySetAttribute(
+            CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zeroed_size, &zeroed),
+        "cuptiActivitySetAttribute(ZEROED_OUT_ACTIVITY_BUFFER)");
   if (!Check(cuptiActivityRegisterCallbacks(&BufferRequested, &BufferCompleted),
              "cuptiActivityRegisterCallbacks")) {
     return false;

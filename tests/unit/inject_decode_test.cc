@@ -7,12 +7,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "inject/activity_decoder.h"
+#include "inject/buffer_pool.h"
 #include "inject/spool_sink.h"
 #include "record/kineto_writer.h"
 #include "record/spool_model.h"
@@ -326,4 +328,20 @@ TEST_CASE("spool round trip: decode, sink, reader, Kineto JSON, gpuperf importer
   CHECK(launches == 1);
   CHECK(t.syncs.size() == 1);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("the buffer pool hands out zeroed, aligned buffers, also when it reuses one",
+          "[inject]") {
+  inject::BufferPool pool;
+  pool.SetBufferSize(1 << 16);
+  std::uint8_t* first = pool.Take();
+  REQUIRE(first != nullptr);
+  CHECK(reinterpret_cast<std::uintptr_t>(first) % 8 == 0);
+  CHECK(std::all_of(first, first + (1 << 16), [](std::uint8_t b) { return b == 0; }));
+  std::memset(first, 0xAB, 1 << 16);  // CUPTI filled it
+  pool.Give(first);
+  std::uint8_t* again = pool.Take();
+  CHECK(again == first);  // reused
+  CHECK(std::all_of(again, again + (1 << 16), [](std::uint8_t b) { return b == 0; }));
+  pool.Give(again);
 }
