@@ -32,6 +32,9 @@ WORK=$(mktemp -d /tmp/gpuperf-gpu-XXXXXX)
 RESULTS=${OUT:-$WORK/results}
 mkdir -p "$RESULTS"
 exec > >(tee "$RESULTS/gpu-run.log") 2>&1
+TEE_PID=$!
+# The log must be whole when the device tool collects $OUT: let tee drain before the script ends.
+trap 'exec 1>&- 2>&-; wait "$TEE_PID" 2>/dev/null' EXIT
 CHECK=(python3 "$HERE/checks.py")
 FAIL=0
 START=$SECONDS
