@@ -35,7 +35,8 @@ system_lib='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libutil|libgc
 status=0
 check_glibc() {  # FILE: fails when it needs a glibc symbol version newer than MAX_GLIBC
   local newest
-  newest=$(objdump -T "$1" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -1)
+  newest=$(objdump -T "$1" | { grep -o 'GLIBC_[0-9.]*' || true; } | sed 's/GLIBC_//' | sort -V | tail -1)
+  [[ -n $newest ]] || return 0
   if [[ $(printf '%s\n%s\n' "$newest" "$MAX_GLIBC" | sort -V | tail -1) != "$MAX_GLIBC" ]]; then
     echo "prepare: $1 needs GLIBC_$newest (newer than $MAX_GLIBC)" >&2
     status=1
@@ -49,11 +50,17 @@ for binary in "${binaries[@]}"; do
   done < <(ldd "$binary" | awk '$2 == "=>" {print $1, $2, $3}')
   check_glibc "$binary"
 done
-for lib in "$PACK"/bundle/*.so*; do check_glibc "$lib"; done
+for lib in "$PACK"/bundle/*.so*; do [[ -f $lib ]] && check_glibc "$lib"; done
 # The sample workload must hold sm_90 SASS (HOPPER.md: PTX alone is JIT-compiled at start).
 if command -v cuobjdump > /dev/null; then
   cuobjdump --list-elf "$PACK/kernels/gpuperf_sample_workload" | grep -q sm_90 ||
     { echo "prepare: the sample workload has no sm_90 code" >&2; status=1; }
+else
+  echo "prepare: no cuobjdump here: the sample's sm_90 code is not checked" >&2
 fi
+# What was packed, printed by run.sh: a stale pack would test old code.
+echo "$(git describe --always --dirty 2>/dev/null || echo unknown) packed $(date -u +%FT%TZ)" \
+  > "$PACK/VERSION"
+cat "$PACK/VERSION"
 du -sh "$PACK" "$PACK"/bundle
 exit $status

@@ -7,10 +7,12 @@ phase_ns). One JSON line per timed loop:
 
   torch_loop.py [--launches N] [--repeat R] [--profiler]
 
---profiler alternates R plain loops with R loops inside torch.profiler.profile (CPU + CUDA
-activities); each profiled loop's time covers the loop only, as gpuperf's phase time does, and
-the profiler's start and its post-processing at stop are printed beside it (start_ns, stop_ns).
-Without --profiler the R loops are plain: run under gpuperf's injected library for its figure.
+Plain (the default): R loops with nothing attached, the reference; run under gpuperf's injected
+library for gpuperf's figure. --profiler: each of the R loops inside its own
+torch.profiler.profile session (CPU + CUDA activities, the usual way it is used); the loop's time
+covers the loop only, as gpuperf's does, and the session's start and its post-processing at stop
+are printed beside it (start_ns, stop_ns). run.sh runs each mode in its own process, so that no
+profiler session leaves CUPTI attached to the reference loops.
 """
 import argparse
 import json
@@ -45,17 +47,18 @@ def main():
 
     activities = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
     for _ in range(args.repeat):
-        emit("plain", timed_loop(x, args.launches))
-        if args.profiler:
-            begin = time.perf_counter_ns()
-            profile = torch.profiler.profile(activities=activities)
-            profile.start()
-            started = time.perf_counter_ns()
-            loop_ns = timed_loop(x, args.launches)
-            stopping = time.perf_counter_ns()
-            profile.stop()
-            stopped = time.perf_counter_ns()
-            emit("torch.profiler", loop_ns, start_ns=started - begin, stop_ns=stopped - stopping)
+        if not args.profiler:
+            emit("plain", timed_loop(x, args.launches))
+            continue
+        begin = time.perf_counter_ns()
+        profile = torch.profiler.profile(activities=activities)
+        profile.start()
+        started = time.perf_counter_ns()
+        loop_ns = timed_loop(x, args.launches)
+        stopping = time.perf_counter_ns()
+        profile.stop()
+        stopped = time.perf_counter_ns()
+        emit("torch.profiler", loop_ns, start_ns=started - begin, stop_ns=stopped - stopping)
 
 
 if __name__ == "__main__":

@@ -193,10 +193,18 @@ TEST_CASE("gpu checks: timing runs and the overhead table with its targets", "[g
   timed("launch.traced", "{\"phase\":\"launch\",\"phase_ns\":115000000}\n");  // floor + 4.5%
   timed("stream.untraced", "{\"phase\":\"stream\",\"phase_ns\":200000000}\n");
   timed("stream.traced", "{\"phase\":\"stream\",\"phase_ns\":210000000}\n");  // + 5%
-  timed("torch.untraced",
-        "{\"mode\":\"plain\",\"phase_ns\":100000000}\n"
-        "{\"mode\":\"torch.profiler\",\"phase_ns\":300000000}\n");
+  timed("torch.untraced", "{\"mode\":\"plain\",\"phase_ns\":100000000}\n");
+  timed("torch.profiler", "{\"mode\":\"torch.profiler\",\"phase_ns\":300000000}\n");
   timed("torch.traced", "{\"mode\":\"plain\",\"phase_ns\":150000000}\n");
+  // `time` appends, so that run.sh can interleave the modes run by run.
+  timed("launch.untraced", "{\"phase\":\"launch\",\"phase_ns\":100000000}\n");
+  CHECK(ReadFile(dir / "launch.untraced.json").find("\"runs\": [") != std::string::npos);
+  const std::string runs = ReadFile(dir / "launch.untraced.json");
+  std::size_t count = 0;
+  for (std::size_t at = runs.find("wall_s"); at != std::string::npos;
+       at = runs.find("wall_s", at + 1))
+    ++count;
+  CHECK(count == 6);  // 3 runs, then 3 more
 
   const CheckResult table = RunCheck({"overhead", dir.path().string()});
   INFO(table.output);
@@ -206,10 +214,16 @@ TEST_CASE("gpu checks: timing runs and the overhead table with its targets", "[g
   CHECK(table.output.find("  met     below torch.profiler on the PyTorch loop: gpuperf +50.0%, "
                           "torch.profiler +200.0%") != std::string::npos);
   CHECK(table.output.find("  MISSED  stream phase at most 3%: +5.0%") != std::string::npos);
-  CHECK(table.output.find("OVERHEAD TARGETS: 2 of 3 met") != std::string::npos);
+  // Phases that were never timed count as missed, not as absent.
+  CHECK(table.output.find("  MISSED  fma phase at most 3%: no data") != std::string::npos);
+  CHECK(table.output.find("OVERHEAD TARGETS: 2 of 5 met") != std::string::npos);
 
-  // A program that fails is a failed timing, not a figure.
+  // A program that fails, or prints no phase time, is a failed timing, not a figure.
   const CheckResult failing = RunCheck({"time", "1", dir / "bad.json", "--", "false"});
   CHECK(failing.exit_code == 1);
+  const CheckResult silent = RunCheck({"time", "1", dir / "bad.json", "--", "true"});
+  INFO(silent.output);
+  CHECK(silent.exit_code == 1);
+  CHECK(silent.output.find("printed no line with phase_ns") != std::string::npos);
   CHECK_FALSE(fs::exists(dir.path() / "bad.json"));
 }
