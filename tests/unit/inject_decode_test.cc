@@ -94,6 +94,22 @@ void Fill(RecordBuffer& buffer) {
   overhead.start = kT0 + 100, overhead.end = kT0 + 400;
 }
 
+// The buffer decoded by the production decoder into what the spool reader would return for a
+// process with a footer (pid 4242).
+record::SpoolContents DecodeToContents(RecordBuffer& buffer, inject::DecodeStats& stats) {
+  inject::StringInterner strings;
+  inject::Batch batch;
+  REQUIRE(inject::DecodeBuffer(buffer.data(), buffer.size(), strings, batch, stats) ==
+          CUPTI_SUCCESS);
+  record::SpoolContents contents;
+  contents.header.pid = 4242;
+  contents.events = batch.events;
+  for (const auto& [id, text] : batch.strings)
+    contents.strings[id] = text;
+  contents.has_footer = true;
+  return contents;
+}
+
 std::string TempDir(const char* tag) {
   const auto dir = std::filesystem::temp_directory_path() /
                    ("gpuperf-" + std::string(tag) + "-" + std::to_string(getpid()));
@@ -160,19 +176,11 @@ TEST_CASE("graph nodes count as graph launches; untimed GPU records are counted,
   eager.start = kT0 + 20000, eager.end = kT0 + 21000, eager.correlationId = 30;
   eager.name = "_Z5eagerv";
 
-  record::SpoolContents contents;
-  inject::StringInterner strings;
-  inject::Batch batch;
   inject::DecodeStats stats;
-  REQUIRE(inject::DecodeBuffer(buffer.data(), buffer.size(), strings, batch, stats) ==
-          CUPTI_SUCCESS);
+  record::SpoolContents contents = DecodeToContents(buffer, stats);
   CHECK(stats.records == 6);
   CHECK(stats.kept == 5);
   CHECK(stats.incomplete == 1);
-  contents.events = batch.events;
-  for (const auto& [id, text] : batch.strings)
-    contents.strings[id] = text;
-  contents.has_footer = true;
   contents.footer.incomplete_records = static_cast<std::uint32_t>(stats.incomplete);
   const record::RunFigures figures = record::ComputeRunFigures({contents});
   CHECK(figures.kernels == 4);
@@ -204,17 +212,8 @@ TEST_CASE("an NVTX end written before its start still pairs; host memory is not 
   pinned.bytes = 64 << 20, pinned.timestamp = kT0 + 2000, pinned.deviceId = 0;
   pinned.streamId = 0xFFFFFFFFu, pinned.contextId = 0xFFFFFFFFu;
 
-  record::SpoolContents contents;
-  contents.header.pid = 4242;
-  inject::StringInterner strings;
-  inject::Batch batch;
   inject::DecodeStats stats;
-  REQUIRE(inject::DecodeBuffer(buffer.data(), buffer.size(), strings, batch, stats) ==
-          CUPTI_SUCCESS);
-  contents.events = batch.events;
-  for (const auto& [id, text] : batch.strings)
-    contents.strings[id] = text;
-  contents.has_footer = true;
+  const record::SpoolContents contents = DecodeToContents(buffer, stats);
 
   const spool::Event& memory = contents.events[2];
   CHECK(memory.device == -1);
