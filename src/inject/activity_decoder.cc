@@ -150,9 +150,6 @@ void DecodeGraph(const CUpti_ActivityGraphTrace2& g, Batch& batch) {
 }
 
 void DecodeOverhead(const CUpti_ActivityOverhead3& o, StringInterner& strings, Batch& batch) {
-  // cupti_activity.h: "Client is responsible for freeing this memory using the free function".
-  void* details = o.overheadData;
-  std::free(details);
   spool::Event e;
   e.kind = spool::EventKind::kOverhead;
   e.code = static_cast<std::int32_t>(o.overheadKind);
@@ -190,6 +187,16 @@ void DecodeDevice(const CUpti_ActivityDevice5& d, Batch& batch) {
   if (name != nullptr)
     std::strncpy(info.name, name, sizeof(info.name) - 1);
   batch.devices.push_back(info);
+}
+
+// Frees what CUPTI hands over with a record, once per walked record whether it is kept or not.
+// cupti_activity.h, CUpti_ActivityOverhead3::overheadData: "Client is responsible for freeing
+// this memory using the free function".
+void ReleaseOwnedMemory(const CUpti_Activity* record) {
+  if (record->kind == CUPTI_ACTIVITY_KIND_OVERHEAD) {
+    void* details = reinterpret_cast<const CUpti_ActivityOverhead3*>(record)->overheadData;
+    std::free(details);
+  }
 }
 
 // A GPU record's start and end, copied out of the packed record.
@@ -324,6 +331,7 @@ CUptiResult DecodeBuffer(std::uint8_t* buffer,
       } else {
         ++stats.unknown;
       }
+      ReleaseOwnedMemory(record);
     }
   } catch (...) {
     // Allocation failure while growing the batch: keep what was decoded.
@@ -336,10 +344,7 @@ std::uint64_t CountRecords(std::uint8_t* buffer, std::size_t valid_size) noexcep
   CUpti_Activity* record = nullptr;
   while (cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
     ++count;
-    if (record->kind == CUPTI_ACTIVITY_KIND_OVERHEAD) {  // ours to free, kept or not
-      void* details = reinterpret_cast<const CUpti_ActivityOverhead3*>(record)->overheadData;
-      std::free(details);
-    }
+    ReleaseOwnedMemory(record);
   }
   return count;
 }
