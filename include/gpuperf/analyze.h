@@ -30,6 +30,9 @@ struct AnalyzeOptions {
   // The user model file (`analyze --model`, read by io/kernel_model): FLOP and byte formulas per
   // kernel-name pattern, for kernels without counters; before the shape models.
   std::optional<model::KernelModelFile> kernel_model;
+  // `analyze --step-range REGEX`: steps are the host ranges and operators whose name matches
+  // (ECMAScript); empty: ProfilerStep#N. The CLI checks that it compiles.
+  std::string step_range;
 };
 
 report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& options = {});

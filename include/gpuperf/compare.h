@@ -68,6 +68,14 @@ struct KernelResult {
   double share_before = 0;  // of the before side's kernel time
 };
 
+// An operator category or module class on both sides: summed GPU time, no statistic (the
+// framework view keeps totals, not instances).
+struct GroupChange {
+  std::string name;
+  std::int64_t before_ns = 0, after_ns = 0;
+  std::optional<double> ratio;  // after / before; absent when before is 0
+};
+
 struct EnvDifference {
   std::string field;
   std::string before;
@@ -107,6 +115,13 @@ struct CompareReport {
   std::vector<KernelResult> kernels;  // by before total time
   std::int64_t kernels_omitted = 0;
   std::vector<std::string> only_before, only_after;  // kernel names
+  // Framework operators matched by name (kernel names change when code changes; operators
+  // usually do not): per-call direct GPU time, Welch's t on the per-call summaries.
+  std::vector<KernelResult> operators;  // by before kernel_ns, at most kernels_kept
+  std::int64_t operators_omitted = 0;
+  std::vector<std::string> only_before_operators, only_after_operators;
+  std::vector<GroupChange> categories;  // every category on either side, by before time
+  std::vector<GroupChange> modules;     // module classes on either side, by before time
   std::vector<Reconciliation> reconciliation;
   std::vector<std::string> limitations;
   std::string before_path, after_path, before_kind, after_kind, before_sha256, after_sha256;

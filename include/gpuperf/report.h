@@ -5,6 +5,7 @@
 // ("source: trace"); later stages (roofline, models) add their own evidence tiers.
 #pragma once
 
+#include "gpuperf/framework.h"
 #include "gpuperf/occupancy.h"
 #include "gpuperf/roofline.h"
 
@@ -16,7 +17,7 @@
 namespace gpuperf::report {
 
 // The semver of report.json; bump minor for added keys, major for removed or renamed ones.
-inline constexpr const char* kReportSchemaVersion = "1.3.0";
+inline constexpr const char* kReportSchemaVersion = "1.4.0";
 
 // Summary statistics of a set of durations (or sizes), with `nsys stats` definitions:
 // avg = mean, med = median (mean of the two middle values for even counts), stddev = sample
@@ -41,6 +42,9 @@ struct KernelRow {
   std::string grid;
   std::string block;
   std::int64_t short_instances = 0;  // instances shorter than their own launch call
+  // The framework operator that launched most of this kernel's time (OperatorRow::name); ""
+  // when the input records no operators.
+  std::string top_operator;
   // When instances have hardware counters: their roofline (gpuperf/roofline.h).
   std::optional<KernelRoofline> roofline;
   // When instances record block size and registers on a device of known compute capability:
@@ -255,6 +259,7 @@ struct AnalysisReport {
   LaunchOverhead launch;
   Audit audit;
   std::vector<RangeRow> ranges;
+  FrameworkView framework;  // operators, categories, modules, steps (gpuperf/framework.h)
   std::vector<Finding> findings;
   Predictions predictions;
   std::vector<CeilingsUsed> ceilings;  // per device with kernels placed on a roofline

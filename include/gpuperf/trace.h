@@ -196,6 +196,25 @@ struct HostOp {
   // raw JSON text of "Concrete Inputs": the values of non-tensor arguments as strings
   // (["", "", "[0, 0]", "[16, 16]", "[1, 1]", "1", ...]), "" for a tensor argument
   NameId concrete_inputs = 0;
+  // Autograd's link between a forward op and its backward ("Sequence number"): a backward op
+  // (run by the autograd engine) carries the sequence number of the forward op that recorded
+  // its node. kNoId when not recorded.
+  std::int64_t sequence = kNoId;
+  // "Fwd thread id": on a backward op, the id of the forward thread (> 0); 0 on forward ops.
+  std::int64_t fwd_thread = kNoId;
+
+  bool IsBackward() const { return fwd_thread > 0; }
+};
+
+// A Python frame (Kineto python_function, recorded with with_stack=True), including PyTorch's
+// module frames "nn.Module: Linear_3". Kept for the module view and for the host frames that fill
+// GPU-idle gaps.
+struct PythonFrame {
+  NameId name = 0;
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  std::int64_t pid = kNoId;
+  std::int64_t tid = kNoId;
 };
 
 enum class MemoryOp : std::uint8_t { kAllocate, kFree };
@@ -250,6 +269,7 @@ struct Trace {
   std::vector<SyncEvent> syncs;
   std::vector<Range> ranges;
   std::vector<HostOp> host_ops;
+  std::vector<PythonFrame> python_frames;
   std::vector<MemoryEvent> memory_events;
   std::vector<KernelCounters> counters;  // at most one per activity, any order
   Diagnostics diagnostics;

@@ -9,6 +9,7 @@
 #include "analysis/critical_time.h"
 #include "analysis/diagnosis.h"
 #include "analysis/findings.h"
+#include "analysis/framework/framework_view.h"
 #include "analysis/headline.h"
 #include "analysis/idle_attribution.h"
 #include "analysis/kernel_class.h"
@@ -90,6 +91,24 @@ std::map<std::string, KernelFloor> RooflineFloors(const std::vector<report::Kern
   return floors;
 }
 
+// Operators, categories, modules and steps; each kernel row learns the operator that launched
+// most of its time.
+void AttachFrameworkView(const model::Trace& trace,
+                         const CorrelationIndex& index,
+                         const AnalyzeOptions& options,
+                         report::AnalysisReport& out) {
+  std::map<std::string, std::string> top_operator;
+  std::string error;
+  out.framework = framework::ComputeFrameworkView(
+      trace, index, {.step_range = options.step_range}, top_operator, error);
+  if (!error.empty())
+    out.notes.push_back(error);
+  for (report::KernelRow& row : out.kernels) {
+    if (auto it = top_operator.find(row.name); it != top_operator.end())
+      row.top_operator = it->second;
+  }
+}
+
 }  // namespace
 
 report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& options) {
@@ -119,6 +138,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   out.launch = SummarizeLaunches(trace, JoinKernelLaunches(trace, index, false));
   out.audit = ComputeAudit(trace, index);
   out.ranges = RangeTable(trace);
+  AttachFrameworkView(trace, index, options, out);
   out.findings = RunRules({trace, index, options, out.timeline, out.launch});
   out.predictions = ComputePredictions(
       trace, index, out.kernels, RooflineFloors(out.kernels), options.prediction_rows);

@@ -18,28 +18,6 @@ using compare::Statistic;
 constexpr double kSignificantKernelShare = 0.05;
 constexpr double kSameCoverage = 0.80;
 
-Statistic ToStatistic(const SampleComparison& c) {
-  return Statistic{std::string(ToString(c.verdict)),
-                   c.method,
-                   c.n_before,
-                   c.n_after,
-                   c.median_before,
-                   c.median_after,
-                   c.ratio,
-                   c.ci_low,
-                   c.ci_high,
-                   c.p_value,
-                   c.reason};
-}
-
-CompareStatsOptions StatsOptions(const compare::Options& o) {
-  CompareStatsOptions s;
-  s.threshold = o.threshold;
-  s.alpha = o.alpha;
-  s.min_repeats = o.min_repeats;
-  return s;
-}
-
 void CheckEnvironment(const Side& before, const Side& after, CompareReport& out) {
   const compare::Fingerprint& b = before.fingerprint;
   const compare::Fingerprint& a = after.fingerprint;
@@ -155,6 +133,28 @@ std::string VerdictFromKernels(const CompareReport& out) {
 
 }  // namespace
 
+compare::Statistic ToStatistic(const SampleComparison& c) {
+  return Statistic{std::string(ToString(c.verdict)),
+                   c.method,
+                   c.n_before,
+                   c.n_after,
+                   c.median_before,
+                   c.median_after,
+                   c.ratio,
+                   c.ci_low,
+                   c.ci_high,
+                   c.p_value,
+                   c.reason};
+}
+
+CompareStatsOptions StatsOptions(const compare::Options& o) {
+  CompareStatsOptions s;
+  s.threshold = o.threshold;
+  s.alpha = o.alpha;
+  s.min_repeats = o.min_repeats;
+  return s;
+}
+
 compare::CompareReport Compare(const Side& before,
                                const Side& after,
                                const compare::Options& options) {
@@ -207,6 +207,7 @@ compare::CompareReport Compare(const Side& before,
     out.end_to_end.reason = "no end-to-end samples on at least one side";
   }
   CompareKernels(before, after, options, out);
+  CompareFramework(before, after, options, out);
   if (out.kernels.size() > options.kernels_kept) {
     out.kernels_omitted = static_cast<std::int64_t>(out.kernels.size() - options.kernels_kept);
   }

@@ -8,7 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "analysis/compare_stats.h"
+
 namespace gpuperf::analysis {
+
+// The compare::Statistic of a sample comparison, and the statistics options of compare's.
+compare::Statistic ToStatistic(const SampleComparison& c);
+CompareStatsOptions StatsOptions(const compare::Options& o);
+
+// Operators, categories and modules matched by name (compare_framework.cc).
+void CompareFramework(const compare::Side& before,
+                      const compare::Side& after,
+                      const compare::Options& options,
+                      compare::CompareReport& out);
 
 // The kernel-count audit of both sides, plus kernel time, GPU busy time and the dominant kernel
 // (compare_audit.cc).

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <regex>
 #include <utility>
 
 #include "analysis/rank_summary.h"
@@ -119,6 +120,19 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
                   "User model file (JSON, schema gpuperf-kernel-model/1): kernel-name patterns "
                   "mapped to per-launch FLOP and byte formulas, for kernels without counters")
       ->type_name("FILE");
+  sub->add_option("--step-range",
+                  step_range_,
+                  "Steps are the NVTX ranges, annotations or operators whose name matches this "
+                  "regular expression (ECMAScript); default: PyTorch's ProfilerStep#N")
+      ->type_name("REGEX")
+      ->check([](const std::string& pattern) -> std::string {
+        try {
+          std::regex compiled(pattern, std::regex::ECMAScript);
+          return {};
+        } catch (const std::regex_error&) {
+          return "not a valid regular expression: " + pattern;
+        }
+      });
   AddCeilingsOption(sub, ceilings_paths_);
   AddOutputOptions(sub, out_dir_, formats_, "report.md and report.json");
   sub->add_option("-n,--top", top_, "Rows per table in report.md and in the terminal summary")
@@ -191,6 +205,7 @@ int AnalyzeCommand::Run() {
     return kExitFailure;
   }
   analyze_options.kernel_model = std::move(kernel_model);
+  analyze_options.step_range = step_range_;
   start = std::chrono::steady_clock::now();
   report::AnalysisReport report = analysis::Analyze(*trace, analyze_options);
   spdlog::debug("analysed in {:.1f} ms: {} kernels, {} findings",

@@ -34,6 +34,7 @@ class AnalyzeCommand final : public Command {
   std::string trace_path_;
   std::vector<std::string> counters_paths_;  // --counters: Nsight Compute CSVs to join, in order
   std::vector<std::string> sass_paths_;      // --sass: files whose SASS cuobjdump lists
+  std::string step_range_;  // --step-range: regex naming the ranges that are steps
   std::string model_path_;                   // --model: the user model file (FLOP/byte formulas)
   std::vector<std::string> ceilings_paths_;  // --ceilings: measured ceilings (gpuperf ceilings)
   std::string out_dir_ = "gpuperf-report";

@@ -81,6 +81,30 @@ Json CompareToJson(const compare::CompareReport& r, const ToolInfo& tool) {
   json["kernels_omitted"] = r.kernels_omitted;
   json["only_before"] = r.only_before;
   json["only_after"] = r.only_after;
+  Json operators = Json::array();
+  for (const auto& k : r.operators) {
+    Json object = StatisticJson(k.statistic);
+    object["name"] = k.name;
+    object["total_before_ns"] = k.total_before_ns;
+    object["total_after_ns"] = k.total_after_ns;
+    object["share_before"] = RoundedNumber(k.share_before, 6);
+    operators.push_back(std::move(object));
+  }
+  json["operators"] = std::move(operators);
+  json["operators_omitted"] = r.operators_omitted;
+  json["only_before_operators"] = r.only_before_operators;
+  json["only_after_operators"] = r.only_after_operators;
+  auto changes = [](const std::vector<compare::GroupChange>& rows) {
+    Json array = Json::array();
+    for (const auto& c : rows)
+      array.push_back(Json{{"name", c.name},
+                           {"before_ns", c.before_ns},
+                           {"after_ns", c.after_ns},
+                           {"ratio", c.ratio ? RoundedNumber(*c.ratio, 6) : Json(nullptr)}});
+    return array;
+  };
+  json["categories"] = changes(r.categories);
+  json["modules"] = changes(r.modules);
   Json audit = Json::array();
   for (const auto& a : r.audit)
     audit.push_back(Json{{"metric", a.metric},

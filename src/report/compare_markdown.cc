@@ -115,6 +115,8 @@ void Evidence(std::string& out, const compare::CompareReport& r) {
   };
   list("Kernels only before", r.only_before);
   list("Kernels only after", r.only_after);
+  list("Operators only before", r.only_before_operators);
+  list("Operators only after", r.only_after_operators);
 }
 
 void KernelTiming(std::string& out, const compare::CompareReport& r, std::size_t top_rows) {
@@ -153,6 +155,53 @@ void KernelTiming(std::string& out, const compare::CompareReport& r, std::size_t
   if (shown < total)
     out += fmt::format(
         "_Showing {} of {} kernels; compare.json has {}._\n\n", shown, total, r.kernels.size());
+}
+
+// Operators matched by name, then categories and modules by total GPU time.
+void FrameworkTiming(std::string& out, const compare::CompareReport& r, std::size_t top_rows) {
+  if (!r.operators.empty()) {
+    out += "### By operator (per call, direct GPU time)\n\n";
+    MarkdownTable t({{"operator"},
+                     {"verdict"},
+                     {"calls", Align::kRight},
+                     {"median before", Align::kRight},
+                     {"median after", Align::kRight},
+                     {"total before", Align::kRight},
+                     {"total after", Align::kRight},
+                     {"share", Align::kRight}});
+    std::size_t shown = std::min(r.operators.size(), top_rows);
+    for (std::size_t i = 0; i < shown; ++i) {
+      const compare::KernelResult& k = r.operators[i];
+      const compare::Statistic& s = k.statistic;
+      t.AddRow({Shorten(k.name, 100),
+                s.verdict,
+                fmt::format("{}/{}", s.n_before, s.n_after),
+                FormatDuration(s.median_before),
+                FormatDuration(s.median_after),
+                FormatDuration(static_cast<double>(k.total_before_ns)),
+                FormatDuration(static_cast<double>(k.total_after_ns)),
+                FormatPercent(100.0 * k.share_before)});
+    }
+    out += t.Render() + "\n";
+  }
+  auto changes = [&](const char* title, const std::vector<compare::GroupChange>& rows) {
+    if (rows.empty())
+      return;
+    out += fmt::format("### By {} (total GPU time)\n\n", title);
+    MarkdownTable t(
+        {{title}, {"before", Align::kRight}, {"after", Align::kRight}, {"change", Align::kRight}});
+    std::size_t shown = std::min(rows.size(), top_rows);
+    for (std::size_t i = 0; i < shown; ++i) {
+      const compare::GroupChange& c = rows[i];
+      t.AddRow({Shorten(c.name, 100),
+                FormatDuration(static_cast<double>(c.before_ns)),
+                FormatDuration(static_cast<double>(c.after_ns)),
+                c.ratio ? Change(*c.ratio) : (c.after_ns > 0 ? "new" : "n/a")});
+    }
+    out += t.Render() + "\n";
+  };
+  changes("category", r.categories);
+  changes("module", r.modules);
 }
 
 void EndToEnd(std::string& out, const compare::CompareReport& r) {
@@ -236,6 +285,7 @@ std::string CompareToMarkdown(const compare::CompareReport& r,
   LimitingOperation(out, r);
   Evidence(out, r);
   KernelTiming(out, r, top_rows);
+  FrameworkTiming(out, r, top_rows);
   EndToEnd(out, r);
   Limitations(out, r);
   Reproduction(out, r, tool);

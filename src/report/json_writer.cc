@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "report/json_diagnosis.h"
+#include "report/json_framework.h"
 #include "report/json_predictions.h"
 #include "report/json_roofline.h"
 #include "report/json_tensor_cores.h"
@@ -116,6 +117,7 @@ Json KernelsJson(const std::vector<KernelRow>& kernels) {
     object["grid"] = k.grid;
     object["block"] = k.block;
     object["short_instances"] = k.short_instances;
+    object["top_operator"] = k.top_operator;
     if (k.roofline)
       object["roofline"] = RooflineJson(*k.roofline);
     if (k.occupancy)
@@ -269,6 +271,7 @@ nlohmann::ordered_json ToJson(const AnalysisReport& report, const ToolInfo& tool
   json["launch"] = LaunchJson(report.launch);
   json["audit"] = AuditJson(report.audit);
   json["ranges"] = RangesJson(report.ranges);
+  AddFrameworkJson(json, report.framework);
   json["findings"] = FindingsJson(report.findings);
   json["predictions"] = PredictionsJson(report.predictions);
   json["diagnostics"] = DiagnosticsJson(report.diagnostics);

@@ -13,6 +13,8 @@ namespace gpuperf::report::markdown {
 void AppendDiagnosis(std::string& out,
                      const AnalysisReport& report,
                      const MarkdownOptions& options);
+// The hierarchy (markdown_framework.cc): steps, modules, operators, categories, top kernels.
+void AppendHierarchy(std::string& out, const AnalysisReport& report, const MarkdownOptions& options);
 // The ceilings each device's kernels were placed against, and at what clocks.
 void AppendCeilings(std::string& out, const AnalysisReport& report);
 // Per-kernel class, evidence and tensor-core use; nothing when no kernel is classified.

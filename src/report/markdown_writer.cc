@@ -145,6 +145,7 @@ std::string ToMarkdown(const AnalysisReport& report, const MarkdownOptions& opti
   std::string out;
   AppendTitleAndHeadline(out, report, options);
   markdown::AppendDiagnosis(out, report, options);
+  markdown::AppendHierarchy(out, report, options);
   AppendTimeline(out, report.timeline);
   AppendOrphanNote(out, report);
   AppendDevices(out, report);

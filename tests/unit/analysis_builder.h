@@ -109,6 +109,28 @@ class TraceBuilder {
     return trace.syncs.back();
   }
 
+  model::HostOp& Op(const std::string& name,
+                    model::TimeNs start,
+                    model::TimeNs end,
+                    std::int64_t tid = 101) {
+    model::HostOp op;
+    op.name = trace.strings.Intern(name);
+    op.start_ns = start;
+    op.end_ns = end;
+    op.pid = 100;
+    op.tid = tid;
+    trace.host_ops.push_back(op);
+    return trace.host_ops.back();
+  }
+
+  model::PythonFrame& Frame(const std::string& name,
+                            model::TimeNs start,
+                            model::TimeNs end,
+                            std::int64_t tid = 101) {
+    trace.python_frames.push_back({trace.strings.Intern(name), start, end, 100, tid});
+    return trace.python_frames.back();
+  }
+
   model::Trace trace;
 };
 

@@ -287,7 +287,9 @@ TEST_CASE("Kineto classifies by cat, never by pid", "[kineto]") {
   CHECK(trace.activities.size() == 1);
   CHECK(trace.api_calls.size() == 1);  // AMD hip* calls under cuda_runtime
   CHECK(trace.host_ops.empty());
-  CHECK(Count(trace, "kineto.ignored.python_function") == 1);
+  REQUIRE(trace.python_frames.size() == 1);  // a host frame, not a GPU activity on device 0
+  CHECK(trace.Name(trace.python_frames[0].name) == "<built-in method>");
+  CHECK(trace.python_frames[0].end_ns - trace.python_frames[0].start_ns == 2000);
   CHECK(Count(trace, "kineto.ignored.overhead") == 1);
   CHECK(Count(trace, "kineto.ignored.trace_span") == 1);
   CHECK(Count(trace, "kineto.ignored.other_category") == 0);

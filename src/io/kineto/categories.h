@@ -20,7 +20,7 @@ enum class Category : std::uint8_t {
   kUserAnnotation,     // "user_annotation"
   kGpuUserAnnotation,  // "gpu_user_annotation"
   kCpuOp,              // "cpu_op", 2021 "Operator"
-  kPythonFunction,     // "python_function": counted, not kept
+  kPythonFunction,     // "python_function": kept as PythonFrame
   kFlow,               // "ac2g", "fwdbwd", "async", "async_gpu", "async_cpu_to_gpu"
   kOverhead,           // "overhead"
   kTraceSpan,          // "Trace": the whole-capture span

@@ -45,6 +45,8 @@ constexpr KeyName kArgKeys[] = {
     {"Total Allocated", Field::kArgTotalAllocated},
     {"name", Field::kArgName},
     {"graph id", Field::kArgGraphId},
+    {"Sequence number", Field::kArgSequence},
+    {"Fwd thread id", Field::kArgFwdThread},
 };
 
 template <std::size_t N>

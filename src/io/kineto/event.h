@@ -43,6 +43,8 @@ enum class Field : std::uint8_t {
   kArgTotalAllocated,  // "Total Allocated" ([memory])
   kArgName,            // "name" (M events: process_name / thread_name)
   kArgGraphId,         // "graph id"
+  kArgSequence,        // "Sequence number" (cpu_op: autograd forward/backward link)
+  kArgFwdThread,       // "Fwd thread id" (cpu_op: > 0 on backward ops)
   kCount,
 };
 

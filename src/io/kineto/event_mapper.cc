@@ -113,8 +113,6 @@ bool EventMapper::Interval(const Event& event, TimeNs* start, TimeNs* end) {
 
 void EventMapper::MapComplete(const Event& event, Category category) {
   switch (category) {
-    case Category::kPythonFunction:
-      return Count("kineto.ignored.python_function");
     case Category::kFlow:
       return Count("kineto.ignored.flow");
     case Category::kOverhead:
@@ -146,6 +144,8 @@ void EventMapper::MapComplete(const Event& event, Category category) {
       return MapRange(event, category, start, end);
     case Category::kCpuOp:
       return MapHostOp(event, start, end);
+    case Category::kPythonFunction:
+      return MapPythonFrame(event, start, end);
     case Category::kProfilerRange:
       return MapProfilerRange(event, start, end);
     default:
@@ -251,7 +251,21 @@ void EventMapper::MapHostOp(const Event& event, TimeNs start, TimeNs end) {
     op.input_types = Intern(event.Text(Field::kArgInputType));
   if (event.Has(Field::kArgConcreteInputs))
     op.concrete_inputs = Intern(event.Text(Field::kArgConcreteInputs));
+  op.sequence = IntOr(event, Field::kArgSequence, kNoId);
+  op.fwd_thread = IntOr(event, Field::kArgFwdThread, kNoId);
   trace_->host_ops.push_back(op);
+}
+
+// python_function frames of threads with an unknown tid are written on pid 0 / tid 0, GPU 0's
+// pid (FORMATS.md): the category, not the pid, says they are host frames.
+void EventMapper::MapPythonFrame(const Event& event, TimeNs start, TimeNs end) {
+  model::PythonFrame frame;
+  frame.name = Intern(event.Text(Field::kName));
+  frame.start_ns = start;
+  frame.end_ns = end;
+  frame.pid = IntOr(event, Field::kPid, kNoId);
+  frame.tid = IntOr(event, Field::kTid, kNoId);
+  trace_->python_frames.push_back(frame);
 }
 
 // A CUPTI range-profiler range (Kineto's CuptiRangeProfiler, one range per kernel): the kernel

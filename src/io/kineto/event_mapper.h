@@ -1,5 +1,5 @@
 // Turns Kineto events into model records, one event at a time, and counts what it skips:
-// categories gpuperf does not keep (python_function, flows, counters, ...) under
+// categories gpuperf does not keep (flows, counters, ...) under
 // "kineto.ignored.<what>", malformed events under "kineto.<problem>" (see kinds below).
 #pragma once
 
@@ -50,6 +50,7 @@ class EventMapper {
   void MapSync(const Event& event, model::TimeNs start, model::TimeNs end);
   void MapRange(const Event& event, Category category, model::TimeNs start, model::TimeNs end);
   void MapHostOp(const Event& event, model::TimeNs start, model::TimeNs end);
+  void MapPythonFrame(const Event& event, model::TimeNs start, model::TimeNs end);
   void MapProfilerRange(const Event& event, model::TimeNs start, model::TimeNs end);
   // Attaches each profiler range to an overlapping kernel of the same name, or adds it as a
   // kernel of its own (FORMATS.md: cuda_profiler_range). Called by Finish().

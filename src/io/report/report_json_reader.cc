@@ -48,6 +48,44 @@ report::Distribution DistributionOf(const Json& k, const char* count_key) {
   return d;
 }
 
+// The framework keys compare matches by name (schema 1.4.0; absent in older reports).
+void ReadFramework(const Json& j, report::FrameworkView& out) {
+  const Json& f = j.value("framework", Json::object());
+  out.op_source = Text(f, "op_source");
+  out.total_gpu_ns = Int(f, "total_gpu_ns");
+  for (const Json& o : j.value("operators", Json::array())) {
+    report::OperatorRow op;
+    op.name = Text(o, "name");
+    op.source = Text(o, "source");
+    op.calls = Int(o, "calls");
+    op.instances = Int(o, "instances");
+    op.kernel_ns = Int(o, "kernel_ns");
+    op.subtree_kernel_ns = Int(o, "subtree_kernel_ns");
+    op.call_avg_ns = Real(o, "call_avg_ns");
+    op.call_med_ns = Real(o, "call_med_ns");
+    op.call_stddev_ns = Real(o, "call_stddev_ns");
+    op.launches = Int(o, "launches");
+    op.category = Text(o, "category");
+    out.operators.push_back(std::move(op));
+  }
+  for (const Json& c : j.value("categories", Json::array())) {
+    report::CategoryRow row;
+    row.name = Text(c, "name");
+    row.kernel_ns = Int(c, "kernel_ns");
+    row.launches = Int(c, "launches");
+    out.categories.push_back(std::move(row));
+  }
+  for (const Json& m : j.value("modules", Json::array())) {
+    report::ModuleRow row;
+    row.name = Text(m, "name");
+    row.calls = Int(m, "calls");
+    row.kernel_ns = Int(m, "kernel_ns");
+    row.forward_ns = Int(m, "forward_ns");
+    row.backward_ns = Int(m, "backward_ns");
+    out.modules.push_back(std::move(row));
+  }
+}
+
 void ReadTimeline(const Json& t, report::Timeline& out) {
   out.total_ns = Int(t, "total_ns");
   out.busy_ns = Int(t, "busy_ns");
@@ -126,6 +164,7 @@ report::AnalysisReport FromJson(const Json& j) {
     row.duration_ns = DistributionOf(range, "instances");
     r.ranges.push_back(std::move(row));
   }
+  ReadFramework(j, r.framework);
   const Json& p = j.value("predictions", Json::object());
   r.predictions.wall_ns = Int(p, "wall_ns");
   r.predictions.wall_source = Text(p, "wall_source");

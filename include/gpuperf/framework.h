@@ -1,0 +1,144 @@
+// The framework view of a report: GPU time by operator, category, module and step (the seed's
+// hierarchy: kernel -> operator -> module -> step). Computed by src/analysis/framework, written
+// by the report writers as report.json `operators[]`, `categories[]`, `modules[]`,
+// `module_tree[]`, `steps[]` and `step_summary`; docs/metrics.md "Framework view" defines every
+// figure and where it differs from TraceLens, HTA and nsys.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuperf::report {
+
+// Calls of one operator with one input signature ("Input Dims" and "Input type" as recorded).
+struct OperatorShape {
+  std::string input_dims;   // raw JSON text, "" when not recorded
+  std::string input_types;  // raw JSON text
+  std::int64_t calls = 0;   // instances that launched GPU work directly
+  std::int64_t kernel_ns = 0;
+  // From the shape models (evidence "modeled") when the op and its arguments are modelled:
+  // totals over `calls`, and the achieved rates over kernel_ns.
+  std::optional<std::int64_t> flops;
+  std::optional<std::int64_t> bytes;
+  std::optional<double> achieved_flops_per_s;
+  std::optional<double> achieved_bytes_per_s;
+  std::string precision;  // the modelled arithmetic, "bf16"; "" without a model
+};
+
+// One framework operator (PyTorch cpu_op, or an NVTX range where the input has no operators),
+// aggregated by name. TraceLens' ops_summary definitions: a GPU activity belongs directly to the
+// innermost operator around its launch call on the launching thread (python frames and the
+// pass-through "execute" skipped); launches outside any operator form a row named after the
+// launch call.
+struct OperatorRow {
+  std::string name;
+  std::string source;          // "cpu_op", "nvtx", "launch_call"
+  std::int64_t calls = 0;      // instances that launched GPU work directly (TraceLens `Count`)
+  std::int64_t instances = 0;  // instances of the name in the trace, with or without GPU work
+  // GPU time (kernels, copies, memsets) launched directly by its instances: per instance the
+  // union of its activities' intervals, summed over instances (TraceLens
+  // total_direct_kernel_time_sum).
+  std::int64_t kernel_ns = 0;
+  // The same for everything launched under its instances, summed over the instances not nested
+  // in an instance of the same name (TraceLens total_subtree_kernel_time_sum, which sums over
+  // launcher instances only); >= kernel_ns.
+  std::int64_t subtree_kernel_ns = 0;
+  // Per call (launcher instance): the direct GPU time's mean, median and sample standard
+  // deviation (nsys stats definitions), for compare's per-operator statistics.
+  double call_avg_ns = 0;
+  double call_med_ns = 0;
+  double call_stddev_ns = 0;
+  std::int64_t launches = 0;          // GPU activities launched directly
+  std::int64_t graph_launches = 0;    // distinct graph-launch calls made directly
+  std::int64_t host_total_ns = 0;     // summed duration of its instances
+  std::int64_t host_self_ns = 0;      // minus the time of child operators
+  double fraction = 0;                // kernel_ns / framework total GPU time
+  std::string category;               // see CategoryRow
+  std::string category_tier;          // "operator", "kernel_name", "activity"
+  std::string top_kernel;             // the kernel name with most of its direct time
+  std::vector<OperatorShape> shapes;  // by kernel_ns, at most a few
+  std::int64_t shapes_omitted = 0;
+};
+
+// Every GPU activity's time in exactly one category: "gemm", "attention", "convolution",
+// "elementwise", "reduction_normalization", "copy_layout", "communication", "memset", "other".
+// The launching operator's name decides first, the kernel name second (copies and memsets by
+// their activity kind); the tiers say how much time each rule decided.
+struct CategoryRow {
+  std::string name;
+  std::int64_t kernel_ns = 0;  // summed activity durations
+  std::int64_t launches = 0;
+  double fraction = 0;  // of the summed duration of all GPU activities
+  std::int64_t by_operator_ns = 0;
+  std::int64_t by_kernel_name_ns = 0;
+  std::int64_t by_activity_ns = 0;
+  std::vector<std::string> top_operators;  // at most three, by time
+};
+
+// One nn.Module class ("nn.Module: TimeSformerAttention_3" python frames, the instance suffix
+// dropped).
+struct ModuleRow {
+  std::string name;
+  std::int64_t calls = 0;      // outermost instances (frames not nested in the same class)
+  std::int64_t kernel_ns = 0;  // summed duration of GPU work launched inside, forward+backward
+  std::int64_t forward_ns = 0;
+  std::int64_t backward_ns = 0;  // backward work linked to the module by autograd sequence number
+  double fraction = 0;           // kernel_ns / framework total GPU time
+  std::int32_t depth = 0;        // the smallest nesting depth of its instances (0 = outermost)
+};
+
+// One node of the module tree, instances aggregated by their path of classes:
+// "Qwen2Model/Qwen2DecoderLayer/Qwen2Attention" holds the 24 attention instances of 24 layers.
+struct ModuleTreeNode {
+  std::string path;
+  std::string name;  // the last path element
+  std::int32_t depth = 0;
+  std::int64_t calls = 0;      // module frames with this path
+  std::int64_t kernel_ns = 0;  // forward work launched inside (backward: ModuleRow)
+  double fraction = 0;
+};
+
+// One training or inference step (ProfilerStep#N, or a range named by --step-range).
+struct StepRow {
+  std::string name;
+  std::int64_t start_ns = 0;     // relative to the trace window's start
+  std::int64_t wall_ns = 0;      // the step range's host duration
+  std::int64_t gpu_busy_ns = 0;  // union of GPU activity inside the step's window, all devices
+  std::int64_t idle_ns = 0;      // wall_ns - gpu_busy_ns
+  std::int64_t kernel_ns = 0;    // summed duration of GPU work launched inside the step
+  std::int64_t launches = 0;
+  std::optional<std::int64_t> flops;  // modelled FLOPs of the operators launched inside
+  // Model FLOPs utilisation: sum over modelled ops of flops / peak(precision, unit) divided by
+  // wall_ns (each op against the roof of the arithmetic it runs); absent without a model or roof.
+  std::optional<double> mfu;
+};
+
+struct StepSummary {
+  std::string source;  // "ProfilerStep", or "--step-range REGEX"
+  std::int64_t steps = 0;
+  double median_wall_ns = 0;
+  double p95_wall_ns = 0;
+  double mad_wall_ns = 0;  // median absolute deviation of wall_ns
+  // The first step is a warm-up outlier: more than max(3 * 1.4826 * MAD, 10% of the median)
+  // above the median of the others.
+  bool first_step_outlier = false;
+  std::optional<double> median_mfu;
+};
+
+struct FrameworkView {
+  std::string op_source;          // "cpu_op", "nvtx", or "" when the input has neither
+  std::int64_t total_gpu_ns = 0;  // summed duration of every GPU activity (categories' base)
+  // Of it, activities without a launch call in the trace (orphans): no operator, module or step
+  // can hold them.
+  std::int64_t orphan_gpu_ns = 0;
+  std::vector<OperatorRow> operators;       // by kernel_ns then subtree_kernel_ns, descending
+  std::vector<CategoryRow> categories;      // the nine, by kernel_ns, zero rows omitted
+  std::vector<ModuleRow> modules;           // by kernel_ns
+  std::vector<ModuleTreeNode> module_tree;  // depth-first, nodes >= 1% of total_gpu_ns
+  std::vector<StepRow> steps;
+  std::optional<StepSummary> step_summary;
+};
+
+}  // namespace gpuperf::report

@@ -1,0 +1,292 @@
+#include "analysis/framework/categories.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+namespace gpuperf::analysis::framework {
+namespace {
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {
+    return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  });
+  return out;
+}
+
+template <std::size_t N>
+bool ContainsAny(std::string_view text, const std::array<std::string_view, N>& needles) {
+  return std::any_of(needles.begin(), needles.end(), [&](std::string_view n) {
+    return text.find(n) != std::string_view::npos;
+  });
+}
+
+template <std::size_t N>
+bool IsOneOf(std::string_view text, const std::array<std::string_view, N>& names) {
+  return std::find(names.begin(), names.end(), text) != names.end();
+}
+
+// Collectives, by operator or kernel name: NCCL/RCCL, torch c10d and functional collectives,
+// symmetric-memory and custom all-reduce (vLLM, multimem), DeepEP all-to-all.
+constexpr std::array<std::string_view, 16> kCommunication = {"nccl",
+                                                             "rccl",
+                                                             "c10d",
+                                                             "all_reduce",
+                                                             "allreduce",
+                                                             "all_gather",
+                                                             "allgather",
+                                                             "reduce_scatter",
+                                                             "reducescatter",
+                                                             "all_to_all",
+                                                             "alltoall",
+                                                             "multimem",
+                                                             "symm_mem",
+                                                             "deep_ep",
+                                                             "record_param_comms",
+                                                             "cross_device_reduce"};
+
+// The operator's own name: "aten::addmm" -> "addmm"; "autograd::engine::evaluate_function:
+// MmBackward0" -> "mm"; the in-place underscore dropped ("add_" -> "add").
+std::string BaseOpName(std::string_view lowered) {
+  std::string_view base = lowered;
+  if (auto colon = base.rfind(": "); colon != std::string_view::npos)
+    base = base.substr(colon + 2);
+  if (auto scope = base.rfind("::"); scope != std::string_view::npos)
+    base = base.substr(scope + 2);
+  if (auto backward = base.find("backward"); backward != std::string_view::npos && backward > 0 &&
+                                             base.find('_') == std::string_view::npos) {
+    base = base.substr(0, backward);  // autograd node names: "nativelayernormbackward0"
+  }
+  while (base.size() > 1 && base.front() == '_')
+    base.remove_prefix(1);
+  while (base.size() > 1 && base.back() == '_')
+    base.remove_suffix(1);
+  return std::string(base);
+}
+
+constexpr std::array<std::string_view, 16> kGemmOps = {"mm",
+                                                       "addmm",
+                                                       "bmm",
+                                                       "baddbmm",
+                                                       "addbmm",
+                                                       "matmul",
+                                                       "linear",
+                                                       "addmv",
+                                                       "mv",
+                                                       "dot",
+                                                       "vdot",
+                                                       "scaled_mm",
+                                                       "int_mm",
+                                                       "einsum",
+                                                       "tensordot",
+                                                       "chain_matmul"};
+
+constexpr std::array<std::string_view, 24> kReductionOps = {"sum",      "mean",
+                                                            "max",      "min",
+                                                            "amax",     "amin",
+                                                            "argmax",   "argmin",
+                                                            "prod",     "var",
+                                                            "std",      "var_mean",
+                                                            "std_mean", "logsumexp",
+                                                            "cumsum",   "cumprod",
+                                                            "all",      "any",
+                                                            "topk",     "median",
+                                                            "nll_loss", "nll_loss_forward",
+                                                            "mse_loss", "count_nonzero"};
+
+constexpr std::array<std::string_view, 27> kCopyLayoutOps = {
+    "copy",       "to_copy",     "to",
+    "contiguous", "clone",       "cat",
+    "stack",      "permute",     "transpose",
+    "t",          "reshape",     "view",
+    "flatten",    "narrow_copy", "flip",
+    "roll",       "repeat",      "repeat_interleave",
+    "tile",       "expand",      "unsafe_view",
+    "unfold",     "pad",         "constant_pad_nd",
+    "split",      "chunk",       "local_scalar_dense"};
+
+constexpr std::array<std::string_view, 60> kElementwiseOps = {"add",         "sub",
+                                                              "rsub",        "mul",
+                                                              "div",         "pow",
+                                                              "neg",         "exp",
+                                                              "exp2",        "log",
+                                                              "log1p",       "expm1",
+                                                              "sqrt",        "rsqrt",
+                                                              "sigmoid",     "tanh",
+                                                              "relu",        "gelu",
+                                                              "silu",        "hardswish",
+                                                              "hardsigmoid", "leaky_relu",
+                                                              "elu",         "softplus",
+                                                              "mish",        "where",
+                                                              "fill",        "zero",
+                                                              "zeros",       "ones",
+                                                              "full",        "clamp",
+                                                              "clamp_min",   "clamp_max",
+                                                              "abs",         "eq",
+                                                              "ne",          "lt",
+                                                              "gt",          "le",
+                                                              "ge",          "cos",
+                                                              "sin",         "masked_fill",
+                                                              "dropout",     "native_dropout",
+                                                              "threshold",   "addcmul",
+                                                              "addcdiv",     "lerp",
+                                                              "maximum",     "minimum",
+                                                              "reciprocal",  "sign",
+                                                              "erf",         "arange",
+                                                              "uniform",     "normal",
+                                                              "bernoulli",   "linspace"};
+
+std::optional<Category> ByBaseName(const std::string& base) {
+  if (base.find("attention") != std::string::npos || base.find("attn") != std::string::npos ||
+      base.find("scaled_dot_product") != std::string::npos ||
+      base.find("scaleddotproduct") != std::string::npos ||
+      base.find("sdpa") != std::string::npos) {
+    return Category::kAttention;
+  }
+  if (base.find("convolution") != std::string::npos || base.starts_with("conv1d") ||
+      base.starts_with("conv2d") || base.starts_with("conv3d") ||
+      base.starts_with("conv_transpose") || base.starts_with("conv_depthwise") ||
+      base.starts_with("slow_conv") || base.starts_with("thnn_conv") ||
+      base.starts_with("cudnn_conv") || base.starts_with("miopen_conv")) {
+    return Category::kConvolution;
+  }
+  if (IsOneOf(base, kGemmOps) || base.find("gemm") != std::string::npos ||
+      base.find("matmul") != std::string::npos) {
+    return Category::kGemm;
+  }
+  if (base.find("norm") != std::string::npos || base.find("softmax") != std::string::npos ||
+      base.find("pool") != std::string::npos || base.find("loss") != std::string::npos ||
+      IsOneOf(base, kReductionOps)) {
+    return Category::kReductionNormalization;
+  }
+  if (IsOneOf(base, kCopyLayoutOps) || base.starts_with("copy"))
+    return Category::kCopyLayout;
+  if (IsOneOf(base, kElementwiseOps) || base.starts_with("foreach") ||
+      base.starts_with("bitwise_") || base.starts_with("logical_")) {
+    return Category::kElementwise;
+  }
+  if (base.ends_with("_backward")) {  // gelu_backward, threshold_backward, ...
+    std::string forward = base.substr(0, base.size() - std::string_view("_backward").size());
+    if (IsOneOf(forward, kElementwiseOps))
+      return Category::kElementwise;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view ToString(Category category) {
+  switch (category) {
+    case Category::kGemm:
+      return "gemm";
+    case Category::kAttention:
+      return "attention";
+    case Category::kConvolution:
+      return "convolution";
+    case Category::kElementwise:
+      return "elementwise";
+    case Category::kReductionNormalization:
+      return "reduction_normalization";
+    case Category::kCopyLayout:
+      return "copy_layout";
+    case Category::kCommunication:
+      return "communication";
+    case Category::kMemset:
+      return "memset";
+    case Category::kOther:
+      break;
+  }
+  return "other";
+}
+
+std::optional<Category> CategoryOfOperator(std::string_view op_name) {
+  std::string lowered = Lower(op_name);
+  if (ContainsAny(lowered, kCommunication))
+    return Category::kCommunication;
+  return ByBaseName(BaseOpName(lowered));
+}
+
+// "conv" as a word start that is not "convert" (Triton's "..._convert_element_type").
+bool MentionsConvolution(std::string_view k) {
+  for (std::size_t at = k.find("conv"); at != std::string_view::npos; at = k.find("conv", at + 1)) {
+    if (k.substr(at, 7) != "convert")
+      return true;
+  }
+  return false;
+}
+
+Category CategoryOfKernel(std::string_view kernel_name) {
+  std::string k = Lower(kernel_name);
+  constexpr std::array<std::string_view, 13> kCopy = {"nchwtonhwc",
+                                                      "nhwctonchw",
+                                                      "transpose",
+                                                      "permute",
+                                                      "copy_kernel",
+                                                      "direct_copy",
+                                                      "catarraybatchedcopy",
+                                                      "cat_array",
+                                                      "batched_copy",
+                                                      "contiguous",
+                                                      "copykernel",
+                                                      "memcpy",
+                                                      "to_copy"};
+  constexpr std::array<std::string_view, 6> kAttention = {
+      "flash", "fmha", "attention", "attn", "sdpa", "mha_"};
+  constexpr std::array<std::string_view, 14> kNormalization = {"layer_norm",
+                                                               "layernorm",
+                                                               "batch_norm",
+                                                               "batchnorm",
+                                                               "group_norm",
+                                                               "groupnorm",
+                                                               "rms_norm",
+                                                               "rmsnorm",
+                                                               "instance_norm",
+                                                               "bn_fw",
+                                                               "bn_bw",
+                                                               "norm_kernel",
+                                                               "normalization",
+                                                               "softmax"};
+  constexpr std::array<std::string_view, 6> kConvolution = {
+      "fprop", "dgrad", "wgrad", "winograd", "implicit_convolve", "cudnn"};
+  constexpr std::array<std::string_view, 11> kGemm = {"gemm",
+                                                      "gemv",
+                                                      "nvjet",
+                                                      "cublas",
+                                                      "cutlass",
+                                                      "matmul",
+                                                      "wgmma",
+                                                      "xmma",
+                                                      "triton_tem",
+                                                      "splitkreduce",
+                                                      "hgemm"};
+  constexpr std::array<std::string_view, 7> kReduction = {
+      "reduce", "welford", "argmax", "topk", "triton_red", "triton_per", "pool"};
+  constexpr std::array<std::string_view, 8> kElementwise = {"elementwise",
+                                                            "pointwise",
+                                                            "triton_poi",
+                                                            "vectorized",
+                                                            "unrolled",
+                                                            "fill",
+                                                            "multi_tensor_apply",
+                                                            "foreach"};
+  if (ContainsAny(k, kCommunication))
+    return Category::kCommunication;
+  if (ContainsAny(k, kCopy))
+    return Category::kCopyLayout;
+  if (ContainsAny(k, kAttention))
+    return Category::kAttention;
+  if (ContainsAny(k, kNormalization))
+    return Category::kReductionNormalization;
+  if (MentionsConvolution(k) || ContainsAny(k, kConvolution))
+    return Category::kConvolution;
+  if (ContainsAny(k, kGemm))
+    return Category::kGemm;
+  if (ContainsAny(k, kReduction))
+    return Category::kReductionNormalization;
+  if (ContainsAny(k, kElementwise))
+    return Category::kElementwise;
+  return Category::kOther;
+}
+
+}  // namespace gpuperf::analysis::framework

@@ -1,0 +1,25 @@
+#include "analysis/framework/framework_view.h"
+
+namespace gpuperf::analysis::framework {
+
+report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
+                                           const CorrelationIndex& index,
+                                           const FrameworkOptions& options,
+                                           std::map<std::string, std::string>& top_operator,
+                                           std::string& error) {
+  report::FrameworkView view;
+  LaunchTree tree = BuildLaunchTree(trace);
+  CallActivities calls(trace, index);
+  FrameworkInput input{trace, tree, calls, {}, {}, 0, 0};
+  Categorize(input);
+  view.op_source = tree.op_source;
+  view.total_gpu_ns = input.total_gpu_ns;
+  view.orphan_gpu_ns = input.orphan_gpu_ns;
+  view.categories = CategoryTable(input);
+  view.operators = OperatorTable(input, top_operator);
+  ModuleTables(input, view);
+  StepTable(input, options, view, error);
+  return view;
+}
+
+}  // namespace gpuperf::analysis::framework

@@ -1,0 +1,60 @@
+// The framework view (gpuperf/framework.h): operators, categories, modules and steps, built on
+// one launch tree (launch_tree.h). Each table has its own file; ComputeFrameworkView runs them.
+#pragma once
+
+#include "gpuperf/framework.h"
+#include "gpuperf/trace.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analysis/correlation.h"
+#include "analysis/framework/categories.h"
+#include "analysis/framework/launch_tree.h"
+
+namespace gpuperf::analysis::framework {
+
+struct FrameworkOptions {
+  // Steps are the ranges (NVTX, annotations, operators) whose name matches this ECMAScript
+  // regex; empty: ProfilerStep#N.
+  std::string step_range;
+};
+
+// What every table reads: the tree, the activities per call and each activity's category.
+struct FrameworkInput {
+  const model::Trace& trace;
+  const LaunchTree& tree;
+  const CallActivities& calls;
+  std::vector<Category> category;  // per activity
+  std::vector<std::uint8_t> tier;  // per activity: 0 operator, 1 kernel name, 2 activity kind
+  std::int64_t total_gpu_ns = 0;   // summed duration of every activity
+  std::int64_t orphan_gpu_ns = 0;  // of it, activities without a launch call
+};
+
+// Per activity: the category and the tier that decided it (FrameworkInput::category / tier).
+void Categorize(FrameworkInput& input);
+std::vector<report::CategoryRow> CategoryTable(const FrameworkInput& input);
+
+// report::OperatorRow per operator name; `top_operator` gets, per kernel name, the operator that
+// launched most of its time.
+std::vector<report::OperatorRow> OperatorTable(const FrameworkInput& input,
+                                               std::map<std::string, std::string>& top_operator);
+
+void ModuleTables(const FrameworkInput& input, report::FrameworkView& view);
+
+// Steps and their summary; `error` is set (and nothing computed) on an invalid --step-range.
+void StepTable(const FrameworkInput& input,
+               const FrameworkOptions& options,
+               report::FrameworkView& view,
+               std::string& error);
+
+// The whole view. `top_operator` as OperatorTable's.
+report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
+                                           const CorrelationIndex& index,
+                                           const FrameworkOptions& options,
+                                           std::map<std::string, std::string>& top_operator,
+                                           std::string& error);
+
+}  // namespace gpuperf::analysis::framework

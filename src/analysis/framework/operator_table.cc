@@ -1,0 +1,262 @@
+#include <algorithm>
+#include <unordered_map>
+
+#include "analysis/framework/framework_view.h"
+#include "analysis/names.h"
+#include "analysis/shape_model.h"
+#include "analysis/statistics.h"
+#include "util/intervals.h"
+
+namespace gpuperf::analysis::framework {
+namespace {
+
+constexpr std::size_t kShapesKept = 5;
+
+struct ShapeAccumulator {
+  report::OperatorShape shape;
+  std::int64_t modeled_calls = 0;
+  std::int64_t modeled_ns = 0;  // kernel_ns of the calls with a model
+};
+
+struct RowAccumulator {
+  report::OperatorRow row;
+  std::map<model::NameId, std::int64_t> kernel_time;  // direct time per kernel name
+  std::map<std::pair<model::NameId, model::NameId>, ShapeAccumulator> shapes;
+  std::map<std::string, std::int64_t> category_time;  // direct, by activity category
+  std::vector<std::int64_t> call_ns;                  // direct time per launcher instance
+};
+
+class OperatorBuilder {
+ public:
+  explicit OperatorBuilder(const FrameworkInput& input)
+      : in_(input), trace_(input.trace), tree_(input.tree) {}
+
+  std::vector<report::OperatorRow> Build(std::map<std::string, std::string>& top_operator) {
+    GroupDirectCalls();
+    for (std::size_t op = 0; op < tree_.ops.size(); ++op)
+      AddOperator(op);
+    for (const auto& [call, unused] : bare_calls_)
+      AddBareCall(call);
+    return Finish(top_operator);
+  }
+
+ private:
+  // direct_calls_[op]: the calls whose launcher is operator instance op.
+  void GroupDirectCalls() {
+    direct_calls_.resize(tree_.ops.size());
+    for (std::uint32_t call : tree_.call_order) {
+      if (in_.calls.Of(call).empty())
+        continue;
+      std::int64_t launcher = tree_.launcher[call];
+      if (launcher >= 0)
+        direct_calls_[static_cast<std::size_t>(launcher)].push_back(call);
+      else
+        bare_calls_.emplace(call, true);
+    }
+  }
+
+  // Union length of the activities of `calls`.
+  std::int64_t BusyOf(const std::vector<std::uint32_t>& calls) {
+    scratch_.clear();
+    for (std::uint32_t call : calls) {
+      for (std::uint32_t i : in_.calls.Of(call))
+        scratch_.push_back({trace_.activities[i].start_ns, trace_.activities[i].end_ns});
+    }
+    return util::TotalLength(util::MergeIntervals(scratch_));
+  }
+
+  std::int64_t SubtreeBusy(const OpInstance& op) {
+    subtree_calls_.assign(tree_.call_order.begin() + op.first_call,
+                          tree_.call_order.begin() + op.last_call);
+    return BusyOf(subtree_calls_);
+  }
+
+  bool NestedInSameName(const OpInstance& op) const {
+    for (std::int64_t p = op.parent; p >= 0; p = tree_.ops[static_cast<std::size_t>(p)].parent) {
+      if (tree_.ops[static_cast<std::size_t>(p)].name == op.name)
+        return true;
+    }
+    return false;
+  }
+
+  RowAccumulator& RowFor(model::NameId name, std::string_view source) {
+    auto [it, inserted] = rows_.try_emplace(name);
+    if (inserted) {
+      it->second.row.name = std::string(trace_.Name(name));
+      it->second.row.source = std::string(source);
+    }
+    return it->second;
+  }
+
+  void AddDirect(RowAccumulator& acc, const std::vector<std::uint32_t>& calls) {
+    for (std::uint32_t call : calls) {
+      if (IsGraphLaunchApi(StripVersionSuffix(trace_.Name(trace_.api_calls[call].name))))
+        ++acc.row.graph_launches;
+      for (std::uint32_t i : in_.calls.Of(call)) {
+        const model::GpuActivity& a = trace_.activities[i];
+        ++acc.row.launches;
+        acc.kernel_time[a.name] += a.duration_ns();
+        acc.category_time[std::string(ToString(in_.category[i]))] += a.duration_ns();
+      }
+    }
+  }
+
+  void AddOperator(std::size_t index) {
+    const OpInstance& op = tree_.ops[index];
+    RowAccumulator& acc = RowFor(op.name, tree_.op_source);
+    acc.row.instances += 1;
+    std::int64_t duration = op.end_ns - op.start_ns;
+    acc.row.host_total_ns += duration;
+    acc.row.host_self_ns += duration;
+    if (op.parent >= 0)
+      child_time_[static_cast<std::size_t>(op.parent)] += duration;
+    if (op.first_call == op.last_call)
+      return;
+    const std::vector<std::uint32_t>& direct = direct_calls_[index];
+    std::int64_t direct_ns = direct.empty() ? 0 : BusyOf(direct);
+    if (!NestedInSameName(op))  // an aten::arange inside an aten::arange: its work counts once
+      acc.row.subtree_kernel_ns += SubtreeBusy(op);
+    if (direct.empty())
+      return;
+    acc.row.calls += 1;
+    acc.row.kernel_ns += direct_ns;
+    acc.call_ns.push_back(direct_ns);
+    AddDirect(acc, direct);
+    if (tree_.op_source == "cpu_op")
+      AddShape(acc, trace_.host_ops[op.source], direct_ns);
+  }
+
+  void AddShape(RowAccumulator& acc, const model::HostOp& op, std::int64_t direct_ns) {
+    ShapeAccumulator& shape = acc.shapes[{op.input_dims, op.input_types}];
+    if (shape.shape.calls == 0) {
+      shape.shape.input_dims = std::string(trace_.Name(op.input_dims));
+      shape.shape.input_types = std::string(trace_.Name(op.input_types));
+    }
+    shape.shape.calls += 1;
+    shape.shape.kernel_ns += direct_ns;
+    if (op.input_dims == 0)
+      return;
+    std::optional<OpWork> work = ModelOp(trace_.Name(op.name),
+                                         trace_.Name(op.input_dims),
+                                         trace_.Name(op.input_types),
+                                         trace_.Name(op.concrete_inputs));
+    if (!work)
+      return;
+    shape.modeled_calls += 1;
+    shape.modeled_ns += direct_ns;
+    shape.shape.flops = shape.shape.flops.value_or(0) + work->flops;
+    shape.shape.bytes = shape.shape.bytes.value_or(0) + work->bytes;
+    shape.shape.precision = std::string(model::ToString(work->precision));
+  }
+
+  void AddBareCall(std::uint32_t call) {
+    RowAccumulator& acc = RowFor(trace_.api_calls[call].name, "launch_call");
+    std::vector<std::uint32_t> one{call};
+    std::int64_t ns = BusyOf(one);
+    acc.row.instances += 1;
+    acc.row.calls += 1;
+    acc.row.kernel_ns += ns;
+    acc.call_ns.push_back(ns);
+    acc.row.subtree_kernel_ns += ns;
+    acc.row.host_total_ns += trace_.api_calls[call].duration_ns();
+    acc.row.host_self_ns += trace_.api_calls[call].duration_ns();
+    AddDirect(acc, one);
+  }
+
+  void FinishShapes(RowAccumulator& acc) {
+    std::vector<ShapeAccumulator*> shapes;
+    for (auto& [key, shape] : acc.shapes)
+      shapes.push_back(&shape);
+    std::stable_sort(shapes.begin(), shapes.end(), [](const auto* a, const auto* b) {
+      return a->shape.kernel_ns > b->shape.kernel_ns;
+    });
+    for (ShapeAccumulator* s : shapes) {
+      if (acc.row.shapes.size() == kShapesKept) {
+        ++acc.row.shapes_omitted;
+        continue;
+      }
+      // Rates only when every call of the group is modelled: a partial sum over the whole
+      // group's time would understate them.
+      if (s->shape.flops && s->modeled_calls == s->shape.calls && s->shape.kernel_ns > 0) {
+        double seconds = static_cast<double>(s->shape.kernel_ns) * 1e-9;
+        s->shape.achieved_flops_per_s = static_cast<double>(*s->shape.flops) / seconds;
+        s->shape.achieved_bytes_per_s = static_cast<double>(*s->shape.bytes) / seconds;
+      }
+      acc.row.shapes.push_back(std::move(s->shape));
+    }
+  }
+
+  void FinishCategory(RowAccumulator& acc) {
+    if (auto c = CategoryOfOperator(acc.row.name); c && acc.row.source != "launch_call") {
+      acc.row.category = std::string(ToString(*c));
+      acc.row.category_tier = "operator";
+      return;
+    }
+    std::string best;
+    std::int64_t best_ns = -1;
+    for (const auto& [name, ns] : acc.category_time) {
+      if (ns > best_ns)
+        best = name, best_ns = ns;
+    }
+    acc.row.category = best.empty() ? "other" : best;
+    acc.row.category_tier = best == "copy_layout" || best == "memset" ? "activity" : "kernel_name";
+  }
+
+  std::vector<report::OperatorRow> Finish(std::map<std::string, std::string>& top_operator) {
+    for (std::size_t op = 0; op < tree_.ops.size(); ++op) {
+      auto it = child_time_.find(op);
+      if (it != child_time_.end())
+        rows_[tree_.ops[op].name].row.host_self_ns -= it->second;
+    }
+    std::map<model::NameId, std::pair<std::int64_t, std::string>> best_op;  // per kernel name
+    std::vector<report::OperatorRow> out;
+    for (auto& [name, acc] : rows_) {
+      if (acc.row.subtree_kernel_ns == 0 && acc.row.kernel_ns == 0)
+        continue;
+      std::int64_t top_ns = -1;
+      for (const auto& [kernel, ns] : acc.kernel_time) {
+        if (ns > top_ns)
+          acc.row.top_kernel = std::string(trace_.Name(kernel)), top_ns = ns;
+        auto& best = best_op[kernel];
+        if (ns > best.first)
+          best = {ns, acc.row.name};
+      }
+      acc.row.fraction = in_.total_gpu_ns > 0 ? static_cast<double>(acc.row.kernel_ns) /
+                                                    static_cast<double>(in_.total_gpu_ns)
+                                              : 0;
+      report::Distribution per_call = Summarize(acc.call_ns);
+      acc.row.call_avg_ns = per_call.avg;
+      acc.row.call_med_ns = per_call.med;
+      acc.row.call_stddev_ns = per_call.stddev;
+      FinishCategory(acc);
+      FinishShapes(acc);
+      out.push_back(std::move(acc.row));
+    }
+    for (const auto& [kernel, best] : best_op)
+      top_operator[std::string(trace_.Name(kernel))] = best.second;
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+      return std::tie(b.kernel_ns, b.subtree_kernel_ns, a.name) <
+             std::tie(a.kernel_ns, a.subtree_kernel_ns, b.name);
+    });
+    return out;
+  }
+
+  const FrameworkInput& in_;
+  const model::Trace& trace_;
+  const LaunchTree& tree_;
+  std::vector<std::vector<std::uint32_t>> direct_calls_;
+  std::map<std::uint32_t, bool> bare_calls_;  // ordered: rows come out the same every run
+  std::unordered_map<std::size_t, std::int64_t> child_time_;
+  std::map<model::NameId, RowAccumulator> rows_;
+  std::vector<util::Interval> scratch_;
+  std::vector<std::uint32_t> subtree_calls_;
+};
+
+}  // namespace
+
+std::vector<report::OperatorRow> OperatorTable(const FrameworkInput& input,
+                                               std::map<std::string, std::string>& top_operator) {
+  return OperatorBuilder(input).Build(top_operator);
+}
+
+}  // namespace gpuperf::analysis::framework

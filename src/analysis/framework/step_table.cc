@@ -1,0 +1,225 @@
+#include <algorithm>
+#include <cmath>
+#include <regex>
+#include <set>
+#include <tuple>
+
+#include "analysis/ceilings_used.h"
+#include "analysis/critical_time.h"
+#include "analysis/framework/framework_view.h"
+#include "analysis/shape_model.h"
+#include "util/intervals.h"
+
+namespace gpuperf::analysis::framework {
+namespace {
+
+// Names longer than this are never matched by --step-range: libstdc++'s regex recurses per
+// character and a hostile name must not overflow the stack.
+constexpr std::size_t kMaxMatchedName = 1024;
+
+struct StepWindow {
+  std::string name;
+  model::TimeNs start_ns = 0;
+  model::TimeNs end_ns = 0;
+  std::int64_t pid = model::kNoId;
+  bool operator<(const StepWindow& o) const {
+    return std::tie(start_ns, end_ns, name) < std::tie(o.start_ns, o.end_ns, o.name);
+  }
+  bool operator==(const StepWindow& o) const {
+    return start_ns == o.start_ns && end_ns == o.end_ns && name == o.name;
+  }
+};
+
+bool IsHostRange(model::RangeKind kind) {
+  return kind != model::RangeKind::kGpuUserAnnotation;
+}
+
+// ProfilerStep#N from annotations (and 2021's "Operator" events, which arrive as host ops), or
+// every host range / operator whose name matches `pattern`.
+std::vector<StepWindow> FindSteps(const model::Trace& trace, const std::regex* pattern) {
+  std::vector<StepWindow> steps;
+  auto wanted = [&](std::string_view name) {
+    if (!pattern)
+      return name.starts_with("ProfilerStep#");
+    return name.size() <= kMaxMatchedName && std::regex_search(name.begin(), name.end(), *pattern);
+  };
+  for (const model::Range& r : trace.ranges) {
+    if (IsHostRange(r.kind) && wanted(trace.Name(r.name)))
+      steps.push_back({std::string(trace.Name(r.name)), r.start_ns, r.end_ns, r.pid});
+  }
+  for (const model::HostOp& op : trace.host_ops) {
+    if (wanted(trace.Name(op.name)))
+      steps.push_back({std::string(trace.Name(op.name)), op.start_ns, op.end_ns, op.pid});
+  }
+  std::sort(steps.begin(), steps.end());
+  steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+  return steps;
+}
+
+double Median(std::vector<double> values) {
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+double MedianAbsoluteDeviation(const std::vector<double>& values) {
+  double median = Median(values);
+  std::vector<double> deviations;
+  for (double v : values)
+    deviations.push_back(std::fabs(v - median));
+  return Median(deviations);
+}
+
+// Nearest-rank percentile.
+double Percentile(std::vector<double> values, double p) {
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  auto rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(values.size())));
+  return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
+}
+
+class StepBuilder {
+ public:
+  explicit StepBuilder(const FrameworkInput& input) : in_(input), trace_(input.trace) {
+    std::vector<util::Interval> all;
+    for (const model::GpuActivity& a : trace_.activities)
+      all.push_back({a.start_ns, a.end_ns});
+    busy_ = util::MergeIntervals(std::move(all));
+    for (std::uint32_t call : in_.tree.call_order) {
+      if (!in_.calls.Of(call).empty())
+        launches_.push_back(call);
+    }
+    std::sort(launches_.begin(), launches_.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return trace_.api_calls[a].start_ns < trace_.api_calls[b].start_ns;
+    });
+    window_start_ = ComputeTraceWindow(trace_).start_ns;
+  }
+
+  report::StepRow Step(const StepWindow& window) {
+    report::StepRow row;
+    row.name = window.name;
+    row.start_ns = window.start_ns - window_start_;
+    row.wall_ns = window.end_ns - window.start_ns;
+    row.gpu_busy_ns = util::CoveredLength(busy_, window.start_ns, window.end_ns);
+    row.idle_ns = row.wall_ns - row.gpu_busy_ns;
+    auto first = std::lower_bound(
+        launches_.begin(),
+        launches_.end(),
+        window.start_ns,
+        [&](std::uint32_t call, model::TimeNs t) { return trace_.api_calls[call].start_ns < t; });
+    std::set<std::int64_t> modeled_ops;
+    double ideal_s = 0;
+    std::int64_t flops = 0;
+    bool any_model = false;
+    for (auto it = first; it != launches_.end(); ++it) {
+      const model::ApiCall& call = trace_.api_calls[*it];
+      if (call.start_ns >= window.end_ns)
+        break;
+      if (window.pid != model::kNoId && call.pid != model::kNoId && call.pid != window.pid)
+        continue;
+      for (std::uint32_t i : in_.calls.Of(*it)) {
+        row.kernel_ns += trace_.activities[i].duration_ns();
+        ++row.launches;
+      }
+      std::int64_t op = in_.tree.launcher[*it];
+      if (op < 0 || in_.tree.op_source != "cpu_op" || !modeled_ops.insert(op).second)
+        continue;
+      if (auto work = Work(static_cast<std::size_t>(op))) {
+        any_model = true;
+        flops += work->flops;
+        auto peak = Peak(trace_.activities[in_.calls.Of(*it).front()].device, *work);
+        ideal_s = peak && *peak > 0 && ideal_s >= 0
+                      ? ideal_s + static_cast<double>(work->flops) / *peak
+                      : -1;  // one op without a roof: no MFU
+      }
+    }
+    if (any_model) {
+      row.flops = flops;
+      if (ideal_s >= 0 && row.wall_ns > 0)
+        row.mfu = ideal_s / (static_cast<double>(row.wall_ns) * 1e-9);
+    }
+    return row;
+  }
+
+ private:
+  std::optional<OpWork> Work(std::size_t op) const {
+    const model::HostOp& host = trace_.host_ops[in_.tree.ops[op].source];
+    if (host.input_dims == 0)
+      return std::nullopt;
+    return ModelOp(trace_.Name(host.name),
+                   trace_.Name(host.input_dims),
+                   trace_.Name(host.input_types),
+                   trace_.Name(host.concrete_inputs));
+  }
+
+  std::optional<double> Peak(std::int32_t device, const OpWork& work) {
+    auto it = roofs_.find(device);
+    if (it == roofs_.end())
+      it = roofs_.emplace(device, RoofsOf(trace_, device)).first;
+    const model::DeviceCeilings* entry = it->second.match.entry;
+    if (!entry)
+      return std::nullopt;
+    return entry->Peak(work.precision, work.unit);
+  }
+
+  const FrameworkInput& in_;
+  const model::Trace& trace_;
+  std::vector<util::Interval> busy_;
+  std::vector<std::uint32_t> launches_;  // calls that launched GPU work, by start
+  std::map<std::int32_t, DeviceRoofs> roofs_;
+  model::TimeNs window_start_ = 0;
+};
+
+report::StepSummary Summarize(const std::vector<report::StepRow>& steps, std::string source) {
+  report::StepSummary s;
+  s.source = std::move(source);
+  s.steps = static_cast<std::int64_t>(steps.size());
+  std::vector<double> walls, mfus;
+  for (const report::StepRow& step : steps) {
+    walls.push_back(static_cast<double>(step.wall_ns));
+    if (step.mfu)
+      mfus.push_back(*step.mfu);
+  }
+  s.median_wall_ns = Median(walls);
+  s.p95_wall_ns = Percentile(walls, 0.95);
+  s.mad_wall_ns = MedianAbsoluteDeviation(walls);
+  if (walls.size() >= 3) {
+    std::vector<double> rest(walls.begin() + 1, walls.end());
+    double median = Median(rest);
+    double threshold = std::max(3 * 1.4826 * MedianAbsoluteDeviation(rest), 0.1 * median);
+    s.first_step_outlier = walls.front() - median > threshold;
+  }
+  if (!mfus.empty())
+    s.median_mfu = Median(mfus);
+  return s;
+}
+
+}  // namespace
+
+void StepTable(const FrameworkInput& input,
+               const FrameworkOptions& options,
+               report::FrameworkView& view,
+               std::string& error) {
+  std::optional<std::regex> pattern;
+  if (!options.step_range.empty()) {
+    try {
+      pattern.emplace(options.step_range, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      error = "--step-range: not a valid regular expression: " + options.step_range;
+      return;
+    }
+  }
+  std::vector<StepWindow> windows = FindSteps(input.trace, pattern ? &*pattern : nullptr);
+  if (windows.empty())
+    return;
+  StepBuilder builder(input);
+  for (const StepWindow& window : windows)
+    view.steps.push_back(builder.Step(window));
+  view.step_summary = Summarize(
+      view.steps, pattern ? "--step-range " + options.step_range : std::string("ProfilerStep"));
+}
+
+}  // namespace gpuperf::analysis::framework

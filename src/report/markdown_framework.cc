@@ -1,0 +1,226 @@
+// report.md's hierarchy, right under the diagnosis: steps -> modules -> operators -> categories
+// -> kernels, a few rows each (the seed's "report performance hierarchically").
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "report/markdown_escape.h"
+#include "report/markdown_sections.h"
+#include "report/markdown_table.h"
+#include "report/readable_name.h"
+#include "report/row_order.h"
+#include "report/units_format.h"
+
+namespace gpuperf::report::markdown {
+namespace {
+
+constexpr std::size_t kStepRows = 10;
+constexpr std::size_t kModuleRows = 6;
+constexpr std::size_t kTreeRows = 20;
+constexpr std::size_t kOperatorRows = 10;
+constexpr std::size_t kKernelRows = 8;
+
+std::string Ns(std::int64_t ns) {
+  return FormatDuration(static_cast<double>(ns));
+}
+
+std::string Share(double fraction) {
+  return FormatPercent(100.0 * fraction);
+}
+
+void AppendSteps(std::string& out, const FrameworkView& view) {
+  if (!view.step_summary)
+    return;
+  const StepSummary& s = *view.step_summary;
+  out += fmt::format("**Steps** ({}, {}): median {}, p95 {}, MAD {}",
+                     EscapeMarkdown(s.source),
+                     FormatCount(s.steps),
+                     FormatDuration(s.median_wall_ns),
+                     FormatDuration(s.p95_wall_ns),
+                     FormatDuration(s.mad_wall_ns));
+  if (s.median_mfu)
+    out += fmt::format(", median MFU {} (modeled FLOPs)", Share(*s.median_mfu));
+  out += ".";
+  if (s.first_step_outlier) {
+    out += fmt::format(
+        " The first step ({}) is a warm-up outlier: leave it out of step-time "
+        "comparisons.",
+        FormatDuration(static_cast<double>(view.steps.front().wall_ns)));
+  }
+  out += "\n\n";
+  MarkdownTable table({{"step"},
+                       {"start", Align::kRight},
+                       {"wall", Align::kRight},
+                       {"GPU busy", Align::kRight},
+                       {"GPU idle", Align::kRight},
+                       {"GPU time launched", Align::kRight},
+                       {"launches", Align::kRight},
+                       {"MFU", Align::kRight}});
+  std::size_t shown = std::min(view.steps.size(), kStepRows);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const StepRow& step = view.steps[i];
+    table.AddRow({step.name,
+                  "+" + Ns(step.start_ns),
+                  Ns(step.wall_ns),
+                  Ns(step.gpu_busy_ns),
+                  Ns(step.idle_ns),
+                  Ns(step.kernel_ns),
+                  FormatCount(step.launches),
+                  step.mfu ? Share(*step.mfu) : "-"});
+  }
+  out += table.Render() + "\n";
+  AppendShownNote(out, shown, view.steps.size(), "steps");
+}
+
+void AppendModules(std::string& out, const FrameworkView& view, const MarkdownOptions& options) {
+  if (view.modules.empty())
+    return;
+  out +=
+      "**Modules** (nn.Module classes; GPU time launched inside their instances, a class "
+      "nested in itself counted once):\n\n";
+  MarkdownTable table({{"module"},
+                       {"calls", Align::kRight},
+                       {"GPU time", Align::kRight},
+                       {"% of GPU time", Align::kRight},
+                       {"of it backward", Align::kRight}});
+  std::size_t shown = std::min(view.modules.size(), kModuleRows);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const ModuleRow& m = view.modules[i];
+    table.AddRow({Shorten(m.name, options.name_chars),
+                  FormatCount(m.calls),
+                  Ns(m.kernel_ns),
+                  Share(m.fraction),
+                  m.backward_ns > 0 ? Ns(m.backward_ns) : "-"});
+  }
+  out += table.Render() + "\n";
+  AppendShownNote(out, shown, view.modules.size(), "modules");
+  if (view.module_tree.empty())
+    return;
+  out +=
+      "<details><summary>By layer (module tree, forward work, nodes of at least 1% of GPU "
+      "time)</summary>\n\n";
+  MarkdownTable tree({{"layer"},
+                      {"calls", Align::kRight},
+                      {"GPU time", Align::kRight},
+                      {"% of GPU time", Align::kRight}});
+  std::size_t rows = std::min(view.module_tree.size(), kTreeRows);
+  for (std::size_t i = 0; i < rows; ++i) {
+    const ModuleTreeNode& n = view.module_tree[i];
+    std::string indent;
+    for (std::int32_t d = 0; d < n.depth && d < 12; ++d)
+      indent += "· ";
+    tree.AddRow({indent + Shorten(n.name, options.name_chars),
+                 FormatCount(n.calls),
+                 Ns(n.kernel_ns),
+                 Share(n.fraction)});
+  }
+  out += tree.Render() + "\n";
+  AppendShownNote(out, rows, view.module_tree.size(), "module tree nodes");
+  out += "</details>\n\n";
+}
+
+void AppendOperators(std::string& out, const FrameworkView& view, const MarkdownOptions& options) {
+  if (view.operators.empty())
+    return;
+  out += fmt::format(
+      "**Operators** ({}; GPU time launched directly by the operator, and under it including "
+      "child operators, TraceLens' definitions):\n\n",
+      view.op_source == "nvtx" ? "NVTX ranges" : "framework operators");
+  MarkdownTable table({{"operator"},
+                       {"category"},
+                       {"calls", Align::kRight},
+                       {"GPU time", Align::kRight},
+                       {"% of GPU time", Align::kRight},
+                       {"under it", Align::kRight},
+                       {"top kernel"}});
+  std::size_t shown = std::min(view.operators.size(), kOperatorRows);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const OperatorRow& op = view.operators[i];
+    table.AddRow({Shorten(op.name, options.name_chars),
+                  op.category,
+                  FormatCount(op.calls),
+                  Ns(op.kernel_ns),
+                  Share(op.fraction),
+                  Ns(op.subtree_kernel_ns),
+                  Shorten(ReadableKernelName(op.top_kernel), options.name_chars)});
+  }
+  out += table.Render() + "\n";
+  AppendShownNote(out, shown, view.operators.size(), "operators");
+}
+
+void AppendCategories(std::string& out, const FrameworkView& view) {
+  if (view.categories.empty())
+    return;
+  out +=
+      "**Categories** (every GPU activity in exactly one; decided by the launching operator's "
+      "name, else the kernel name, copies and memsets by kind):\n\n";
+  MarkdownTable table({{"category"},
+                       {"GPU time", Align::kRight},
+                       {"% of GPU time", Align::kRight},
+                       {"launches", Align::kRight},
+                       {"decided by operator / kernel name / kind", Align::kRight},
+                       {"top operators"}});
+  for (const CategoryRow& c : view.categories) {
+    std::string ops;
+    for (const std::string& op : c.top_operators)
+      ops += (ops.empty() ? "" : ", ") + op;
+    table.AddRow(
+        {c.name,
+         Ns(c.kernel_ns),
+         Share(c.fraction),
+         FormatCount(c.launches),
+         Ns(c.by_operator_ns) + " / " + Ns(c.by_kernel_name_ns) + " / " + Ns(c.by_activity_ns),
+         ops});
+  }
+  out += table.Render() + "\n";
+}
+
+void AppendTopKernels(std::string& out,
+                      const AnalysisReport& report,
+                      const MarkdownOptions& options) {
+  auto order = KernelsByTotalTime(report.kernels);
+  if (order.empty())
+    return;
+  out += "**Top kernels** ([launching operator]; the full table is under Kernels below):\n\n";
+  MarkdownTable table({{"kernel"},
+                       {"instances", Align::kRight},
+                       {"total", Align::kRight},
+                       {"% kernel time", Align::kRight}});
+  std::size_t shown = std::min(order.size(), kKernelRows);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const KernelRow& k = *order[i];
+    table.AddRow({KernelWithOperator(k.name, k.top_operator, options.name_chars),
+                  FormatCount(k.duration_ns.count),
+                  Ns(k.duration_ns.total),
+                  FormatPercent(k.time_percent)});
+  }
+  out += table.Render() + "\n";
+}
+
+}  // namespace
+
+void AppendHierarchy(std::string& out,
+                     const AnalysisReport& report,
+                     const MarkdownOptions& options) {
+  const FrameworkView& view = report.framework;
+  if (view.operators.empty() && view.modules.empty() && !view.step_summary &&
+      report.kernels.empty()) {
+    return;
+  }
+  out += "## Where the GPU time goes, by layer\n\n";
+  if (view.orphan_gpu_ns > 0 && view.total_gpu_ns > 0) {
+    out += fmt::format(
+        "{} of the {} of GPU time ({}) has no launch call in the trace (orphans): no operator, "
+        "module or step below holds it.\n\n",
+        Ns(view.orphan_gpu_ns),
+        Ns(view.total_gpu_ns),
+        Share(static_cast<double>(view.orphan_gpu_ns) / static_cast<double>(view.total_gpu_ns)));
+  }
+  AppendSteps(out, view);
+  AppendModules(out, view, options);
+  AppendOperators(out, view, options);
+  AppendCategories(out, view);
+  AppendTopKernels(out, report, options);
+}
+
+}  // namespace gpuperf::report::markdown

@@ -1,0 +1,21 @@
+// Kernel names as a reviewer reads them in a table: "void at::native::elementwise_kernel<128, 4,
+// ...>(int, ...)" -> "at::native::elementwise_kernel<…>". report.json keeps the full name.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace gpuperf::report {
+
+// Drops a leading "void " and the parameter list, and shortens each outermost template argument
+// list to its first argument (itself without template arguments; elided when longer than 64
+// characters): "cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_32x6_tn_align4>" stays,
+// "at::native::elementwise_kernel<128, 4, ...>" becomes "at::native::elementwise_kernel<128, …>".
+std::string ReadableKernelName(std::string_view name);
+
+// ReadableKernelName plus the launching operator, within `max_chars` characters: the kernel part
+// is shortened first, so the operator stays readable: "at::native::elementwise_kernel<128, …>
+// [aten::mul]". Without an operator, the readable name alone.
+std::string KernelWithOperator(std::string_view kernel, std::string_view op, std::size_t max_chars);
+
+}  // namespace gpuperf::report
