@@ -45,6 +45,8 @@ struct KernelRow {
   // The framework operator that launched most of this kernel's time (OperatorRow::name); ""
   // when the input records no operators.
   std::string top_operator;
+  // The framework category (CategoryRow::name) of most of this kernel's time.
+  std::string category;
   // When instances have hardware counters: their roofline (gpuperf/roofline.h).
   std::optional<KernelRoofline> roofline;
   // When instances record block size and registers on a device of known compute capability:

@@ -97,15 +97,17 @@ void AttachFrameworkView(const model::Trace& trace,
                          const CorrelationIndex& index,
                          const AnalyzeOptions& options,
                          report::AnalysisReport& out) {
-  std::map<std::string, std::string> top_operator;
+  framework::KernelFrameworkMap kernels;
   std::string error;
   out.framework = framework::ComputeFrameworkView(
-      trace, index, {.step_range = options.step_range}, top_operator, error);
+      trace, index, {.step_range = options.step_range}, kernels, error);
   if (!error.empty())
     out.notes.push_back(error);
   for (report::KernelRow& row : out.kernels) {
-    if (auto it = top_operator.find(row.name); it != top_operator.end())
-      row.top_operator = it->second;
+    if (auto it = kernels.find(row.name); it != kernels.end()) {
+      row.top_operator = it->second.top_operator;
+      row.category = it->second.category;
+    }
   }
 }
 

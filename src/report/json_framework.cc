@@ -50,6 +50,7 @@ Json OperatorJson(const OperatorRow& op) {
               {"category", op.category},
               {"category_tier", op.category_tier},
               {"top_kernel", op.top_kernel},
+              {"top_module", op.top_module},
               {"shapes", std::move(shapes)},
               {"shapes_omitted", op.shapes_omitted}};
 }

@@ -118,6 +118,7 @@ Json KernelsJson(const std::vector<KernelRow>& kernels) {
     object["block"] = k.block;
     object["short_instances"] = k.short_instances;
     object["top_operator"] = k.top_operator;
+    object["category"] = k.category;
     if (k.roofline)
       object["roofline"] = RooflineJson(*k.roofline);
     if (k.occupancy)

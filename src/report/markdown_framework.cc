@@ -208,7 +208,9 @@ void AppendHierarchy(std::string& out,
     return;
   }
   out += "## Where the GPU time goes, by layer\n\n";
-  if (view.orphan_gpu_ns > 0 && view.total_gpu_ns > 0) {
+  // Without any launch call (an Nsight Compute CSV) there is nothing to attribute: say nothing.
+  if (view.orphan_gpu_ns > 0 && view.total_gpu_ns > 0 &&
+      (view.orphan_gpu_ns < view.total_gpu_ns || !view.op_source.empty())) {
     out += fmt::format(
         "{} of the {} of GPU time ({}) has no launch call in the trace (orphans): no operator, "
         "module or step below holds it.\n\n",

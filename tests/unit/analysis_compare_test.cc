@@ -166,3 +166,65 @@ TEST_CASE("compare: report inputs use summaries", "[compare]") {
 }
 
 }  // namespace gpuperf::analysis
+
+namespace gpuperf::analysis {
+namespace {
+
+report::OperatorRow Op(const std::string& name, std::int64_t calls, double avg_ns) {
+  report::OperatorRow op;
+  op.name = name;
+  op.calls = calls;
+  op.call_avg_ns = avg_ns;
+  op.call_med_ns = avg_ns;
+  op.call_stddev_ns = avg_ns * 0.01;
+  op.kernel_ns = static_cast<std::int64_t>(avg_ns * static_cast<double>(calls));
+  return op;
+}
+
+report::CategoryRow Category(const std::string& name, std::int64_t ns) {
+  report::CategoryRow row;
+  row.name = name;
+  row.kernel_ns = ns;
+  return row;
+}
+
+report::ModuleRow Module(const std::string& name, std::int64_t ns) {
+  report::ModuleRow row;
+  row.name = name;
+  row.kernel_ns = ns;
+  return row;
+}
+
+}  // namespace
+}  // namespace gpuperf::analysis
+
+TEST_CASE("compare: operators, categories and modules match by name across kernel renames",
+          "[compare][framework]") {
+  using namespace gpuperf;
+  compare::Side before = analysis::MakeSide(1.0, 1.0, 1);
+  compare::Side after = analysis::MakeSide(1.0, 1.0, 2);
+  // The change fused aten::gelu into the GEMM: the kernel names differ, aten::addmm is matched.
+  before.report.framework.operators = {analysis::Op("aten::addmm", 50, 1e6),
+                                       analysis::Op("aten::gelu", 50, 1e5)};
+  after.report.framework.operators = {analysis::Op("aten::addmm", 50, 0.8e6)};
+  before.report.framework.categories = {analysis::Category("gemm", 50'000'000),
+                                        analysis::Category("elementwise", 5'000'000)};
+  after.report.framework.categories = {analysis::Category("gemm", 40'000'000)};
+  before.report.framework.modules = {analysis::Module("Block", 55'000'000)};
+  after.report.framework.modules = {analysis::Module("Block", 40'000'000)};
+  compare::CompareReport r = analysis::Compare(before, after, compare::Options{});
+  REQUIRE(r.operators.size() == 1);
+  CHECK(r.operators[0].name == "aten::addmm");
+  CHECK(r.operators[0].statistic.verdict == "faster");
+  CHECK(r.operators[0].statistic.n_before == 50);
+  CHECK(r.only_before_operators == std::vector<std::string>{"aten::gelu"});
+  CHECK(r.only_after_operators.empty());
+  REQUIRE(r.categories.size() == 2);
+  CHECK(r.categories[0].name == "gemm");
+  REQUIRE(r.categories[0].ratio);
+  CHECK(*r.categories[0].ratio == Approx(0.8));
+  CHECK(r.categories[1].name == "elementwise");
+  CHECK(r.categories[1].after_ns == 0);
+  REQUIRE(r.modules.size() == 1);
+  CHECK(*r.modules[0].ratio == Approx(40.0 / 55.0));
+}

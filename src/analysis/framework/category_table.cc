@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <map>
 
 #include "analysis/framework/framework_view.h"
@@ -65,6 +66,21 @@ void Categorize(FrameworkInput& input) {
     } else if (input.tier[i] != kByOperator) {
       input.category[i] = of_kernel(a.name);
     }
+  }
+}
+
+void KernelCategories(const FrameworkInput& input, KernelFrameworkMap& kernels) {
+  const model::Trace& trace = input.trace;
+  std::map<model::NameId, std::array<std::int64_t, kCategoryCount>> time;
+  for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+    const model::GpuActivity& a = trace.activities[i];
+    if (a.kind == model::ActivityKind::kKernel)
+      time[a.name][static_cast<std::size_t>(input.category[i])] += a.duration_ns();
+  }
+  for (const auto& [name, by_category] : time) {
+    auto best = std::max_element(by_category.begin(), by_category.end());
+    kernels[std::string(trace.Name(name))].category =
+        std::string(ToString(static_cast<Category>(std::distance(by_category.begin(), best))));
   }
 }
 

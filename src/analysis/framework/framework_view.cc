@@ -5,7 +5,7 @@ namespace gpuperf::analysis::framework {
 report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
                                            const CorrelationIndex& index,
                                            const FrameworkOptions& options,
-                                           std::map<std::string, std::string>& top_operator,
+                                           KernelFrameworkMap& kernels,
                                            std::string& error) {
   report::FrameworkView view;
   LaunchTree tree = BuildLaunchTree(trace);
@@ -16,7 +16,8 @@ report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
   view.total_gpu_ns = input.total_gpu_ns;
   view.orphan_gpu_ns = input.orphan_gpu_ns;
   view.categories = CategoryTable(input);
-  view.operators = OperatorTable(input, top_operator);
+  view.operators = OperatorTable(input, kernels);
+  KernelCategories(input, kernels);
   ModuleTables(input, view);
   StepTable(input, options, view, error);
   return view;

@@ -22,6 +22,14 @@ struct FrameworkOptions {
   std::string step_range;
 };
 
+// Per kernel name: the operator that launched most of its time and the category of most of it
+// (KernelRow::top_operator, KernelRow::category).
+struct KernelFramework {
+  std::string top_operator;
+  std::string category;
+};
+using KernelFrameworkMap = std::map<std::string, KernelFramework>;
+
 // What every table reads: the tree, the activities per call and each activity's category.
 struct FrameworkInput {
   const model::Trace& trace;
@@ -36,11 +44,12 @@ struct FrameworkInput {
 // Per activity: the category and the tier that decided it (FrameworkInput::category / tier).
 void Categorize(FrameworkInput& input);
 std::vector<report::CategoryRow> CategoryTable(const FrameworkInput& input);
+// Fills KernelFramework::category of every kernel name.
+void KernelCategories(const FrameworkInput& input, KernelFrameworkMap& kernels);
 
-// report::OperatorRow per operator name; `top_operator` gets, per kernel name, the operator that
-// launched most of its time.
+// report::OperatorRow per operator name; fills KernelFramework::top_operator.
 std::vector<report::OperatorRow> OperatorTable(const FrameworkInput& input,
-                                               std::map<std::string, std::string>& top_operator);
+                                               KernelFrameworkMap& kernels);
 
 void ModuleTables(const FrameworkInput& input, report::FrameworkView& view);
 
@@ -50,11 +59,11 @@ void StepTable(const FrameworkInput& input,
                report::FrameworkView& view,
                std::string& error);
 
-// The whole view. `top_operator` as OperatorTable's.
+// The whole view, and what it says of each kernel name.
 report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
                                            const CorrelationIndex& index,
                                            const FrameworkOptions& options,
-                                           std::map<std::string, std::string>& top_operator,
+                                           KernelFrameworkMap& kernels,
                                            std::string& error);
 
 }  // namespace gpuperf::analysis::framework

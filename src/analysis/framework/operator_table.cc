@@ -22,8 +22,9 @@ struct RowAccumulator {
   report::OperatorRow row;
   std::map<model::NameId, std::int64_t> kernel_time;  // direct time per kernel name
   std::map<std::pair<model::NameId, model::NameId>, ShapeAccumulator> shapes;
-  std::map<std::string, std::int64_t> category_time;  // direct, by activity category
-  std::vector<std::int64_t> call_ns;                  // direct time per launcher instance
+  std::map<std::string, std::int64_t> category_time;     // direct, by activity category
+  std::vector<std::int64_t> call_ns;                     // direct time per launcher instance
+  std::map<std::string_view, std::int64_t> module_time;  // direct, by innermost module class
 };
 
 class OperatorBuilder {
@@ -31,13 +32,13 @@ class OperatorBuilder {
   explicit OperatorBuilder(const FrameworkInput& input)
       : in_(input), trace_(input.trace), tree_(input.tree) {}
 
-  std::vector<report::OperatorRow> Build(std::map<std::string, std::string>& top_operator) {
+  std::vector<report::OperatorRow> Build(KernelFrameworkMap& kernels) {
     GroupDirectCalls();
     for (std::size_t op = 0; op < tree_.ops.size(); ++op)
       AddOperator(op);
     for (const auto& [call, unused] : bare_calls_)
       AddBareCall(call);
-    return Finish(top_operator);
+    return Finish(kernels);
   }
 
  private:
@@ -71,6 +72,15 @@ class OperatorBuilder {
     return BusyOf(subtree_calls_);
   }
 
+  // The class of the innermost nn.Module frame around the call; "" outside any module.
+  std::string_view InnermostModule(std::uint32_t call) const {
+    std::int64_t node = tree_.module[call];
+    if (node < 0)
+      return {};
+    std::size_t frame = tree_.modules[static_cast<std::size_t>(node)].frame;
+    return ModuleClassName(ModuleInstanceName(trace_.Name(trace_.python_frames[frame].name)));
+  }
+
   bool NestedInSameName(const OpInstance& op) const {
     for (std::int64_t p = op.parent; p >= 0; p = tree_.ops[static_cast<std::size_t>(p)].parent) {
       if (tree_.ops[static_cast<std::size_t>(p)].name == op.name)
@@ -92,8 +102,11 @@ class OperatorBuilder {
     for (std::uint32_t call : calls) {
       if (IsGraphLaunchApi(StripVersionSuffix(trace_.Name(trace_.api_calls[call].name))))
         ++acc.row.graph_launches;
+      std::string_view module = InnermostModule(call);
       for (std::uint32_t i : in_.calls.Of(call)) {
         const model::GpuActivity& a = trace_.activities[i];
+        if (!module.empty())
+          acc.module_time[module] += a.duration_ns();
         ++acc.row.launches;
         acc.kernel_time[a.name] += a.duration_ns();
         acc.category_time[std::string(ToString(in_.category[i]))] += a.duration_ns();
@@ -201,8 +214,7 @@ class OperatorBuilder {
     acc.row.category = best.empty() ? "other" : best;
     acc.row.category_tier = best == "copy_layout" || best == "memset" ? "activity" : "kernel_name";
   }
-
-  std::vector<report::OperatorRow> Finish(std::map<std::string, std::string>& top_operator) {
+  std::vector<report::OperatorRow> Finish(KernelFrameworkMap& kernels) {
     for (std::size_t op = 0; op < tree_.ops.size(); ++op) {
       auto it = child_time_.find(op);
       if (it != child_time_.end())
@@ -224,6 +236,11 @@ class OperatorBuilder {
       acc.row.fraction = in_.total_gpu_ns > 0 ? static_cast<double>(acc.row.kernel_ns) /
                                                     static_cast<double>(in_.total_gpu_ns)
                                               : 0;
+      std::int64_t module_ns = 0;
+      for (const auto& [module, ns] : acc.module_time) {
+        if (ns > module_ns)
+          acc.row.top_module = std::string(module), module_ns = ns;
+      }
       report::Distribution per_call = Summarize(acc.call_ns);
       acc.row.call_avg_ns = per_call.avg;
       acc.row.call_med_ns = per_call.med;
@@ -233,7 +250,7 @@ class OperatorBuilder {
       out.push_back(std::move(acc.row));
     }
     for (const auto& [kernel, best] : best_op)
-      top_operator[std::string(trace_.Name(kernel))] = best.second;
+      kernels[std::string(trace_.Name(kernel))].top_operator = best.second;
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
       return std::tie(b.kernel_ns, b.subtree_kernel_ns, a.name) <
              std::tie(a.kernel_ns, a.subtree_kernel_ns, b.name);
@@ -255,8 +272,8 @@ class OperatorBuilder {
 }  // namespace
 
 std::vector<report::OperatorRow> OperatorTable(const FrameworkInput& input,
-                                               std::map<std::string, std::string>& top_operator) {
-  return OperatorBuilder(input).Build(top_operator);
+                                               KernelFrameworkMap& kernels) {
+  return OperatorBuilder(input).Build(kernels);
 }
 
 }  // namespace gpuperf::analysis::framework

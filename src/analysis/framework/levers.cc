@@ -1,0 +1,276 @@
+#include "analysis/framework/levers.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include "analysis/ceilings_used.h"
+#include "analysis/framework/categories.h"
+
+namespace gpuperf::analysis::framework {
+namespace {
+
+// A lever is proposed only for work of at least this share of the GPU time.
+constexpr double kMinShare = 0.10;
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// "aten::_softmax" -> "_softmax".
+std::string_view BaseName(std::string_view op) {
+  auto scope = op.rfind("::");
+  return scope == std::string_view::npos ? op : op.substr(scope + 2);
+}
+
+std::string Ms(std::int64_t ns) {
+  return fmt::format("{:.3f} ms", static_cast<double>(ns) / 1e6);
+}
+
+class LeverFinder {
+ public:
+  LeverFinder(const model::Trace& trace, const report::AnalysisReport& r)
+      : trace_(trace), r_(r), view_(r.framework) {
+    wall_ns_ = r.predictions.wall_ns > 0 ? r.predictions.wall_ns : r.timeline.total_ns;
+  }
+
+  std::vector<Lever> Find() {
+    if (wall_ns_ <= 0 || view_.total_gpu_ns <= 0)
+      return {};
+    EagerAttention();
+    ElementwiseChain();
+    LayoutKernels();
+    Fp32Gemms();
+    std::stable_sort(levers_.begin(), levers_.end(), [](const Lever& a, const Lever& b) {
+      return a.saved_ns > b.saved_ns;
+    });
+    return levers_;
+  }
+
+ private:
+  double Share(std::int64_t ns) const {
+    return static_cast<double>(ns) / static_cast<double>(view_.total_gpu_ns);
+  }
+
+  void Add(Lever lever) {
+    lever.fraction =
+        std::min(0.99, static_cast<double>(lever.saved_ns) / static_cast<double>(wall_ns_));
+    lever.bound_speedup = 1.0 / (1.0 - lever.fraction);
+    levers_.push_back(std::move(lever));
+  }
+
+  // Attention written as bmm + softmax + elementwise ops (eager): one module class holds a
+  // softmax and batched GEMMs, and flash/SDPA attention kernels are not what runs there.
+  void EagerAttention() {
+    std::map<std::string, std::int64_t> softmax_by_module;
+    for (const report::OperatorRow& op : view_.operators) {
+      if (op.top_module.empty() || op.kernel_ns == 0)
+        continue;
+      if (Lower(BaseName(op.name)).find("softmax") != std::string::npos)
+        softmax_by_module[op.top_module] += op.kernel_ns;
+    }
+    for (const auto& [module, softmax_ns] : softmax_by_module) {
+      std::int64_t gemm_ns = 0, other_ns = 0, attention_ns = 0;
+      std::set<std::string> names;
+      for (const report::OperatorRow& op : view_.operators) {
+        if (op.top_module != module || op.kernel_ns == 0)
+          continue;
+        if (op.category == "attention")
+          attention_ns += op.kernel_ns;
+        else if (op.category == "gemm")
+          gemm_ns += op.kernel_ns;
+        else if (op.category == "elementwise" || op.category == "reduction_normalization")
+          other_ns += op.kernel_ns;
+        else
+          continue;
+        names.insert(op.name);
+      }
+      std::int64_t total = gemm_ns + other_ns;
+      if (gemm_ns == 0 || attention_ns > softmax_ns || Share(total) < kMinShare)
+        continue;
+      Lever lever;
+      lever.kind = "use_sdpa";
+      lever.subject = module;
+      lever.time_ns = total;
+      // A fused attention kernel does the same GEMM FLOPs without writing the score matrix: at
+      // best the softmax and elementwise ops vanish and the GEMM time stays.
+      lever.saved_ns = other_ns;
+      lever.basis = fmt::format(
+          "{} of softmax and elementwise ops in {} would vanish if a fused attention kernel "
+          "costs no more than its {} of batched GEMMs (trace; an upper bound)",
+          Ms(other_ns),
+          module,
+          Ms(gemm_ns));
+      lever.experiment = fmt::format(
+          "Replace the eager attention in {} (batched GEMMs + softmax + elementwise ops, {} of "
+          "GPU time) with torch.nn.functional.scaled_dot_product_attention (flash or "
+          "memory-efficient kernel)",
+          module,
+          Ms(total));
+      lever.falsified_by = fmt::format(
+          "A profile after the change: if {}'s GPU time does not fall below {} (its GEMM time), "
+          "the fused kernel is no faster than the eager ops",
+          module,
+          Ms(gemm_ns + other_ns / 2));
+      Add(std::move(lever));
+    }
+  }
+
+  std::int64_t CategoryNs(std::string_view name) const {
+    for (const report::CategoryRow& c : view_.categories) {
+      if (c.name == name)
+        return c.kernel_ns;
+    }
+    return 0;
+  }
+
+  // Elementwise (and layout-copy kernels, not DMA copies) that outweigh the GEMMs: memory-bound
+  // ops each reading and writing a whole tensor; fused, the intermediates stay on chip.
+  void ElementwiseChain() {
+    std::int64_t elementwise = CategoryNs("elementwise");
+    std::int64_t copies = 0;
+    for (const report::CategoryRow& c : view_.categories) {
+      if (c.name == "copy_layout")
+        copies = c.kernel_ns - c.by_activity_ns;
+    }
+    std::int64_t total = elementwise + copies;
+    if (Share(total) < 0.25 || total < CategoryNs("gemm"))
+      return;
+    std::vector<std::string> top;
+    std::int64_t launches = 0;
+    for (const report::OperatorRow& op : view_.operators) {
+      if (op.category != "elementwise" && op.category != "copy_layout")
+        continue;
+      launches += op.launches;
+      if (top.size() < 4 && op.kernel_ns > 0)
+        top.push_back(op.name);
+    }
+    Lever lever;
+    lever.kind = "fuse_elementwise";
+    lever.subject = fmt::format("{}", fmt::join(top, ", "));
+    lever.time_ns = total;
+    lever.saved_ns = total;
+    lever.basis = fmt::format(
+        "all {} of elementwise and layout-copy kernels ({} of GPU time) would vanish if fused "
+        "into the neighbouring kernels (trace; an upper bound: a fused kernel still reads and "
+        "writes its inputs and outputs once)",
+        Ms(total),
+        fmt::format("{:.1f}%", 100 * Share(total)));
+    lever.experiment = fmt::format(
+        "Fuse the elementwise chain ({}; {} launches): torch.compile the model, or fold the ops "
+        "into the producing GEMM's epilogue",
+        lever.subject,
+        launches);
+    lever.falsified_by =
+        "A profile after the change: if the elementwise kernel count and their summed time do "
+        "not fall, the fusion did not happen (check torch.compile's graph breaks)";
+    Add(std::move(lever));
+  }
+
+  // NCHW <-> NHWC conversion kernels around convolutions.
+  void LayoutKernels() {
+    std::int64_t layout = 0;
+    for (const report::KernelRow& k : r_.kernels) {
+      std::string name = Lower(k.name);
+      if (name.find("nchwtonhwc") != std::string::npos ||
+          name.find("nhwctonchw") != std::string::npos)
+        layout += k.duration_ns.total;
+    }
+    if (Share(layout) < kMinShare)
+      return;
+    Lever lever;
+    lever.kind = "channels_last";
+    lever.subject = "NCHW/NHWC conversion kernels";
+    lever.time_ns = layout;
+    lever.saved_ns = layout;
+    lever.basis = fmt::format("the {} of layout conversions would vanish (trace)", Ms(layout));
+    lever.experiment =
+        "Keep activations and weights in channels_last (model.to(memory_format="
+        "torch.channels_last)) so cuDNN stops converting layouts around each convolution";
+    lever.falsified_by =
+        "A profile after the change: nchwToNhwc/nhwcToNchw kernels still present means a layer "
+        "breaks the layout";
+    Add(std::move(lever));
+  }
+
+  // FP32 GEMMs (shape models say the operands are float) on a GPU with TF32 tensor cores: the
+  // roof the change reaches is the TF32 tensor peak.
+  void Fp32Gemms() {
+    std::int64_t time = 0, saved = 0;
+    std::vector<std::string> names;
+    for (const report::OperatorRow& op : view_.operators) {
+      if (op.category != "gemm")
+        continue;
+      for (const report::OperatorShape& s : op.shapes) {
+        if (s.precision != "fp32" || !s.flops || s.kernel_ns <= 0)
+          continue;
+        auto peak = Tf32Peak();
+        if (!peak)
+          return;
+        auto floor_ns = static_cast<std::int64_t>(static_cast<double>(*s.flops) / *peak * 1e9);
+        time += s.kernel_ns;
+        saved += std::max<std::int64_t>(0, s.kernel_ns - floor_ns);
+        if (names.empty() || names.back() != op.name)
+          names.push_back(op.name);
+      }
+    }
+    if (Share(time) < kMinShare || saved <= 0)
+      return;
+    Lever lever;
+    lever.kind = "tf32_or_amp";
+    lever.subject = fmt::format("{}", fmt::join(names, ", "));
+    lever.time_ns = time;
+    lever.saved_ns = saved;
+    lever.basis = fmt::format(
+        "the FP32 GEMMs' {} would fall to their modelled FLOPs at the TF32 tensor peak of the "
+        "datasheet, {} saved (modeled: shape models and datasheet ceilings)",
+        Ms(time),
+        Ms(saved));
+    lever.experiment = fmt::format(
+        "Run the FP32 GEMMs ({}) on tensor cores: torch.backends.cuda.matmul.allow_tf32 = True "
+        "(or torch.set_float32_matmul_precision('high')), or autocast to bf16",
+        lever.subject);
+    lever.falsified_by =
+        "Nsight Compute on the GEMM kernels after the change: no tensor-pipe activity "
+        "(sm__pipe_tensor_op_hmma_cycles_active) means they still run on the FP32 units";
+    Add(std::move(lever));
+  }
+
+  std::optional<double> Tf32Peak() {
+    if (tf32_checked_)
+      return tf32_peak_;
+    tf32_checked_ = true;
+    for (const model::Device& d : trace_.devices) {
+      DeviceRoofs roofs = RoofsOf(trace_, d.id);
+      if (roofs.match.entry) {
+        tf32_peak_ = roofs.match.entry->Peak(model::Precision::kTf32, model::MathUnit::kTensor);
+        if (tf32_peak_)
+          break;
+      }
+    }
+    return tf32_peak_;
+  }
+
+  const model::Trace& trace_;
+  const report::AnalysisReport& r_;
+  const report::FrameworkView& view_;
+  std::int64_t wall_ns_ = 0;
+  std::vector<Lever> levers_;
+  bool tf32_checked_ = false;
+  std::optional<double> tf32_peak_;
+};
+
+}  // namespace
+
+std::vector<Lever> FindLevers(const model::Trace& trace, const report::AnalysisReport& report) {
+  return LeverFinder(trace, report).Find();
+}
+
+}  // namespace gpuperf::analysis::framework

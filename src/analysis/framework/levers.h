@@ -1,0 +1,35 @@
+// The lever of a GPU-bound window, chosen from the operator / category / module view rather than
+// from the single hottest kernel (docs/method.md, "Levers"): fuse an elementwise chain, use SDPA
+// for eager attention, channels_last for layout kernels, TF32/AMP for FP32 GEMMs on tensor-core
+// GPUs. Each lever carries the GPU time it addresses and its Amdahl bound at the roof the change
+// would reach; the diagnosis takes the one with the largest bound.
+#pragma once
+
+#include "gpuperf/report.h"
+#include "gpuperf/trace.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuperf::analysis::framework {
+
+struct Lever {
+  // "fuse_elementwise", "use_sdpa", "channels_last", "tf32_or_amp"
+  std::string kind;
+  std::string subject;        // the operators, module or category it acts on, for the sentences
+  std::int64_t time_ns = 0;   // GPU time of the work it acts on
+  std::int64_t saved_ns = 0;  // at most this much comes back (the bound's numerator)
+  double fraction = 0;        // saved_ns / wall
+  double bound_speedup = 1;   // Amdahl: 1 / (1 - fraction)
+  std::string basis;          // how saved_ns was bounded, with its evidence tier
+  std::string experiment;     // the change to try
+  std::string falsified_by;   // the measurement that would reject it
+};
+
+// Every lever that applies to the report's framework view, largest bound first. `wall_ns` is
+// Amdahl's denominator (predictions.wall_ns).
+std::vector<Lever> FindLevers(const model::Trace& trace, const report::AnalysisReport& report);
+
+}  // namespace gpuperf::analysis::framework

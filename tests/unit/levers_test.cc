@@ -1,0 +1,117 @@
+// The levers of a GPU-bound window (src/analysis/framework/levers.h), on hand-built framework
+// views: each rule fires on its pattern, stays silent below its share, and bounds what it saves.
+#include <catch2/catch.hpp>
+
+#include "analysis/framework/levers.h"
+
+namespace {
+
+using gpuperf::analysis::framework::FindLevers;
+using gpuperf::analysis::framework::Lever;
+using gpuperf::report::AnalysisReport;
+
+gpuperf::report::OperatorRow Op(const std::string& name,
+                                const std::string& category,
+                                std::int64_t ns,
+                                const std::string& module = "") {
+  gpuperf::report::OperatorRow op;
+  op.name = name;
+  op.category = category;
+  op.kernel_ns = ns;
+  op.calls = 1;
+  op.launches = 1;
+  op.top_module = module;
+  return op;
+}
+
+gpuperf::report::CategoryRow Category(const std::string& name, std::int64_t ns) {
+  gpuperf::report::CategoryRow c;
+  c.name = name;
+  c.kernel_ns = ns;
+  return c;
+}
+
+AnalysisReport Report(std::int64_t wall_ns, std::int64_t gpu_ns) {
+  AnalysisReport r;
+  r.predictions.wall_ns = wall_ns;
+  r.framework.total_gpu_ns = gpu_ns;
+  return r;
+}
+
+const Lever* Find(const std::vector<Lever>& levers, const std::string& kind) {
+  for (const Lever& l : levers) {
+    if (l.kind == kind)
+      return &l;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("Eager attention (bmm + softmax in one module) points to SDPA", "[levers]") {
+  AnalysisReport r = Report(1000, 1000);
+  r.framework.operators = {Op("aten::bmm", "gemm", 300, "SelfAttention"),
+                           Op("aten::_softmax", "reduction_normalization", 400, "SelfAttention"),
+                           Op("aten::mul", "elementwise", 100, "SelfAttention"),
+                           Op("aten::addmm", "gemm", 200, "Linear")};
+  r.framework.categories = {Category("gemm", 500), Category("reduction_normalization", 400),
+                            Category("elementwise", 100)};
+  gpuperf::model::Trace trace;
+  auto levers = FindLevers(trace, r);
+  const Lever* sdpa = Find(levers, "use_sdpa");
+  REQUIRE(sdpa);
+  CHECK(sdpa->subject == "SelfAttention");
+  CHECK(sdpa->time_ns == 800);
+  CHECK(sdpa->saved_ns == 500);  // softmax + mul vanish, the batched GEMMs stay
+  CHECK(sdpa->bound_speedup == Approx(2.0));
+  CHECK(levers.front().kind == "use_sdpa");
+
+  // Flash attention already runs there: no lever.
+  r.framework.operators.push_back(
+      Op("aten::_flash_attention_forward", "attention", 500, "SelfAttention"));
+  CHECK_FALSE(Find(FindLevers(trace, r), "use_sdpa"));
+}
+
+TEST_CASE("An elementwise chain that outweighs the GEMMs is a fusion lever", "[levers]") {
+  AnalysisReport r = Report(2000, 1000);
+  r.framework.operators = {Op("aten::mul", "elementwise", 300), Op("aten::copy_", "copy_layout", 100),
+                           Op("aten::mm", "gemm", 250)};
+  r.framework.categories = {Category("elementwise", 300), Category("copy_layout", 100),
+                            Category("gemm", 250)};
+  gpuperf::model::Trace trace;
+  auto levers = FindLevers(trace, r);
+  const Lever* fuse = Find(levers, "fuse_elementwise");
+  REQUIRE(fuse);
+  CHECK(fuse->time_ns == 400);
+  CHECK(fuse->fraction == Approx(0.2));
+  CHECK(fuse->bound_speedup == Approx(1.25));
+  CHECK(fuse->subject == "aten::mul, aten::copy_");
+
+  // GEMMs dominate: no fusion lever.
+  r.framework.categories[2].kernel_ns = 600;
+  CHECK_FALSE(Find(FindLevers(trace, r), "fuse_elementwise"));
+}
+
+TEST_CASE("FP32 GEMMs on a TF32 GPU are bounded at the TF32 roof", "[levers]") {
+  gpuperf::model::Trace trace;
+  gpuperf::model::Device device;
+  device.id = 0;
+  device.name = "NVIDIA A100-SXM4-80GB";
+  device.compute_major = 8;
+  trace.devices.push_back(device);
+  AnalysisReport r = Report(10'000'000, 10'000'000);
+  auto mm = Op("aten::mm", "gemm", 5'000'000);
+  gpuperf::report::OperatorShape shape;
+  shape.precision = "fp32";
+  shape.kernel_ns = 5'000'000;
+  shape.flops = 78'000'000'000;  // 5 ms at 15.6 TFLOP/s: the FP32 roof; TF32 is 156 TFLOP/s
+  shape.calls = 1;
+  mm.shapes = {shape};
+  r.framework.operators = {mm};
+  r.framework.categories = {Category("gemm", 5'000'000)};
+  auto levers = FindLevers(trace, r);
+  const Lever* tf32 = Find(levers, "tf32_or_amp");
+  REQUIRE(tf32);
+  CHECK(tf32->saved_ns == 4'500'000);  // 78 GFLOP at 156 TFLOP/s takes 0.5 ms
+  CHECK(tf32->bound_speedup == Approx(1.0 / (1.0 - 0.45)));
+}
