@@ -2,6 +2,24 @@
 
 namespace gpuperf::analysis::framework {
 
+const std::optional<OpWork>& OpWorkMemo::Of(const model::HostOp& op) {
+  static const std::optional<OpWork> kUnmodeled;
+  if (op.input_dims == 0)
+    return kUnmodeled;
+  Key key{op.name, op.input_dims, op.input_types, op.concrete_inputs};
+  auto it = memo_.find(key);
+  if (it == memo_.end()) {
+    it = memo_
+             .emplace(key,
+                      ModelOp(trace_.Name(op.name),
+                              trace_.Name(op.input_dims),
+                              trace_.Name(op.input_types),
+                              trace_.Name(op.concrete_inputs)))
+             .first;
+  }
+  return it->second;
+}
+
 report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
                                            const CorrelationIndex& index,
                                            const FrameworkOptions& options,
@@ -10,7 +28,8 @@ report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
   report::FrameworkView view;
   LaunchTree tree = BuildLaunchTree(trace);
   CallActivities calls(trace, index);
-  FrameworkInput input{trace, tree, calls, {}, {}, 0, 0};
+  OpWorkMemo work(trace);
+  FrameworkInput input{trace, tree, calls, {}, {}, 0, 0, &work};
   Categorize(input);
   view.op_source = tree.op_source;
   view.total_gpu_ns = input.total_gpu_ns;

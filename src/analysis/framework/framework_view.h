@@ -13,6 +13,7 @@
 #include "analysis/correlation.h"
 #include "analysis/framework/categories.h"
 #include "analysis/framework/launch_tree.h"
+#include "analysis/shape_model.h"
 
 namespace gpuperf::analysis::framework {
 
@@ -30,6 +31,19 @@ struct KernelFramework {
 };
 using KernelFrameworkMap = std::map<std::string, KernelFramework>;
 
+// ModelOp of a host op, memoised by its (name, dims, types, concrete inputs): a training loop
+// calls the same few hundred signatures thousands of times.
+class OpWorkMemo {
+ public:
+  explicit OpWorkMemo(const model::Trace& trace) : trace_(trace) {}
+  const std::optional<OpWork>& Of(const model::HostOp& op);
+
+ private:
+  using Key = std::tuple<model::NameId, model::NameId, model::NameId, model::NameId>;
+  const model::Trace& trace_;
+  std::map<Key, std::optional<OpWork>> memo_;
+};
+
 // What every table reads: the tree, the activities per call and each activity's category.
 struct FrameworkInput {
   const model::Trace& trace;
@@ -39,6 +53,7 @@ struct FrameworkInput {
   std::vector<std::uint8_t> tier;  // per activity: 0 operator, 1 kernel name, 2 activity kind
   std::int64_t total_gpu_ns = 0;   // summed duration of every activity
   std::int64_t orphan_gpu_ns = 0;  // of it, activities without a launch call
+  OpWorkMemo* work = nullptr;      // the shape models' work per host op
 };
 
 // Per activity: the category and the tier that decided it (FrameworkInput::category / tier).

@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <set>
 #include <unordered_map>
 
 #include "analysis/framework/framework_view.h"
@@ -38,7 +37,7 @@ class ModuleBuilder {
       const ModuleNode& node = tree_.modules[n];
       std::string_view instance =
           ModuleInstanceName(trace_.Name(trace_.python_frames[node.frame].name));
-      class_of_[n] = std::string(ModuleClassName(instance));
+      class_of_[n] = ClassId(ModuleClassName(instance));
       std::int64_t parent_path =
           node.parent >= 0
               ? static_cast<std::int64_t>(path_of_[static_cast<std::size_t>(node.parent)])
@@ -95,16 +94,18 @@ class ModuleBuilder {
       return;
     std::int64_t backward_node = BackwardModule(call);
     if (backward_node == -2) {
-      classes_[std::string(kUnlinkedBackward)].backward_ns += ns;
+      rows_[ClassId(kUnlinkedBackward)].backward_ns += ns;
       return;
     }
     bool backward = backward_node >= 0;
     std::int64_t node = backward ? backward_node : tree_.module[call];
-    std::set<std::string_view> seen;  // a class nested in itself counts once
+    ++stamp_;  // a class nested in itself counts once per call
     for (; node >= 0; node = tree_.modules[static_cast<std::size_t>(node)].parent) {
-      const std::string& cls = class_of_[static_cast<std::size_t>(node)];
-      if (seen.insert(cls).second)
-        (backward ? classes_[cls].backward_ns : classes_[cls].forward_ns) += ns;
+      std::uint32_t cls = class_of_[static_cast<std::size_t>(node)];
+      if (seen_[cls] != stamp_) {
+        seen_[cls] = stamp_;
+        (backward ? rows_[cls].backward_ns : rows_[cls].forward_ns) += ns;
+      }
       if (!backward)
         paths_[path_of_[static_cast<std::size_t>(node)]].kernel_ns += ns;
     }
@@ -113,7 +114,7 @@ class ModuleBuilder {
   // Outermost instances per class, and the smallest depth a class appears at.
   void CountInstances() {
     for (std::size_t n = 0; n < tree_.modules.size(); ++n) {
-      report::ModuleRow& row = classes_[class_of_[n]];
+      report::ModuleRow& row = rows_[class_of_[n]];
       bool nested_in_self = false;
       for (std::int64_t p = tree_.modules[n].parent; p >= 0 && !nested_in_self;
            p = tree_.modules[static_cast<std::size_t>(p)].parent) {
@@ -122,8 +123,8 @@ class ModuleBuilder {
       if (!nested_in_self)
         row.calls += 1;
       std::int32_t depth = tree_.modules[n].depth;
-      min_depth_.try_emplace(class_of_[n], depth);
-      min_depth_[class_of_[n]] = std::min(min_depth_[class_of_[n]], depth);
+      row.depth = depth_set_[class_of_[n]] ? std::min(row.depth, depth) : depth;
+      depth_set_[class_of_[n]] = true;
     }
   }
 
@@ -133,12 +134,12 @@ class ModuleBuilder {
   }
 
   void EmitModules(report::FrameworkView& view) {
-    for (auto& [name, row] : classes_) {
+    for (std::size_t c = 0; c < rows_.size(); ++c) {
+      report::ModuleRow& row = rows_[c];
+      const std::string& name = class_names_[c];
       row.name = name;
       row.kernel_ns = row.forward_ns + row.backward_ns;
       row.fraction = Fraction(row.kernel_ns);
-      auto depth = min_depth_.find(name);
-      row.depth = depth == min_depth_.end() ? 0 : depth->second;
       if (row.kernel_ns > 0)
         view.modules.push_back(row);
     }
@@ -182,12 +183,29 @@ class ModuleBuilder {
   const FrameworkInput& in_;
   const model::Trace& trace_;
   const LaunchTree& tree_;
-  std::vector<std::string> class_of_;
+  // Module classes interned: ids index class_names_, rows_, seen_ and depth_set_.
+  std::uint32_t ClassId(std::string_view name) {
+    auto [it, inserted] =
+        class_ids_.try_emplace(std::string(name), static_cast<std::uint32_t>(class_names_.size()));
+    if (inserted) {
+      class_names_.emplace_back(name);
+      rows_.emplace_back();
+      seen_.push_back(0);
+      depth_set_.push_back(false);
+    }
+    return it->second;
+  }
+
+  std::vector<std::uint32_t> class_of_;
   std::vector<std::size_t> path_of_;
   std::vector<Path> paths_;
   std::unordered_map<std::int64_t, std::int64_t> forward_module_;  // sequence -> module node
-  std::map<std::string, report::ModuleRow> classes_;
-  std::map<std::string, std::int32_t> min_depth_;
+  std::map<std::string, std::uint32_t> class_ids_;
+  std::vector<std::string> class_names_;
+  std::vector<report::ModuleRow> rows_;
+  std::vector<std::uint64_t> seen_;
+  std::vector<bool> depth_set_;
+  std::uint64_t stamp_ = 0;
 };
 
 }  // namespace

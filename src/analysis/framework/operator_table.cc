@@ -149,10 +149,7 @@ class OperatorBuilder {
     shape.shape.kernel_ns += direct_ns;
     if (op.input_dims == 0)
       return;
-    std::optional<OpWork> work = ModelOp(trace_.Name(op.name),
-                                         trace_.Name(op.input_dims),
-                                         trace_.Name(op.input_types),
-                                         trace_.Name(op.concrete_inputs));
+    const std::optional<OpWork>& work = in_.work->Of(op);
     if (!work)
       return;
     shape.modeled_calls += 1;

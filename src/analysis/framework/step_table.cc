@@ -127,7 +127,7 @@ class StepBuilder {
       std::int64_t op = in_.tree.launcher[*it];
       if (op < 0 || in_.tree.op_source != "cpu_op" || !modeled_ops.insert(op).second)
         continue;
-      if (auto work = Work(static_cast<std::size_t>(op))) {
+      if (const auto& work = Work(static_cast<std::size_t>(op))) {
         any_model = true;
         flops += work->flops;
         auto peak = Peak(trace_.activities[in_.calls.Of(*it).front()].device, *work);
@@ -145,14 +145,8 @@ class StepBuilder {
   }
 
  private:
-  std::optional<OpWork> Work(std::size_t op) const {
-    const model::HostOp& host = trace_.host_ops[in_.tree.ops[op].source];
-    if (host.input_dims == 0)
-      return std::nullopt;
-    return ModelOp(trace_.Name(host.name),
-                   trace_.Name(host.input_dims),
-                   trace_.Name(host.input_types),
-                   trace_.Name(host.concrete_inputs));
+  const std::optional<OpWork>& Work(std::size_t op) const {
+    return in_.work->Of(trace_.host_ops[in_.tree.ops[op].source]);
   }
 
   std::optional<double> Peak(std::int32_t device, const OpWork& work) {
