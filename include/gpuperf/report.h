@@ -45,8 +45,6 @@ struct KernelRow {
   // The framework operator that launched most of this kernel's time (OperatorRow::name); ""
   // when the input records no operators.
   std::string top_operator;
-  // The framework category (CategoryRow::name) of most of this kernel's time.
-  std::string category;
   // When instances have hardware counters: their roofline (gpuperf/roofline.h).
   std::optional<KernelRoofline> roofline;
   // When instances record block size and registers on a device of known compute capability:
@@ -55,6 +53,9 @@ struct KernelRow {
   // When SASS or counters say whether tensor cores ran (gpuperf/roofline.h).
   std::optional<TensorCoreEvidence> tensor_cores;
   KernelClass classification;
+  // The framework category (CategoryRow::name) of most of this kernel's time (last: positional
+  // initialisers of the fields above stay valid).
+  std::string category{};
 };
 
 // One roof of a ceilings entry: the peak rate of one precision on one unit.
