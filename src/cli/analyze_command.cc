@@ -21,6 +21,7 @@
 #include "cli/errors.h"
 #include "cli/logging.h"
 #include "cli/report_output.h"
+#include "cli/input_options.h"
 #include "io/kernel_model/kernel_model_json.h"
 #include "io/ncu/counter_join.h"
 #include "io/report/rank_summary_json.h"
@@ -143,6 +144,7 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
                 summary_,
                 "Also write summary.json, this rank's summary for `gpuperf ranks` (large jobs)");
   sub->add_flag("-v,--verbose", verbose_, "Debug log on stderr (off by default)");
+  AddInputLimitOptions(sub);
   sub->footer(kAnalyzeExamples);
   return sub;
 }

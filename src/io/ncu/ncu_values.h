@@ -21,6 +21,11 @@ std::optional<double> ParseNumber(std::string_view text);
 //    (cycle/usecond -> cycle per second, Gbyte/second -> byte per second).
 std::optional<double> BaseUnitFactor(std::string_view unit);
 
+// Whether a value of `metric` (a raw name, or "label:Section/Name") has a dimension that ncu
+// scales for display (durations, bytes, cycles, rates, percentages): such a value without a unit
+// is never taken as base units. Dimensionless counts (instructions, ops, ratios) need none.
+bool MetricNeedsUnit(std::string_view metric);
+
 enum class ValueKind { kNumber, kNotAvailable, kText, kUnknownUnit };
 
 struct MetricValue {

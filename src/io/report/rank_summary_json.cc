@@ -1,4 +1,6 @@
 #include "io/report/rank_summary_json.h"
+#include "util/byte_source.h"
+#include "util/json_text.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -11,6 +13,9 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 constexpr const char* kKind = "gpuperf-rank-summary";
+// A summary is a few KiB per rank and a few levels deep; anything beyond is not one of ours.
+constexpr std::size_t kMaxSummaryBytes = std::size_t{64} << 20;
+constexpr std::size_t kMaxSummaryDepth = 64;
 
 Json TimelineJson(const report::Timeline& t) {
   return Json{{"total_ns", t.total_ns},
@@ -72,12 +77,14 @@ bool LooksLikeRankSummary(std::string_view head) {
 }
 
 Result<ranks::RankSummary> ReadRankSummary(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Error{fmt::format("{}: cannot open", path)};
-  std::ostringstream text;
-  text << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+  auto text = util::ReadFileText(path, kMaxSummaryBytes);
+  if (!text.ok())
+    return text.error();
+  if (util::json_text::JsonNestingDeeperThan(*text, kMaxSummaryDepth))
+    return Error{fmt::format("{}: not a gpuperf rank summary (nested deeper than {} levels)",
+                             path,
+                             kMaxSummaryDepth)};
+  nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || j.value("kind", "") != kKind)
     return Error{fmt::format("{}: not a gpuperf rank summary (truncated or corrupt?)", path)};
   if (j.value("schema_version", "").rfind("1.", 0) != 0)
