@@ -30,7 +30,8 @@ void AddCheck(CLI::App& app) {
         [](std::string& value) -> std::string {
           return IsNonFiniteNumber(value) ? value + " is not a finite number" : std::string();
         },
-        ""));
+        "",  // no description: the help text stays as it was
+        std::string(kFiniteValidator)));
   }
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
     AddCheck(*sub);

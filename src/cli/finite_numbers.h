@@ -9,6 +9,9 @@
 
 namespace gpuperf::cli {
 
+// The check's name (CLI::Option::get_validator).
+inline constexpr const char* kFiniteValidator = "finite";
+
 // Adds the check to every option of `app` and its subcommands that takes a value, except the
 // options whose type name says they take text (paths, regexes, lists: see the .cc). The check
 // fails "--alpha: nan is not a finite number" for a value that reads whole as a non-finite

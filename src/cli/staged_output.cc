@@ -169,7 +169,11 @@ Status StagedOutput::Stage(const std::string& name, const std::string& content) 
 Status StagedOutput::Commit() {
   if (staging_.fd() < 0)
     return Error{dir_.string() + ": nothing staged (Prepare failed)"};
-  Status status = swap_ ? CommitDirectory() : CommitFiles(staging_.path());
+  Status status = Status::Ok();
+  {
+    CommitGuard guard(mode_ == Mode::kFiles ? dir_ : dir_.parent_path());
+    status = swap_ ? CommitDirectory() : CommitFiles(staging_.path());
+  }
   staging_.Remove();
   if (!status)
     written_.clear();
@@ -178,7 +182,6 @@ Status StagedOutput::Commit() {
 
 Status StagedOutput::CommitDirectory() {
   const fs::path parent = dir_.parent_path();
-  CommitGuard guard(parent);
   std::error_code error;
   if (!fs::exists(dir_, error)) {
     if (::rename(staging_.path().c_str(), dir_.c_str()) != 0)
@@ -189,18 +192,10 @@ Status StagedOutput::CommitDirectory() {
       return only_ours.error();
     if (!only_ours.value())  // the user's files stay where they are: file by file, under the lock
       return CommitFiles(staging_.path());
-    if (int failed = ExchangePaths(staging_.path(), dir_); failed != 0) {
-      // No RENAME_EXCHANGE here (an old kernel, some network filesystems): the old directory
-      // steps aside, then the new one takes its name; DIR is missing for that instant only.
-      const fs::path aside = staging_.path().string() + ".old";
-      if (::rename(dir_.c_str(), aside.c_str()) != 0)
-        return Error{dir_.string() + ": cannot move the report into place: " + std::strerror(failed)};
-      if (::rename(staging_.path().c_str(), dir_.c_str()) != 0) {
-        const int saved = errno;
-        ::rename(aside.c_str(), dir_.c_str());
-        return Error{dir_.string() + ": cannot move the report into place: " + std::strerror(saved)};
-      }
-      fs::remove_all(aside, error);
+    if (ExchangePaths(staging_.path(), dir_) != 0) {
+      // No RENAME_EXCHANGE here (an old kernel, some network filesystems: EINVAL), or DIR may
+      // not be moved (someone else's directory in a sticky /tmp: EPERM): file by file instead.
+      return CommitFiles(staging_.path());
     }
     staging_.Moved(staging_.path());  // it now holds the old report, removed by Commit()
   }
@@ -210,7 +205,6 @@ Status StagedOutput::CommitDirectory() {
 }
 
 Status StagedOutput::CommitFiles(const fs::path& from_dir) {
-  CommitGuard guard(mode_ == Mode::kFiles ? dir_ : dir_.parent_path());
   if (mode_ == Mode::kReportDirectory) {
     if (Result<bool> checked = OnlyGpuperfEntries(dir_); !checked.ok())
       return checked.error();  // before anything moves: all of the report or none

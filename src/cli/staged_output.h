@@ -46,6 +46,7 @@ class StagedOutput {
   const std::vector<std::string>& written() const { return written_; }
 
  private:
+  // Both run under the commit lock that Commit() holds.
   Status CommitDirectory();
   Status CommitFiles(const std::filesystem::path& from_dir);
 

@@ -76,7 +76,10 @@ Result<SpoolContents> ReadSpoolFile(const std::string& path) {
   auto text = util::ReadFileText(path, kMaxSpoolBytes);
   if (!text.ok())
     return Error{text.error().message + " (the recording)"};
-  const std::string& data = *text;
+  return ParseSpool(*text, path);
+}
+
+Result<SpoolContents> ParseSpool(std::string_view data, const std::string& path) {
   SpoolContents out;
   out.path = path;
   if (data.size() < sizeof(spool::FileHeader)) {

@@ -80,11 +80,15 @@ Result<ranks::RankSummary> ReadRankSummary(const std::string& path) {
   auto text = util::ReadFileText(path, kMaxSummaryBytes);
   if (!text.ok())
     return text.error();
-  if (util::json_text::JsonNestingDeeperThan(*text, kMaxSummaryDepth))
+  return ParseRankSummary(*text, path);
+}
+
+Result<ranks::RankSummary> ParseRankSummary(std::string_view text, const std::string& path) {
+  if (util::json_text::JsonNestingDeeperThan(text, kMaxSummaryDepth))
     return Error{fmt::format("{}: not a gpuperf rank summary (nested deeper than {} levels)",
                              path,
                              kMaxSummaryDepth)};
-  nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || j.value("kind", "") != kKind)
     return Error{fmt::format("{}: not a gpuperf rank summary (truncated or corrupt?)", path)};
   if (j.value("schema_version", "").rfind("1.", 0) != 0)

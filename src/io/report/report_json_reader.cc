@@ -195,7 +195,11 @@ Result<report::AnalysisReport> ReadReportJson(const std::string& path) {
   auto text = util::ReadFileText(path, kMaxReportBytes);
   if (!text.ok())
     return text.error();
-  Json j = Json::parse(*text, nullptr, false);
+  return ParseReportJson(*text, path);
+}
+
+Result<report::AnalysisReport> ParseReportJson(std::string_view text, const std::string& path) {
+  Json j = Json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object())
     return Error{fmt::format("{}: not valid JSON (truncated or corrupt report.json?)", path)};
   std::string version = j.value("schema_version", std::string());
