@@ -11,8 +11,8 @@
 #include "cli/app.h"
 #include "cli/compare_inputs.h"
 #include "cli/errors.h"
-#include "cli/report_output.h"
 #include "cli/input_options.h"
+#include "cli/report_output.h"
 #include "report/compare_writer.h"
 #include "report/json_writer.h"
 

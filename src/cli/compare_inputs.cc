@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "io/report/report_json_reader.h"
-#include "util/sha256.h"
 #include "util/byte_source.h"
+#include "util/sha256.h"
 
 namespace gpuperf::cli {
 namespace {

@@ -8,9 +8,17 @@ namespace gpuperf::cli {
 namespace {
 
 // Type names of options whose value is text, never a number: a file named "inf" stays a file.
-constexpr std::string_view kTextTypes[] = {
-    "AFTER", "BEFORE", "CSV", "DIR", "EXE", "FILE", "LIST", "PATH", "REGEX", "REPORT_OR_TRACE",
-    "TRACE"};
+constexpr std::string_view kTextTypes[] = {"AFTER",
+                                           "BEFORE",
+                                           "CSV",
+                                           "DIR",
+                                           "EXE",
+                                           "FILE",
+                                           "LIST",
+                                           "PATH",
+                                           "REGEX",
+                                           "REPORT_OR_TRACE",
+                                           "TRACE"};
 
 bool TakesText(const CLI::Option& option) {
   std::string type = option.get_type_name();

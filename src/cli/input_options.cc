@@ -4,6 +4,7 @@
 #include <string>
 
 #include "io/input_limits.h"
+#include "model/record_limit.h"
 
 namespace gpuperf::cli {
 
@@ -18,6 +19,14 @@ void AddInputLimitOptions(CLI::App* sub) {
              std::to_string(default_mib) + ")")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
       ->type_name("MIB");
+  sub->add_option_function<std::uint64_t>(
+         "--max-records",
+         [](const std::uint64_t& records) { model::MaxTraceRecords() = records; },
+         "Refuse an input whose trace model would hold more records (kernels, copies, API calls, "
+         "ranges, ...) than this (default " +
+             std::to_string(model::MaxTraceRecords()) + ")")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
+      ->type_name("N");
 }
 
 }  // namespace gpuperf::cli

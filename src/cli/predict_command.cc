@@ -19,8 +19,8 @@
 #include "report/json_predictions.h"
 #include "report/json_writer.h"
 #include "report/markdown_escape.h"
-#include "util/user_regex.h"
 #include "util/byte_source.h"
+#include "util/user_regex.h"
 
 namespace gpuperf::cli {
 namespace {

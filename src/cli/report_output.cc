@@ -41,7 +41,8 @@ std::string MakeRunId() {
 
 std::string StampRunId(const std::string& name, std::string content, const std::string& run_id) {
   auto ends_with = [&](std::string_view suffix) {
-    return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return name.size() >= suffix.size() &&
+           name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
   if (ends_with(".json")) {
     // The first key of the top-level object; the writers' layout is two-space indented.

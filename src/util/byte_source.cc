@@ -51,10 +51,7 @@ class MemorySource final : public ByteSource {
 class GunzipSource final : public ByteSource {
  public:
   GunzipSource(std::unique_ptr<ByteSource> inner, std::string name, InflateLimit limit)
-      : inner_(std::move(inner)),
-        name_(std::move(name)),
-        limit_(std::move(limit)),
-        input_(kChunk) {
+      : inner_(std::move(inner)), name_(std::move(name)), limit_(std::move(limit)), input_(kChunk) {
     std::memset(&stream_, 0, sizeof(stream_));
     // 15 + 32: zlib or gzip header, detected automatically.
     init_ok_ = inflateInit2(&stream_, 15 + 32) == Z_OK;
@@ -129,11 +126,11 @@ Result<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path) {
     return Error{path + ": cannot open: " + std::strerror(errno)};
   struct stat info {};
   if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-    const char* kind = S_ISFIFO(info.st_mode)                               ? "a FIFO"
-                       : S_ISDIR(info.st_mode)                              ? "a directory"
-                       : S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode)     ? "a device"
-                       : S_ISSOCK(info.st_mode)                             ? "a socket"
-                                                                            : "unknown kind";
+    const char* kind = S_ISFIFO(info.st_mode)                           ? "a FIFO"
+                       : S_ISDIR(info.st_mode)                          ? "a directory"
+                       : S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode) ? "a device"
+                       : S_ISSOCK(info.st_mode)                         ? "a socket"
+                                                                        : "unknown kind";
     ::close(fd);
     return Error{path + ": not a regular file (" + kind + ")"};
   }

@@ -75,8 +75,9 @@ bool RunOnLargeStack(const std::function<void()>& job, std::size_t stack_bytes) 
   if (pthread_attr_init(&attr) != 0)
     return false;
   pthread_t thread;
-  const bool started = pthread_attr_setstacksize(&attr, stack_bytes) == 0 &&
-                       pthread_create(&thread, &attr, RunJob, const_cast<std::function<void()>*>(&job)) == 0;
+  const bool started =
+      pthread_attr_setstacksize(&attr, stack_bytes) == 0 &&
+      pthread_create(&thread, &attr, RunJob, const_cast<std::function<void()>*>(&job)) == 0;
   pthread_attr_destroy(&attr);
   if (started)
     pthread_join(thread, nullptr);

@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!compiled.ok())
     return 0;
   const std::string long_name(5000, 'g');
-  const std::vector<std::string_view> names = {"sgemm_128x64_nn", "void at::native::kernel<float>()", long_name};
+  const std::vector<std::string_view> names = {
+      "sgemm_128x64_nn", "void at::native::kernel<float>()", long_name};
   gpuperf::model::GpuActivity launch;
   launch.grid = {4, 2, 1};
   launch.block = {128, 1, 1};

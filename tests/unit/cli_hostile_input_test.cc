@@ -3,10 +3,10 @@
 // tests/fixtures/hostile (README there).
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
-#include <zlib.h>
 
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <zlib.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -58,8 +58,11 @@ std::string TraceWithKernel(const std::string& name) {
   return nlohmann::json{{"traceEvents", {kernel, gemm}}}.dump();
 }
 
-void WriteGzip(const fs::path& path, const std::string& prefix, const std::string& block,
-               std::size_t repeats, const std::string& suffix) {
+void WriteGzip(const fs::path& path,
+               const std::string& prefix,
+               const std::string& block,
+               std::size_t repeats,
+               const std::string& suffix) {
   gzFile file = gzopen(path.c_str(), "wb1");
   REQUIRE(file != nullptr);
   gzwrite(file, prefix.data(), static_cast<unsigned>(prefix.size()));
@@ -121,8 +124,11 @@ TEST_CASE("every numeric option of every command refuses NaN and infinities") {
 
 TEST_CASE("compare --alpha nan and --threshold nan are usage errors, not a silent pass") {
   TempDir dir;
-  for (const auto& option : std::vector<std::pair<std::string, std::string>>{
-           {"--alpha", "nan"}, {"--threshold", "nan"}, {"--threshold", "nan%"}, {"--alpha", "inf"}}) {
+  for (const auto& option :
+       std::vector<std::pair<std::string, std::string>>{{"--alpha", "nan"},
+                                                        {"--threshold", "nan"},
+                                                        {"--threshold", "nan%"},
+                                                        {"--alpha", "inf"}}) {
     RunResult r = RunGpuperf({"compare",
                               Fixture("fast.json"),
                               Fixture("slow.json"),
@@ -135,14 +141,18 @@ TEST_CASE("compare --alpha nan and --threshold nan are usage errors, not a silen
     CHECK(r.exit_code == 2);
     CHECK(r.ErrLines().size() == 1);
   }
-  RunResult plain = RunGpuperf(
-      {"compare", Fixture("fast.json"), Fixture("slow.json"), "--allow-different-env", "--out", dir / "o"});
+  RunResult plain = RunGpuperf({"compare",
+                                Fixture("fast.json"),
+                                Fixture("slow.json"),
+                                "--allow-different-env",
+                                "--out",
+                                dir / "o"});
   CHECK(plain.exit_code == 3);  // the regression the NaN hid
 }
 
 TEST_CASE("predict --speedup nan and baseline --target-width nan are usage errors") {
-  RunResult p = RunGpuperf(
-      {"predict", Fixture("small_trace.json"), "--kernel", ".", "--speedup", "nan"});
+  RunResult p =
+      RunGpuperf({"predict", Fixture("small_trace.json"), "--kernel", ".", "--speedup", "nan"});
   CHECK(p.exit_code == 2);
   CHECK(p.err.find("not a finite number") != std::string::npos);
   for (const std::string option : {"--target-width", "--budget", "--metrics-timeout"}) {
@@ -160,7 +170,8 @@ TEST_CASE("a FIFO as input is refused at once, never waited on") {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"analyze", fifo, "--out", dir / "out"},
         std::vector<std::string>{"predict", fifo, "--kernel", "x", "--speedup", "2"},
-        std::vector<std::string>{"analyze", Fixture("small_trace.json"), "--model", fifo, "--out", dir / "o"},
+        std::vector<std::string>{
+            "analyze", Fixture("small_trace.json"), "--model", fifo, "--out", dir / "o"},
         std::vector<std::string>{"compare", fifo, fifo, "--out", dir / "c"}}) {
     RunResult r = RunWithTimeout(20, args);
     INFO(args[0] << ": " << r.err);
@@ -171,11 +182,13 @@ TEST_CASE("a FIFO as input is refused at once, never waited on") {
 
 TEST_CASE("ncu: a blank unit on a duration is counted and dropped, never read as ns") {
   TempDir dir;
-  RunResult ref = RunGpuperf({"analyze", Fixture("unit_ref.csv"), "--out", dir / "ref", "--format", "json"});
+  RunResult ref =
+      RunGpuperf({"analyze", Fixture("unit_ref.csv"), "--out", dir / "ref", "--format", "json"});
   REQUIRE(ref.exit_code == 0);
   auto with_unit = nlohmann::json::parse(ReadFile(dir.path() / "ref" / "report.json"));
   CHECK(with_unit["kernels"][0]["total_ns"] == 6460);
-  RunResult blank = RunGpuperf({"analyze", Fixture("unit_blank.csv"), "--out", dir / "blank", "--format", "json"});
+  RunResult blank = RunGpuperf(
+      {"analyze", Fixture("unit_blank.csv"), "--out", dir / "blank", "--format", "json"});
   REQUIRE(blank.exit_code == 0);
   auto j = nlohmann::json::parse(ReadFile(dir.path() / "blank" / "report.json"));
   bool counted = false;
@@ -250,12 +263,26 @@ TEST_CASE("a gzip input that inflates beyond --max-decompressed-mib fails naming
   CHECK(r.ErrLines().size() == 1);
   CHECK(r.err.find("inflates to more than 8388608 bytes") != std::string::npos);
   CHECK(r.err.find("--max-decompressed-mib") != std::string::npos);
-  WriteGzip(dir.path() / "image.sqlite.gz", std::string("SQLite format 3\0", 16),
-            std::string(1u << 20, '\0'), 24, "");
+  WriteGzip(dir.path() / "image.sqlite.gz",
+            std::string("SQLite format 3\0", 16),
+            std::string(1u << 20, '\0'),
+            24,
+            "");
   RunResult s = RunWithTimeout(
       120, {"analyze", dir / "image.sqlite.gz", "--max-decompressed-mib", "8", "--out", dir / "o"});
   CHECK(s.exit_code == 1);
   CHECK(s.err.find("--max-decompressed-mib") != std::string::npos);
+}
+
+TEST_CASE("a trace with more records than --max-records fails naming the limit") {
+  TempDir dir;
+  RunResult r = RunGpuperf(
+      {"analyze", Fixture("small_trace.json"), "--max-records", "3", "--out", dir / "out"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.ErrLines().size() == 1);
+  CHECK(r.err.find("more than 3 records (the limit of --max-records") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "out"));
+  CHECK(RunGpuperf({"analyze", Fixture("small_trace.json"), "--out", dir / "ok"}).exit_code == 0);
 }
 
 TEST_CASE("a failed commit leaves the earlier report whole") {
@@ -290,8 +317,12 @@ TEST_CASE("concurrent runs into one --out leave one run's report, never a mix") 
         if (i % 2 == 0)
           RunGpuperf({"analyze", Fixture("small_trace.json"), "--out", out});
         else
-          RunGpuperf({"analyze", Fixture("roofline_trace.json"), "--model", Fixture("model.json"),
-                      "--out", out});
+          RunGpuperf({"analyze",
+                      Fixture("roofline_trace.json"),
+                      "--model",
+                      Fixture("model.json"),
+                      "--out",
+                      out});
       });
     }
     for (auto& run : runs)

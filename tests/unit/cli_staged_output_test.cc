@@ -52,7 +52,7 @@ TEST_CASE("StagedOutput shows files only after Commit") {
   REQUIRE(output.Commit().ok());
   CHECK(testing::ReadFile(out / "report.md") == "# md\n");
   CHECK(testing::ReadFile(out / "report.json") == "{}\n");
-  CHECK(EntriesIn(out) == 2);             // no temporaries left
+  CHECK(EntriesIn(out) == 2);                // no temporaries left
   CHECK(EntriesIn(out.parent_path()) == 1);  // nor a staging directory beside it
   CHECK(output.written() ==
         std::vector<std::string>{(out / "report.md").string(), (out / "report.json").string()});
@@ -92,7 +92,8 @@ TEST_CASE("StagedOutput reports a directory it cannot create, naming it") {
   CHECK(status.error().message.rfind((dir.path() / "file" / "sub").string() + ": ", 0) == 0);
 }
 
-TEST_CASE("StagedOutput: a report file that is a directory fails the commit, the old report stays") {
+TEST_CASE(
+    "StagedOutput: a report file that is a directory fails the commit, the old report stays") {
   testing::TempDir dir;
   const fs::path out = dir.path() / "out";
   fs::create_directories(out / "report.json" / "keep");  // cannot be replaced by a file
@@ -162,7 +163,7 @@ TEST_CASE("StagedOutput stages in a private directory and never reuses a name") 
   for (const auto& entry : fs::directory_iterator(dir.path()))
     staging = entry.path();
   REQUIRE(staging.filename().string().rfind(".out.gpuperf-staging-" + std::to_string(getpid()),
-                                           0) == 0);
+                                            0) == 0);
   struct stat info {};
   REQUIRE(::stat(staging.c_str(), &info) == 0);
   CHECK((info.st_mode & 0777) == 0700);
@@ -191,6 +192,7 @@ TEST_CASE("StagedOutput: SIGTERM while staging removes the staging directory") {
   testing::TempDir dir;
   const pid_t child = fork();
   if (child == 0) {
+    signal(SIGTERM, SIG_DFL);  // not Catch2's handler: the default action, after ours
     StagedOutput output(dir.path() / "out");
     if (!output.Prepare().ok() || !output.Stage("report.md", std::string(1 << 20, 'x')).ok())
       _exit(3);

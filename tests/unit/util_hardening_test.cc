@@ -66,7 +66,9 @@ TEST_CASE("WriteNewFile reports a write the filesystem refuses and removes the p
   const pid_t child = fork();
   if (child == 0) {
     signal(SIGXFSZ, SIG_IGN);  // the write then fails with EFBIG, as a full disk fails
-    struct rlimit limit {4096, 4096};
+    struct rlimit limit {
+      4096, 4096
+    };
     setrlimit(RLIMIT_FSIZE, &limit);
     Status written = WriteNewFile(path, std::string(1 << 20, 'x'));
     _exit(written.ok() ? 0 : written.error().message.find(path + ": cannot write: ") == 0 ? 7 : 8);
@@ -96,14 +98,17 @@ TEST_CASE("the gunzip source stops at its limit, naming it and the hint") {
   std::string plain(1 << 20, 'a');
   uLongf size = compressBound(static_cast<uLong>(plain.size()));
   std::string packed(size, '\0');
-  REQUIRE(compress(reinterpret_cast<Bytef*>(packed.data()), &size,
-                   reinterpret_cast<const Bytef*>(plain.data()), static_cast<uLong>(plain.size())) == Z_OK);
+  REQUIRE(compress(reinterpret_cast<Bytef*>(packed.data()),
+                   &size,
+                   reinterpret_cast<const Bytef*>(plain.data()),
+                   static_cast<uLong>(plain.size())) == Z_OK);
   packed.resize(size);
   InflateLimit limit{1000, "raise --max-decompressed-mib"};
   auto source = MakeGunzipSource(MakeMemorySource(packed), "x.gz", limit);
   auto all = ReadAll(*source, 1 << 22);
   REQUIRE_FALSE(all.ok());
-  CHECK(all.error().message == "x.gz: inflates to more than 1000 bytes (raise --max-decompressed-mib)");
+  CHECK(all.error().message ==
+        "x.gz: inflates to more than 1000 bytes (raise --max-decompressed-mib)");
   auto unlimited = MakeGunzipSource(MakeMemorySource(packed), "x.gz");
   CHECK(ReadAll(*unlimited, 1 << 22).value() == plain);
 }
@@ -111,7 +116,8 @@ TEST_CASE("the gunzip source stops at its limit, naming it and the hint") {
 TEST_CASE("SanitizeForTerminal neutralises OSC, CSI, BEL and C1") {
   CHECK(SanitizeForTerminal("a\x1b]52;c;ZXZp\x07z") == "a?]52;c;ZXZp?z");
   CHECK(SanitizeForTerminal("x\x1b[2J") == "x?[2J");
-  CHECK(SanitizeForTerminal("\xc2\x9b" "31m") == "?31m");
+  CHECK(SanitizeForTerminal("\xc2\x9b"
+                            "31m") == "?31m");
   CHECK(SanitizeForTerminal("ümlaut") == "ümlaut");
 }
 

@@ -180,8 +180,8 @@ void Parser::AddMetric(Launch& launch,
                        std::string_view value,
                        std::string_view unit) {
   MetricValue converted = ConvertValue(value, unit);
-  if (converted.kind == ValueKind::kNumber && unit.find_first_not_of(" \t") == std::string_view::npos &&
-      MetricNeedsUnit(key)) {
+  if (converted.kind == ValueKind::kNumber &&
+      unit.find_first_not_of(" \t") == std::string_view::npos && MetricNeedsUnit(key)) {
     // "6.46" with no unit may be ns, us or ms: never guessed.
     diagnostics_.Count("ncu_missing_units");
     Note("Nsight Compute value without a unit, dropped: " + key);

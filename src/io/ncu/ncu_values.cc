@@ -173,7 +173,7 @@ bool MetricNeedsUnit(std::string_view metric) {
   for (char& c : lower)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (std::string_view word :
-       {"duration", "bytes", "cycles", "per_second", "pct", "throughput", "frequency", "time"}) {
+       {"duration", "bytes", "per_second", "pct", "throughput", "frequency"}) {
     if (lower.find(word) != std::string::npos)
       return true;
   }

@@ -8,9 +8,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "io/nsys/nsys_readers.h"
 #include "io/nsys/nsys_schema.h"
@@ -30,12 +30,12 @@ Result<nsys::Database> OpenInflated(const Input& input) {
   if (!source.ok())
     return source.error();
   const char* dir = std::getenv("TMPDIR");
-  std::string path = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") +
-                     "/gpuperf-nsys-XXXXXX";
+  std::string path =
+      std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/gpuperf-nsys-XXXXXX";
   const int fd = ::mkstemp(path.data());
   if (fd < 0)
-    return Error{input.name() + ": cannot create a temporary file for the SQLite image: " +
-                 std::strerror(errno)};
+    return Error{input.name() +
+                 ": cannot create a temporary file for the SQLite image: " + std::strerror(errno)};
   std::vector<char> chunk(std::size_t{1} << 20);
   Status copied = Status::Ok();
   while (copied.ok()) {
@@ -50,7 +50,8 @@ Result<nsys::Database> OpenInflated(const Input& input) {
       copied = Error{input.name() + ": cannot write the inflated SQLite image to " + path + ": " +
                      std::strerror(errno)};
   }
-  auto db = copied.ok() ? nsys::Database::OpenFile(path, input.name()) : Result<nsys::Database>(copied.error());
+  auto db = copied.ok() ? nsys::Database::OpenFile(path, input.name())
+                        : Result<nsys::Database>(copied.error());
   ::close(fd);
   ::unlink(path.c_str());  // SQLite keeps its own descriptor; the space goes when it closes
   return db;

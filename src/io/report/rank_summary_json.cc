@@ -1,12 +1,13 @@
 #include "io/report/rank_summary_json.h"
-#include "util/byte_source.h"
-#include "util/json_text.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <sstream>
+
+#include "util/byte_source.h"
+#include "util/json_text.h"
 
 namespace gpuperf::io {
 namespace {
@@ -85,9 +86,8 @@ Result<ranks::RankSummary> ReadRankSummary(const std::string& path) {
 
 Result<ranks::RankSummary> ParseRankSummary(std::string_view text, const std::string& path) {
   if (util::json_text::JsonNestingDeeperThan(text, kMaxSummaryDepth))
-    return Error{fmt::format("{}: not a gpuperf rank summary (nested deeper than {} levels)",
-                             path,
-                             kMaxSummaryDepth)};
+    return Error{fmt::format(
+        "{}: not a gpuperf rank summary (nested deeper than {} levels)", path, kMaxSummaryDepth)};
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || j.value("kind", "") != kKind)
     return Error{fmt::format("{}: not a gpuperf rank summary (truncated or corrupt?)", path)};

@@ -1,11 +1,12 @@
 #include "io/report/report_json_reader.h"
-#include "util/byte_source.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <sstream>
+
+#include "util/byte_source.h"
 
 namespace gpuperf::io {
 namespace {
