@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
-#include <regex>
 #include <utility>
 
 #include "analysis/rank_summary.h"
@@ -30,6 +29,7 @@
 #include "report/markdown_writer.h"
 #include "report/roofline_svg.h"
 #include "report/terminal_summary.h"
+#include "util/user_regex.h"
 
 namespace gpuperf::cli {
 namespace {
@@ -127,12 +127,9 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
                   "regular expression (ECMAScript); default: PyTorch's ProfilerStep#N")
       ->type_name("REGEX")
       ->check([](const std::string& pattern) -> std::string {
-        try {
-          std::regex compiled(pattern, std::regex::ECMAScript);
-          return {};
-        } catch (const std::regex_error&) {
-          return "not a valid regular expression: " + pattern;
-        }
+        // The one guard for user regexes: a bounded length, compiled without throwing.
+        auto compiled = util::UserRegex::Compile(pattern);
+        return compiled.ok() ? std::string() : compiled.error().message;
       });
   AddCeilingsOption(sub, ceilings_paths_);
   AddOutputOptions(sub, out_dir_, formats_, "report.md and report.json");
