@@ -12,13 +12,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
-#include <regex>
 #include <utility>
 
 #include "analysis/rank_summary.h"
 #include "cli/app.h"
 #include "cli/ceilings_option.h"
 #include "cli/errors.h"
+#include "cli/input_options.h"
 #include "cli/logging.h"
 #include "cli/report_output.h"
 #include "io/kernel_model/kernel_model_json.h"
@@ -29,6 +29,7 @@
 #include "report/markdown_writer.h"
 #include "report/roofline_svg.h"
 #include "report/terminal_summary.h"
+#include "util/user_regex.h"
 
 namespace gpuperf::cli {
 namespace {
@@ -126,12 +127,9 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
                   "regular expression (ECMAScript); default: PyTorch's ProfilerStep#N")
       ->type_name("REGEX")
       ->check([](const std::string& pattern) -> std::string {
-        try {
-          std::regex compiled(pattern, std::regex::ECMAScript);
-          return {};
-        } catch (const std::regex_error&) {
-          return "not a valid regular expression: " + pattern;
-        }
+        // The one guard for user regexes: a bounded length, compiled without throwing.
+        auto compiled = util::UserRegex::Compile(pattern);
+        return compiled.ok() ? std::string() : compiled.error().message;
       });
   AddCeilingsOption(sub, ceilings_paths_);
   AddOutputOptions(sub, out_dir_, formats_, "report.md and report.json");
@@ -143,6 +141,7 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
                 summary_,
                 "Also write summary.json, this rank's summary for `gpuperf ranks` (large jobs)");
   sub->add_flag("-v,--verbose", verbose_, "Debug log on stderr (off by default)");
+  AddInputLimitOptions(sub);
   sub->footer(kAnalyzeExamples);
   return sub;
 }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cli/errors.h"
+#include "cli/finite_numbers.h"
 
 #ifndef GPUPERF_VERSION
 #define GPUPERF_VERSION "unknown"
@@ -23,6 +24,7 @@ Cli::Cli() : app_("gpuperf: GPU performance baselines, diagnoses and comparisons
   commands_ = MakeCommands();
   for (auto& command : commands_)
     registered_.emplace_back(command->Register(app_), command.get());
+  RejectNonFiniteNumbers(app_);
 }
 
 int Cli::Run(int argc, const char* const* argv) {

@@ -4,6 +4,7 @@
 
 #include "cli/errors.h"
 #include "record/metric_sets.h"
+#include "util/terminal_text.h"
 
 namespace gpuperf::cli {
 
@@ -94,7 +95,8 @@ int BaselineCommand::Run() {
   if (!outcome.message.empty())
     PrintError(outcome.message);
   if (!outcome.out_dir.empty() && !options_.quiet) {
-    fmt::print(stderr, "gpuperf: baseline written to {}\n", outcome.out_dir);
+    fmt::print(
+        stderr, "gpuperf: baseline written to {}\n", util::SanitizeForTerminal(outcome.out_dir));
   }
   return outcome.exit_code;
 }

@@ -157,7 +157,7 @@ int CeilingsCommand::Measure(const std::string& dir) const {
   }
   measured->date = UtcNow();
   measured->gpuperf_version = Version();
-  StagedOutput out(dir);
+  StagedOutput out(dir, StagedOutput::Mode::kFiles);
   Status written = out.Prepare();
   if (written.ok())
     written =

@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 
 #include "analysis/compare.h"
 #include "cli/app.h"
 #include "cli/compare_inputs.h"
 #include "cli/errors.h"
+#include "cli/input_options.h"
 #include "cli/report_output.h"
 #include "report/compare_writer.h"
 #include "report/json_writer.h"
@@ -36,7 +38,8 @@ std::optional<double> ParsePercent(std::string text) {
     text.pop_back();
   double value = 0;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value < 0 || value >= 100)
+  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value) ||
+      value < 0 || value >= 100)
     return std::nullopt;
   return value / 100.0;
 }
@@ -71,6 +74,7 @@ CLI::App* CompareCommand::Register(CLI::App& app) {
   sub->add_option("-n,--top", top_, "Kernel rows in compare.md")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
+  AddInputLimitOptions(sub);
   sub->footer(kCompareExamples);
   return sub;
 }

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "io/report/report_json_reader.h"
+#include "util/byte_source.h"
 #include "util/sha256.h"
 
 namespace gpuperf::cli {
@@ -129,11 +130,9 @@ void FingerprintOfBaseline(const Json& b, compare::Fingerprint& f) {
 
 Result<compare::Side> LoadBaseline(const std::string& dir) {
   const fs::path file = fs::path(dir) / "baseline.json";
-  std::ifstream in(file);
-  std::ostringstream text;
-  text << in.rdbuf();
-  Json b = Json::parse(text.str(), nullptr, false);
-  if (!in || b.is_discarded() || !b.is_object())
+  auto text = util::ReadFileText(file.string(), std::size_t{256} << 20);
+  Json b = text.ok() ? Json::parse(*text, nullptr, false) : Json();
+  if (!text.ok() || b.is_discarded() || !b.is_object())
     return Error{fmt::format("{}: not a readable baseline.json", file.string())};
   compare::Side side;
   side.path = dir;
@@ -178,12 +177,10 @@ Result<compare::Side> LoadSide(const std::string& path) {
           fmt::format("{}: a directory without baseline.json (not a gpuperf baseline)", path)};
     return LoadBaseline(path);
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Error{fmt::format("{}: cannot open", path)};
-  std::string head(4096, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(in.gcount()));
+  auto read = util::ReadFileHead(path, 4096);
+  if (!read.ok())
+    return read.error();
+  const std::string& head = read.value();
   if (io::LooksLikeGpuperfReport(head))
     return LoadReport(path);
   return LoadTrace(path);

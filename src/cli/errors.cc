@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <string>
 
+#include "util/terminal_text.h"
+
 namespace gpuperf::cli {
 
 namespace {
@@ -13,7 +15,7 @@ void PrintLine(const char* level, std::string_view message) {
     if (c == '\n' || c == '\r')
       c = ' ';
   }
-  std::fprintf(stderr, "gpuperf: %s: %s\n", level, line.c_str());
+  std::fprintf(stderr, "gpuperf: %s: %s\n", level, util::SanitizeForTerminal(line).c_str());
 }
 
 }  // namespace

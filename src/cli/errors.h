@@ -4,7 +4,8 @@
 
 namespace gpuperf::cli {
 
-// Prints "gpuperf: error: <message>" as one line on stderr (newlines in the message folded).
+// Prints "gpuperf: error: <message>" as one line on stderr: newlines folded, terminal escapes
+// and other control characters made harmless (util::SanitizeForTerminal).
 void PrintError(std::string_view message);
 
 // Prints "gpuperf: warning: <message>" the same way, for a problem that does not stop the command.

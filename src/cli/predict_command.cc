@@ -8,17 +8,19 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 
 #include "analysis/amdahl.h"
 #include "analysis/correlation.h"
 #include "analysis/predictions.h"
 #include "cli/errors.h"
+#include "cli/input_options.h"
 #include "io/report/report_json_reader.h"
 #include "report/json_predictions.h"
 #include "report/json_writer.h"
 #include "report/markdown_escape.h"
+#include "util/byte_source.h"
+#include "util/user_regex.h"
 
 namespace gpuperf::cli {
 namespace {
@@ -43,9 +45,18 @@ struct Prediction {
   std::string source;  // how f was obtained
   std::string method;
   std::optional<double> roof_limit;  // the largest local speedup the roofline allows
+  std::size_t unmatchable = 0;       // names the matcher refused (too long), never selected
 };
 
-Result<Prediction> FromReport(const std::string& path, const std::regex& pattern) {
+// The guarded search of --kernel; a name it refuses counts as not selected.
+bool Selects(const util::UserRegex& pattern, std::string_view name, Prediction& out) {
+  Result<bool> hit = pattern.Search(name);
+  if (!hit.ok())
+    ++out.unmatchable;
+  return hit.ok() && hit.value();
+}
+
+Result<Prediction> FromReport(const std::string& path, const util::UserRegex& pattern) {
   auto report = io::ReadReportJson(path);
   if (!report.ok())
     return report.error();
@@ -62,7 +73,7 @@ Result<Prediction> FromReport(const std::string& path, const std::regex& pattern
   std::int64_t floor = 0;
   bool all_floors = true;
   for (const report::CriticalShare& k : p.kernels) {
-    if (!std::regex_search(k.name, pattern))
+    if (!Selects(pattern, k.name, out))
       continue;
     out.matched.push_back(k.name);
     out.share.instances += k.instances;
@@ -82,7 +93,7 @@ Result<Prediction> FromReport(const std::string& path, const std::regex& pattern
   return out;
 }
 
-Result<Prediction> FromTrace(const std::string& path, const std::regex& pattern) {
+Result<Prediction> FromTrace(const std::string& path, const util::UserRegex& pattern) {
   auto trace = io::ImportTraceFile(path);
   if (!trace.ok())
     return trace.error();
@@ -93,7 +104,7 @@ Result<Prediction> FromTrace(const std::string& path, const std::regex& pattern)
       *trace,
       index,
       [&](std::string_view name) {
-        bool hit = std::regex_search(name.begin(), name.end(), pattern);
+        const bool hit = Selects(pattern, name, out);
         if (hit)
           matched.emplace(name);
         return hit;
@@ -128,33 +139,29 @@ CLI::App* PredictCommand::Register(CLI::App& app) {
   sub->add_option("--format", format_, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
+  AddInputLimitOptions(sub);
   sub->footer(kPredictExamples);
   return sub;
 }
 
 int PredictCommand::Run() {
-  std::regex pattern;
-  try {
-    pattern = std::regex(kernel_regex_, std::regex::ECMAScript | std::regex::optimize);
-  } catch (const std::regex_error& e) {
-    PrintError(
-        fmt::format("--kernel {}: not a valid regular expression ({})", kernel_regex_, e.what()));
+  auto compiled = util::UserRegex::Compile(kernel_regex_);
+  if (!compiled.ok()) {
+    PrintError("--kernel " + compiled.error().message);
     return kExitUsage;
   }
+  const util::UserRegex& pattern = compiled.value();
   std::string path = input_;
   std::error_code error;
   if (fs::is_directory(path, error))
     path = (fs::path(path) / "report.json").string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    PrintError(fmt::format("{}: cannot open", path));
+  auto head = util::ReadFileHead(path, 4096);
+  if (!head.ok()) {
+    PrintError(head.error().message);
     return kExitFailure;
   }
-  std::string head(4096, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(in.gcount()));
   auto prediction =
-      io::LooksLikeGpuperfReport(head) ? FromReport(path, pattern) : FromTrace(path, pattern);
+      io::LooksLikeGpuperfReport(*head) ? FromReport(path, pattern) : FromTrace(path, pattern);
   if (!prediction.ok()) {
     PrintError(prediction.error().message);
     return kExitFailure;
@@ -175,6 +182,10 @@ int PredictCommand::Run() {
       "every other part of the program unchanged (Amdahl)",
       "the wall time is the trace window: " + std::to_string(p.wall_ns) + " ns",
   };
+  if (p.unmatchable > 0)
+    rests_on.push_back(fmt::format("{} kernel name(s) longer than {} characters not matched",
+                                   p.unmatchable,
+                                   util::kMaxUserSubjectLength));
   if (p.roof_limit && speedup_ > *p.roof_limit)
     rests_on.push_back(fmt::format(
         "WARNING: the roofline floor allows at most {:.3f}x for these kernels", *p.roof_limit));

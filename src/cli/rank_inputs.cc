@@ -16,6 +16,7 @@
 
 #include "analysis/rank_summary.h"
 #include "io/report/rank_summary_json.h"
+#include "util/byte_source.h"
 
 namespace gpuperf::cli {
 namespace {
@@ -23,10 +24,8 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string ReadText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  auto text = util::ReadFileText(path.string(), std::size_t{64} << 20);
+  return text.ok() ? std::move(text).value() : std::string();
 }
 
 // The traces of a baseline directory's analysed run (else its last run), and its GPU state.
@@ -114,11 +113,12 @@ std::vector<ranks::RankSummary> ReadRanks(const std::vector<RankInput>& inputs,
   auto worker = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++) {
       const RankInput& input = inputs[i];
-      std::ifstream in(input.path, std::ios::binary);
-      std::string head(4096, '\0');
-      in.read(head.data(), static_cast<std::streamsize>(head.size()));
-      head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
-      if (in.gcount() > 0 && io::LooksLikeRankSummary(head)) {
+      auto head = util::ReadFileHead(input.path, 4096);
+      if (!head.ok()) {
+        failures[i] = ranks::FileError{input.path, head.error().message};
+        continue;
+      }
+      if (io::LooksLikeRankSummary(*head)) {
         auto summary = io::ReadRankSummary(input.path);
         if (summary.ok())
           results[i] = std::move(*summary);

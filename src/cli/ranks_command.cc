@@ -1,11 +1,14 @@
 #include "cli/ranks_command.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
 
 #include "analysis/ranks.h"
 #include "cli/app.h"
 #include "cli/errors.h"
+#include "cli/input_options.h"
 #include "cli/rank_inputs.h"
 #include "cli/report_output.h"
 #include "report/json_writer.h"
@@ -13,6 +16,9 @@
 
 namespace gpuperf::cli {
 namespace {
+
+// Unreadable rank files named one per line on stderr; the rest are counted in one more line.
+constexpr std::size_t kWarningLines = 3;
 
 constexpr const char* kRanksExamples = R"(Examples:
   gpuperf ranks job/
@@ -39,6 +45,7 @@ CLI::App* RanksCommand::Register(CLI::App& app) {
   sub->add_option("-j,--jobs", jobs_, "Ranks read in parallel (0: one per core)")
       ->check(CLI::Range(0, 4096))
       ->capture_default_str();
+  AddInputLimitOptions(sub);
   sub->footer(kRanksExamples);
   return sub;
 }
@@ -48,12 +55,19 @@ int RanksCommand::Run() {
   std::vector<RankInput> inputs = ExpandRankInputs(inputs_, errors);
   std::vector<ranks::RankSummary> summaries =
       ReadRanks(inputs, static_cast<unsigned>(jobs_), errors);
-  for (const auto& e : errors)
-    PrintWarning(e.error);
-  if (summaries.empty()) {
-    PrintError("no rank could be read from the inputs");
+  if (summaries.empty()) {  // one line: the count and the first reason
+    PrintError(errors.empty() ? std::string("no rank could be read from the inputs")
+                              : fmt::format("no rank could be read from the inputs ({} unreadable; "
+                                            "the first: {})",
+                                            errors.size(),
+                                            errors.front().error));
     return kExitFailure;
   }
+  for (std::size_t i = 0; i < std::min(errors.size(), kWarningLines); ++i)
+    PrintWarning(errors[i].error);
+  if (errors.size() > kWarningLines)
+    PrintWarning(fmt::format("{} more unreadable rank file(s), listed in ranks.json errors[]",
+                             errors.size() - kWarningLines));
   ranks::RanksReport result = analysis::AnalyzeRanks(summaries);
   result.errors = errors;
   report::ToolInfo tool{"gpuperf", Version()};

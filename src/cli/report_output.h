@@ -21,8 +21,15 @@ void AddOutputOptions(CLI::App* sub,
 
 bool WantsFormat(const std::vector<std::string>& formats, std::string_view format);
 
-// Writes (name, content) pairs into `dir` under temporary names and renames them only when all
-// succeeded. Returns the paths written.
+// A run id: UTC time, pid and 32 random bits ("20261202T004512Z-4242-9f3a01bc").
+std::string MakeRunId();
+
+// `content` of the report file `name` with the run id in it: the first key "run_id" of a .json
+// object, a last line "Run id: `ID` ..." of a .md, an XML comment after the declaration of a .svg.
+std::string StampRunId(const std::string& name, std::string content, const std::string& run_id);
+
+// Writes (name, content) pairs into `dir` as one unit (cli/staged_output.h), each stamped with
+// one run id. Returns the paths written.
 Result<std::vector<std::string>> WriteReportFiles(
     const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files);
 

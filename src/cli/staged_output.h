@@ -1,6 +1,18 @@
-// Writes a set of output files so that none is ever presented half-written: each file goes to a
-// temporary name in the output directory, and only Commit() renames them into place. Temporary
-// files that were not committed are removed when the object goes away.
+// Writes a set of output files so that none is ever presented half-written, and a report
+// directory is never a mix of two runs.
+//
+// Every file is first written into a private staging directory (cli/staging_area.h: random
+// name, mode 0700, O_CREAT|O_EXCL|O_NOFOLLOW, fsync). Commit() then, under an flock on the
+// output's parent directory (concurrent gpuperf processes commit one after the other):
+//  - kReportDirectory: the staging directory becomes DIR in one step (rename when DIR does not
+//    exist, renameat2(RENAME_EXCHANGE) when it does), so DIR holds exactly the files of this run
+//    plus the entries gpuperf does not own (carried over); report files of an earlier run that
+//    this one does not write (a roofline.svg, a summary.json) are gone with the old directory.
+//    When DIR cannot be swapped (a mount point, the working directory or above it) the staging
+//    directory is inside DIR and the files are renamed one by one under the lock.
+//  - kFiles: each file replaces its own name in DIR; the rest of DIR is untouched (the ceilings
+//    cache, one file per GPU).
+// A final name is never opened: a link planted there is replaced, never followed.
 #pragma once
 
 #include "gpuperf/result.h"
@@ -9,36 +21,44 @@
 #include <string>
 #include <vector>
 
+#include "cli/staging_area.h"
+
 namespace gpuperf::cli {
 
 class StagedOutput {
  public:
-  explicit StagedOutput(std::filesystem::path dir);
-  ~StagedOutput();
+  enum class Mode { kReportDirectory, kFiles };
+
+  explicit StagedOutput(std::filesystem::path dir, Mode mode = Mode::kReportDirectory);
   StagedOutput(const StagedOutput&) = delete;
   StagedOutput& operator=(const StagedOutput&) = delete;
 
-  // Creates the output directory if needed. Errors name the directory.
+  // Creates the parent (kReportDirectory) or DIR (kFiles) and the staging directory. Errors
+  // name the directory.
   Status Prepare();
-  // Writes `content` to a temporary file that Commit() will rename to dir/name.
+  // Writes `content` to the staging directory under `name` (a plain file name).
   Status Stage(const std::string& name, const std::string& content);
-  // Renames every staged file into place, in staging order. On error, files not yet renamed
-  // are removed and the message names the file that failed.
+  // Puts every staged file into place as described above. On error nothing of this run is in
+  // DIR, an earlier report stays whole, and the message names what failed.
   Status Commit();
 
   // The final paths of the committed files.
   const std::vector<std::string>& written() const { return written_; }
 
  private:
-  struct Staged {
-    std::filesystem::path temp;
-    std::filesystem::path final_path;
-  };
-  void RemoveTemps();
+  // Both run under the commit lock that Commit() holds.
+  Status CommitDirectory();
+  Status CommitFiles(const std::filesystem::path& from_dir);
 
   std::filesystem::path dir_;
-  std::vector<Staged> staged_;
+  Mode mode_;
+  bool swap_ = false;  // kReportDirectory and DIR can be swapped
+  StagingArea staging_;
+  std::vector<std::string> staged_;  // names, in staging order
   std::vector<std::string> written_;
 };
+
+// Every file name a gpuperf report directory may hold: a report of any verb replaces all of them.
+bool IsReportFileName(const std::string& name);
 
 }  // namespace gpuperf::cli

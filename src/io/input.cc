@@ -1,5 +1,7 @@
 #include "io/input.h"
 
+#include "io/input_limits.h"
+
 namespace gpuperf::io {
 namespace {
 
@@ -76,7 +78,11 @@ Result<std::unique_ptr<util::ByteSource>> Input::Open() const {
     return raw.error();
   if (!gzip_)
     return std::move(*raw);
-  return util::MakeGunzipSource(std::move(*raw), name_);
+  const InputLimits& limits = ProcessInputLimits();
+  util::InflateLimit limit;
+  limit.max_bytes = limits.max_decompressed_bytes;
+  limit.hint = "the limit of " + limits.decompressed_option + "; raise it to read this input";
+  return util::MakeGunzipSource(std::move(*raw), name_, std::move(limit));
 }
 
 }  // namespace gpuperf::io

@@ -9,6 +9,7 @@
 #include "io/ncu/ncu_importer.h"
 #include "io/nsys/nsys_importer.h"
 #include "io/sniff.h"
+#include "model/record_limit.h"
 
 namespace gpuperf::io {
 namespace {
@@ -24,6 +25,20 @@ const std::vector<std::unique_ptr<Importer>>& Importers() {
   return *importers;
 }
 
+// A model at the record limit (model/record_limit.h) is not the whole input: an error, never a
+// partial analysis.
+Status CheckRecordLimit(const model::Trace& trace, const std::string& name) {
+  std::int64_t dropped = 0;
+  for (const auto& [what, count] : trace.diagnostics.counts) {
+    if (what.ends_with(model::kRecordLimitDiagnostic))
+      dropped += count;
+  }
+  if (dropped == 0 && model::RecordCount(trace) <= model::MaxTraceRecords())
+    return Status::Ok();
+  return Error{name + ": more than " + std::to_string(model::MaxTraceRecords()) +
+               " records (the limit of --max-records; raise it to read this input)"};
+}
+
 Result<model::Trace> ImportInput(const Input& input) {
   for (const auto& importer : Importers()) {
     if (!importer->Probe(input.head()))
@@ -31,6 +46,8 @@ Result<model::Trace> ImportInput(const Input& input) {
     auto trace = importer->Import(input);
     if (!trace.ok())
       return trace.error();
+    if (Status bounded = CheckRecordLimit(*trace, input.name()); !bounded)
+      return bounded.error();
     trace->metadata.source_path = input.name();
     trace->metadata.format = std::string(importer->FormatName());
     return trace;

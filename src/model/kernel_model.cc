@@ -1,7 +1,5 @@
 #include "model/kernel_model.h"
 
-#include <pthread.h>
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -12,11 +10,6 @@
 
 namespace gpuperf::model {
 namespace {
-
-// The matching thread's stack: reserved, touched only as deep as a match recurses.
-constexpr std::size_t kMatchStackBytes = std::size_t{256} << 20;
-// Without that thread (pthread_create failed), only names this short are matched on the caller's.
-constexpr std::size_t kInlineMatchNameLength = 2048;
 
 constexpr Precision kPrecisions[] = {Precision::kFp64,
                                      Precision::kFp32,
@@ -92,12 +85,10 @@ Result<CompiledKernelEntry> CompileEntry(const KernelModelFile& file, std::size_
   if (e.pattern.size() > kMaxPatternLength)
     return Error{where + ".pattern: longer than " + std::to_string(kMaxPatternLength) +
                  " characters"};
-  try {
-    out.regex = std::regex(e.pattern, std::regex::ECMAScript);
-  } catch (const std::regex_error& error) {
-    return Error{where + ".pattern " + Quoted(e.pattern) + ": not a valid ECMAScript regex (" +
-                 error.what() + ")"};
-  }
+  auto regex = util::UserRegex::Compile(e.pattern);
+  if (!regex.ok())
+    return Error{where + ".pattern " + regex.error().message};
+  out.regex = std::move(regex).value();
   if (e.flops.empty() && e.bytes.empty())
     return Error{where + ": needs \"flops\", \"bytes\" or both"};
   const std::size_t groups = out.regex.mark_count();
@@ -125,46 +116,26 @@ Result<CompiledKernelEntry> CompileEntry(const KernelModelFile& file, std::size_
 
 void MatchAll(const CompiledKernelModel& model,
               const std::vector<std::string_view>& names,
-              std::size_t max_length,
               std::vector<KernelNameMatch>& out) {
   for (std::size_t i = 0; i < names.size(); ++i) {
-    std::string_view name = names[i];
     KernelNameMatch& match = out[i];
-    if (name.size() > max_length) {
-      match.error = "longer than " + std::to_string(max_length) + " characters";
+    if (names[i].size() > kMaxMatchedNameLength) {
+      match.error = "longer than " + std::to_string(kMaxMatchedNameLength) + " characters";
       continue;
     }
     for (std::size_t e = 0; e < model.entries.size(); ++e) {
-      std::match_results<std::string_view::const_iterator> groups;
-      try {
-        if (!std::regex_search(name.begin(), name.end(), groups, model.entries[e].regex))
-          continue;
-      } catch (const std::exception& error) {  // regex_error: complexity or stack
+      Result<bool> found = model.entries[e].regex.Search(names[i], &match.groups);
+      if (!found.ok()) {
         match.error = "the regex of kernels[" + std::to_string(model.entries[e].index) +
-                      "] gave up (" + error.what() + ")";
+                      "]: " + found.error().message;
         break;
       }
-      match.entry = static_cast<std::int32_t>(e);
-      for (std::size_t g = 1; g < groups.size(); ++g)
-        match.groups.push_back(groups[g].matched ? groups[g].str() : std::string());
-      break;
+      if (found.value()) {
+        match.entry = static_cast<std::int32_t>(e);
+        break;
+      }
     }
   }
-}
-
-struct MatchJob {
-  const CompiledKernelModel* model;
-  const std::vector<std::string_view>* names;
-  std::vector<KernelNameMatch>* out;
-};
-
-void* RunMatchJob(void* arg) {
-  auto* job = static_cast<MatchJob*>(arg);
-  try {
-    MatchAll(*job->model, *job->names, kMaxMatchedNameLength, *job->out);
-  } catch (const std::exception&) {  // bad_alloc: the names left keep entry -1
-  }
-  return nullptr;
 }
 
 }  // namespace
@@ -192,20 +163,7 @@ Result<CompiledKernelModel> CompileKernelModel(const KernelModelFile& file) {
 std::vector<KernelNameMatch> MatchKernelNames(const CompiledKernelModel& model,
                                               const std::vector<std::string_view>& names) {
   std::vector<KernelNameMatch> out(names.size());
-  MatchJob job{&model, &names, &out};
-  pthread_attr_t attr;
-  pthread_t thread;
-  bool started = pthread_attr_init(&attr) == 0;
-  if (started) {
-    started = pthread_attr_setstacksize(&attr, kMatchStackBytes) == 0 &&
-              pthread_create(&thread, &attr, RunMatchJob, &job) == 0;
-    pthread_attr_destroy(&attr);
-  }
-  if (started) {
-    pthread_join(thread, nullptr);
-  } else {
-    MatchAll(model, names, kInlineMatchNameLength, out);
-  }
+  MatchAll(model, names, out);
   return out;
 }
 

@@ -12,13 +12,13 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "model/ceilings.h"
 #include "util/expression.h"
+#include "util/user_regex.h"
 
 namespace gpuperf::model {
 
@@ -26,15 +26,14 @@ namespace gpuperf::model {
 inline constexpr std::string_view kLaunchVariables[] = {
     "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "blocks", "threads"};
 
-// Longer patterns are refused: std::regex compiles nested groups recursively.
-inline constexpr std::size_t kMaxPatternLength = 1024;
-// Longer kernel names are never matched (std::regex matches recursively, per character).
-inline constexpr std::size_t kMaxMatchedNameLength = 65536;
+// Longer patterns are refused and longer kernel names never matched (util/user_regex.h).
+inline constexpr std::size_t kMaxPatternLength = util::kMaxUserPatternLength;
+inline constexpr std::size_t kMaxMatchedNameLength = util::kMaxUserSubjectLength;
 
 struct CompiledKernelEntry {
   std::size_t index = 0;  // in KernelModelFile::kernels
   std::string pattern;
-  std::regex regex;
+  util::UserRegex regex;
   std::optional<util::Expression> flops;
   std::optional<util::Expression> bytes;
   Precision precision = Precision::kFp32;
@@ -58,8 +57,7 @@ struct KernelNameMatch {
   std::string error;  // why the name was not matched (too long, the regex engine gave up)
 };
 
-// One match per name, in order. Runs on a thread with a large stack: std::regex recurses once
-// or more per character of the name, and kernel names reach thousands of characters.
+// One match per name, in order, through util::UserRegex (long names on a large-stack thread).
 std::vector<KernelNameMatch> MatchKernelNames(const CompiledKernelModel& model,
                                               const std::vector<std::string_view>& names);
 

@@ -7,11 +7,11 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include "record/cuda_probe_isolated.h"
 #include "record/output_lock.h"
 #include "record/spool_writer.h"
+#include "util/durable_file.h"
 #include "util/sha256.h"
 
 namespace gpuperf::record {
@@ -175,21 +175,26 @@ void ConvertRuns(const fs::path& tmp, BaselineData& data) {
 }
 
 Status Finalize(const fs::path& tmp, const fs::path& out, BaselineData& data) {
-  AnalyzeMedianRun(tmp.string(), data);
+  if (Status analysed = AnalyzeMedianRun(tmp.string(), data); !analysed)
+    return analysed;
   if (!data.options.keep_spool) {
     for (const MeasuredRun& run : data.runs) {
       std::error_code ignored;
       fs::remove_all(tmp / run.dir / "spool", ignored);
     }
   }
-  std::ofstream json(tmp / "baseline.json");
-  json << BaselineJson(data).dump(2) << '\n';
-  std::ofstream markdown(tmp / "report.md");
-  markdown << BaselineMarkdown(data);
-  if (!json || !markdown)
-    return Error{tmp.string() + ": cannot write baseline.json/report.md"};
-  json.close();
-  markdown.close();
+  // Every write, the final flush and fsync checked: a full disk fails here, not silently.
+  if (Status written =
+          util::WriteNewFile((tmp / "baseline.json").string(), BaselineJson(data).dump(2) + "\n");
+      !written) {
+    return written;
+  }
+  if (Status written = util::WriteNewFile((tmp / "report.md").string(), BaselineMarkdown(data));
+      !written) {
+    return written;
+  }
+  if (Status synced = util::SyncDirectory(tmp.string()); !synced)
+    return synced;
   std::error_code error;
   if (data.options.force)
     fs::remove_all(out, error);

@@ -120,6 +120,6 @@ Result<RunFigures> ConvertRun(const std::string& out_dir,
                               bool gzip,
                               int driver_api_version);
 // Analyses the steady-state run with the median wall time.
-void AnalyzeMedianRun(const std::string& out_dir, BaselineData& data);
+Status AnalyzeMedianRun(const std::string& out_dir, BaselineData& data);
 
 }  // namespace gpuperf::record

@@ -8,13 +8,13 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 #include "record/baseline.h"
 #include "record/kineto_writer.h"
 #include "report/json_writer.h"
 #include "report/markdown_writer.h"
 #include "report/roofline_svg.h"
+#include "util/durable_file.h"
 
 namespace gpuperf::record {
 namespace {
@@ -106,7 +106,7 @@ Result<RunFigures> ConvertRun(const std::string& out_dir,
   return ComputeRunFigures(*processes);
 }
 
-void AnalyzeMedianRun(const std::string& out_dir, BaselineData& data) {
+Status AnalyzeMedianRun(const std::string& out_dir, BaselineData& data) {
   // Steady state = every measured run after the first; with one run, that run.
   std::vector<const MeasuredRun*> steady;
   for (const MeasuredRun& run : data.runs) {
@@ -114,14 +114,14 @@ void AnalyzeMedianRun(const std::string& out_dir, BaselineData& data) {
       steady.push_back(&run);
   }
   if (steady.empty())
-    return;
+    return Status::Ok();
   std::sort(steady.begin(), steady.end(), [](const MeasuredRun* a, const MeasuredRun* b) {
     return a->outcome.wall_ns < b->outcome.wall_ns;
   });
   const MeasuredRun& median = *steady[(steady.size() - 1) / 2];
   auto processes = ReadRunSpools(fs::path(out_dir) / median.dir / "spool");
   if (!processes || processes->empty())
-    return;
+    return Status::Ok();
   model::Trace trace = SpoolsToTrace(*processes);
   if (!data.options.counters.metrics.empty())
     RunCounterPassInto(out_dir, median.outcome.wall_ns, trace, data);
@@ -131,13 +131,16 @@ void AnalyzeMedianRun(const std::string& out_dir, BaselineData& data) {
   data.analyzed_run = median.index;
   report::ToolInfo tool;
   tool.version = GPUPERF_RECORD_VERSION;
-  std::ofstream json(fs::path(out_dir) / "report.json");
-  json << report::DumpJson(report::ToJson(*data.analysis, tool));
-  // report.md (BaselineMarkdown) links roofline.svg exactly when there is a chart.
-  if (report::HasRooflineChart(*data.analysis)) {
-    std::ofstream svg(fs::path(out_dir) / "roofline.svg");
-    svg << report::RooflineSvg(*data.analysis);
+  if (Status written = util::WriteNewFile((fs::path(out_dir) / "report.json").string(),
+                                          report::DumpJson(report::ToJson(*data.analysis, tool)));
+      !written) {
+    return written;
   }
+  // report.md (BaselineMarkdown) links roofline.svg exactly when there is a chart.
+  if (report::HasRooflineChart(*data.analysis))
+    return util::WriteNewFile((fs::path(out_dir) / "roofline.svg").string(),
+                              report::RooflineSvg(*data.analysis));
+  return Status::Ok();
 }
 
 std::string BaselineMarkdown(const BaselineData& data) {

@@ -12,6 +12,7 @@
 
 #include "model/measured_ceilings.h"
 #include "record/spool_model.h"
+#include "util/durable_file.h"
 
 namespace gpuperf::record {
 namespace {
@@ -308,13 +309,7 @@ Status WriteKinetoTrace(const SpoolContents& process,
       return Error{path + ": write failed"};
     return Status::Ok();
   }
-  std::FILE* file = std::fopen(path.c_str(), "wb");
-  if (file == nullptr)
-    return Error{path + ": cannot create"};
-  const bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-  if (std::fclose(file) != 0 || !ok)
-    return Error{path + ": write failed"};
-  return Status::Ok();
+  return util::WriteNewFile(path, text);
 }
 
 }  // namespace gpuperf::record

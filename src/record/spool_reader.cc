@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
+
+#include "util/byte_source.h"
 
 namespace gpuperf::record {
 namespace {
 
 const std::string kEmpty;
+// A spool file is one process's recording; larger than this it is not one of ours.
+constexpr std::size_t kMaxSpoolBytes = std::size_t{64} << 30;
 
 // Applies one complete chunk; returns false on a chunk that cannot be what it says it is.
 bool ApplyChunk(spool::ChunkType type,
@@ -70,10 +73,13 @@ const std::string& SpoolContents::String(std::uint32_t id) const {
 }
 
 Result<SpoolContents> ReadSpoolFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
-    return Error{path + ": cannot open the recording"};
-  const std::string data((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  auto text = util::ReadFileText(path, kMaxSpoolBytes);
+  if (!text.ok())
+    return Error{text.error().message + " (the recording)"};
+  return ParseSpool(*text, path);
+}
+
+Result<SpoolContents> ParseSpool(std::string_view data, const std::string& path) {
   SpoolContents out;
   out.path = path;
   if (data.size() < sizeof(spool::FileHeader)) {

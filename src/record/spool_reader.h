@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct SpoolContents {
 
 // Reads a whole spool. Fails only when the header is missing or foreign; a cut tail is counted.
 Result<SpoolContents> ReadSpoolFile(const std::string& path);
+
+// The same for the bytes of a spool file (tests, the fuzz target); `path` names it in errors.
+Result<SpoolContents> ParseSpool(std::string_view data, const std::string& path);
 
 // Every "*.gpuperf" file directly in `dir`, sorted by name.
 std::vector<std::string> ListSpoolFiles(const std::string& dir);

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "util/terminal_text.h"
 #include "util/utf8.h"
 
 namespace gpuperf::report {
@@ -38,6 +39,25 @@ bool IsControl(unsigned char c) {
   return c < 0x20 || c == 0x7F;
 }
 
+// GitHub turns "http://x", "www.x" and "a@b.c" into links without any markup (extended
+// autolinks). A backslash before the ':' of "://", the '.' after "www" and every '@' breaks the
+// pattern and renders as the plain character.
+bool StartsAutolink(std::string_view text, std::size_t i) {
+  const char c = text[i];
+  if (c == '@')
+    return true;
+  if (c == ':')
+    return text.substr(i + 1, 2) == "//";
+  if (c == '.' && i >= 3) {
+    for (std::size_t k = i - 3; k < i; ++k) {
+      if (text[k] != 'w' && text[k] != 'W')
+        return false;
+    }
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string EscapeMarkdown(std::string_view text) {
@@ -55,6 +75,8 @@ std::string EscapeMarkdown(std::string_view text) {
       i += length;
       continue;
     }
+    if (StartsAutolink(text, i))
+      out += '\\';
     auto c = static_cast<unsigned char>(text[i++]);
     switch (c) {
       case '&':
@@ -107,25 +129,7 @@ std::string Shorten(std::string_view text, std::size_t max_chars) {
 }
 
 std::string SanitizeForTerminal(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    std::size_t length = Utf8SequenceLength(text.substr(i));
-    if (length == 0 || (length == 1 && IsControl(static_cast<unsigned char>(text[i])))) {
-      out += '?';
-      ++i;
-      continue;
-    }
-    // C1 controls (U+0080..U+009F) also act as escape introducers on some terminals.
-    if (length == 2 && static_cast<unsigned char>(text[i]) == 0xC2 &&
-        static_cast<unsigned char>(text[i + 1]) < 0xA0) {
-      out += '?';
-    } else {
-      out += text.substr(i, length);
-    }
-    i += length;
-  }
-  return out;
+  return util::SanitizeForTerminal(text);
 }
 
 }  // namespace gpuperf::report

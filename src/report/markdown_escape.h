@@ -10,7 +10,9 @@
 namespace gpuperf::report {
 
 // Returns `text` as literal GitHub-flavoured Markdown inline text, safe inside a table cell:
-//  - `&`, `<`, `>` become HTML entities (no raw HTML, no autolinks);
+//  - `&`, `<`, `>` become HTML entities (no raw HTML, no <autolinks>);
+//  - the ':' of "://", the '.' of "www." and '@' are backslash-escaped (no extended autolinks:
+//    "https://x.y" -> "https\://x.y");
 //  - Markdown punctuation that can start markup (\ ` * _ [ ] | ~ #) is backslash-escaped;
 //  - newline, CR, tab and other control characters become visible escapes (\n, \r, \t, \xNN);
 //  - bytes that are not valid UTF-8 become U+FFFD.
@@ -21,8 +23,8 @@ std::string EscapeMarkdown(std::string_view text);
 // when it is longer. Never cuts a UTF-8 sequence. Apply before EscapeMarkdown.
 std::string Shorten(std::string_view text, std::size_t max_chars);
 
-// Replaces control characters (C0, DEL) and invalid UTF-8 with '?' so that a name printed to a
-// terminal cannot carry escape sequences.
+// util::SanitizeForTerminal: control characters (C0, DEL, C1) and invalid UTF-8 become '?' so
+// that a name printed to a terminal cannot carry escape sequences.
 std::string SanitizeForTerminal(std::string_view text);
 
 }  // namespace gpuperf::report

@@ -1,5 +1,8 @@
 #include "util/byte_source.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cerrno>
@@ -47,8 +50,8 @@ class MemorySource final : public ByteSource {
 
 class GunzipSource final : public ByteSource {
  public:
-  GunzipSource(std::unique_ptr<ByteSource> inner, std::string name)
-      : inner_(std::move(inner)), name_(std::move(name)), input_(kChunk) {
+  GunzipSource(std::unique_ptr<ByteSource> inner, std::string name, InflateLimit limit)
+      : inner_(std::move(inner)), name_(std::move(name)), limit_(std::move(limit)), input_(kChunk) {
     std::memset(&stream_, 0, sizeof(stream_));
     // 15 + 32: zlib or gzip header, detected automatically.
     init_ok_ = inflateInit2(&stream_, 15 + 32) == Z_OK;
@@ -92,13 +95,21 @@ class GunzipSource final : public ByteSource {
                      std::string(stream_.msg ? stream_.msg : "inflate failed") + ")"};
       }
     }
-    return size - stream_.avail_out;
+    const std::size_t produced = size - stream_.avail_out;
+    total_ += produced;
+    if (total_ > limit_.max_bytes) {
+      return Error{name_ + ": inflates to more than " + std::to_string(limit_.max_bytes) +
+                   " bytes" + (limit_.hint.empty() ? std::string() : " (" + limit_.hint + ")")};
+    }
+    return produced;
   }
 
  private:
   static constexpr std::size_t kChunk = 1 << 18;
   std::unique_ptr<ByteSource> inner_;
   std::string name_;
+  InflateLimit limit_;
+  std::uint64_t total_ = 0;  // bytes inflated so far
   std::vector<Bytef> input_;
   z_stream stream_;
   bool init_ok_ = false;
@@ -109,9 +120,26 @@ class GunzipSource final : public ByteSource {
 }  // namespace
 
 Result<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr)
+  // O_NONBLOCK: opening a FIFO without a writer must not block before the check below.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
     return Error{path + ": cannot open: " + std::strerror(errno)};
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    const char* kind = S_ISFIFO(info.st_mode)                           ? "a FIFO"
+                       : S_ISDIR(info.st_mode)                          ? "a directory"
+                       : S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode) ? "a device"
+                       : S_ISSOCK(info.st_mode)                         ? "a socket"
+                                                                        : "unknown kind";
+    ::close(fd);
+    return Error{path + ": not a regular file (" + kind + ")"};
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  std::FILE* file = ::fdopen(fd, "rb");
+  if (file == nullptr) {
+    ::close(fd);
+    return Error{path + ": cannot open: " + std::strerror(errno)};
+  }
   return std::unique_ptr<ByteSource>(new FileSource(file, path));
 }
 
@@ -120,8 +148,9 @@ std::unique_ptr<ByteSource> MakeMemorySource(std::string_view data) {
 }
 
 std::unique_ptr<ByteSource> MakeGunzipSource(std::unique_ptr<ByteSource> compressed,
-                                             std::string name) {
-  return std::make_unique<GunzipSource>(std::move(compressed), std::move(name));
+                                             std::string name,
+                                             InflateLimit limit) {
+  return std::make_unique<GunzipSource>(std::move(compressed), std::move(name), std::move(limit));
 }
 
 Result<std::string> ReadAll(ByteSource& source, std::size_t limit_bytes) {
@@ -134,11 +163,39 @@ Result<std::string> ReadAll(ByteSource& source, std::size_t limit_bytes) {
     if (*n == 0)
       break;
     if (out.size() + *n > limit_bytes) {
-      return Error{"input larger than " + std::to_string(limit_bytes) + " bytes"};
+      return Error{"larger than " + std::to_string(limit_bytes) + " bytes"};
     }
     out.append(chunk.data(), *n);
   }
   return out;
+}
+
+Result<std::string> ReadFileText(const std::string& path, std::size_t limit_bytes) {
+  auto source = OpenFileSource(path);
+  if (!source.ok())
+    return source.error();
+  auto text = ReadAll(**source, limit_bytes);
+  if (!text.ok() && text.error().message.rfind(path, 0) != 0)
+    return Error{path + ": " + text.error().message};
+  return text;
+}
+
+Result<std::string> ReadFileHead(const std::string& path, std::size_t size) {
+  auto source = OpenFileSource(path);
+  if (!source.ok())
+    return source.error();
+  std::string head(size, '\0');
+  std::size_t filled = 0;
+  while (filled < size) {
+    auto n = (*source)->Read(head.data() + filled, size - filled);
+    if (!n.ok())
+      return n.error();
+    if (*n == 0)
+      break;
+    filled += *n;
+  }
+  head.resize(filled);
+  return head;
 }
 
 }  // namespace gpuperf::util

@@ -52,6 +52,10 @@ inline bool HasStringStop(const char* p) {
 
 // A byte as it should appear in a message: 'x' when printable, "byte 0x1f" otherwise.
 std::string Describe(int c);
+
+// Whether `text` nests arrays and objects deeper than `max_depth` (brackets inside strings do
+// not count). A cheap guard before a DOM parser that recurses when it destroys the document.
+bool JsonNestingDeeperThan(std::string_view text, std::size_t max_depth);
 // RFC 8259 number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 bool IsJsonNumber(std::string_view s);
 // The value of a hex digit, -1 for other bytes.

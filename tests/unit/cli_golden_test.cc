@@ -63,6 +63,19 @@ bool ReadArgs(const fs::path& file, std::vector<std::string>& args) {
   return true;
 }
 
+// The run id changes with every run: the "run_id" line of a JSON file and the "Run id:" line
+// that ends a Markdown file are dropped (cli_hostile_input_test checks that they are there).
+std::string StripRunId(std::string text) {
+  for (const std::string& start : {std::string("  \"run_id\": \""), std::string("\nRun id: `")}) {
+    const std::size_t at = text.find(start);
+    if (at == std::string::npos)
+      continue;
+    const std::size_t end = text.find('\n', at + 1);
+    text.erase(at, end == std::string::npos ? std::string::npos : end - at + 1);
+  }
+  return text;
+}
+
 // Machine-specific text in an output file: the corpus root and the version of gpuperf.
 std::string Normalise(std::string text, const std::string& version) {
   std::string corpus = Env("GPUPERF_CORPUS");
@@ -74,7 +87,7 @@ std::string Normalise(std::string text, const std::string& version) {
              std::string("\"version\": \"") + kVersionPlaceholder + "\"");
   ReplaceAll(
       text, "gpuperf " + version + " (", std::string("gpuperf ") + kVersionPlaceholder + " (");
-  return text;
+  return StripRunId(std::move(text));
 }
 
 // Fails with the first differing line, which is what a reviewer needs to see.

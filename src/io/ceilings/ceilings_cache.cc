@@ -10,6 +10,7 @@
 
 #include "io/ceilings/ceilings_json.h"
 #include "model/measured_ceilings.h"
+#include "util/byte_source.h"
 
 namespace gpuperf::io::ceilings {
 namespace {
@@ -39,17 +40,11 @@ std::string CacheFileName(const model::MeasuredCeilings& measured) {
 }
 
 Result<model::MeasuredCeilings> ReadCacheFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Error{path + ": cannot open: " + std::strerror(errno)};
-  std::string text;
   // One byte more than allowed, so that ParseCacheJson sees an oversized file as such.
-  text.resize(kMaxJsonBytes + 1);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad())
-    return Error{path + ": cannot read: " + std::strerror(errno)};
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  return ParseCacheJson(text, path);
+  auto text = util::ReadFileHead(path, kMaxJsonBytes + 1);
+  if (!text.ok())
+    return text.error();
+  return ParseCacheJson(*text, path);
 }
 
 Result<CacheListing> ReadCacheDir(const std::string& dir) {

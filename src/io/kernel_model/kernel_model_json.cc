@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "model/kernel_model.h"
+#include "util/byte_source.h"
 
 namespace gpuperf::io {
 namespace {
@@ -140,17 +141,11 @@ Result<model::KernelModelFile> ReadKernelModelFile(const std::string& path) {
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored))
     return Error{path + ": is a directory, not a model file"};
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Error{path + ": cannot open: " + std::strerror(errno)};
-  std::string text;
   // One byte more than allowed, so that the parser sees an oversized file as such.
-  text.resize(kMaxKernelModelBytes + 1);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad())
-    return Error{path + ": cannot read: " + std::strerror(errno)};
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  return ParseKernelModelJson(text, path);
+  auto text = util::ReadFileHead(path, kMaxKernelModelBytes + 1);
+  if (!text.ok())
+    return text.error();
+  return ParseKernelModelJson(*text, path);
 }
 
 }  // namespace gpuperf::io

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "io/kineto/numbers.h"
+#include "model/record_limit.h"
 
 namespace gpuperf::io::kineto {
 namespace {
@@ -62,6 +63,7 @@ model::NameId EventMapper::Intern(std::string_view text) {
 
 void EventMapper::Map(const Event& event) {
   ++events_;
+  if (model::RecordLimitReached(*trace_)) return Count("kineto.records_over_limit");  // issue 17
   if (!event.is_object()) {
     Count("kineto.non_object_event");
     return;

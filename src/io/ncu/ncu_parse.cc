@@ -105,6 +105,7 @@ class Parser {
   bool wide_ = false;
   bool labels_ = false;
   std::vector<std::string> units_;  // raw page: the units row
+  bool missing_units_row_ = false;  // raw page exported without it
   std::map<std::int64_t, std::size_t> by_id_;
   ParsedCsv out_;
 };
@@ -179,6 +180,13 @@ void Parser::AddMetric(Launch& launch,
                        std::string_view value,
                        std::string_view unit) {
   MetricValue converted = ConvertValue(value, unit);
+  if (converted.kind == ValueKind::kNumber &&
+      unit.find_first_not_of(" \t") == std::string_view::npos && MetricNeedsUnit(key)) {
+    // "6.46" with no unit may be ns, us or ms: never guessed.
+    diagnostics_.Count("ncu_missing_units");
+    Note("Nsight Compute value without a unit, dropped: " + key);
+    return;
+  }
   switch (converted.kind) {
     case ValueKind::kNumber:
       launch.metrics.emplace(std::move(key), converted.value);  // the first of duplicates wins
@@ -246,6 +254,8 @@ void Parser::WideRow(const std::vector<std::string>& row) {
     units_ = row;  // the units row under the names row
     return;
   }
+  if (units_.empty() && out_.launches.empty())
+    missing_units_row_ = true;  // a data row right under the names: no unit is known
   auto id = ParseInt(id_text);
   if (!id) {
     diagnostics_.Count("ncu_malformed_rows");
@@ -296,6 +306,11 @@ Result<ParsedCsv> Parser::Run(util::ByteSource& source) {
       WideRow(line.fields);
     else
       LongRow(line.fields);
+    if (missing_units_row_) {
+      return Error{name_ +
+                   ": a --page raw export without its units row (the second line): the values' "
+                   "units are unknown; export it again with the units row"};
+    }
   }
   if (!columns_) {
     return Error{

@@ -168,4 +168,16 @@ MetricValue ConvertValue(std::string_view text, std::string_view unit) {
   return {ValueKind::kNumber, *number * *factor};
 }
 
+bool MetricNeedsUnit(std::string_view metric) {
+  std::string lower(metric);
+  for (char& c : lower)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view word :
+       {"duration", "bytes", "per_second", "pct", "throughput", "frequency"}) {
+    if (lower.find(word) != std::string::npos)
+      return true;
+  }
+  return false;
+}
+
 }  // namespace gpuperf::io::ncu

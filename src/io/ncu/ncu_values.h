@@ -21,6 +21,12 @@ std::optional<double> ParseNumber(std::string_view text);
 //    (cycle/usecond -> cycle per second, Gbyte/second -> byte per second).
 std::optional<double> BaseUnitFactor(std::string_view unit);
 
+// Whether a value of `metric` (a raw name, or "label:Section/Name") has a dimension that ncu
+// scales for display (durations, bytes, rates, percentages): such a value without a unit is
+// never taken as base units. Counts (instructions, ops, cycles, ratios) need none: gpuperf's own
+// counter pass writes them without one, as ncu does for ratios.
+bool MetricNeedsUnit(std::string_view metric);
+
 enum class ValueKind { kNumber, kNotAvailable, kText, kUnknownUnit };
 
 struct MetricValue {

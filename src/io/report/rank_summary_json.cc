@@ -6,11 +6,17 @@
 #include <fstream>
 #include <sstream>
 
+#include "util/byte_source.h"
+#include "util/json_text.h"
+
 namespace gpuperf::io {
 namespace {
 
 using Json = nlohmann::ordered_json;
 constexpr const char* kKind = "gpuperf-rank-summary";
+// A summary is a few KiB per rank and a few levels deep; anything beyond is not one of ours.
+constexpr std::size_t kMaxSummaryBytes = std::size_t{64} << 20;
+constexpr std::size_t kMaxSummaryDepth = 64;
 
 Json TimelineJson(const report::Timeline& t) {
   return Json{{"total_ns", t.total_ns},
@@ -72,12 +78,17 @@ bool LooksLikeRankSummary(std::string_view head) {
 }
 
 Result<ranks::RankSummary> ReadRankSummary(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Error{fmt::format("{}: cannot open", path)};
-  std::ostringstream text;
-  text << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+  auto text = util::ReadFileText(path, kMaxSummaryBytes);
+  if (!text.ok())
+    return text.error();
+  return ParseRankSummary(*text, path);
+}
+
+Result<ranks::RankSummary> ParseRankSummary(std::string_view text, const std::string& path) {
+  if (util::json_text::JsonNestingDeeperThan(text, kMaxSummaryDepth))
+    return Error{fmt::format(
+        "{}: not a gpuperf rank summary (nested deeper than {} levels)", path, kMaxSummaryDepth)};
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || j.value("kind", "") != kKind)
     return Error{fmt::format("{}: not a gpuperf rank summary (truncated or corrupt?)", path)};
   if (j.value("schema_version", "").rfind("1.", 0) != 0)

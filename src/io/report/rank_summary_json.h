@@ -17,4 +17,7 @@ bool LooksLikeRankSummary(std::string_view head);
 
 Result<ranks::RankSummary> ReadRankSummary(const std::string& path);
 
+// The same for the text of a summary.json (tests, the fuzz target); `path` names it in errors.
+Result<ranks::RankSummary> ParseRankSummary(std::string_view text, const std::string& path);
+
 }  // namespace gpuperf::io

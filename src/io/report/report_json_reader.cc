@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "util/byte_source.h"
+
 namespace gpuperf::io {
 namespace {
 
@@ -191,14 +193,14 @@ bool LooksLikeGpuperfReport(std::string_view head) {
 }
 
 Result<report::AnalysisReport> ReadReportJson(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Error{fmt::format("{}: cannot open the report", path)};
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (text.str().size() > kMaxReportBytes)
-    return Error{fmt::format("{}: report larger than 1 GiB, refusing to load it", path)};
-  Json j = Json::parse(text.str(), nullptr, false);
+  auto text = util::ReadFileText(path, kMaxReportBytes);
+  if (!text.ok())
+    return text.error();
+  return ParseReportJson(*text, path);
+}
+
+Result<report::AnalysisReport> ParseReportJson(std::string_view text, const std::string& path) {
+  Json j = Json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object())
     return Error{fmt::format("{}: not valid JSON (truncated or corrupt report.json?)", path)};
   std::string version = j.value("schema_version", std::string());

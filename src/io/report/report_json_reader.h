@@ -17,4 +17,7 @@ bool LooksLikeGpuperfReport(std::string_view head);
 // report keeps no instance durations), audit, ranges and predictions. Errors name the file.
 Result<report::AnalysisReport> ReadReportJson(const std::string& path);
 
+// The same for the text of a report.json (tests, the fuzz target); `path` names it in errors.
+Result<report::AnalysisReport> ParseReportJson(std::string_view text, const std::string& path);
+
 }  // namespace gpuperf::io

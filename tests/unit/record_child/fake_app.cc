@@ -112,13 +112,18 @@ void CounterPass(const std::string& mode) {
                             : metric == "dram__bytes_write.sum"  ? "500"
                             : metric == "gpu__time_duration.sum" ? "400"
                                                                  : "1";
+        // The units the injected library writes (inject/counter_csv.cc, MetricUnit).
+        const char* unit = metric.rfind("gpu__time_duration", 0) == 0  ? "nsecond"
+                           : metric.find("bytes") != std::string::npos ? "byte"
+                                                                       : "";
         std::fprintf(csv,
                      "\"%d\",\"%d\",\"fake_app\",\"host\",\"fake_kernel(float*)\",\"1\",\"7\","
                      "\"(256, 1, 1)\",\"(64, 1, 1)\",\"0\",\"9.0\",\"Command line profiler "
-                     "metrics\",\"%s\",\"\",\"%s\"\n",
+                     "metrics\",\"%s\",\"%s\",\"%s\"\n",
                      id,
                      static_cast<int>(getpid()),
                      metric.c_str(),
+                     unit,
                      value);
         start = comma + 1;
       }

@@ -1,0 +1,28 @@
+// Writing a file so that a failure is always seen: a new file only (O_CREAT|O_EXCL|O_NOFOLLOW,
+// never through a planted link), every write checked, fsync before close, close checked. A full
+// disk often fails only at the last flush or at fsync; both are errors here.
+#pragma once
+
+#include "gpuperf/result.h"
+
+#include <string>
+#include <string_view>
+
+namespace gpuperf::util {
+
+// Creates `name` in the directory `dir_fd` (AT_FDCWD: relative to the working directory) with
+// mode 0644 and writes `content` to it durably. Fails when `name` exists (file or link). Errors
+// name `shown_path`: "out/report.md: cannot write: No space left on device". On failure the
+// partial file is removed.
+Status WriteNewFileAt(int dir_fd,
+                      const std::string& name,
+                      std::string_view content,
+                      const std::string& shown_path);
+
+// The same for a path.
+Status WriteNewFile(const std::string& path, std::string_view content);
+
+// fsync of a directory, so that renames in it survive a crash. Errors name the directory.
+Status SyncDirectory(const std::string& path);
+
+}  // namespace gpuperf::util

@@ -1,0 +1,20 @@
+// libFuzzer target: arbitrary bytes as a spool file of the recorder (header, chunks, events,
+// strings), then through the spool -> trace conversion and the analysis.
+#include "gpuperf/analyze.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "record/spool_model.h"
+#include "record/spool_reader.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  auto contents = gpuperf::record::ParseSpool(bytes, "fuzz.spool");
+  if (contents.ok()) {
+    gpuperf::model::Trace trace = gpuperf::record::SpoolsToTrace({*contents});
+    (void)gpuperf::analysis::Analyze(trace);
+  }
+  return 0;
+}
