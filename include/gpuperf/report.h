@@ -17,7 +17,7 @@
 namespace gpuperf::report {
 
 // The semver of report.json; bump minor for added keys, major for removed or renamed ones.
-inline constexpr const char* kReportSchemaVersion = "1.4.0";
+inline constexpr const char* kReportSchemaVersion = "1.5.0";
 
 // Summary statistics of a set of durations (or sizes), with `nsys stats` definitions:
 // avg = mean, med = median (mean of the two middle values for even counts), stddev = sample
@@ -86,6 +86,16 @@ struct TriageStep {
   std::string detail;    // the numbers and their source
 };
 
+// Launch-queue depth: how far the host runs ahead of the GPU (kernel start - launch-call end, per
+// distinct launch call, its first kernel; 0 when the kernel started before the call returned).
+struct LaunchQueue {
+  std::int64_t launches = 0;  // distinct launch calls measured
+  std::int64_t median_ns = 0;
+  std::int64_t p90_ns = 0;
+  std::string verdict;   // "gpu_bound", "host_bound" or "gpu_waits" (deep queue, idle GPU)
+  std::string sentence;  // "GPU-bound: the host runs 1.2 ms ahead ..."
+};
+
 // The seed's deliverable (gpu-performance-evidence.txt, "Deliverable"): report.json `diagnosis`.
 struct Diagnosis {
   std::string target_metric;  // what is being minimised, and over which window
@@ -95,7 +105,8 @@ struct Diagnosis {
   std::string dominant_name;
   double dominant_fraction = 0;  // of the target metric's window
   // "host_bound", "launch_bound", "sync_bound", "transfer_bound", "communication_bound",
-  // "memory_bound", "compute_bound", "latency_bound", "tensor_cores_unused", "unknown"
+  // "memory_bound", "compute_bound", "latency_bound", "tensor_cores_unused", "initialization",
+  // "unknown"
   std::string bottleneck;
   std::string status;                   // "finding" (evidence confirms) or "hypothesis"
   std::string evidence;                 // tier: "measured", "modeled", "inferred", "assumed"
@@ -105,6 +116,25 @@ struct Diagnosis {
   std::optional<double> bound_speedup;  // Amdahl bound on the whole program if it fully succeeds
   std::string falsified_by;             // the measurement that would falsify the hypothesis
   std::string missing_evidence;         // for a hypothesis: what would turn it into a finding
+  std::optional<LaunchQueue> queue;     // absent without launch calls joined to kernels
+};
+
+// One-time work found in the window (analysis/initialization.h), aggregated by (kind, name).
+struct InitializationItem {
+  // "context_creation", "lazy_loading", "jit_compile", "autotune", "first_call",
+  // "graph_capture", "teardown"
+  std::string kind;
+  std::string name;
+  std::int64_t time_ns = 0;  // summed over its instances (clipped to the window)
+  std::int64_t count = 0;
+  std::string evidence;  // why it is one-time work, with its source
+};
+
+struct Initialization {
+  std::int64_t time_ns = 0;  // union of the items' intervals
+  double fraction = 0;       // of the recorded window
+  std::vector<InitializationItem> items;  // by time, descending
+  std::int64_t items_omitted = 0;
 };
 
 // One row per memory operation kind (nsys cuda_gpu_mem_time_sum / cuda_gpu_mem_size_sum).
@@ -166,6 +196,10 @@ struct Finding {
   // 1 / (1 - f). An upper bound: it assumes all of time_ns lies on the critical path.
   std::optional<double> wall_fraction;
   std::optional<double> bound_speedup_if_removed;
+  // Wait-type findings (sync_*, pageable_async_memcpy): the host time the waits blocked and the
+  // GPU idle time they caused (idle_attribution.h); the bound above then comes from the idle.
+  std::optional<std::int64_t> host_blocked_ns;
+  std::optional<std::int64_t> gpu_idle_caused_ns;
 };
 
 // The kernel-count audit of gpu-performance-evidence.txt.
@@ -188,8 +222,11 @@ struct LaunchOverhead {
   Distribution queue_ns;      // kernel start - launch call end, only where > 0 (nsys QCount)
   Distribution kernel_ns;     // kernel duration
   Distribution total_ns;      // kernel end - launch call start (nsys TAvg...)
-  std::int64_t kernels_shorter_than_launch = 0;
+  std::int64_t kernels_shorter_than_launch = 0;  // graph nodes excluded
   double api_to_kernel_ratio = 0;  // total launch-call time / total kernel time
+  std::int64_t call_time_ns = 0;   // summed duration of the distinct launch calls
+  std::int64_t graph_launches = 0;  // distinct graph-launch calls joined to kernels
+  std::int64_t graph_kernels = 0;   // kernels they ran
 };
 
 struct RangeRow {
@@ -267,6 +304,7 @@ struct AnalysisReport {
   Predictions predictions;
   std::vector<CeilingsUsed> ceilings;  // per device with kernels placed on a roofline
   Diagnosis diagnosis;
+  Initialization initialization;
   std::vector<DiagnosticCount> diagnostics;
   std::vector<std::string> diagnostic_notes;
 };

@@ -12,6 +12,7 @@
 #include "analysis/framework/framework_view.h"
 #include "analysis/headline.h"
 #include "analysis/idle_attribution.h"
+#include "analysis/initialization.h"
 #include "analysis/kernel_class.h"
 #include "analysis/kernel_model.h"
 #include "analysis/launch_overhead.h"
@@ -137,19 +138,31 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   out.ceilings = CeilingsUsed(trace, out.kernels);
   out.memory_ops = MemoryOpTable(trace);
   out.api = ApiTable(trace);
-  out.launch = SummarizeLaunches(trace, JoinKernelLaunches(trace, index, false));
+  std::vector<LaunchPair> launch_pairs = JoinKernelLaunches(trace, index, false);
+  out.launch = SummarizeLaunches(trace, launch_pairs);
   out.audit = ComputeAudit(trace, index);
   out.ranges = RangeTable(trace);
   AttachFrameworkView(trace, index, options, out);
-  out.findings = RunRules({trace, index, options, out.timeline, out.launch});
+  // One-time work first: the steady-state idle attribution, finding bounds and diagnosis leave
+  // it out.
+  TraceWindow window = ComputeTraceWindow(trace);
+  InitializationResult init = DetectInitialization(trace, index, window);
+  out.initialization = init.report;
+  IdleAttribution idle =
+      AttributeIdle(trace, all, window, ImplicitSyncCalls(trace, index), init.intervals);
+  out.findings = RunRules({trace, index, options, out.timeline, out.launch, &idle});
   out.predictions = ComputePredictions(
       trace, index, out.kernels, RooflineFloors(out.kernels), options.prediction_rows);
-  BoundFindings(out.findings, out.predictions.wall_ns);
+  BoundFindings(out.findings, idle.steady_window_ns);
 
   CopyDiagnostics(trace, out);
   AddNotes(trace, index, out);
+  // Nsight Compute serialises and replays kernels: its launch times are no queue.
+  std::optional<report::LaunchQueue> queue;
+  if (trace.metadata.format != "ncu-csv")
+    queue = LaunchQueueDepth(trace, launch_pairs);
+  out.diagnosis = Diagnose(trace, out, idle, std::move(queue));
   out.headline = Headline(trace, out);
-  out.diagnosis = Diagnose(trace, out, AttributeIdle(trace, all, ComputeTraceWindow(trace)));
   return out;
 }
 

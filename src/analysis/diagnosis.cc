@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "analysis/amdahl.h"
+#include "analysis/diagnosis_parts.h"
 #include "analysis/findings.h"
 #include "analysis/names.h"
 
@@ -19,53 +20,6 @@ double Fraction(std::int64_t part, std::int64_t whole) {
 
 std::string Pct(double fraction) {
   return fmt::format("{:.1f}%", fraction * 100);
-}
-
-std::string TargetMetric(const report::AnalysisReport& r) {
-  return fmt::format("wall time of the recorded window, {} ({}); lower is better",
-                     Ms(r.predictions.wall_ns),
-                     r.predictions.wall_source.empty() ? "trace" : r.predictions.wall_source);
-}
-
-std::string Scope(const report::AnalysisReport& r) {
-  const report::SourceInfo& s = r.source;
-  std::string text = fmt::format("{} ({}", s.path, s.format);
-  if (!s.producer.empty())
-    text += ", " + s.producer;
-  text += ")";
-  if (!s.devices.empty()) {
-    text += fmt::format("; {} device{}: ", s.devices.size(), s.devices.size() == 1 ? "" : "s");
-    for (std::size_t i = 0; i < s.devices.size(); ++i)
-      text += (i ? "; " : "") + s.devices[i];
-  }
-  if (s.rank)
-    text += fmt::format(
-        "; rank {}{}", *s.rank, s.world_size ? fmt::format(" of {}", *s.world_size) : "");
-  text += fmt::format(
-      "; the window holds {} kernel launches of {} kernels, {} copies, {} synchronizations",
-      r.audit.kernel_launches,
-      r.audit.distinct_kernels,
-      r.audit.memcpy_htod + r.audit.memcpy_dtoh + r.audit.memcpy_dtod + r.audit.memcpy_other,
-      r.audit.synchronizations);
-  return text;
-}
-
-std::string Baseline(const report::AnalysisReport& r) {
-  const report::Timeline& t = r.timeline;
-  std::int64_t kernel_ns = 0;
-  for (const report::KernelRow& k : r.kernels)
-    kernel_ns += k.duration_ns.total;
-  return fmt::format(
-      "GPU span {}: busy {}, idle {}; kernels {} over {} launches; exposed copies {}, exposed "
-      "communication {}. Measured from one trace (source: trace); it holds no run-to-run "
-      "distribution, so repeat the run before trusting differences under a few percent",
-      Ms(t.total_ns),
-      Pct(Fraction(t.busy_ns, t.total_ns)),
-      Pct(Fraction(t.idle_ns, t.total_ns)),
-      Ms(kernel_ns),
-      r.audit.kernel_launches,
-      Ms(t.exposed_memcpy_ns),
-      Ms(t.exposed_communication_ns));
 }
 
 const report::Finding* FindFinding(const report::AnalysisReport& r, std::string_view id) {
@@ -94,22 +48,38 @@ const report::CriticalShare* DominantKernelShare(const report::AnalysisReport& r
   return best;
 }
 
-double WallFraction(const report::AnalysisReport& r, std::int64_t ns) {
-  std::int64_t wall = r.predictions.wall_ns > 0 ? r.predictions.wall_ns : r.timeline.total_ns;
-  return std::min(1.0, Fraction(ns, wall));
+// Shares of the steady-state window: the recorded window less one-time work.
+std::int64_t SteadyWall(const report::AnalysisReport& r, const IdleAttribution& idle) {
+  if (idle.steady_window_ns > 0)
+    return idle.steady_window_ns;
+  return r.predictions.wall_ns > 0 ? r.predictions.wall_ns : r.timeline.total_ns;
+}
+
+double WallFraction(const report::AnalysisReport& r, const IdleAttribution& idle, std::int64_t ns) {
+  return std::min(1.0, Fraction(ns, SteadyWall(r, idle)));
+}
+
+// The column of a finding's rows named `column`, or -1.
+int ColumnIndex(const report::Finding& f, std::string_view column) {
+  for (std::size_t i = 0; i < f.columns.size(); ++i) {
+    if (f.columns[i] == column)
+      return static_cast<int>(i);
+  }
+  return -1;
 }
 
 void SetIdleClass(report::Diagnosis& d,
                   const report::AnalysisReport& r,
                   const IdleAttribution& idle,
-                  std::string& subject) {
+                  std::string& subject,
+                  ExperimentContext& context) {
   d.dominant_kind = "idle";
-  d.dominant_fraction = Fraction(idle.idle_ns, std::max(idle.window_ns, r.timeline.total_ns));
+  d.dominant_fraction = Fraction(idle.idle_ns, SteadyWall(r, idle));
   d.support.push_back(fmt::format(
-      "No GPU work ran during {} of the {} window ({}) in {} stretches; {} of it before the first "
-      "or after the last GPU activity (trace).",
+      "No GPU work ran during {} of the {} steady-state window ({}) in {} stretches; {} of it "
+      "before the first or after the last GPU activity (trace).",
       Ms(idle.idle_ns),
-      Ms(idle.window_ns),
+      Ms(SteadyWall(r, idle)),
       Pct(d.dominant_fraction),
       idle.gaps,
       Ms(idle.edge_ns)));
@@ -138,23 +108,30 @@ void SetIdleClass(report::Diagnosis& d,
   d.status = "finding";
   if (attributed == idle.sync_ns) {
     d.bottleneck = "sync_bound";
-    const report::Finding* sync = FindFinding(r, "sync_api");
-    if (!sync)
-      sync = FindFinding(r, "sync_memcpy");
+    // The wait finding that causes the most idle names the call.
+    const report::Finding* sync = nullptr;
+    for (const char* id : {"sync_api", "sync_memcpy", "pageable_async_memcpy", "sync_memset"}) {
+      const report::Finding* f = FindFinding(r, id);
+      if (f && (!sync || f->gpu_idle_caused_ns.value_or(0) > sync->gpu_idle_caused_ns.value_or(0)))
+        sync = f;
+    }
     if (sync) {
+      context.implicit_sync = sync->id == "pageable_async_memcpy";
       d.support.push_back(fmt::format("{} ({}, trace).", sync->summary, sync->id));
-      if (!sync->rows.empty() && !sync->rows.front().cells.empty())
-        subject = sync->rows.front().cells.back();
+      int api = ColumnIndex(*sync, "API Name");
+      if (api >= 0 && !sync->rows.empty())
+        subject = sync->rows.front().cells[static_cast<std::size_t>(api)];
     }
   } else if (attributed == idle.launch_ns) {
     d.bottleneck = "launch_bound";
     d.support.push_back(fmt::format(
-        "{} kernel launches; launch calls took {} against {} of kernel time (ratio {:.2f}, "
-        "trace).",
+        "{} kernel launches; launch calls took {} against {} of kernel time (ratio {:.2f}, each "
+        "call counted once, trace).{}",
         r.audit.kernel_launches,
-        Ms(r.launch.api_ns.total),
+        Ms(r.launch.call_time_ns),
         Ms(r.launch.kernel_ns.total),
-        r.launch.api_to_kernel_ratio));
+        r.launch.api_to_kernel_ratio,
+        GraphSentence(r.launch)));
   } else {
     d.bottleneck = "host_bound";
     // Host ops (framework operators) in the gaps show what the host did; without them the trace
@@ -176,25 +153,34 @@ void SetIdleClass(report::Diagnosis& d,
       d.evidence = "inferred";
     }
   }
-  d.bound_speedup = AmdahlLimit(WallFraction(r, attributed));
+  d.bound_speedup = AmdahlLimit(WallFraction(r, idle, attributed));
 }
 
 void SetKernelClass(report::Diagnosis& d,
                     const report::AnalysisReport& r,
+                    const IdleAttribution& idle,
                     const report::CriticalShare& share,
                     std::string& subject) {
   const report::KernelRow* row = FindKernel(r, share.name);
   subject.clear();  // kernel names are long: texts say "the dominant kernel" (dominant.name)
   d.dominant_kind = "kernel";
   d.dominant_name = share.name;
-  d.dominant_fraction = share.fraction;
+  // f over the steady-state window (one-time work left out).
+  double f = std::min(
+      1.0,
+      Fraction(share.critical_ns,
+               SteadyWall(r, idle) * std::max<std::int64_t>(1, r.predictions.device_groups)));
+  d.dominant_fraction = f;
   d.support.push_back(fmt::format(
-      "The dominant kernel holds {} of critical time, f = {} of the wall time, over {} instances "
-      "(trace).",
+      "The dominant kernel holds {} of critical time, f = {} of the steady-state wall time, over "
+      "{} instances (trace).",
       Ms(share.critical_ns),
-      Pct(share.fraction),
+      Pct(f),
       share.instances));
-  d.bound_speedup = share.bound_speedup_at_roof ? share.bound_speedup_at_roof : share.limit_speedup;
+  if (share.max_local_speedup)
+    d.bound_speedup = AmdahlSpeedup(f, *share.max_local_speedup);
+  else if (f < 1.0)
+    d.bound_speedup = AmdahlLimit(f);
   if (!row) {
     d.bottleneck = "unknown";
     d.status = "hypothesis";
@@ -257,7 +243,6 @@ void AddPhase(report::Diagnosis& d, const report::AnalysisReport& r) {
 
 // Transfer- and communication-bound: time not hidden behind computation, measured on the trace.
 void SetExposedClass(report::Diagnosis& d,
-                     const report::AnalysisReport& r,
                      const char* bottleneck,
                      const char* kind,
                      std::int64_t exposed_ns,
@@ -273,7 +258,7 @@ void SetExposedClass(report::Diagnosis& d,
                   d.dominant_kind == "copy" ? "copies" : "communication",
                   Ms(exposed_ns),
                   Ms(window_ns)));
-  d.bound_speedup = AmdahlLimit(WallFraction(r, exposed_ns));
+  d.bound_speedup = AmdahlLimit(std::min(1.0, Fraction(exposed_ns, window_ns)));
 }
 
 std::int64_t ReplaySpans(const model::Trace& trace) {
@@ -283,27 +268,61 @@ std::int64_t ReplaySpans(const model::Trace& trace) {
   return spans;
 }
 
+// A deep queue with a mostly idle GPU is not GPU-bound: the queued work waits on something
+// other than the host (a synchronization, another stream, another rank).
+void QueueAgainstIdle(report::Diagnosis& d, double idle_share) {
+  if (!d.queue || d.queue->verdict != "gpu_bound" || idle_share < kDominantShare)
+    return;
+  d.queue->verdict = "gpu_waits";
+  d.queue->sentence = fmt::format(
+      "Queued but idle: the host runs {} ahead of the GPU (median launch-queue depth; p90 {}; {} "
+      "launch calls, trace), yet the GPU idles {} of the steady-state window: the queued work "
+      "waits on something other than the host (a synchronization, another stream or rank).",
+      Ms(d.queue->median_ns),
+      Ms(d.queue->p90_ns),
+      d.queue->launches,
+      Pct(idle_share));
+}
+
 }  // namespace
 
 report::Diagnosis Diagnose(const model::Trace& trace,
                            const report::AnalysisReport& r,
-                           const IdleAttribution& idle) {
+                           const IdleAttribution& idle,
+                           std::optional<report::LaunchQueue> queue) {
   report::Diagnosis d;
   d.target_metric = TargetMetric(r);
-  d.scope = Scope(r);
+  d.scope = Scope(trace, r);
   d.baseline = Baseline(r);
+  d.queue = std::move(queue);
+  ExperimentContext context;
+  context.amd = IsAmdTrace(trace);
+  // Graphs already carry most launches, or the program captures them: never advise graphs.
+  context.graphs =
+      r.launch.graph_kernels * 2 > std::max<std::int64_t>(1, r.launch.kernel_ns.count) ||
+      std::any_of(r.initialization.items.begin(),
+                  r.initialization.items.end(),
+                  [](const auto& item) { return item.kind == "graph_capture"; });
   std::string subject;
   const report::Timeline& t = r.timeline;
   if (t.activities == 0) {
     d.dominant_kind = "none";
     d.bottleneck = "unknown";
     d.status = "hypothesis";
-    SetExperiment(d, subject);
+    SetExperiment(d, subject, context);
+    if (std::string other = UnsupportedDevice(trace); !other.empty())
+      d.missing_evidence = other;
     return d;
   }
-  // Shares of the target metric's window: idle time outside the GPU span counts too.
-  std::int64_t window = std::max(idle.window_ns, t.total_ns);
+  if (InitializationStep(d, r)) {
+    AddQueueAndCoverage(d, idle);
+    SetExperiment(d, subject, context);
+    return d;
+  }
+  // Shares of the steady-state window: idle time outside the GPU span counts too.
+  std::int64_t window = std::max(SteadyWall(r, idle), std::int64_t{1});
   double idle_share = Fraction(idle.idle_ns, window);
+  QueueAgainstIdle(d, idle_share);
   double transfer = Fraction(t.exposed_memcpy_ns, window);
   double comm = Fraction(t.exposed_communication_ns, window);
   double compute = Fraction(t.computation_ns, window);
@@ -311,16 +330,24 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   auto answer = [&](double share) {
     return share >= kDominantShare || share == largest ? "yes" : "no";
   };
+  // Work waiting in the launch queue means the GPU sets the pace: a minority of idle time then
+  // does not make the program host-bound.
+  bool queued = d.queue && d.queue->verdict == "gpu_bound";
+  bool idle_decides = idle_share >= kDominantShare || (idle_share == largest && !queued);
   d.triage.push_back(
       {"gpu_idle",
-       answer(idle_share),
-       fmt::format("no GPU work during {} of the window, {} of it before the first or "
-                   "after the last GPU activity (trace)",
+       idle_decides ? "yes" : "no",
+       fmt::format("no GPU work during {} of the steady-state window, {} of it before the first "
+                   "or after the last GPU activity{} (trace)",
                    Pct(idle_share),
-                   Ms(idle.edge_ns))});
-  bool decided = idle_share >= kDominantShare || idle_share == largest;
+                   Ms(idle.edge_ns),
+                   d.queue ? fmt::format("; launch-queue depth median {}, p90 {}",
+                                         Ms(d.queue->median_ns),
+                                         Ms(d.queue->p90_ns))
+                           : std::string())});
+  bool decided = idle_decides;
   if (decided) {
-    SetIdleClass(d, r, idle, subject);
+    SetIdleClass(d, r, idle, subject, context);
   }
   if (!decided) {
     d.triage.push_back(
@@ -329,7 +356,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
          fmt::format("copies not overlapped by kernels: {} of the window (trace)", Pct(transfer))});
     decided = transfer >= kDominantShare || transfer == largest;
     if (decided) {
-      SetExposedClass(d, r, "transfer_bound", "copy", t.exposed_memcpy_ns, window);
+      SetExposedClass(d, "transfer_bound", "copy", t.exposed_memcpy_ns, window);
       if (!r.memory_ops.empty())
         d.dominant_name = subject = r.memory_ops.front().operation;
       if (const report::Finding* f = FindFinding(r, "pageable_async_memcpy"))
@@ -345,7 +372,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
     decided = comm >= kDominantShare || comm == largest;
     if (decided) {
       SetExposedClass(
-          d, r, "communication_bound", "communication", t.exposed_communication_ns, window);
+          d, "communication_bound", "communication", t.exposed_communication_ns, window);
       for (const report::KernelRow& k : r.kernels) {
         if (IsCommunicationKernel(k.name)) {
           d.dominant_name = subject = k.name;
@@ -365,7 +392,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
                      Pct(compute),
                      Pct(launch_share))});
     if (top)
-      SetKernelClass(d, r, *top, subject);
+      SetKernelClass(d, r, idle, *top, subject);
     if (launch_share >= kDominantShare) {
       d.bottleneck = "launch_bound";
       d.evidence = "measured";
@@ -381,7 +408,8 @@ report::Diagnosis Diagnose(const model::Trace& trace,
     }
   }
   AddPhase(d, r);
-  SetExperiment(d, subject);
+  AddQueueAndCoverage(d, idle);
+  SetExperiment(d, subject, context);
   if (std::int64_t spans = ReplaySpans(trace); spans > 0) {
     d.support.push_back(fmt::format(
         "{} kernel instances are CUPTI range-profiler replay spans (Kineto cuda_profiler_range): "

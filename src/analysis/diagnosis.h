@@ -9,6 +9,7 @@
 #include "gpuperf/report.h"
 #include "gpuperf/trace.h"
 
+#include <optional>
 #include <string>
 
 #include "analysis/idle_attribution.h"
@@ -20,13 +21,33 @@ inline constexpr double kDominantShare = 0.5;
 
 // Needs every other part of `report` (timeline, kernels with their classes, findings,
 // predictions, audit) computed first.
+// `queue` (launch_overhead.h's LaunchQueueDepth) decides GPU- versus host-bound when idle time
+// is the largest share but not the majority; one-time work (report.initialization) holding at
+// least kDominantShare of the window is the diagnosis itself.
 report::Diagnosis Diagnose(const model::Trace& trace,
                            const report::AnalysisReport& report,
-                           const IdleAttribution& idle);
+                           const IdleAttribution& idle,
+                           std::optional<report::LaunchQueue> queue = std::nullopt);
 
 // The next experiment, its falsifying measurement and (for a hypothesis) the missing evidence of
 // a bottleneck class (diagnosis_experiments.cc). `subject` names the kernel, sync call or copy
 // kind the class is about; `diagnosis` holds the class, status and evidence already.
-void SetExperiment(report::Diagnosis& diagnosis, const std::string& subject);
+// What the advice depends on beyond the class.
+struct ExperimentContext {
+  bool amd = false;            // name the ROCm tools (rocprofv3, rocprof-compute), not NVIDIA's
+  bool graphs = false;         // most kernels run through graph launches, or the program captures
+                               // graphs: never advise graphs
+  bool implicit_sync = false;  // the sync is an async copy with a pageable host side
+};
+void SetExperiment(report::Diagnosis& diagnosis,
+                   const std::string& subject,
+                   const ExperimentContext& context = {});
+
+// An AMD GPU trace: a device or API name says so (HIP calls, "AMD", "Instinct", "gfx").
+bool IsAmdTrace(const model::Trace& trace);
+
+// For a trace without GPU activities: names a device kind gpuperf does not analyse (MTIA) when
+// the trace mentions one, else "".
+std::string UnsupportedDevice(const model::Trace& trace);
 
 }  // namespace gpuperf::analysis

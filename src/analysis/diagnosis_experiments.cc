@@ -27,9 +27,58 @@ struct Advice {
   std::string missing;  // for a hypothesis
 };
 
-Advice AdviceFor(const report::Diagnosis& d, const std::string& subject) {
+// The vendor's tools: Nsight Compute and SASS on NVIDIA, rocprofv3 / rocprof-compute and the
+// ISA on AMD.
+struct Tools {
+  std::string profiler, bytes_counters, flop_counters, roofline, matrix_isa, stalls, graph;
+};
+
+Tools ToolsFor(bool amd) {
+  if (amd)
+    return {"rocprof-compute (Omniperf)",
+            "rocprofv3 --pmc FETCH_SIZE WRITE_SIZE with the kernel's duration",
+            "rocprofv3 --pmc SQ_INSTS_VALU_FLOPS_* / SQ_INSTS_MFMA_* counters",
+            "rocprof-compute profile --roof-only (or gpuperf analyze TRACE --counters with its "
+            "counters)",
+            "MFMA instructions in the kernel's ISA",
+            "rocprof-compute's wavefront stall and occupancy panels",
+            "a HIP graph"};
+  return {"Nsight Compute",
+          "Nsight Compute (dram__bytes_read.sum, dram__bytes_write.sum, gpu__time_duration.sum)",
+          "Nsight Compute (the FLOP counters and sm__throughput)",
+          "Nsight Compute with --set roofline (or gpuperf analyze TRACE --counters ncu.csv)",
+          "HMMA/HGMMA instructions in the kernel's SASS",
+          "Nsight Compute's warp-state statistics and achieved occupancy",
+          "a CUDA graph"};
+}
+
+Advice AdviceFor(const report::Diagnosis& d,
+                 const std::string& subject,
+                 const ExperimentContext& context) {
   const std::string& c = d.bottleneck;
   std::string kernel = "the dominant kernel";
+  Tools tools = ToolsFor(context.amd);
+  if (c == "initialization") {
+    return {
+        "Profile after warm-up: one-time work (context creation, module loading, compilation, "
+        "autotuning, first library calls) holds most of the window, so it says little about "
+        "the steady state. Skip the first iterations (torch.profiler schedule with wait and "
+        "warmup steps; nsys --delay or a cudaProfilerStart/Stop capture range) and profile "
+        "several steady steps.",
+        "A trace of steady steps whose one-time work is a small share: if the same work "
+        "recurs every step, it is not initialization but steady-state cost.",
+        ""};
+  }
+  if (c == "sync_bound" && context.implicit_sync) {
+    return {fmt::format("Stop the implicit synchronization of {}: pin the host buffers "
+                        "(cudaHostAlloc, tensor.pin_memory()) and copy with non_blocking=True, "
+                        "and read the result only where the host needs it, so that the host "
+                        "queues work ahead of the GPU.",
+                        Quoted(subject, "the pageable async copies")),
+            "GPU idle time in gaps that overlap these copies must fall; if it does not, the "
+            "host work between them is the limit (host-bound), not the copies.",
+            ""};
+  }
   if (c == "sync_bound") {
     return {fmt::format("Remove or defer the host-blocking synchronization {} (replace it with "
                         "events or stream waits, move reads of GPU results off the loop) so "
@@ -40,19 +89,34 @@ Advice AdviceFor(const report::Diagnosis& d, const std::string& subject) {
             "synchronization.",
             ""};
   }
-  if (c == "launch_bound") {
+  if (c == "launch_bound" && context.graphs) {
     return {
-        "Cut the number of launches on the hot path: capture the launch loop in a CUDA graph "
-        "or fuse the short kernels.",
-        "After the change, GPU idle time between those kernels and the launch-call count must "
-        "fall; if idle time stays with fewer launches, launch overhead was not the cause.",
+        "Fuse the short kernels: most kernels already run through graph launches (a good sign: "
+        "one call each), so what is left is the kernels' own count and the launches outside "
+        "the graphs.",
+        "After the change, GPU idle time between those kernels must fall; if it stays with fewer "
+        "kernels, launch overhead was not the cause.",
         ""};
+  }
+  if (c == "launch_bound") {
+    return {fmt::format("Cut the number of launches on the hot path: capture the launch loop in {} "
+                        "or fuse the short kernels.",
+                        tools.graph),
+            "After the change, GPU idle time between those kernels and the launch-call count must "
+            "fall; if idle time stays with fewer launches, launch overhead was not the cause.",
+            ""};
   }
   if (c == "host_bound" && d.status == "finding") {
     return {
-        "Cut the host time between GPU work in the framework operators that fill the gaps: "
-        "capture the step in a CUDA graph (torch.compile mode=\"reduce-overhead\"), batch "
-        "more work per launch, or move data preparation off the training thread.",
+        context.graphs
+            ? "Cut the host time between GPU work in the framework operators that fill the gaps: "
+              "batch more work per step, or move data preparation off the training thread (the "
+              "launches already run through graphs)."
+            : fmt::format("Cut the host time between GPU work in the framework operators that "
+                          "fill the gaps: capture the step in {} (torch.compile "
+                          "mode=\"reduce-overhead\"), batch more work per launch, or move data "
+                          "preparation off the training thread.",
+                          tools.graph),
         "Host operator time in the gaps must fall and the GPU's idle share with it; if the "
         "GPU stays idle with less host work, something else (a wait the trace does not "
         "record) holds it.",
@@ -91,9 +155,9 @@ Advice AdviceFor(const report::Diagnosis& d, const std::string& subject) {
     return {fmt::format("Reduce the DRAM bytes of {}: fuse it with its producer or consumer, "
                         "use a smaller data type, or reuse data from cache.",
                         kernel),
-            fmt::format("Nsight Compute on {} (dram__bytes_read.sum, dram__bytes_write.sum, "
-                        "gpu__time_duration.sum): achieved bandwidth under 60% of the DRAM peak, "
-                        "or time that does not fall with the bytes, falsifies memory-bound.",
+            fmt::format("{} on {}: achieved bandwidth under 60% of the DRAM peak, or time that "
+                        "does not fall with the bytes, falsifies memory-bound.",
+                        tools.bytes_counters,
                         kernel),
             "The bytes come from a shape model, not counters; measure them."};
   }
@@ -101,16 +165,17 @@ Advice AdviceFor(const report::Diagnosis& d, const std::string& subject) {
     return {fmt::format("Cut the arithmetic time of {}: a faster unit or precision (tensor "
                         "cores, TF32/BF16 where accuracy allows) or fewer FLOPs.",
                         kernel),
-            fmt::format("Nsight Compute on {} (the FLOP counters and sm__throughput): under 60% "
-                        "of the compute peak of its precision falsifies compute-bound.",
+            fmt::format("{} on {}: under 60% of the compute peak of its precision falsifies "
+                        "compute-bound.",
+                        tools.flop_counters,
                         kernel),
             "The FLOPs come from a shape model, not counters; measure them."};
   }
   if (c == "latency_bound") {
-    return {fmt::format("Find what stalls {}: Nsight Compute's warp-state statistics and "
-                        "achieved occupancy; more independent work per SM (larger grid, fewer "
-                        "registers) if occupancy is low.",
-                        kernel),
+    return {fmt::format("Find what stalls {}: {}; more independent work per compute unit (larger "
+                        "grid, fewer registers) if occupancy is low.",
+                        kernel,
+                        tools.stalls),
             "If achieved occupancy is near theoretical and the dominant stall is not a "
             "dependency or memory-latency stall, more parallelism will not help.",
             "Both roofs are modeled; counters would confirm the kernel is under both."};
@@ -120,15 +185,15 @@ Advice AdviceFor(const report::Diagnosis& d, const std::string& subject) {
                         "matrix dimensions to multiples of 8 (16 for FP8/INT8), or call the "
                         "cuBLAS/cuDNN path.",
                         kernel),
-            "After the change the kernel's SASS must contain HMMA/HGMMA instructions and its "
-            "time must fall; matrix instructions without a speedup mean it was not "
-            "compute-limited.",
+            fmt::format("After the change the kernel must show {} and its time must fall; matrix "
+                        "instructions without a speedup mean it was not compute-limited.",
+                        tools.matrix_isa),
             ""};
   }
-  return {fmt::format("Measure the work of {}: Nsight Compute with --set roofline (or gpuperf "
-                      "analyze TRACE --counters ncu.csv), or record shapes (PyTorch "
+  return {fmt::format("Measure the work of {}: {}, or record shapes (PyTorch "
                       "record_shapes=True) for a byte/FLOP model.",
-                      kernel),
+                      kernel,
+                      tools.roofline),
           "Not applicable until a class is proposed: the measurement itself decides between "
           "memory-, compute- and latency-bound.",
           "No counters and no byte/FLOP model cover the dominant kernel."};
@@ -136,7 +201,9 @@ Advice AdviceFor(const report::Diagnosis& d, const std::string& subject) {
 
 }  // namespace
 
-void SetExperiment(report::Diagnosis& d, const std::string& subject) {
+void SetExperiment(report::Diagnosis& d,
+                   const std::string& subject,
+                   const ExperimentContext& context) {
   if (d.dominant_kind == "none") {
     d.next_experiment =
         "Record GPU activity: trace the program with gpuperf baseline (or nsys -t cuda, "
@@ -145,7 +212,7 @@ void SetExperiment(report::Diagnosis& d, const std::string& subject) {
     d.missing_evidence = "The trace records no kernel, copy or memset.";
     return;
   }
-  Advice advice = AdviceFor(d, subject);
+  Advice advice = AdviceFor(d, subject, context);
   d.next_experiment = advice.experiment + BoundText(d);
   d.falsified_by = advice.falsified_by;
   if (d.status == "hypothesis")

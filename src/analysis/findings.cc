@@ -13,6 +13,28 @@ void SetRows(report::Finding& finding, std::vector<report::FindingRow> rows, std
   finding.rows = std::move(rows);
 }
 
+void SetWaitCost(report::Finding& finding, const RuleInput& in, std::vector<util::Interval> waits) {
+  std::int64_t blocked = 0;
+  for (const util::Interval& w : waits)
+    blocked += w.end - w.start;
+  finding.host_blocked_ns = blocked;
+  if (in.idle)
+    finding.gpu_idle_caused_ns = in.idle->CausedBy(std::move(waits));
+  finding.columns.emplace_back("GPU idle caused (ns)");
+}
+
+std::string CausedCell(const RuleInput& in, std::int64_t start, std::int64_t end) {
+  return in.idle ? std::to_string(in.idle->CausedBy({{start, end}})) : "-";
+}
+
+std::string IdleCausedText(const report::Finding& finding) {
+  if (!finding.gpu_idle_caused_ns)
+    return "";
+  return fmt::format(
+      "; they caused {} of GPU idle time (the idle they overlap, trace): only that can come back",
+      Ms(*finding.gpu_idle_caused_ns));
+}
+
 std::string Ms(std::int64_t ns) {
   return fmt::format("{:.3f} ms", static_cast<double>(ns) / 1e6);
 }

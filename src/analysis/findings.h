@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/correlation.h"
+#include "analysis/idle_attribution.h"
 
 namespace gpuperf::analysis {
 
@@ -23,7 +24,22 @@ struct RuleInput {
   const AnalyzeOptions& options;
   const report::Timeline& timeline;      // the default (all activities) timeline
   const report::LaunchOverhead& launch;  // primary launch records only
+  // The idle attribution of the window: wait-type rules size their GPU cost with it (absent:
+  // they report host time only).
+  const IdleAttribution* idle = nullptr;
 };
+
+// Fills host_blocked_ns and gpu_idle_caused_ns of a wait-type finding from its waits.
+void SetWaitCost(report::Finding& finding,
+                 const RuleInput& in,
+                 std::vector<util::Interval> waits);
+
+// "; they caused 1.234 ms of GPU idle time (the rest of the time the GPU was busy or ...)"
+// for a wait-type finding with an idle attribution, else "".
+std::string IdleCausedText(const report::Finding& finding);
+
+// The cell "GPU idle caused (ns)" of one wait: "-" without an idle attribution.
+std::string CausedCell(const RuleInput& in, std::int64_t start, std::int64_t end);
 
 // Memory-operation rules (findings_memory.cc). Rows list every API record of a matching copy,
 // as nsys does (a doubly recorded call gives two rows); count and time_ns count each copy once.
@@ -44,6 +60,9 @@ std::optional<report::Finding> LowUtilizationRule(const RuleInput& in);
 
 // Kernels shorter than their own launch call (findings_launch.cc): "launch_overhead".
 std::optional<report::Finding> LaunchOverheadRule(const RuleInput& in);
+
+// " N kernels ran through M graph launches ..." (a good sign), or "" without graph launches.
+std::string GraphSentence(const report::LaunchOverhead& launch);
 
 // The GPU idle for at least half of its span (findings_launch.cc): "gpu_idle_dominant".
 std::optional<report::Finding> GpuIdleRule(const RuleInput& in);

@@ -17,6 +17,7 @@ constexpr std::int64_t kSmallCopyBytes = 64000;  // nsys: small HtoD copies do n
 struct MatchedRow {
   const model::GpuActivity* activity;
   std::string_view api_name;  // the trace's interned name
+  std::size_t call = 0;       // index into trace.api_calls
 };
 
 // nsys order: longest first; ties by start, then API name (then ids, for a total order).
@@ -31,6 +32,7 @@ struct Matches {
   std::vector<MatchedRow> rows;
   std::int64_t count = 0;  // distinct activities
   std::int64_t time_ns = 0;
+  std::vector<util::Interval> waits;  // the primary call of each activity: the host blocked
 };
 
 // Every (activity, API record) where the activity passes `keep` and the record's name `api`.
@@ -46,19 +48,23 @@ Matches Match(const RuleInput& in,
     in.index.ForEachCall(a.correlation, a.pid, [&](std::size_t call) {
       std::string_view name = in.trace.Name(in.trace.api_calls[call].name);
       if (api(name)) {
-        m.rows.push_back({&a, name});
+        m.rows.push_back({&a, name, call});
         any = true;
       }
     });
     if (any) {
       ++m.count;
       m.time_ns += a.duration_ns();
+      if (std::int64_t call = in.index.PrimaryCall(a.correlation, a.pid); call >= 0) {
+        const model::ApiCall& c = in.trace.api_calls[static_cast<std::size_t>(call)];
+        m.waits.push_back({c.start_ns, c.end_ns});
+      }
     }
   }
   return m;
 }
 
-report::FindingRow Row(const MatchedRow& r, bool memset) {
+report::FindingRow Row(const RuleInput& in, const MatchedRow& r, bool memset) {
   const model::GpuActivity& a = *r.activity;
   report::FindingRow row;
   row.cells = {std::to_string(a.duration_ns()), std::to_string(a.start_ns)};
@@ -70,6 +76,8 @@ report::FindingRow Row(const MatchedRow& r, bool memset) {
     row.cells.push_back(IdCell(id));
   }
   row.cells.emplace_back(r.api_name);
+  const model::ApiCall& call = in.trace.api_calls[r.call];
+  row.cells.push_back(CausedCell(in, call.start_ns, call.end_ns));
   return row;
 }
 
@@ -87,8 +95,12 @@ report::Finding Make(const RuleInput& in, Matches& m, bool memset) {
   }
   f.columns.insert(f.columns.end(),
                    {"Bytes", "PID", "Device ID", "Context ID", "Stream ID", "API Name"});
+  SetWaitCost(f, in, m.waits);
   SetTopRows(
-      f, m.rows, NsysOrder, [memset](const MatchedRow& r) { return Row(r, memset); },
+      f,
+      m.rows,
+      NsysOrder,
+      [&](const MatchedRow& r) { return Row(in, r, memset); },
       in.options.finding_rows);
   return f;
 }
@@ -110,13 +122,15 @@ std::optional<report::Finding> SyncMemcpyRule(const RuleInput& in) {
   f.title = "Synchronous memcpy";
   f.summary = fmt::format(
       "{} synchronous copies ({} of copy time) were issued by calls that block the host thread "
-      "until the copy completes; host-to-device copies of 64 KB or less are not counted.",
+      "until the copy completes ({} blocked){}; host-to-device copies of 64 KB or less are not "
+      "counted.",
       m.count,
-      Ms(m.time_ns));
+      Ms(m.time_ns),
+      Ms(f.host_blocked_ns.value_or(0)),
+      IdleCausedText(f));
   f.advice =
       "Use cudaMemcpyAsync with pinned host memory where the host does not need the data at "
-      "once. Whether the blocked host delays the GPU is a hypothesis this rule does not test: "
-      "check the GPU idle time right after these copies.";
+      "once. Only the GPU idle the copies cause can come back.";
   return f;
 }
 
@@ -131,11 +145,17 @@ std::optional<report::Finding> PageableAsyncMemcpyRule(const RuleInput& in) {
   f.id = "pageable_async_memcpy";
   f.title = "Async memcpy with pageable memory";
   f.summary = fmt::format(
-      "{} asynchronous copies ({} of copy time) have a pageable host side, which makes the "
-      "runtime stage them synchronously.",
+      "{} asynchronous copies have a pageable host side, which makes the runtime stage them "
+      "synchronously: an implicit synchronization that blocked the host for {}{} (the copies "
+      "themselves took {} on the GPU).",
       m.count,
+      Ms(f.host_blocked_ns.value_or(0)),
+      IdleCausedText(f),
       Ms(m.time_ns));
-  f.advice = "Pin the host buffers (cudaHostAlloc or cudaHostRegister) so the copies can overlap.";
+  f.advice =
+      "Pin the host buffers (cudaHostAlloc or cudaHostRegister, tensor.pin_memory() and "
+      ".to(non_blocking=True)) so the copies stop blocking the host; a device-to-host copy the "
+      "host reads at once still waits for the GPU work before it.";
   return f;
 }
 

@@ -45,6 +45,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   std::unordered_set<std::int64_t> call_correlations;
   std::int64_t count = 0;
   std::int64_t time_ns = 0;
+  std::vector<util::Interval> waits;
   SyncRecordNames record_names;
   CachedNamePredicate is_sync(trace, IsDeviceOrStreamSyncApi);
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
@@ -57,19 +58,17 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
     if (in.index.IsPrimary(i)) {
       ++count;
       time_ns += call.duration_ns();
+      waits.push_back({call.start_ns, call.end_ns});
     }
   }
   for (const model::SyncEvent& s : trace.syncs) {
     if (!DeviceOrStreamSync(s.kind) || call_correlations.contains(s.correlation))
       continue;
     std::int64_t duration = s.end_ns - s.start_ns;
-    rows.push_back({duration,
-                    s.start_ns,
-                    s.pid,
-                    s.tid,
-                    record_names(s.kind)});
+    rows.push_back({duration, s.start_ns, s.pid, s.tid, record_names(s.kind)});
     ++count;
     time_ns += duration;
+    waits.push_back({s.start_ns, s.end_ns});
   }
   if (count == 0)
     return std::nullopt;
@@ -80,14 +79,17 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   f.source = "trace";
   f.count = count;
   f.time_ns = time_ns;
-  f.summary = fmt::format("{} device or stream synchronizations held host threads for {} in total.",
-                          count,
-                          Ms(time_ns));
+  f.columns = {"Duration (ns)", "Start (ns)", "PID", "TID", "API Name"};
+  SetWaitCost(f, in, std::move(waits));
+  f.summary =
+      fmt::format("{} device or stream synchronizations held host threads for {} in total{}.",
+                  count,
+                  Ms(time_ns),
+                  IdleCausedText(f));
   f.advice =
       "Synchronize only where the host needs GPU results; prefer events and "
-      "cudaStreamWaitEvent for ordering between streams. Whether a wait delayed GPU work is a "
-      "hypothesis: compare the GPU idle time that follows each long wait.";
-  f.columns = {"Duration (ns)", "Start (ns)", "PID", "TID", "API Name"};
+      "cudaStreamWaitEvent for ordering between streams. Only the GPU idle a wait causes can "
+      "come back: while the GPU is busy during a wait, removing it gains nothing.";
   SetTopRows(
       f,
       rows,
@@ -95,12 +97,13 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
         return std::make_tuple(-a.duration_ns, a.start_ns, a.name, a.pid, a.tid) <
                std::make_tuple(-b.duration_ns, b.start_ns, b.name, b.pid, b.tid);
       },
-      [](const SyncRow& r) {
+      [&](const SyncRow& r) {
         return report::FindingRow{{std::to_string(r.duration_ns),
                                    std::to_string(r.start_ns),
                                    IdCell(r.pid),
                                    IdCell(r.tid),
-                                   std::string(r.name)}};
+                                   std::string(r.name),
+                                   CausedCell(in, r.start_ns, r.start_ns + r.duration_ns)}};
       },
       in.options.finding_rows);
   return f;

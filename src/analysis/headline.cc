@@ -5,6 +5,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "analysis/diagnosis.h"
 #include "analysis/findings.h"
 #include "analysis/statistics.h"
 
@@ -18,11 +19,14 @@ double Share(std::int64_t part, std::int64_t whole) {
 }
 
 // Warnings before infos; a mostly idle GPU first (the triage order: an idle GPU is not fixed by
-// tuning kernels), then by attributable time; the first of equals stays.
+// tuning kernels), then by attributable time (for a wait, the GPU idle it causes); the first of
+// equals stays.
 const report::Finding* MostImportant(const std::vector<report::Finding>& findings) {
   const report::Finding* best = nullptr;
   auto rank = [](const report::Finding& f) {
-    return std::make_tuple(f.severity == "warning", f.id == "gpu_idle_dominant", f.time_ns);
+    return std::make_tuple(f.severity == "warning",
+                           f.id == "gpu_idle_dominant",
+                           f.gpu_idle_caused_ns.value_or(f.time_ns));
   };
   for (const report::Finding& f : findings) {
     if (best == nullptr || rank(f) > rank(*best))
@@ -32,13 +36,16 @@ const report::Finding* MostImportant(const std::vector<report::Finding>& finding
 }
 
 std::string NoGpuWork(const model::Trace& trace) {
+  std::string other = UnsupportedDevice(trace);
   return fmt::format(
-      "The trace records no GPU work: {} host API calls, {} ranges and {} host operations, but "
-      "no kernel, copy or memset{}.",
+      "The trace records no {}GPU work: {} host API calls, {} ranges and {} host operations, but "
+      "no kernel, copy or memset{}.{}",
+      other.empty() ? "" : "NVIDIA or AMD ",
       trace.api_calls.size(),
       trace.ranges.size(),
       trace.host_ops.size(),
-      kSource);
+      kSource,
+      other.empty() ? "" : " " + other);
 }
 
 }  // namespace
@@ -77,6 +84,20 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
       Share(t.communication_ns, t.total_ns),
       Ms(t.exposed_communication_ns),
       kSource);
+  const report::Initialization& init = report.initialization;
+  if (init.time_ns > 0)
+    text += fmt::format(
+        " One-time work (initialization) covers {} ({:.1f}% of the window){}; the diagnosis and "
+        "bounds are for the steady state without it{}.",
+        Ms(init.time_ns),
+        100.0 * init.fraction,
+        init.items.empty() ? ""
+                           : ", most in " + init.items.front().kind + " " + init.items.front().name,
+        kSource);
+  if (report.diagnosis.queue) {
+    std::string_view sentence = report.diagnosis.queue->sentence;
+    text += " " + std::string(sentence);
+  }
   if (const report::Finding* f = MostImportant(report.findings)) {
     std::string_view summary = f->summary;
     if (summary.ends_with('.'))

@@ -69,11 +69,50 @@ void AttributeHostWork(const model::Trace& trace,
 
 }  // namespace
 
+namespace {
+
+// Waits of at least kCoverageWaitNs that lie inside one gap: the GPU ran nothing while the host
+// waited, so it waited for work the trace does not hold.
+std::vector<Interval> CoverageWaits(const std::vector<Interval>& waits,
+                                    const std::vector<Interval>& gaps) {
+  std::vector<Interval> out;
+  for (const Interval& w : waits) {
+    if (w.end - w.start < kCoverageWaitNs)
+      continue;
+    auto it =
+        std::upper_bound(gaps.begin(), gaps.end(), w.start, [](std::int64_t t, const Interval& g) {
+          return t < g.end;
+        });
+    if (it != gaps.end() && it->start <= w.start && w.end <= it->end)
+      out.push_back(w);
+  }
+  return out;
+}
+
+std::vector<Interval> WindowGaps(const std::vector<Interval>& busy, const TraceWindow& window) {
+  std::vector<Interval> gaps;
+  std::int64_t previous_end = window.start_ns;
+  for (const Interval& b : busy) {
+    if (b.start > previous_end)
+      gaps.push_back({previous_end, b.start});
+    previous_end = std::max(previous_end, b.end);
+  }
+  if (window.end_ns > previous_end)
+    gaps.push_back({previous_end, window.end_ns});
+  return gaps;
+}
+
+}  // namespace
+
 IdleAttribution AttributeIdle(const model::Trace& trace,
                               const ActivityList& activities,
-                              const TraceWindow& window) {
+                              const TraceWindow& window,
+                              const std::vector<std::size_t>& implicit_sync_calls,
+                              const std::vector<Interval>& excluded) {
   IdleAttribution out;
   out.window_ns = window.length_ns();
+  out.steady_window_ns =
+      out.window_ns - util::CoveredLength(excluded, window.start_ns, window.end_ns);
   std::vector<Interval> busy_raw;
   busy_raw.reserve(activities.size());
   for (const model::GpuActivity* a : activities)
@@ -91,28 +130,30 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
     else if (is_launch(call.name))
       launch_raw.push_back(span);
   }
+  for (std::size_t i : implicit_sync_calls)
+    sync_raw.push_back({trace.api_calls[i].start_ns, trace.api_calls[i].end_ns});
   for (const model::SyncEvent& s : trace.syncs) {
     if (HostBlocking(s.kind))
       sync_raw.push_back({s.start_ns, s.end_ns});
   }
   out.has_api_calls = !trace.api_calls.empty();
+  std::vector<Interval> all_gaps = WindowGaps(busy, window);
+  std::vector<Interval> coverage = util::MergeIntervals(CoverageWaits(sync_raw, all_gaps));
   std::vector<Interval> sync = util::MergeIntervals(std::move(sync_raw));
   std::vector<Interval> launch = util::MergeIntervals(std::move(launch_raw));
   std::vector<Interval> api = util::MergeIntervals(std::move(api_raw));
-  // The window's complement of busy time, edges included.
-  std::vector<Interval> gaps;
-  std::int64_t previous_end = window.start_ns;
-  for (const Interval& b : busy) {
-    if (b.start > previous_end)
-      gaps.push_back({previous_end, b.start});
-    previous_end = std::max(previous_end, b.end);
-  }
-  if (window.end_ns > previous_end)
-    gaps.push_back({previous_end, window.end_ns});
+  // One-time work is not steady state: its idle time is left out of the attribution.
+  std::vector<Interval> gaps = util::Subtract(all_gaps, excluded);
+  out.excluded_ns = util::TotalLength(all_gaps) - util::TotalLength(gaps);
   std::vector<Interval> host_gaps;  // gaps attributed to the host, not to a synchronization
   for (const Interval& gap : gaps) {
     std::int64_t start = gap.start, end = gap.end;
     std::int64_t length = end - start;
+    if (util::CoveredLength(coverage, start, end) > 0) {
+      ++out.coverage_gaps;
+      out.coverage_gap_ns += length;
+      continue;
+    }
     ++out.gaps;
     out.idle_ns += length;
     if (busy.empty() || end <= busy.front().start || start >= busy.back().end)
@@ -126,6 +167,7 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
       if (uncovered <= std::max(kHostWorkNs, length / 2)) {
         ++out.sync_gaps;
         out.sync_ns += length;
+        out.round_trip_gaps.push_back(gap);
         continue;
       }
       ++out.sync_exposed_gaps;
@@ -134,8 +176,78 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
     out.other_api_ns += api_ns - launch_ns;
     out.host_ns += length - api_ns;
     host_gaps.push_back(gap);
+    out.other_gaps.push_back(gap);
   }
   AttributeHostWork(trace, util::Subtract(host_gaps, api), out);
+  return out;
+}
+
+namespace {
+
+// Indices of the gaps (sorted, disjoint) that some wait (merged, sorted) overlaps, ascending and
+// unique: only those are visited, so a finding's rows cost their own waits, not every gap.
+std::vector<std::size_t> TouchedGaps(const std::vector<Interval>& gaps,
+                                     const std::vector<Interval>& waits) {
+  std::vector<std::size_t> touched;
+  for (const Interval& w : waits) {
+    auto it =
+        std::upper_bound(gaps.begin(), gaps.end(), w.start, [](std::int64_t t, const Interval& g) {
+          return t < g.end;
+        });
+    for (; it != gaps.end() && it->start < w.end; ++it) {
+      auto index = static_cast<std::size_t>(it - gaps.begin());
+      if (touched.empty() || touched.back() < index)
+        touched.push_back(index);
+    }
+  }
+  return touched;
+}
+
+}  // namespace
+
+std::int64_t IdleAttribution::CausedBy(std::vector<Interval> waits) const {
+  waits = util::MergeIntervals(std::move(waits));
+  // The waits that overlap [start, end): the first one's start and their summed length.
+  auto overlap = [&](std::int64_t start, std::int64_t end, std::int64_t* first) {
+    auto it =
+        std::upper_bound(waits.begin(), waits.end(), start, [](std::int64_t t, const Interval& w) {
+          return t < w.end;
+        });
+    *first = it != waits.end() && it->start < end ? it->start : end;
+    std::int64_t sum = 0;
+    for (; it != waits.end() && it->start < end; ++it)
+      sum += it->end - it->start;
+    return sum;
+  };
+  std::int64_t caused = 0;
+  std::int64_t first = 0;
+  // A round trip from the first wait on: idle before the wait began was not its doing.
+  for (std::size_t i : TouchedGaps(round_trip_gaps, waits)) {
+    const Interval& g = round_trip_gaps[i];
+    overlap(g.start, g.end, &first);
+    caused += g.end - std::max(g.start, first);
+  }
+  for (std::size_t i : TouchedGaps(other_gaps, waits)) {
+    const Interval& g = other_gaps[i];
+    caused += std::min(g.end - g.start, overlap(g.start, g.end, &first));
+  }
+  return caused;
+}
+
+std::vector<std::size_t> ImplicitSyncCalls(const model::Trace& trace,
+                                           const CorrelationIndex& index) {
+  std::vector<std::size_t> out;
+  CachedNamePredicate is_async(
+      trace, [](std::string_view name) { return IsAsyncMemcpyApi(StripVersionSuffix(name)); });
+  for (const model::GpuActivity& a : trace.activities) {
+    if (a.kind != model::ActivityKind::kMemcpy)
+      continue;
+    if (a.src_kind != model::MemoryKind::kPageable && a.dst_kind != model::MemoryKind::kPageable)
+      continue;
+    if (std::int64_t call = index.PrimaryCall(a.correlation, a.pid);
+        call >= 0 && is_async(trace.api_calls[static_cast<std::size_t>(call)].name))
+      out.push_back(static_cast<std::size_t>(call));
+  }
   return out;
 }
 

@@ -10,8 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/correlation.h"
 #include "analysis/critical_time.h"
 #include "analysis/timeline.h"
+#include "util/intervals.h"
 
 namespace gpuperf::analysis {
 
@@ -22,8 +24,17 @@ namespace gpuperf::analysis {
 // half of it is covered by no API call: the cost is the round trip back to the GPU) or split by
 // what covers it: launch calls, other CUDA API calls, or nothing the trace records (the host was
 // busy elsewhere; after a synchronization, host work that the synchronization exposed).
+// Time inside one-time work (initialization.h) is left out: `excluded_ns` of it was idle. A
+// blocking call of at least kCoverageWaitNs during which the GPU ran nothing (nothing running,
+// nothing queued that started) waited for work the trace does not record: its whole gap is a
+// coverage gap, not a synchronization's cost. Implicit synchronizations (async copies with a
+// pageable host side, which block the host) count as synchronizations.
 struct IdleAttribution {
-  std::int64_t window_ns = 0;  // the recorded window (critical_time.h's TraceWindow)
+  std::int64_t window_ns = 0;         // the recorded window (critical_time.h's TraceWindow)
+  std::int64_t steady_window_ns = 0;  // window_ns less the excluded (one-time) intervals
+  std::int64_t excluded_ns = 0;       // idle time inside one-time work, not attributed
+  std::int64_t coverage_gap_ns = 0;   // idle gaps holding a wait for unrecorded work
+  std::int64_t coverage_gaps = 0;
   std::int64_t idle_ns = 0;
   std::int64_t edge_ns = 0;  // of idle_ns: before the first and after the last GPU activity
   std::int64_t gaps = 0;
@@ -39,10 +50,29 @@ struct IdleAttribution {
   std::vector<std::pair<std::string, std::int64_t>> top_host_work;
   bool has_api_calls = false;  // without them only idle_ns is known
   bool has_host_work_records = false;
+  // The gaps by attribution, sorted and disjoint: drained by a synchronization (round trips),
+  // and the others (host, launch, API time, synchronization-exposed host work).
+  std::vector<util::Interval> round_trip_gaps;
+  std::vector<util::Interval> other_gaps;
+
+  // GPU idle caused by a set of waits (host intervals blocked on the GPU): of every round-trip
+  // gap a wait overlaps, the part from the first such wait's start on; of any other gap, at most
+  // the length of the waits overlapping it (without the waits the host work there would have
+  // started that much earlier).
+  std::int64_t CausedBy(std::vector<util::Interval> waits) const;
 };
+
+inline constexpr std::int64_t kCoverageWaitNs = 1'000'000;
 
 IdleAttribution AttributeIdle(const model::Trace& trace,
                               const ActivityList& activities,
-                              const TraceWindow& window);
+                              const TraceWindow& window,
+                              const std::vector<std::size_t>& implicit_sync_calls = {},
+                              const std::vector<util::Interval>& excluded = {});
+
+// Async copy calls (cudaMemcpyAsync ...) whose copy has a pageable host side: the runtime stages
+// them synchronously, so they block the host like a synchronization. Indices into api_calls.
+std::vector<std::size_t> ImplicitSyncCalls(const model::Trace& trace,
+                                           const CorrelationIndex& index);
 
 }  // namespace gpuperf::analysis

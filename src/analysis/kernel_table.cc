@@ -29,13 +29,16 @@ void Agree(std::optional<model::Dim3>& seen, bool& agrees, const model::Dim3& ne
   }
 }
 
+// A graph node shares its launch call with the whole graph, so it is never "shorter".
 bool ShorterThanLaunch(const model::Trace& trace,
                        const CorrelationIndex& index,
+                       CachedNamePredicate& is_graph,
                        const model::GpuActivity& kernel) {
   std::int64_t call = index.PrimaryCall(kernel.correlation, kernel.pid);
   if (call < 0)
     return false;
-  return kernel.duration_ns() < trace.api_calls[static_cast<std::size_t>(call)].duration_ns();
+  const model::ApiCall& c = trace.api_calls[static_cast<std::size_t>(call)];
+  return !is_graph(c.name) && kernel.duration_ns() < c.duration_ns();
 }
 
 }  // namespace
@@ -44,6 +47,7 @@ std::vector<report::KernelRow> KernelTable(const model::Trace& trace,
                                            const CorrelationIndex& index,
                                            std::int64_t span_ns) {
   std::map<model::NameId, KernelGroup> groups;
+  CachedNamePredicate is_graph(trace, IsGraphLaunchApi);
   for (const model::GpuActivity& a : trace.activities) {
     if (a.kind != model::ActivityKind::kKernel)
       continue;
@@ -51,7 +55,7 @@ std::vector<report::KernelRow> KernelTable(const model::Trace& trace,
     group.durations.push_back(a.duration_ns());
     Agree(group.grid, group.grid_agrees, a.grid);
     Agree(group.block, group.block_agrees, a.block);
-    if (ShorterThanLaunch(trace, index, a))
+    if (ShorterThanLaunch(trace, index, is_graph, a))
       ++group.short_instances;
   }
   std::vector<report::KernelRow> rows;

@@ -1,7 +1,13 @@
 #include "analysis/launch_overhead.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
 #include <vector>
 
+#include "analysis/names.h"
 #include "analysis/statistics.h"
 
 namespace gpuperf::analysis {
@@ -14,7 +20,9 @@ std::vector<LaunchPair> JoinKernelLaunches(const model::Trace& trace,
     if (a.kind != model::ActivityKind::kKernel)
       continue;
     if (keep_duplicate_records) {
-      index.ForEachCall(a.correlation, a.pid, [&](std::size_t call) { pairs.push_back({call, &a}); });
+      index.ForEachCall(a.correlation, a.pid, [&](std::size_t call) {
+        pairs.push_back({call, &a});
+      });
     } else if (std::int64_t call = index.PrimaryCall(a.correlation, a.pid); call >= 0) {
       pairs.push_back({static_cast<std::size_t>(call), &a});
     }
@@ -27,32 +35,80 @@ report::LaunchOverhead SummarizeLaunches(const model::Trace& trace,
   report::LaunchOverhead out;
   std::vector<std::int64_t> api, queue, kernel, total;
   std::vector<bool> seen(trace.api_calls.size(), false);  // a graph launch runs many kernels
-  std::int64_t launches = 0;
-  std::int64_t call_time = 0;
+  CachedNamePredicate is_graph(trace, IsGraphLaunchApi);
   for (const LaunchPair& pair : pairs) {
     const model::ApiCall& call = trace.api_calls[pair.call];
     const model::GpuActivity& k = *pair.kernel;
+    bool graph = is_graph(call.name);
     api.push_back(call.duration_ns());
     kernel.push_back(k.duration_ns());
     total.push_back(k.end_ns - call.start_ns);
     if (k.start_ns > call.end_ns)
       queue.push_back(k.start_ns - call.end_ns);
-    if (k.duration_ns() < call.duration_ns())
+    // A graph node shares one launch call with the whole graph: it is not "shorter than its
+    // launch".
+    if (!graph && k.duration_ns() < call.duration_ns())
       ++out.kernels_shorter_than_launch;
+    if (graph)
+      ++out.graph_kernels;
     if (!seen[pair.call]) {
       seen[pair.call] = true;
-      ++launches;
-      call_time += call.duration_ns();
+      ++out.launches;
+      out.call_time_ns += call.duration_ns();
+      out.graph_launches += graph ? 1 : 0;
     }
   }
-  out.launches = launches;
   out.api_ns = Summarize(api);
   out.queue_ns = Summarize(queue);
   out.kernel_ns = Summarize(kernel);
   out.total_ns = Summarize(total);
   out.api_to_kernel_ratio = out.kernel_ns.total == 0 ? 0.0
-                                                     : static_cast<double>(call_time) /
+                                                     : static_cast<double>(out.call_time_ns) /
                                                            static_cast<double>(out.kernel_ns.total);
+  return out;
+}
+
+std::optional<report::LaunchQueue> LaunchQueueDepth(const model::Trace& trace,
+                                                    const std::vector<LaunchPair>& pairs) {
+  std::unordered_map<std::size_t, std::int64_t> first_start;  // per distinct call
+  for (const LaunchPair& pair : pairs) {
+    auto [it, inserted] = first_start.try_emplace(pair.call, pair.kernel->start_ns);
+    if (!inserted)
+      it->second = std::min(it->second, pair.kernel->start_ns);
+  }
+  if (first_start.empty())
+    return std::nullopt;
+  std::vector<std::int64_t> depth;
+  depth.reserve(first_start.size());
+  for (const auto& [call, start] : first_start)
+    depth.push_back(std::max<std::int64_t>(0, start - trace.api_calls[call].end_ns));
+  std::sort(depth.begin(), depth.end());
+  auto at = [&](double q) {
+    return depth[static_cast<std::size_t>(q * static_cast<double>(depth.size() - 1))];
+  };
+  report::LaunchQueue out;
+  out.launches = static_cast<std::int64_t>(depth.size());
+  out.median_ns = at(0.5);
+  out.p90_ns = at(0.9);
+  bool gpu_bound = out.median_ns >= kQueuedNs;
+  out.verdict = gpu_bound ? "gpu_bound" : "host_bound";
+  auto ms = [](std::int64_t ns) {
+    return ns >= 1'000'000 ? fmt::format("{:.1f} ms", static_cast<double>(ns) / 1e6)
+                           : fmt::format("{:.0f} us", static_cast<double>(ns) / 1e3);
+  };
+  out.sentence =
+      gpu_bound ? fmt::format(
+                      "GPU-bound: the host runs {} ahead of the GPU (median launch-queue depth, "
+                      "kernel start - launch-call end; p90 {}; {} launch calls, trace).",
+                      ms(out.median_ns),
+                      ms(out.p90_ns),
+                      out.launches)
+                : fmt::format(
+                      "Host-bound: kernels start a median {} after their launch call returns "
+                      "(p90 {}; {} launch calls, trace): the GPU waits for the host.",
+                      ms(out.median_ns),
+                      ms(out.p90_ns),
+                      out.launches);
   return out;
 }
 

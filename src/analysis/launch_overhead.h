@@ -1,13 +1,14 @@
 // Launch overhead with `nsys stats` cuda_kern_exec_sum definitions, per (launch call, kernel)
 // pair joined on correlation: API = call duration, queue = kernel start - call end (counted only
 // when positive, nsys' QCount), kernel = kernel duration, total = kernel end - call start.
-// A CUDA-graph launch pairs with every kernel of the graph.
+// A CUDA-graph launch pairs with every kernel of the graph; call time counts each call once.
 #pragma once
 
 #include "gpuperf/report.h"
 #include "gpuperf/trace.h"
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "analysis/correlation.h"
@@ -30,5 +31,15 @@ std::vector<LaunchPair> JoinKernelLaunches(const model::Trace& trace,
 // summed duration of the distinct calls / summed duration of the joined kernels.
 report::LaunchOverhead SummarizeLaunches(const model::Trace& trace,
                                          const std::vector<LaunchPair>& pairs);
+
+// A median launch-queue depth of at least this means work waits in the queue: the GPU, not the
+// host, sets the pace (a launch reaches an idle GPU in 5-20 us).
+inline constexpr std::int64_t kQueuedNs = 50'000;
+
+// Launch-queue depth per distinct launch call: its first kernel's start - the call's end
+// (0 when the kernel started first), median and p90 (nearest rank below), and the verdict at
+// kQueuedNs. Absent without pairs.
+std::optional<report::LaunchQueue> LaunchQueueDepth(const model::Trace& trace,
+                                                    const std::vector<LaunchPair>& pairs);
 
 }  // namespace gpuperf::analysis

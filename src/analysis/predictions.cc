@@ -30,14 +30,15 @@ void SetLimit(report::CriticalShare& share) {
     share.limit_speedup = AmdahlLimit(share.fraction);
 }
 
-void ApplyFloor(report::CriticalShare& share, const KernelFloor& floor) {
+void ApplyFloor(report::CriticalShare& share, const KernelFloor& floor, std::int64_t min_latency) {
   if (floor.floor_ns <= 0 || share.total_ns <= 0)
     return;
   share.floor_ns = floor.floor_ns;
+  // The speedup the roof allows stops at the minimum latency of every instance.
+  std::int64_t effective = std::max(floor.floor_ns, share.instances * min_latency);
   share.floor_evidence = floor.evidence;
   // A kernel already at (or, by measurement noise, past) its roof has nothing left to give.
-  double s =
-      std::max(1.0, static_cast<double>(share.total_ns) / static_cast<double>(floor.floor_ns));
+  double s = std::max(1.0, static_cast<double>(share.total_ns) / static_cast<double>(effective));
   share.max_local_speedup = s;
   share.bound_speedup_at_roof = AmdahlSpeedup(share.fraction, s);
   share.recoverable_ns = TimeSavedNs(share.critical_ns, s);
@@ -121,6 +122,9 @@ report::Predictions ComputePredictions(const model::Trace& trace,
   std::unordered_map<std::string_view, model::NameId> name_ids;
   for (model::NameId id = 0; id < trace.strings.size(); ++id)
     name_ids.emplace(trace.Name(id), id);
+  // No instance runs faster than an empty kernel: a roof far below that promises speedups no
+  // launch can reach.
+  std::int64_t min_latency = kMinKernelLatencyNs;
   for (const report::KernelRow& row : kernels) {
     report::CriticalShare share;
     share.name = row.name;
@@ -136,16 +140,13 @@ report::Predictions ComputePredictions(const model::Trace& trace,
     share.fraction = Fraction(share.critical_ns, out.wall_ns, out.device_groups);
     SetLimit(share);
     if (auto floor = floors.find(row.name); floor != floors.end())
-      ApplyFloor(share, floor->second);
+      ApplyFloor(share, floor->second, min_latency);
     out.kernels.push_back(std::move(share));
   }
-  bool any_floor = std::any_of(out.kernels.begin(), out.kernels.end(), [](const auto& k) {
-    return k.recoverable_ns.has_value();
-  });
-  out.ranking = any_floor ? "recoverable_ns" : "critical_ns";
+  // Critical time first: a kernel without a floor still holds its time (recoverable time is a
+  // column, known only where a floor is).
+  out.ranking = "critical_ns";
   std::stable_sort(out.kernels.begin(), out.kernels.end(), [&](const auto& a, const auto& b) {
-    if (any_floor && a.recoverable_ns.value_or(-1) != b.recoverable_ns.value_or(-1))
-      return a.recoverable_ns.value_or(-1) > b.recoverable_ns.value_or(-1);
     if (a.critical_ns != b.critical_ns)
       return a.critical_ns > b.critical_ns;
     return a.name < b.name;
@@ -199,9 +200,11 @@ void BoundFindings(std::vector<report::Finding>& findings, std::int64_t wall_ns)
   if (wall_ns <= 0)
     return;
   for (report::Finding& f : findings) {
-    if (f.time_ns <= 0)
+    // A wait costs the GPU idle it causes, not its length.
+    std::int64_t cost = f.gpu_idle_caused_ns.value_or(f.time_ns);
+    if (cost <= 0)
       continue;
-    double fraction = std::min(1.0, static_cast<double>(f.time_ns) / static_cast<double>(wall_ns));
+    double fraction = std::min(1.0, static_cast<double>(cost) / static_cast<double>(wall_ns));
     f.wall_fraction = fraction;
     if (fraction < 1.0)
       f.bound_speedup_if_removed = AmdahlLimit(fraction);

@@ -23,8 +23,12 @@ struct KernelFloor {
   std::string evidence;
 };
 
-// Kernels are ranked by recoverable time when any has a floor, else by critical time; the first
-// `kernels_kept` are kept. Phases are NVTX and user-annotation ranges by their union of host time.
+// An empty kernel's time on the GPU (1-3 us in CUPTI traces since Volta: assumed): no floor goes
+// below instances x this.
+inline constexpr std::int64_t kMinKernelLatencyNs = 2'000;
+
+// Kernels are ranked by critical time (recoverable time, where a floor is known, is a column);
+// the first `kernels_kept` are kept. A floor is never below instances x the minimum latency. Phases are NVTX and user-annotation ranges by their union of host time.
 report::Predictions ComputePredictions(const model::Trace& trace,
                                        const CorrelationIndex& index,
                                        const std::vector<report::KernelRow>& kernels,
@@ -39,7 +43,8 @@ report::CriticalShare SelectedKernelsShare(const model::Trace& trace,
                                            std::int64_t* wall_ns,
                                            std::int64_t* device_groups);
 
-// Fills wall_fraction and bound_speedup_if_removed of each finding from its time_ns.
+// Fills wall_fraction and bound_speedup_if_removed of each finding from its gpu_idle_caused_ns
+// (wait-type findings) or else its time_ns, over `wall_ns` (the steady-state window).
 void BoundFindings(std::vector<report::Finding>& findings, std::int64_t wall_ns);
 
 }  // namespace gpuperf::analysis

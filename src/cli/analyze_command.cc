@@ -14,6 +14,7 @@
 #include <optional>
 #include <utility>
 
+#include "analysis/device_remap.h"
 #include "analysis/rank_summary.h"
 #include "cli/app.h"
 #include "cli/ceilings_option.h"
@@ -188,6 +189,7 @@ int AnalyzeCommand::Run() {
                 trace->activities.size(),
                 trace->api_calls.size(),
                 MillisecondsSince(start));
+  analysis::ResolveDeviceRemap(*trace);
   if (!counters_paths_.empty()) {
     if (Status joined = JoinCountersFile(*trace); !joined.ok()) {
       PrintError(joined.error().message);

@@ -37,7 +37,28 @@ Json DiagnosisJson(const Diagnosis& d) {
               {"next_experiment", d.next_experiment},
               {"bound_speedup", Optional(d.bound_speedup, 6)},
               {"falsified_by", d.falsified_by},
-              {"missing_evidence", d.missing_evidence}};
+              {"missing_evidence", d.missing_evidence},
+              {"queue",
+               d.queue ? Json{{"launches", d.queue->launches},
+                              {"median_ns", d.queue->median_ns},
+                              {"p90_ns", d.queue->p90_ns},
+                              {"verdict", d.queue->verdict},
+                              {"sentence", d.queue->sentence}}
+                       : Json(nullptr)}};
+}
+
+Json InitializationJson(const Initialization& init) {
+  Json items = Json::array();
+  for (const InitializationItem& item : init.items)
+    items.push_back(Json{{"kind", item.kind},
+                         {"name", item.name},
+                         {"time_ns", item.time_ns},
+                         {"count", item.count},
+                         {"evidence", item.evidence}});
+  return Json{{"time_ns", init.time_ns},
+              {"fraction", RoundedNumber(init.fraction, 6)},
+              {"items", std::move(items)},
+              {"items_omitted", init.items_omitted}};
 }
 
 Json CeilingsJson(const std::vector<CeilingsUsed>& ceilings) {

@@ -1,4 +1,4 @@
-// report.json's `diagnosis` and `ceilings[]` sections, and kernels[].classification
+// report.json's `diagnosis`, `initialization` and `ceilings[]` sections, and kernels[].classification
 // (docs/report-schema.md).
 #pragma once
 
@@ -11,6 +11,7 @@
 namespace gpuperf::report {
 
 nlohmann::ordered_json DiagnosisJson(const Diagnosis& diagnosis);
+nlohmann::ordered_json InitializationJson(const Initialization& initialization);
 nlohmann::ordered_json CeilingsJson(const std::vector<CeilingsUsed>& ceilings);
 nlohmann::ordered_json KernelClassJson(const KernelClass& classification);
 

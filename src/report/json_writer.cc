@@ -161,7 +161,10 @@ Json LaunchJson(const LaunchOverhead& l) {
               {"kernel", DistributionObject(l.kernel_ns, "ns")},
               {"total", DistributionObject(l.total_ns, "ns")},
               {"kernels_shorter_than_launch", l.kernels_shorter_than_launch},
-              {"api_to_kernel_ratio", Number(l.api_to_kernel_ratio, 4)}};
+              {"api_to_kernel_ratio", Number(l.api_to_kernel_ratio, 4)},
+              {"call_time_ns", l.call_time_ns},
+              {"graph_launches", l.graph_launches},
+              {"graph_kernels", l.graph_kernels}};
 }
 
 Json AuditJson(const Audit& a) {
@@ -214,6 +217,11 @@ Json FindingsJson(const std::vector<Finding>& findings) {
         {"wall_fraction", f.wall_fraction ? Number(*f.wall_fraction, 6) : Json(nullptr)},
         {"bound_speedup_if_removed",
          f.bound_speedup_if_removed ? Number(*f.bound_speedup_if_removed, 6) : Json(nullptr)}});
+    if (f.host_blocked_ns) {  // wait-type findings only (since 1.4.0)
+      array.back()["host_blocked_ns"] = *f.host_blocked_ns;
+      array.back()["gpu_idle_caused_ns"] =
+          f.gpu_idle_caused_ns ? Json(*f.gpu_idle_caused_ns) : Json(nullptr);
+    }
   }
   return array;
 }
@@ -258,6 +266,7 @@ nlohmann::ordered_json ToJson(const AnalysisReport& report, const ToolInfo& tool
   json["evidence"] = EvidenceJson();
   json["headline"] = report.headline;
   json["diagnosis"] = DiagnosisJson(report.diagnosis);
+  json["initialization"] = InitializationJson(report.initialization);
   json["notes"] = report.notes;
   json["timeline"] = Json::object();
   AddTimeline(json["timeline"], report.timeline);

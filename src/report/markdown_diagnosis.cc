@@ -14,6 +14,10 @@
 namespace gpuperf::report::markdown {
 namespace {
 
+std::string Ns(std::int64_t ns) {
+  return FormatDuration(static_cast<double>(ns));
+}
+
 std::string ClassLabel(const std::string& bottleneck) {
   std::string label = bottleneck;
   std::replace(label.begin(), label.end(), '_', '-');
@@ -30,11 +34,42 @@ std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
                        share);
   if (d.dominant_kind == "copy")
     return fmt::format("exposed copies ({}), {} of the window", d.dominant_name, share);
+  if (d.dominant_kind == "initialization")
+    return fmt::format("one-time work (initialization), {} of the window", share);
   if (d.dominant_kind == "communication")
     return fmt::format("exposed communication ({}), {} of the window",
                        Shorten(d.dominant_name, options.name_chars),
                        share);
   return "none: the trace holds no GPU work";
+}
+
+// One-time work, apart from the steady state it was left out of.
+void AppendInitialization(std::string& out,
+                          const AnalysisReport& report,
+                          const MarkdownOptions& options) {
+  const Initialization& init = report.initialization;
+  if (init.items.empty())
+    return;
+  out += "### Initialization (one-time work)\n\n";
+  out += fmt::format(
+      "{} ({} of the window) is one-time work, found from first-call outliers, names and "
+      "graph-capture windows (`docs/metrics.md`, \"Initialization\"). The steady-state shares "
+      "and bounds above leave it out.\n\n",
+      Ns(init.time_ns),
+      FormatPercent(100.0 * init.fraction));
+  MarkdownTable table(
+      {{"kind"}, {"name"}, {"time", Align::kRight}, {"count", Align::kRight}, {"evidence"}});
+  for (const InitializationItem& item : init.items)
+    table.AddRow({item.kind,
+                  Shorten(item.name, options.name_chars),
+                  Ns(item.time_ns),
+                  FormatCount(item.count),
+                  item.evidence});
+  out += table.Render() + "\n";
+  if (init.items_omitted > 0)
+    out += fmt::format("{} more items not shown (report.json has the first {}).\n\n",
+                       init.items_omitted,
+                       init.items.size());
 }
 
 }  // namespace
@@ -67,6 +102,8 @@ void AppendDiagnosis(std::string& out,
   item("Falsified by", d.falsified_by);
   if (!d.missing_evidence.empty())
     item("Missing evidence", d.missing_evidence);
+  if (d.queue)
+    item("Launch queue", d.queue->sentence);
   out += "\n";
   if (!d.support.empty()) {
     out += "Evidence:\n\n";
@@ -86,6 +123,7 @@ void AppendDiagnosis(std::string& out,
     }
     out += "\n";
   }
+  AppendInitialization(out, report, options);
 }
 
 void AppendCeilings(std::string& out, const AnalysisReport& report) {

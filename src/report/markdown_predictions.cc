@@ -55,7 +55,9 @@ void AppendLeadSentence(std::string& out, const Predictions& p, const MarkdownOp
 }
 
 void AppendKernelTable(std::string& out, const Predictions& p, const MarkdownOptions& options) {
-  bool floors = p.ranking == "recoverable_ns";
+  bool floors = std::any_of(p.kernels.begin(), p.kernels.end(), [](const auto& k) {
+    return k.recoverable_ns.has_value();
+  });
   std::vector<Column> columns = {{"#", Align::kRight},
                                  {"kernel"},
                                  {"total", Align::kRight},
@@ -135,9 +137,11 @@ void AppendPredictions(std::string& out,
       "Amdahl: a part holding the fraction f of the critical time, made s times faster, bounds "
       "the program at 1 / ((1 − f) + f / s), and at 1 / (1 − f) however fast it gets. Ranked by "
       "{}. {}\n\n",
-      p.ranking == "recoverable_ns" ? "recoverable time (the roofline floor is known)"
-                                    : "critical time (no kernel has a roofline floor yet: "
-                                      "counters or a byte/FLOP model would give one)",
+      p.ranking == "recoverable_ns"
+          ? "recoverable time (the roofline floor is known)"
+          : "critical time; where a roofline floor is known, the time it allows back is a "
+            "column (the speedup a floor allows stops at 2 µs per instance, the minimum kernel "
+            "latency)",
       EscapeMarkdown(p.method));
   AppendKernelTable(out, p, options);
   if (!p.phases.empty())

@@ -30,7 +30,21 @@ void AppendFinding(std::string& out,
   out += fmt::format(
       "### {}. {} ({})\n\n", number, EscapeMarkdown(f.title), EscapeMarkdown(f.severity));
   out += EscapeMarkdown(f.summary) + "\n\n";
-  if (f.wall_fraction && f.bound_speedup_if_removed) {
+  if (f.gpu_idle_caused_ns && f.wall_fraction && f.bound_speedup_if_removed) {
+    out += fmt::format(
+        "**Bound:** its calls held the host for {} and caused {} of GPU idle time, {} of the "
+        "steady-state wall time; removing them entirely bounds the gain at {}× (a call costs "
+        "only the GPU idle it causes).\n\n",
+        Ns(f.host_blocked_ns.value_or(0)),
+        Ns(*f.gpu_idle_caused_ns),
+        FormatPercent(100.0 * *f.wall_fraction),
+        FormatRatio(*f.bound_speedup_if_removed));
+  } else if (f.gpu_idle_caused_ns) {
+    out += fmt::format(
+        "**Bound:** its calls held the host for {} and caused no GPU idle time: removing them "
+        "gains nothing.\n\n",
+        Ns(f.host_blocked_ns.value_or(0)));
+  } else if (f.wall_fraction && f.bound_speedup_if_removed) {
     out += fmt::format(
         "**Bound:** {} is {} of the trace's wall time; removing it entirely bounds the gain at "
         "{}× (an upper bound: it assumes all of it delays the program).\n\n",

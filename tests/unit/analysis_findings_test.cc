@@ -46,8 +46,9 @@ TEST_CASE("sync_memcpy: nsys conditions, one row per API record", "[analysis][fi
   CHECK(f->rows[0].cells[0] == "890");
   CHECK(f->rows[0].cells[2] == "Pageable");
   CHECK(f->rows[0].cells[4] == "100000");
-  CHECK(f->rows[0].cells.back() == "cudaMemcpy");
-  CHECK(f->rows[1].cells.back() == "cudaMemcpy_v3020");
+  CHECK(f->rows[0].cells[9] == "cudaMemcpy");
+  CHECK(f->rows[1].cells[9] == "cudaMemcpy_v3020");
+  CHECK(f->columns.back() == "GPU idle caused (ns)");
   CHECK(f->rows[2].cells[0] == "20");
   CHECK(f->columns.size() == f->rows[0].cells.size());
   CHECK(Find(report, "pageable_async_memcpy") == nullptr);  // the async copy is device-pinned

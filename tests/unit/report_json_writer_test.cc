@@ -28,6 +28,7 @@ TEST_CASE("report.json has the documented top-level keys in order") {
                                                "evidence",
                                                "headline",
                                                "diagnosis",
+                                               "initialization",
                                                "notes",
                                                "timeline",
                                                "timeline_tracelens",

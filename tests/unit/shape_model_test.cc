@@ -255,7 +255,7 @@ TEST_CASE("shape: modelled rooflines against the H100 datasheet; floors reach th
   CHECK(add.bound == "memory");
 
   // The predictions use the floors, scaled to all instances (gemm: 137 x 2 / 1).
-  CHECK(report.predictions.ranking == "recoverable_ns");
+  CHECK(report.predictions.ranking == "critical_ns");
   bool found = false;
   for (const auto& share : report.predictions.kernels) {
     if (share.name == "gemm") {

@@ -1,0 +1,383 @@
+#include "analysis/initialization.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <limits>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "analysis/names.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+constexpr std::size_t kItemsKept = 20;
+
+struct Candidate {
+  std::string kind;
+  std::string name;
+  std::int64_t start = 0, end = 0;
+  std::string evidence;
+  bool from_host_op = false;
+  bool by_name = false;  // found by its name (NamedWork)
+};
+
+std::string Ms(std::int64_t ns) {
+  return fmt::format("{:.3f} ms", static_cast<double>(ns) / 1e6);
+}
+
+bool IsJitName(std::string_view name) {
+  return ContainsNoCase(name, "nvrtc") || ContainsNoCase(name, "cuLink") ||
+         (ContainsNoCase(name, "compil") && !ContainsNoCase(name, "compiled"));
+}
+
+bool IsAutotuneName(std::string_view name) {
+  return ContainsNoCase(name, "autotun") || ContainsNoCase(name, "cudnnFind");
+}
+
+bool IsModuleLoadApi(std::string_view name) {
+  return StartsWithNoCase(name, "cuModuleLoad") || StartsWithNoCase(name, "cuLibraryLoad") ||
+         StartsWithNoCase(name, "hipModuleLoad");
+}
+
+bool IsTeardownApi(std::string_view name) {
+  return ContainsNoCase(name, "ModuleUnload") || ContainsNoCase(name, "LibraryUnload") ||
+         ContainsNoCase(name, "CtxDestroy") || ContainsNoCase(name, "DeviceReset");
+}
+
+bool IsWaitApi(std::string_view name) {
+  name = StripVersionSuffix(name);
+  return IsBlockingSyncApi(name) || IsSyncMemcpyApi(name) || IsSyncMemsetApi(name) ||
+         IsAsyncMemcpyApi(name);
+}
+
+// The kind a name alone gives, or "" when the name says nothing.
+std::string KindByName(std::string_view name) {
+  if (IsJitName(name))
+    return "jit_compile";
+  if (IsAutotuneName(name))
+    return "autotune";
+  if (IsModuleLoadApi(name))
+    return "lazy_loading";
+  if (IsTeardownApi(name))
+    return "teardown";
+  return "";
+}
+
+std::int64_t Median(std::vector<std::int64_t>& values) {
+  auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  return *middle;
+}
+
+// First instances of a group (by key) that are outliers against the rest of the group.
+struct Group {
+  std::size_t first = 0;
+  std::int64_t first_start = std::numeric_limits<std::int64_t>::max();
+  std::vector<std::int64_t> durations;
+};
+
+// (pid, name, kernel + 1 or 0): hashed, since every API call and host op is grouped once.
+using GroupKey = std::array<std::int64_t, 3>;
+struct GroupKeyHash {
+  std::size_t operator()(const GroupKey& k) const {
+    std::size_t h = std::hash<std::int64_t>()(k[0]);
+    h = h * 1'000'003 ^ std::hash<std::int64_t>()(k[1]);
+    return h * 1'000'003 ^ std::hash<std::int64_t>()(k[2]);
+  }
+};
+using Groups = std::unordered_map<GroupKey, Group, GroupKeyHash>;
+
+void AddToGroup(
+    Groups& groups, const GroupKey& key, std::size_t i, std::int64_t start, std::int64_t duration) {
+  Group& g = groups[key];
+  g.durations.push_back(duration);
+  if (start < g.first_start) {
+    g.first_start = start;
+    g.first = i;
+  }
+}
+
+// "is an outlier": at least kOneTimeMinNs, and kOneTimeFactor x the median of the others.
+bool Outlier(Group& g, std::int64_t duration, std::int64_t& median, bool lone_counts) {
+  if (duration < kOneTimeMinNs)
+    return false;
+  if (g.durations.size() < 2) {
+    median = 0;
+    return lone_counts;
+  }
+  median = Median(g.durations);
+  return static_cast<double>(duration) >= kOneTimeFactor * static_cast<double>(median);
+}
+
+// Kernel name of each launch call (the first kernel it ran), for "first launch of a kernel".
+std::unordered_map<std::size_t, model::NameId> LaunchedKernel(const model::Trace& trace,
+                                                              const CorrelationIndex& index) {
+  std::unordered_map<std::size_t, model::NameId> out;
+  for (const model::GpuActivity& a : trace.activities) {
+    if (a.kind != model::ActivityKind::kKernel)
+      continue;
+    if (std::int64_t call = index.PrimaryCall(a.correlation, a.pid); call >= 0)
+      out.try_emplace(static_cast<std::size_t>(call), a.name);
+  }
+  return out;
+}
+
+void ApiOutliers(const model::Trace& trace,
+                 const CorrelationIndex& index,
+                 std::vector<Candidate>& out) {
+  std::int64_t first_gpu = std::numeric_limits<std::int64_t>::max();
+  for (const model::GpuActivity& a : trace.activities)
+    first_gpu = std::min(first_gpu, a.start_ns);
+  std::unordered_map<std::size_t, model::NameId> kernel_of = LaunchedKernel(trace, index);
+  CachedNamePredicate is_launch(trace, IsLaunchApi);
+  CachedNamePredicate is_wait(trace, IsWaitApi);
+  Groups firsts;   // first per (pid, API, kernel)
+  Groups by_name;  // median per (pid, API)
+  std::unordered_map<std::int64_t, std::size_t> process_first;
+  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
+    const model::ApiCall& c = trace.api_calls[i];
+    if (!index.IsPrimary(i))
+      continue;
+    auto [it, inserted] = process_first.try_emplace(c.pid, i);
+    if (!inserted && c.start_ns < trace.api_calls[it->second].start_ns)
+      it->second = i;
+    // A wait waits for GPU work; only before any GPU work can it be one-time work.
+    if (is_wait(c.name) && c.end_ns > first_gpu)
+      continue;
+    model::NameId kernel = 0;
+    if (is_launch(c.name)) {
+      auto k = kernel_of.find(i);
+      kernel = k == kernel_of.end() ? 0 : k->second + 1;
+    }
+    AddToGroup(firsts, GroupKey{c.pid, c.name, kernel}, i, c.start_ns, c.duration_ns());
+    AddToGroup(by_name, GroupKey{c.pid, c.name, 0}, i, c.start_ns, c.duration_ns());
+  }
+  for (auto& [key, group] : firsts) {
+    const model::ApiCall& c = trace.api_calls[group.first];
+    std::string_view name = StripVersionSuffix(trace.Name(c.name));
+    Group& all = by_name[GroupKey{c.pid, c.name, 0}];
+    std::int64_t median = 0;
+    bool process_first_call = process_first[c.pid] == group.first;
+    // The process's first CUDA call creates the context whatever its name's other calls take.
+    bool outlier = Outlier(all, c.duration_ns(), median, true);
+    if (!outlier && !(process_first_call && c.duration_ns() >= kOneTimeMinNs))
+      continue;
+    if (!process_first_call && !KindByName(name).empty())
+      continue;  // NamedWork has it
+    Candidate cand{"first_call", std::string(name), c.start_ns, c.end_ns, ""};
+    // The runtime creates the context in the process's first call, or in the first allocation
+    // (cudaFree(0) is the idiom that forces it).
+    if (process_first_call || IsDeviceAllocApi(name) || IsDeviceFreeApi(name)) {
+      cand.kind = "context_creation";
+    } else if (key[2] != 0) {
+      cand.kind = "lazy_loading";
+    }
+    std::string what = process_first_call ? "the process's first CUDA call"
+                       : key[2] != 0
+                           ? fmt::format("the first launch of kernel {}",
+                                         trace.Name(static_cast<model::NameId>(key[2] - 1)))
+                           : fmt::format("the first {} call", name);
+    cand.evidence =
+        !outlier ? fmt::format("{} ({}), {}: the runtime creates its context there (trace)",
+                               what,
+                               name,
+                               Ms(c.duration_ns()))
+        : all.durations.size() < 2
+            ? fmt::format("{}, {}, the only call of its name (trace)", what, Ms(c.duration_ns()))
+            : fmt::format("{}, {}: {:.0f}x the median {} call ({} calls, trace)",
+                          what,
+                          Ms(c.duration_ns()),
+                          static_cast<double>(c.duration_ns()) /
+                              static_cast<double>(std::max<std::int64_t>(1, median)),
+                          name,
+                          all.durations.size());
+    out.push_back(std::move(cand));
+  }
+}
+
+void HostOpOutliers(const model::Trace& trace, std::vector<Candidate>& out) {
+  Groups groups;
+  for (std::size_t i = 0; i < trace.host_ops.size(); ++i) {
+    const model::HostOp& op = trace.host_ops[i];
+    AddToGroup(groups, GroupKey{op.pid, op.name, 0}, i, op.start_ns, op.end_ns - op.start_ns);
+  }
+  for (auto& [key, group] : groups) {
+    const model::HostOp& op = trace.host_ops[group.first];
+    std::int64_t median = 0;
+    // A lone host op (a step, a forward pass) is not a first call: nothing repeats it.
+    if (!Outlier(group, op.end_ns - op.start_ns, median, false))
+      continue;
+    std::string name(trace.Name(op.name));
+    if (!KindByName(name).empty())
+      continue;  // NamedWork has it
+    out.push_back({"first_call",
+                   name,
+                   op.start_ns,
+                   op.end_ns,
+                   fmt::format("first instance {}: {:.0f}x the median of its {} instances "
+                               "(trace: host ops)",
+                               Ms(op.end_ns - op.start_ns),
+                               static_cast<double>(op.end_ns - op.start_ns) /
+                                   static_cast<double>(std::max<std::int64_t>(1, median)),
+                               group.durations.size()),
+                   true});
+  }
+}
+
+// Ranges, host ops and API calls whose name says compile, autotune, load or teardown.
+void NamedWork(const model::Trace& trace, std::vector<Candidate>& out) {
+  auto add = [&](model::NameId id, std::int64_t start, std::int64_t end, const char* what) {
+    if (end - start < kOneTimeMinNs)
+      return;
+    std::string_view name = trace.Name(id);
+    std::string kind = KindByName(name);
+    if (kind.empty())
+      return;
+    out.push_back({kind,
+                   std::string(StripVersionSuffix(name)),
+                   start,
+                   end,
+                   fmt::format("{} {} by its name, {} (trace)", what, kind, Ms(end - start)),
+                   false,
+                   true});
+  };
+  for (const model::Range& r : trace.ranges) {
+    if (r.device == model::kNoId)
+      add(r.name, r.start_ns, r.end_ns, "a host range,");
+  }
+  for (const model::HostOp& op : trace.host_ops)
+    add(op.name, op.start_ns, op.end_ns, "a host op,");
+  for (const model::ApiCall& c : trace.api_calls)
+    add(c.name, c.start_ns, c.end_ns, "an API call,");
+}
+
+// BeginCapture .. EndCapture per thread, and graph instantiation: work recorded into a graph,
+// not run.
+void GraphCapture(const model::Trace& trace, std::vector<Candidate>& out) {
+  std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> open;
+  for (const model::ApiCall& c : trace.api_calls) {
+    std::string_view name = StripVersionSuffix(trace.Name(c.name));
+    std::pair thread{c.pid, c.tid};
+    if (ContainsNoCase(name, "BeginCapture")) {
+      open.try_emplace(thread, c.start_ns);
+    } else if (ContainsNoCase(name, "EndCapture")) {
+      if (auto it = open.find(thread); it != open.end()) {
+        out.push_back({"graph_capture",
+                       "CUDA graph capture",
+                       it->second,
+                       c.end_ns,
+                       fmt::format("stream capture from BeginCapture to EndCapture, {}: launches "
+                                   "record work into a graph, nothing runs (trace)",
+                                   Ms(c.end_ns - it->second))});
+        open.erase(it);
+      }
+    } else if (ContainsNoCase(name, "GraphInstantiate") && c.duration_ns() >= kOneTimeMinNs) {
+      out.push_back({"graph_capture",
+                     std::string(name),
+                     c.start_ns,
+                     c.end_ns,
+                     fmt::format("graph instantiation, {} (trace)", Ms(c.duration_ns()))});
+    }
+  }
+}
+
+// Of a chain of nested host ops that are one-time work together (aten::conv2d > convolution >
+// cudnn_convolution), the innermost names it: an op is left out when an op candidate inside it
+// takes at least 90% of its time. API calls inside an op stay beside it: they name a cause.
+std::vector<Candidate> KeepSpecific(std::vector<Candidate> candidates) {
+  std::stable_sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
+    return a.end - a.start < b.end - b.start;
+  });
+  std::vector<Candidate> kept;
+  for (Candidate& c : candidates) {
+    bool chained =
+        c.from_host_op && std::any_of(kept.begin(), kept.end(), [&](const Candidate& inner) {
+          return inner.from_host_op && c.start <= inner.start && inner.end <= c.end &&
+                 (inner.end - inner.start) * 10 >= (c.end - c.start) * 9;
+        });
+    if (!chained)
+      kept.push_back(std::move(c));
+  }
+  return kept;
+}
+
+// A named candidate inside another of the same kind (NVRTC inside a compile range) adds no time
+// and names a part of the same work: the outer one stands for it.
+std::vector<Candidate> DropNested(std::vector<Candidate> candidates) {
+  std::vector<Candidate> kept;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const Candidate& c = candidates[i];
+    bool nested = false;
+    for (std::size_t j = 0; j < candidates.size() && !nested; ++j) {
+      const Candidate& o = candidates[j];
+      bool wider =
+          o.end - o.start > c.end - c.start || (o.end - o.start == c.end - c.start && j < i);
+      nested = j != i && c.by_name && o.by_name && o.kind == c.kind && wider &&
+               o.start <= c.start && c.end <= o.end;
+    }
+    if (!nested)
+      kept.push_back(c);
+  }
+  return kept;
+}
+
+}  // namespace
+
+InitializationResult DetectInitialization(const model::Trace& trace,
+                                          const CorrelationIndex& index,
+                                          const TraceWindow& window) {
+  std::vector<Candidate> candidates;
+  ApiOutliers(trace, index, candidates);
+  HostOpOutliers(trace, candidates);
+  NamedWork(trace, candidates);
+  GraphCapture(trace, candidates);
+  candidates = DropNested(KeepSpecific(std::move(candidates)));
+
+  InitializationResult out;
+  std::vector<util::Interval> raw;
+  std::map<std::pair<std::string, std::string>, report::InitializationItem> items;
+  std::map<std::pair<std::string, std::string>, std::int64_t> largest;
+  for (const Candidate& c : candidates) {
+    std::int64_t start = std::max(c.start, window.start_ns);
+    std::int64_t end = std::min(c.end, window.end_ns);
+    if (end <= start)
+      continue;
+    raw.push_back({start, end});
+    auto key = std::pair{c.kind, c.name};
+    report::InitializationItem& item = items[key];
+    item.kind = c.kind;
+    item.name = c.name;
+    item.time_ns += end - start;
+    ++item.count;
+    if (end - start > largest[key]) {
+      largest[key] = end - start;
+      item.evidence = c.evidence;
+    }
+  }
+  out.intervals = util::MergeIntervals(std::move(raw));
+  out.report.time_ns = util::TotalLength(out.intervals);
+  if (window.length_ns() > 0)
+    out.report.fraction =
+        static_cast<double>(out.report.time_ns) / static_cast<double>(window.length_ns());
+  for (auto& [key, item] : items) {
+    if (item.count > 1)
+      item.evidence += fmt::format("; {} instances in all", item.count);
+    out.report.items.push_back(std::move(item));
+  }
+  std::sort(out.report.items.begin(), out.report.items.end(), [](const auto& a, const auto& b) {
+    return std::tie(b.time_ns, a.kind, a.name) < std::tie(a.time_ns, b.kind, b.name);
+  });
+  if (out.report.items.size() > kItemsKept) {
+    out.report.items_omitted = static_cast<std::int64_t>(out.report.items.size() - kItemsKept);
+    out.report.items.resize(kItemsKept);
+  }
+  return out;
+}
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,372 @@
+// The diagnosis mechanisms of issue 14 on hand-built traces: waits sized by the GPU idle they
+// cause, the launch-queue depth, graph launches counted once, implicit synchronization,
+// one-time work, coverage gaps, floors at the minimum kernel latency, vendor tools, a
+// visible-devices remap and the devices a scope counts. Every figure is computed by hand below.
+#include "gpuperf/analyze.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "analysis/amdahl.h"
+#include "analysis/correlation.h"
+#include "analysis/device_remap.h"
+#include "analysis/initialization.h"
+#include "analysis/predictions.h"
+#include "analysis/tables.h"
+#include "analysis_builder.h"
+
+using Catch::Detail::Approx;
+using gpuperf::analysis::Analyze;
+using gpuperf::testing::TraceBuilder;
+namespace analysis = gpuperf::analysis;
+namespace model = gpuperf::model;
+namespace report = gpuperf::report;
+
+namespace {
+
+constexpr std::int64_t kMs = 1'000'000;
+constexpr std::int64_t kUs = 1'000;
+
+const report::Finding* Find(const report::AnalysisReport& r, const std::string& id) {
+  for (const report::Finding& f : r.findings) {
+    if (f.id == id)
+      return &f;
+  }
+  return nullptr;
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Two 10 ms kernels; a device synchronize blocks the host from 1 ms to 10.005 ms while the GPU is
+// busy, then the next launch (10.010-10.015 ms) starts kernel B at 10.020 ms.
+TraceBuilder SyncWhileBusy() {
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("A", 10 * kUs, 10 * kMs, 1);
+  b.Api("cudaDeviceSynchronize", 1 * kMs, 10 * kMs + 5 * kUs);
+  b.Api("cudaLaunchKernel", 10 * kMs + 10 * kUs, 10 * kMs + 15 * kUs, 2);
+  b.Kernel("B", 10 * kMs + 20 * kUs, 20 * kMs, 2);
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("waits: a synchronization while the GPU is busy costs only the idle it causes",
+          "[diagnosis][waits]") {
+  report::AnalysisReport r = Analyze(SyncWhileBusy().trace);
+  const report::Finding* sync = Find(r, "sync_api");
+  REQUIRE(sync != nullptr);
+  CHECK(sync->time_ns == 9 * kMs + 5 * kUs);
+  REQUIRE(sync->host_blocked_ns);
+  CHECK(*sync->host_blocked_ns == 9 * kMs + 5 * kUs);
+  // The gap [10.000, 10.020) ms is the synchronization's round trip: 20 us of idle caused.
+  REQUIRE(sync->gpu_idle_caused_ns);
+  CHECK(*sync->gpu_idle_caused_ns == 20 * kUs);
+  REQUIRE(sync->bound_speedup_if_removed);
+  CHECK(*sync->bound_speedup_if_removed == Approx(1.0 / (1.0 - 20.0 * kUs / (20.0 * kMs))));
+  CHECK(sync->columns.back() == "GPU idle caused (ns)");
+  CHECK(sync->rows.at(0).cells.back() == std::to_string(20 * kUs));
+  // The idle is not the diagnosis: the GPU was busy 99.8% of the window.
+  CHECK(r.diagnosis.bottleneck != "sync_bound");
+}
+
+TEST_CASE("waits: idle after a wait with long host work is capped by the wait's length",
+          "[diagnosis][waits]") {
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("A", 10 * kUs, 1 * kMs, 1);
+  b.Api("cudaStreamSynchronize", 900 * kUs, 1 * kMs + 5 * kUs);  // waits 105 us
+  // 5 ms of host work with no CUDA call, then the next launch.
+  b.Api("cudaLaunchKernel", 6 * kMs, 6 * kMs + 5 * kUs, 2);
+  b.Kernel("B", 6 * kMs + 10 * kUs, 7 * kMs, 2);
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Finding* sync = Find(r, "sync_api");
+  REQUIRE(sync != nullptr);
+  // The gap [1, 6.01) ms holds 4.995 ms with no call: host work the wait exposed. Without the
+  // wait the host would have started 105 us earlier, so the wait caused at most that.
+  CHECK(*sync->gpu_idle_caused_ns == 105 * kUs);
+}
+
+TEST_CASE("launch queue: median and p90 depth decide GPU-bound versus host-bound",
+          "[diagnosis][queue]") {
+  TraceBuilder ahead;
+  // 10 launches 10 us apart; kernels of 200 us each run back to back from 1.2 ms: the queue
+  // depth of launch i is 1.2 ms + i * 190 us - 5 us.
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t = i * 10 * kUs;
+    ahead.Api("cudaLaunchKernel", t, t + 5 * kUs, i + 1);
+    std::int64_t start = 1200 * kUs + i * 200 * kUs;
+    ahead.Kernel("k", start, start + 200 * kUs, i + 1);
+  }
+  report::AnalysisReport r = Analyze(ahead.trace);
+  REQUIRE(r.diagnosis.queue);
+  CHECK(r.diagnosis.queue->launches == 10);
+  // Sorted depths: 1195 + 190 i us; median = element 4, p90 = element 8 (nearest rank below).
+  CHECK(r.diagnosis.queue->median_ns == 1195 * kUs + 4 * 190 * kUs);
+  CHECK(r.diagnosis.queue->p90_ns == 1195 * kUs + 8 * 190 * kUs);
+  CHECK(r.diagnosis.queue->verdict == "gpu_bound");
+  CHECK(Contains(r.diagnosis.queue->sentence, "GPU-bound: the host runs 2.0 ms ahead"));
+
+  TraceBuilder waiting;
+  // The same launches, but each kernel runs 10 us, 1 ms apart: the queue is deep while the GPU
+  // idles 99%: the work waits on something other than the host.
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t = i * 10 * kUs;
+    waiting.Api("cudaLaunchKernel", t, t + 5 * kUs, i + 1);
+    std::int64_t start = 1200 * kUs + i * kMs;
+    waiting.Kernel("k", start, start + 10 * kUs, i + 1);
+  }
+  r = Analyze(waiting.trace);
+  REQUIRE(r.diagnosis.queue);
+  CHECK(r.diagnosis.queue->verdict == "gpu_waits");
+  CHECK(Contains(r.diagnosis.queue->sentence, "Queued but idle"));
+
+  TraceBuilder behind;
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t = i * kMs;
+    behind.Api("cudaLaunchKernel", t, t + 5 * kUs, i + 1);
+    behind.Kernel("k", t + 10 * kUs, t + 20 * kUs, i + 1);
+  }
+  r = Analyze(behind.trace);
+  REQUIRE(r.diagnosis.queue);
+  CHECK(r.diagnosis.queue->median_ns == 5 * kUs);
+  CHECK(r.diagnosis.queue->verdict == "host_bound");
+  CHECK(Contains(r.diagnosis.queue->sentence, "Host-bound"));
+}
+
+TEST_CASE("graph launches: one call counts once, its nodes are not shorter than it",
+          "[diagnosis][graphs]") {
+  TraceBuilder b;
+  // One 500 us graph launch runs 10 kernels of 2 us.
+  b.Api("cudaGraphLaunch", 0, 500 * kUs, 1);
+  for (int i = 0; i < 10; ++i)
+    b.Kernel("node", 600 * kUs + i * 3 * kUs, 602 * kUs + i * 3 * kUs, 1);
+  report::AnalysisReport r = Analyze(b.trace);
+  CHECK(r.launch.launches == 1);
+  CHECK(r.launch.call_time_ns == 500 * kUs);
+  CHECK(r.launch.graph_launches == 1);
+  CHECK(r.launch.graph_kernels == 10);
+  CHECK(r.launch.kernels_shorter_than_launch == 0);
+  CHECK(r.launch.api_to_kernel_ratio == Approx(500.0 / 20.0));
+  CHECK(r.kernels.at(0).short_instances == 0);
+  CHECK(Find(r, "launch_overhead") == nullptr);
+  CHECK_FALSE(Contains(r.diagnosis.next_experiment, "CUDA graph"));
+  // The queue depth is per call: its first node starts 100 us after the call returns.
+  REQUIRE(r.diagnosis.queue);
+  CHECK(r.diagnosis.queue->launches == 1);
+  CHECK(r.diagnosis.queue->median_ns == 100 * kUs);
+}
+
+TEST_CASE("implicit synchronization: a pageable async copy is sized by host time and idle",
+          "[diagnosis][waits]") {
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("A", 10 * kUs, 10 * kMs, 1);
+  // A 704-byte device-to-pageable copy: the call blocks from 1 ms until the copy ends.
+  b.Api("cudaMemcpyAsync", 1 * kMs, 10 * kMs + 20 * kUs, 2);
+  b.Memcpy(model::CopyKind::kDtoH,
+           10 * kMs + 10 * kUs,
+           10 * kMs + 12 * kUs,
+           704,
+           2,
+           model::MemoryKind::kDevice,
+           model::MemoryKind::kPageable);
+  b.Api("cudaLaunchKernel", 10 * kMs + 30 * kUs, 10 * kMs + 35 * kUs, 3);
+  b.Kernel("B", 10 * kMs + 40 * kUs, 20 * kMs, 3);
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Finding* f = Find(r, "pageable_async_memcpy");
+  REQUIRE(f != nullptr);
+  CHECK(f->time_ns == 2 * kUs);  // the GPU copy time, as nsys counts it
+  CHECK(*f->host_blocked_ns == 9 * kMs + 20 * kUs);
+  // Idle: [10.000, 10.010) and [10.012, 10.040) ms, both round trips of the copy call.
+  CHECK(*f->gpu_idle_caused_ns == 38 * kUs);
+  CHECK(*f->bound_speedup_if_removed == Approx(1.0 / (1.0 - 38.0 * kUs / (20.0 * kMs))));
+  CHECK(Contains(f->summary, "implicit synchronization"));
+}
+
+TEST_CASE("initialization: first-call outliers, names and capture windows are one-time work",
+          "[diagnosis][initialization]") {
+  TraceBuilder b;
+  // The process's first CUDA call creates the context: 300 ms.
+  b.Api("cudaMalloc", 0, 300 * kMs);
+  // A JIT range and a graph capture window.
+  b.AddRange(model::RangeKind::kNvtx, "KernelExecutor::compileFusion", 300 * kMs, 320 * kMs);
+  b.Api("cudaStreamBeginCapture", 320 * kMs, 320 * kMs + 5 * kUs);
+  b.Api("cudaLaunchKernel", 321 * kMs, 321 * kMs + 5 * kUs);
+  b.Api("cudaStreamEndCapture", 322 * kMs, 323 * kMs);
+  // Steady state: 20 launches of 5 us, the first launch of kernel "k" loads its module: 10 ms.
+  std::int64_t t = 330 * kMs;
+  for (int i = 0; i < 20; ++i) {
+    std::int64_t call = i == 0 ? 10 * kMs : 5 * kUs;
+    b.Api("cudaLaunchKernel", t, t + call, i + 1);
+    b.Kernel("k", t + call + 5 * kUs, t + call + 1 * kMs, i + 1);
+    t += call + 1 * kMs;
+  }
+  analysis::CorrelationIndex index(b.trace);
+  analysis::InitializationResult init =
+      analysis::DetectInitialization(b.trace, index, analysis::ComputeTraceWindow(b.trace));
+  std::map<std::string, std::int64_t> by_kind;
+  for (const report::InitializationItem& item : init.report.items)
+    by_kind[item.kind] += item.time_ns;
+  CHECK(by_kind["context_creation"] == 300 * kMs);
+  CHECK(by_kind["jit_compile"] == 20 * kMs);
+  CHECK(by_kind["graph_capture"] == 3 * kMs);
+  CHECK(by_kind["lazy_loading"] == 10 * kMs);
+  CHECK(init.report.time_ns == 333 * kMs);
+
+  // Most of the window is one-time work: that is the diagnosis.
+  report::AnalysisReport r = Analyze(b.trace);
+  CHECK(r.initialization.time_ns == 333 * kMs);
+  CHECK(r.diagnosis.bottleneck == "initialization");
+  CHECK(r.diagnosis.status == "finding");
+  CHECK(Contains(r.diagnosis.next_experiment, "Profile after warm-up"));
+  CHECK_FALSE(Contains(r.diagnosis.next_experiment, "CUDA graph"));
+}
+
+TEST_CASE("initialization: the steady-state diagnosis and bounds leave one-time work out",
+          "[diagnosis][initialization]") {
+  TraceBuilder b;
+  b.Api("cudaFree", 0, 40 * kMs);  // context creation, 40 ms
+  // 60 ms of steady state: one kernel busy 59 ms, host-blocking sync at the end.
+  b.Api("cudaLaunchKernel", 40 * kMs, 40 * kMs + 5 * kUs, 1);
+  b.Kernel("big", 41 * kMs, 100 * kMs, 1);
+  report::AnalysisReport r = Analyze(b.trace);
+  CHECK(r.initialization.time_ns == 40 * kMs);
+  CHECK(r.initialization.fraction == Approx(0.4));
+  CHECK(r.diagnosis.bottleneck != "initialization");
+  CHECK(r.diagnosis.dominant_kind == "kernel");
+  // f over the 60 ms steady window: 59 / 60, not 59 / 100.
+  CHECK(r.diagnosis.dominant_fraction == Approx(59.0 / 60.0));
+  REQUIRE(r.diagnosis.triage.size() >= 2);
+  CHECK(r.diagnosis.triage[0].question == "initialization");
+  CHECK(r.diagnosis.triage[0].answer == "no");
+}
+
+TEST_CASE("coverage gap: a long wait with nothing running or queued is not a sync cost",
+          "[diagnosis][waits]") {
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("A", 10 * kUs, 1 * kMs, 1);
+  // 45 ms in a stream synchronize while the GPU runs nothing recorded.
+  b.Api("cudaStreamSynchronize", 2 * kMs, 47 * kMs);
+  b.Api("cudaLaunchKernel", 47 * kMs + 5 * kUs, 47 * kMs + 10 * kUs, 2);
+  b.Kernel("B", 47 * kMs + 15 * kUs, 48 * kMs, 2);
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Finding* sync = Find(r, "sync_api");
+  REQUIRE(sync != nullptr);
+  CHECK(*sync->gpu_idle_caused_ns == 0);
+  CHECK(!sync->bound_speedup_if_removed);
+  CHECK(r.diagnosis.bottleneck != "sync_bound");
+  bool said = false;
+  for (const std::string& line : r.diagnosis.support)
+    said = said || Contains(line, "gap in the trace's coverage");
+  CHECK(said);
+}
+
+TEST_CASE("floors: never below the minimum kernel latency; ranking by critical time",
+          "[predictions]") {
+  TraceBuilder b;
+  // "tiny": 10 instances of 3 us with a modeled floor of 10 ns in all; "big": one 1 ms kernel
+  // without a floor and the most critical time.
+  for (int i = 0; i < 10; ++i)
+    b.Kernel("tiny", i * 10 * kUs, i * 10 * kUs + 3 * kUs);
+  b.Kernel("big", 200 * kUs, 1200 * kUs);
+  analysis::CorrelationIndex index(b.trace);
+  auto kernels = analysis::KernelTable(b.trace, index, 1200 * kUs);
+  report::Predictions p =
+      analysis::ComputePredictions(b.trace, index, kernels, {{"tiny", {10, "modeled"}}}, 20);
+  REQUIRE(p.kernels.size() == 2);
+  CHECK(p.ranking == "critical_ns");
+  CHECK(p.kernels[0].name == "big");
+  const report::CriticalShare& tiny = p.kernels[1];
+  CHECK(*tiny.floor_ns == 10);  // the model's floor, kept as it is
+  // 30 us over 10 instances x 2 us, not 30 us / 10 ns = 3000x.
+  CHECK(*tiny.max_local_speedup == Approx(30.0 / (10.0 * analysis::kMinKernelLatencyNs / 1000.0)));
+  CHECK(*tiny.recoverable_ns == analysis::TimeSavedNs(tiny.critical_ns, 1.5));
+}
+
+TEST_CASE("vendor: AMD traces are told the ROCm tools", "[diagnosis][vendor]") {
+  TraceBuilder b;
+  model::Device d;
+  d.id = 0;
+  d.name = "AMD Instinct MI300X";
+  b.trace.devices.push_back(d);
+  b.Api("hipLaunchKernel", 0, 100, 1);
+  b.Kernel("big", 100, 900'100, 1);
+  report::AnalysisReport r = Analyze(b.trace);
+  CHECK(r.diagnosis.bottleneck == "unknown");
+  CHECK(Contains(r.diagnosis.next_experiment, "rocprof-compute"));
+  CHECK_FALSE(Contains(r.diagnosis.next_experiment, "Nsight"));
+}
+
+TEST_CASE("devices: a visible-devices remap is resolved only when unambiguous",
+          "[diagnosis][vendor]") {
+  TraceBuilder b;
+  model::Device d;
+  d.id = 0;
+  d.name = "AMD Instinct MI300X";
+  b.trace.devices.push_back(d);
+  b.Kernel("k", 0, 100, model::kNoId, 7, 2);
+  b.Kernel("k", 200, 300, model::kNoId, 7, 2);
+  model::Trace two = b.trace;
+  CHECK(analysis::ResolveDeviceRemap(b.trace));
+  REQUIRE(b.trace.FindDevice(2) != nullptr);
+  CHECK(b.trace.FindDevice(2)->name == "AMD Instinct MI300X");
+  CHECK(b.trace.diagnostics.counts.at("analysis.device_remapped") == 1);
+  // Work on two ids: which one the description meant is unknown.
+  two.activities[1].device = 3;
+  CHECK_FALSE(analysis::ResolveDeviceRemap(two));
+  CHECK(two.FindDevice(2) == nullptr);
+}
+
+TEST_CASE("scope: counts the devices the window uses, not every device described",
+          "[diagnosis][vendor]") {
+  TraceBuilder b;
+  for (int i = 0; i < 8; ++i) {
+    model::Device d;
+    d.id = i;
+    d.name = "NVIDIA A100";
+    b.trace.devices.push_back(d);
+  }
+  b.Api("cudaLaunchKernel", 0, 100, 1);
+  b.Kernel("k", 100, 1000, 1, 7, 3);
+  report::AnalysisReport r = Analyze(b.trace);
+  CHECK(Contains(r.diagnosis.scope, "1 device used (of 8 the trace describes): 3: NVIDIA A100"));
+}
+
+TEST_CASE("unsupported devices: an MTIA trace is named, not called empty", "[diagnosis]") {
+  TraceBuilder b;
+  b.Api("mtiaLaunchKernel", 0, 100);
+  report::AnalysisReport r = Analyze(b.trace);
+  CHECK(r.diagnosis.dominant_kind == "none");
+  CHECK(Contains(r.diagnosis.missing_evidence, "MTIA"));
+}
+
+TEST_CASE("graph capture: a window that captures graphs is never told to use graphs",
+          "[diagnosis][graphs]") {
+  auto launch_bound = [](bool capture) {
+    TraceBuilder b;
+    // Launch calls of 900 us cover the idle time between 10 us kernels: launch-bound.
+    for (int i = 0; i < 10; ++i) {
+      std::int64_t t = i * kMs;
+      b.Api("cudaLaunchKernel", t, t + 900 * kUs, i + 1);
+      b.Kernel("k", t + 905 * kUs, t + 915 * kUs, i + 1);
+    }
+    if (capture) {
+      b.Api("cudaStreamBeginCapture", 10 * kMs, 10 * kMs + 1 * kUs);
+      b.Api("cudaStreamEndCapture", 10 * kMs + 2 * kUs, 10 * kMs + 3 * kUs);
+    }
+    return Analyze(b.trace);
+  };
+  report::AnalysisReport plain = launch_bound(false);
+  CHECK(plain.diagnosis.bottleneck == "launch_bound");
+  CHECK(Contains(plain.diagnosis.next_experiment, "CUDA graph"));
+  report::AnalysisReport captured = launch_bound(true);
+  CHECK(captured.diagnosis.bottleneck == "launch_bound");
+  REQUIRE(captured.initialization.items.size() == 1);
+  CHECK(captured.initialization.items[0].kind == "graph_capture");
+  CHECK_FALSE(Contains(captured.diagnosis.next_experiment, "CUDA graph"));
+}
