@@ -13,7 +13,7 @@
 namespace gpuperf::compare {
 
 // The compare JSON's own semver (`gpuperf compare --format json`).
-inline constexpr const char* kCompareSchemaVersion = "1.0.0";
+inline constexpr const char* kCompareSchemaVersion = "1.1.0";
 
 // What must agree for two measurements to be comparable. Empty values are unknown.
 struct Fingerprint {
@@ -55,9 +55,12 @@ struct Statistic {
   std::string method;
   std::int64_t n_before = 0, n_after = 0;
   double median_before = 0, median_after = 0;
-  double ratio = 0;  // after / before
-  double ci_low = 0, ci_high = 0;
-  double p_value = 1;
+  // Absent when not computed (too few samples, a 0 ns median or mean): JSON null, never 0.
+  std::optional<double> ratio;            // median after / median before
+  std::optional<double> ci_low, ci_high;  // CI of the tested ratio (median, or mean_ratio)
+  std::optional<double> p_value;
+  // Summaries only (report inputs): the ratio of means that Welch's t tested and the CI is of.
+  std::optional<double> mean_ratio;
   std::string reason;
 };
 

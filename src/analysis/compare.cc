@@ -97,9 +97,9 @@ void CompareKernels(const Side& before,
     if (sb != before.kernel_samples_ns.end() && sa != after.kernel_samples_ns.end()) {
       k.statistic = ToStatistic(CompareSamples(sb->second, sa->second, StatsOptions(options)));
     } else {
-      k.statistic = ToStatistic(CompareSummaries(SummaryOf(row->duration_ns),
-                                                 SummaryOf(other->second->duration_ns),
-                                                 StatsOptions(options)));
+      k.statistic = SummaryStatistic(CompareSummaries(SummaryOf(row->duration_ns),
+                                                      SummaryOf(other->second->duration_ns),
+                                                      StatsOptions(options)));
     }
     out.kernels.push_back(std::move(k));
   }
@@ -134,17 +134,31 @@ std::string VerdictFromKernels(const CompareReport& out) {
 }  // namespace
 
 compare::Statistic ToStatistic(const SampleComparison& c) {
-  return Statistic{std::string(ToString(c.verdict)),
-                   c.method,
-                   c.n_before,
-                   c.n_after,
-                   c.median_before,
-                   c.median_after,
-                   c.ratio,
-                   c.ci_low,
-                   c.ci_high,
-                   c.p_value,
-                   c.reason};
+  Statistic s;
+  s.verdict = std::string(ToString(c.verdict));
+  s.method = c.method;
+  s.n_before = c.n_before;
+  s.n_after = c.n_after;
+  s.median_before = c.median_before;
+  s.median_after = c.median_after;
+  if (c.estimated) {
+    s.ratio = c.ratio;
+    s.ci_low = c.ci_low;
+    s.ci_high = c.ci_high;
+  }
+  if (c.tested)
+    s.p_value = c.p_value;
+  s.reason = c.reason;
+  return s;
+}
+
+compare::Statistic SummaryStatistic(const SampleComparison& c) {
+  Statistic s = ToStatistic(c);
+  s.mean_ratio = s.ratio;
+  s.ratio.reset();
+  if (c.median_before > 0 && c.median_after > 0)
+    s.ratio = c.median_after / c.median_before;
+  return s;
 }
 
 CompareStatsOptions StatsOptions(const compare::Options& o) {

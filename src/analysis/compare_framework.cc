@@ -46,8 +46,8 @@ void CompareOperators(const compare::Side& before,
     r.total_before_ns = op->kernel_ns;
     r.total_after_ns = other->second->kernel_ns;
     r.share_before = before_total > 0 ? static_cast<double>(op->kernel_ns) / before_total : 0;
-    r.statistic =
-        ToStatistic(CompareSummaries(PerCall(*op), PerCall(*other->second), StatsOptions(options)));
+    r.statistic = SummaryStatistic(
+        CompareSummaries(PerCall(*op), PerCall(*other->second), StatsOptions(options)));
     out.operators.push_back(std::move(r));
   }
   for (const auto& [name, op] : a) {

@@ -12,8 +12,12 @@
 
 namespace gpuperf::analysis {
 
-// The compare::Statistic of a sample comparison, and the statistics options of compare's.
+// The compare::Statistic of a sample comparison (ratio, interval and p absent when not
+// computed), and the statistics options of compare's.
 compare::Statistic ToStatistic(const SampleComparison& c);
+// The same for Welch on two summaries: `ratio` is the ratio of the medians shown beside it
+// (absent when a median is unknown), the tested ratio of means is `mean_ratio`.
+compare::Statistic SummaryStatistic(const SampleComparison& c);
 CompareStatsOptions StatsOptions(const compare::Options& o);
 
 // Operators, categories and modules matched by name (compare_framework.cc).

@@ -310,18 +310,26 @@ SampleComparison CompareSamples(std::span<const double> before,
                            AllValid(before) ? "after" : "before");
     return c;
   }
+  std::vector<double> b(before.begin(), before.end()), a(after.begin(), after.end());
+  // Medians even when there are too few samples to test them (compare.md shows them).
+  c.median_before = b.empty() ? 0 : MedianInPlace(b);
+  c.median_after = a.empty() ? 0 : MedianInPlace(a);
   if (TooFewSamples(c, options))
     return c;
-  std::vector<double> b(before.begin(), before.end()), a(after.begin(), after.end());
-  c.median_before = MedianInPlace(b);
-  c.median_after = MedianInPlace(a);
   c.p_value = MannWhitneyPValue(before, after);
-  if (c.median_before == 0 && c.median_after != 0) {
+  c.tested = true;
+  if (c.median_before == 0 || c.median_after == 0) {
+    // 0 ns is below the timer's resolution, not a duration: no ratio, no verdict.
     c.reason = fmt::format(
-        "n = {}/{}: the median before is 0, so the ratio is undefined", c.n_before, c.n_after);
+        "n = {}/{}: the median {} is 0 ns (below the timer's resolution), so "
+        "the ratio is undefined",
+        c.n_before,
+        c.n_after,
+        c.median_before == 0 ? "before" : "after");
     return c;
   }
   c.ratio = SafeRatio(c.median_after, c.median_before);
+  c.estimated = true;
 
   SplitMix64 rng(options.seed);
   std::vector<double> ratios(static_cast<std::size_t>(options.bootstrap_resamples));
@@ -382,14 +390,21 @@ SampleComparison CompareSummaries(const SummaryStats& before,
   }
   if (TooFewSamples(c, options))
     return c;
-  const WelchResult w = WelchTTest(before, after);
-  c.p_value = w.p_value;
-  if (before.mean == 0 && after.mean != 0) {
+  if (before.mean == 0 || after.mean == 0) {
+    // A 0 ns mean is below the timer's resolution; Welch on two zero spreads would say p = 0.
     c.reason = fmt::format(
-        "n = {}/{}: the mean before is 0, so the ratio is undefined", c.n_before, c.n_after);
+        "n = {}/{}: the mean {} is 0 ns (below the timer's resolution), so "
+        "the ratio is undefined",
+        c.n_before,
+        c.n_after,
+        before.mean == 0 ? "before" : "after");
     return c;
   }
+  const WelchResult w = WelchTTest(before, after);
+  c.p_value = w.p_value;
+  c.tested = true;
   c.ratio = SafeRatio(after.mean, before.mean);
+  c.estimated = true;
   // se(R) = sqrt(v_a + R^2 v_b) / mean_b, the delta method for R = mean_a / mean_b.
   const double se = before.mean == 0
                         ? 0

@@ -46,6 +46,8 @@ struct SampleComparison {
   double ratio = 0;                // after / before (lower is better: these are durations)
   double ci_low = 0, ci_high = 0;  // (1 - alpha) confidence interval of the ratio
   double p_value = 1;              // two-sided
+  bool estimated = false;          // ratio and CI computed (else they are not numbers to report)
+  bool tested = false;             // p_value computed
   std::string reason;              // one sentence: why this verdict (names n, p, ratio, threshold)
 };
 

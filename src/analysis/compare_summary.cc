@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "analysis/compare_parts.h"
@@ -12,8 +13,20 @@ namespace {
 using compare::CompareReport;
 using compare::Statistic;
 
-std::string Signed(double ratio) {
-  return fmt::format("{:+.1f}%", 100.0 * (ratio - 1.0));
+std::string Signed(const std::optional<double>& ratio) {
+  return ratio ? fmt::format("{:+.1f}%", 100.0 * (*ratio - 1.0)) : std::string("n/a");
+}
+
+// The summary is a sentence for people (the analysis layer has no report formatter): three
+// significant digits in the largest fitting unit.
+std::string Human(double ns) {
+  if (ns >= 1e9)
+    return fmt::format("{:.3g} s", ns / 1e9);
+  if (ns >= 1e6)
+    return fmt::format("{:.3g} ms", ns / 1e6);
+  if (ns >= 1e3)
+    return fmt::format("{:.3g} µs", ns / 1e3);
+  return fmt::format("{:.0f} ns", ns);
 }
 
 std::string Upper(std::string text) {
@@ -45,16 +58,16 @@ void Summarize(CompareReport& out) {
   } else if (out.verdict_basis == "end_to_end") {
     const Statistic& s = out.end_to_end;
     first = fmt::format(
-        "**gpuperf compare: {}**: end-to-end median {:.6g} ms → {:.6g} ms ({}; {:.0f}% CI {} to "
-        "{}; p = {:.3g}; n = {}/{}; {}).",
+        "**gpuperf compare: {}**: end-to-end median {} → {} ({}; {:.0f}% CI {} to {}; p = {}; "
+        "n = {}/{}; {}).",
         Upper(out.verdict),
-        s.median_before / 1e6,
-        s.median_after / 1e6,
+        Human(s.median_before),
+        Human(s.median_after),
         Signed(s.ratio),
         100.0 * (1.0 - out.options.alpha),
         Signed(s.ci_low),
         Signed(s.ci_high),
-        s.p_value,
+        s.p_value ? fmt::format("{:.3g}", *s.p_value) : std::string("n/a"),
         s.n_before,
         s.n_after,
         out.end_to_end_source);
@@ -85,7 +98,8 @@ void Summarize(CompareReport& out) {
   if (largest != nullptr)
     second += fmt::format("; the largest changed kernel ({:.1f}% of kernel time) went {}",
                           100.0 * largest->share_before,
-                          Signed(largest->statistic.ratio));
+                          Signed(largest->statistic.ratio ? largest->statistic.ratio
+                                                          : largest->statistic.mean_ratio));
   out.summary = first + "\n" + second + ".";
 }
 

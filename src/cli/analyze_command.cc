@@ -3,6 +3,7 @@
 #include "gpuperf/analyze.h"
 #include "gpuperf/import.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <unistd.h>
@@ -16,21 +17,26 @@
 
 #include "analysis/device_remap.h"
 #include "analysis/rank_summary.h"
+#include "analysis/trace_tracks.h"
 #include "cli/app.h"
 #include "cli/ceilings_option.h"
 #include "cli/errors.h"
 #include "cli/input_options.h"
 #include "cli/logging.h"
 #include "cli/report_output.h"
+#include "cli/terminal.h"
 #include "io/kernel_model/kernel_model_json.h"
 #include "io/ncu/counter_join.h"
 #include "io/report/rank_summary_json.h"
 #include "io/sass/cuobjdump.h"
+#include "report/csv_writer.h"
 #include "report/json_writer.h"
+#include "report/markdown_fit.h"
 #include "report/markdown_writer.h"
 #include "report/roofline_svg.h"
 #include "report/terminal_summary.h"
 #include "util/user_regex.h"
+#include "report/trace_export.h"
 
 namespace gpuperf::cli {
 namespace {
@@ -50,10 +56,16 @@ constexpr const char* kAnalyzeExamples = R"(Examples:
       Reads the SASS of ./train (cuobjdump -sass): which kernels run tensor-core instructions.
   gpuperf analyze trace.json.gz --model gemm-model.json
       Kernels without counters get FLOPs and bytes from the file's formulas: roofline per kernel.
+  gpuperf analyze trace.json.gz --format md,csv,trace
+      report.md, one CSV per table (nsys stats column names) and trace.json: the trace with
+      gpuperf's diagnosis, findings, GPU idle and critical time as tracks (ui.perfetto.dev).
 
 Files in DIR are written under a temporary name and renamed only when all succeeded.
 Exit codes: 0 ok, 1 failure (unreadable or invalid trace, --sass file without SASS or no
 cuobjdump, invalid --model file, failed write), 2 usage error.)";
+
+// Rows per list on the terminal: --top also sizes report.md, where 100 rows are fine.
+constexpr std::size_t kTerminalRows = 20;
 
 double MillisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
@@ -76,6 +88,14 @@ Status AnalyzeCommand::JoinCountersFile(model::Trace& trace) const {
                   summary.joined,
                   summary.ncu_launches,
                   path);
+    if (summary.joined < summary.ncu_launches) {
+      PrintWarning(fmt::format(
+          "--counters {}: joined {} of {} profiled launches to the trace's kernels (by name and "
+          "launch order); the others have no counters in the report",
+          path,
+          summary.joined,
+          summary.ncu_launches));
+    }
   }
   return Status::Ok();
 }
@@ -133,7 +153,12 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
         return compiled.ok() ? std::string() : compiled.error().message;
       });
   AddCeilingsOption(sub, ceilings_paths_);
-  AddOutputOptions(sub, out_dir_, formats_, "report.md and report.json");
+  AddOutputOptions(sub,
+                   out_dir_,
+                   formats_,
+                   "report.md, report.json (csv: kernels.csv, operators.csv, "
+                   "memory_ops.csv, api.csv, findings.csv; trace: trace.json for ui.perfetto.dev)",
+                   {"md", "json", "csv", "trace"});
   sub->add_option("-n,--top", top_, "Rows per table in report.md and in the terminal summary")
       ->check(CLI::Range(1, 100000))
       ->type_name("N")
@@ -141,31 +166,39 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
   sub->add_flag("--summary",
                 summary_,
                 "Also write summary.json, this rank's summary for `gpuperf ranks` (large jobs)");
-  sub->add_flag("-v,--verbose", verbose_, "Debug log on stderr (off by default)");
   AddInputLimitOptions(sub);
   sub->footer(kAnalyzeExamples);
   return sub;
 }
 
-Result<std::vector<std::string>> AnalyzeCommand::WriteReports(const report::AnalysisReport& report,
+Result<std::vector<std::string>> AnalyzeCommand::WriteReports(const model::Trace& trace,
+                                                              const report::AnalysisReport& report,
                                                               const std::string& summary) const {
   report::ToolInfo tool{"gpuperf", Version()};
   std::vector<std::pair<std::string, std::string>> files;
   if (WantsFormat(formats_, "md")) {
     report::MarkdownOptions options{static_cast<std::size_t>(top_), 120, tool};
-    files.emplace_back("report.md", report::ToMarkdown(report, options));
+    files.emplace_back("report.md", report::ToMarkdownWithin(report, options));
     if (report::HasRooflineChart(report))  // report.md links it exactly then
       files.emplace_back("roofline.svg", report::RooflineSvg(report));
   }
   if (WantsFormat(formats_, "json"))
     files.emplace_back("report.json", report::DumpJson(report::ToJson(report, tool)));
+  if (WantsFormat(formats_, "csv")) {
+    for (auto& file : report::ToCsvFiles(report))
+      files.push_back(std::move(file));
+  }
+  if (WantsFormat(formats_, "trace")) {
+    files.emplace_back(
+        "trace.json",
+        report::ToTraceEvents(trace, report, analysis::ComputeResultTracks(trace), tool));
+  }
   if (summary_)
     files.emplace_back("summary.json", summary);
   return WriteReportFiles(out_dir_, files);
 }
 
 int AnalyzeCommand::Run() {
-  ConfigureLogging(verbose_);
   // The model file first: a typo in it should not wait for a large trace to import.
   std::optional<model::KernelModelFile> kernel_model;
   if (!model_path_.empty()) {
@@ -178,7 +211,10 @@ int AnalyzeCommand::Run() {
     kernel_model = std::move(read).value();
   }
   auto start = std::chrono::steady_clock::now();
-  auto trace = io::ImportTraceFile(trace_path_);
+  auto trace = [&] {
+    Progress progress("reading " + trace_path_);
+    return io::ImportTraceFile(trace_path_);
+  }();
   if (!trace.ok()) {
     PrintError(trace.error().message);
     return kExitFailure;
@@ -208,7 +244,10 @@ int AnalyzeCommand::Run() {
   analyze_options.kernel_model = std::move(kernel_model);
   analyze_options.step_range = step_range_;
   start = std::chrono::steady_clock::now();
-  report::AnalysisReport report = analysis::Analyze(*trace, analyze_options);
+  report::AnalysisReport report = [&] {
+    Progress progress("analysing");
+    return analysis::Analyze(*trace, analyze_options);
+  }();
   spdlog::debug("analysed in {:.1f} ms: {} kernels, {} findings",
                 MillisecondsSince(start),
                 report.kernels.size(),
@@ -217,17 +256,19 @@ int AnalyzeCommand::Run() {
   if (summary_)
     summary = io::RankSummaryToJson(
         analysis::SummarizeRank(*trace, analysis::RankFromFileName(trace_path_)));
-  auto written = WriteReports(report, summary);
+  auto written = WriteReports(*trace, report, summary);
   if (!written.ok()) {
     PrintError(written.error().message);
     return kExitFailure;
   }
   report::TerminalOptions options;
-  options.top_rows = static_cast<std::size_t>(top_);
-  options.color = ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
+  options.top_rows = std::min<std::size_t>(static_cast<std::size_t>(top_), kTerminalRows);
+  options.color = StdoutIsTerminal() && std::getenv("NO_COLOR") == nullptr;
+  options.width = TerminalWidth();
   options.written = *written;
-  std::fputs(report::ToTerminalSummary(report, options).c_str(), stdout);
-  return std::fflush(stdout) == 0 ? kExitOk : kExitFailure;
+  std::FILE* out = Out();
+  std::fputs(report::ToTerminalSummary(report, options).c_str(), out);
+  return std::fflush(out) == 0 ? kExitOk : kExitFailure;
 }
 
 }  // namespace gpuperf::cli

@@ -26,9 +26,11 @@ class AnalyzeCommand final : public Command {
   Status JoinCountersFile(model::Trace& trace) const;
   // Reads the SASS of every --sass file (cuobjdump) into `functions`; the first failure.
   Status ReadSassFiles(std::vector<model::SassFunction>& functions) const;
-  // Writes the chosen formats; returns the paths written or the first error.
-  // `summary` (with --summary) goes to summary.json for `gpuperf ranks`.
-  Result<std::vector<std::string>> WriteReports(const report::AnalysisReport& report,
+  // Writes the chosen formats (md, json, csv, trace; the trace export reads `trace` too);
+  // returns the paths written or the first error. `summary` (with --summary) goes to
+  // summary.json for `gpuperf ranks`.
+  Result<std::vector<std::string>> WriteReports(const model::Trace& trace,
+                                                const report::AnalysisReport& report,
                                                 const std::string& summary) const;
 
   std::string trace_path_;
@@ -40,7 +42,6 @@ class AnalyzeCommand final : public Command {
   std::string out_dir_ = "gpuperf-report";
   std::vector<std::string> formats_ = {"md", "json"};
   int top_ = 20;
-  bool verbose_ = false;
   bool summary_ = false;  // --summary: also write the rank summary (summary.json)
 };
 

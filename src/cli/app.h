@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -28,6 +30,14 @@ class Cli {
   CLI::App& app() { return app_; }
 
  private:
+  // `gpuperf help CMD`, and a first word that is no command ("analyse"): answered before CLI11,
+  // whose message for both is "A subcommand is required".
+  std::optional<int> RunHelpOrTypo(int argc, const char* const* argv);
+  // "unknown option --otu for 'gpuperf analyze'; did you mean --out?", or "" if none is unknown.
+  std::string DescribeUnknownOptions(int argc, const char* const* argv) const;
+
+  bool verbose_ = false;
+  bool quiet_ = false;
   CLI::App app_;
   std::vector<std::unique_ptr<Command>> commands_;
   std::vector<std::pair<CLI::App*, Command*>> registered_;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/errors.h"
+#include "cli/terminal.h"
 #include "record/metric_sets.h"
 #include "util/terminal_text.h"
 
@@ -60,7 +61,6 @@ CLI::App* BaselineCommand::Register(CLI::App& app) {
                   "--metrics: launches profiled per kernel name (default 3)")
       ->check(CLI::PositiveNumber);
   sub->add_flag("--keep-spool", options_.keep_spool, "Keep the raw recordings next to the traces");
-  sub->add_flag("--quiet", options_.quiet, "No progress lines on stderr");
   sub->add_option("command", options_.command, "The program and its arguments, after --")
       ->required();
   sub->positionals_at_end();
@@ -68,6 +68,7 @@ CLI::App* BaselineCommand::Register(CLI::App& app) {
 }
 
 int BaselineCommand::Run() {
+  options_.quiet = Quiet();  // the common -q,--quiet (app.cc): no progress lines either
   if (!metrics_.empty()) {
     record::ExpandedMetrics expanded = record::ExpandMetricList(metrics_);
     if (!expanded.error.empty()) {

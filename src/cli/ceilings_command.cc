@@ -12,6 +12,7 @@
 #include "cli/ceilings_table.h"
 #include "cli/errors.h"
 #include "cli/staged_output.h"
+#include "cli/terminal.h"
 #include "io/ceilings/ceilings_cache.h"
 #include "io/ceilings/ceilings_json.h"
 #include "io/ceilings/ceilings_probe.h"
@@ -103,7 +104,7 @@ int CeilingsCommand::Run() {
 int CeilingsCommand::Show(const std::string& dir) const {
   std::error_code error;
   if (!std::filesystem::exists(dir, error)) {
-    fmt::print("no measured ceilings in {} (gpuperf ceilings writes them)\n", dir);
+    fmt::print(Out(), "no measured ceilings in {} (gpuperf ceilings writes them)\n", dir);
     return kExitOk;
   }
   auto listing = io::ceilings::ReadCacheDir(dir);
@@ -112,10 +113,10 @@ int CeilingsCommand::Show(const std::string& dir) const {
     return kExitFailure;
   }
   for (std::size_t i = 0; i < listing->entries.size(); ++i)
-    fmt::print("{}{}", i == 0 ? "" : "\n", CeilingsTable(listing->entries[i]));
+    fmt::print(Out(), "{}{}", i == 0 ? "" : "\n", CeilingsTable(listing->entries[i]));
   if (listing->entries.empty() && listing->errors.empty())
-    fmt::print("no measured ceilings in {} (gpuperf ceilings writes them)\n", dir);
-  std::fflush(stdout);
+    fmt::print(Out(), "no measured ceilings in {} (gpuperf ceilings writes them)\n", dir);
+  std::fflush(Out());
   for (const std::string& message : listing->errors)
     PrintError(message);
   return listing->errors.empty() ? kExitOk : kExitFailure;
@@ -169,8 +170,8 @@ int CeilingsCommand::Measure(const std::string& dir) const {
     return kExitFailure;
   }
   measured->path = out.written().front();
-  fmt::print("{}", CeilingsTable(*measured));
-  return std::fflush(stdout) == 0 ? kExitOk : kExitFailure;
+  fmt::print(Out(), "{}", CeilingsTable(*measured));
+  return std::fflush(Out()) == 0 ? kExitOk : kExitFailure;
 }
 
 }  // namespace gpuperf::cli

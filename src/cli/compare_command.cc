@@ -13,8 +13,10 @@
 #include "cli/errors.h"
 #include "cli/input_options.h"
 #include "cli/report_output.h"
+#include "cli/terminal.h"
 #include "report/compare_writer.h"
 #include "report/json_writer.h"
+#include "report/plain_text.h"
 
 namespace gpuperf::cli {
 namespace {
@@ -85,6 +87,7 @@ int CompareCommand::Run() {
     PrintError(fmt::format("--threshold {}: expected a percentage such as 2%", threshold_));
     return kExitUsage;
   }
+  Progress progress("reading " + before_ + " and " + after_);
   auto before = LoadSide(before_);
   if (!before.ok()) {
     PrintError(before.error().message);
@@ -101,6 +104,7 @@ int CompareCommand::Run() {
   options.min_repeats = min_repeats_;
   options.allow_different_env = allow_different_env_;
   compare::CompareReport result = analysis::Compare(*before, *after, options);
+  progress.Finish();
 
   report::ToolInfo tool{"gpuperf", Version()};
   std::vector<std::pair<std::string, std::string>> files;
@@ -114,10 +118,11 @@ int CompareCommand::Run() {
     PrintError(written.error().message);
     return kExitFailure;
   }
-  std::printf("%s\n", result.summary.c_str());
+  std::FILE* out = Out();
+  std::fprintf(out, "%s\n", report::PlainText(result.summary).c_str());
   for (const std::string& path : *written)
-    std::printf("wrote %s\n", path.c_str());
-  std::fflush(stdout);
+    std::fprintf(out, "wrote %s\n", path.c_str());
+  std::fflush(out);
 
   auto fails_on = [&](const char* verdict) {
     return std::find(fail_on_.begin(), fail_on_.end(), verdict) != fail_on_.end();

@@ -33,6 +33,14 @@ void AddSamples(const model::Trace& trace, compare::Side& side, bool steps_as_wa
     if (r.kind == model::RangeKind::kProfilerStep && r.end_ns > r.start_ns)
       side.wall_samples_ns.push_back(static_cast<double>(r.end_ns - r.start_ns));
   }
+  // 2021-era writers record ProfilerStep#N as an operator (cat "Operator"), so it arrives as a
+  // host op, not a range.
+  if (side.wall_samples_ns.empty()) {
+    for (const model::HostOp& op : trace.host_ops) {
+      if (trace.Name(op.name).starts_with("ProfilerStep#") && op.end_ns > op.start_ns)
+        side.wall_samples_ns.push_back(static_cast<double>(op.end_ns - op.start_ns));
+    }
+  }
   if (!side.wall_samples_ns.empty())
     side.wall_samples_source = "ProfilerStep iterations";
 }

@@ -15,12 +15,15 @@
 #include "analysis/predictions.h"
 #include "cli/errors.h"
 #include "cli/input_options.h"
+#include "cli/terminal.h"
 #include "io/report/report_json_reader.h"
 #include "report/json_predictions.h"
 #include "report/json_writer.h"
 #include "report/markdown_escape.h"
 #include "util/byte_source.h"
 #include "util/user_regex.h"
+#include "report/plain_text.h"
+#include "report/units_format.h"
 
 namespace gpuperf::cli {
 namespace {
@@ -206,26 +209,31 @@ int PredictCommand::Run() {
         p.roof_limit ? report::RoundedNumber(*p.roof_limit, 6) : nlohmann::ordered_json(nullptr);
     j["rests_on"] = rests_on;
     j["method"] = p.method;
-    std::printf("%s", report::DumpJson(j).c_str());
+    std::fputs(report::DumpJson(j).c_str(), Out());
   } else {
-    std::printf("kernels matched: %zu\n", p.matched.size());
+    std::FILE* out = Out();
+    std::fprintf(out, "kernels matched: %zu\n", p.matched.size());
     for (std::size_t i = 0; i < std::min<std::size_t>(p.matched.size(), 5); ++i)
-      std::printf("  %s\n", report::SanitizeForTerminal(p.matched[i]).c_str());
-    std::printf("f (share of critical time): %.4f  (%lld ns critical of %lld ns wall x %lld)\n",
-                f,
-                static_cast<long long>(p.share.critical_ns),
-                static_cast<long long>(p.wall_ns),
-                static_cast<long long>(p.device_groups));
-    std::printf("local speedup s: %.4g\n", speedup_);
-    std::printf("bound on the program's speedup: %.4fx (%+.2f%%) = 1 / ((1 - f) + f / s)\n",
-                bound,
-                100.0 * (bound - 1.0));
-    std::printf("time saved at most: %lld ns per trace window\n", static_cast<long long>(saved));
-    std::printf("limit for an infinitely fast kernel: %.4fx\n", limit);
+      std::fprintf(out, "  %s\n", report::SanitizeForTerminal(p.matched[i]).c_str());
+    std::fprintf(out,
+                 "f (share of critical time): %.4f  (%s critical of %s wall x %lld)\n",
+                 f,
+                 report::FormatDuration(static_cast<double>(p.share.critical_ns)).c_str(),
+                 report::FormatDuration(static_cast<double>(p.wall_ns)).c_str(),
+                 static_cast<long long>(p.device_groups));
+    std::fprintf(out, "local speedup s: %.4g\n", speedup_);
+    std::fprintf(out,
+                 "bound on the program's speedup: %.4fx (%+.2f%%) = 1 / ((1 - f) + f / s)\n",
+                 bound,
+                 100.0 * (bound - 1.0));
+    std::fprintf(out,
+                 "time saved at most: %s per trace window\n",
+                 report::FormatDuration(static_cast<double>(saved)).c_str());
+    std::fprintf(out, "limit for an infinitely fast kernel: %.4fx\n", limit);
     for (const std::string& r : rests_on)
-      std::printf("rests on: %s\n", r.c_str());
+      std::fprintf(out, "rests on: %s\n", report::PlainText(r).c_str());
   }
-  return std::fflush(stdout) == 0 ? kExitOk : kExitFailure;
+  return std::fflush(Out()) == 0 ? kExitOk : kExitFailure;
 }
 
 }  // namespace gpuperf::cli

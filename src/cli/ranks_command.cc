@@ -11,7 +11,9 @@
 #include "cli/input_options.h"
 #include "cli/rank_inputs.h"
 #include "cli/report_output.h"
+#include "cli/terminal.h"
 #include "report/json_writer.h"
+#include "report/ranks_terminal.h"
 #include "report/ranks_writer.h"
 
 namespace gpuperf::cli {
@@ -25,13 +27,17 @@ constexpr const char* kRanksExamples = R"(Examples:
       A folder of per-rank traces (Kineto JSON, gzip or not; nsys SQLite), or a recording made by
       `srun gpuperf baseline --out job -- ./app` (rank-*/ subdirectories).
   gpuperf ranks worker*.json.gz --jobs 8
-  gpuperf ranks summaries/*.summary.json
-      Summaries written on the cluster by `gpuperf analyze TRACE --summary` (thousands of ranks).
+  gpuperf ranks sum/*/summary.json
+      Summaries written on the cluster by `gpuperf analyze TRACE --summary --out sum/RANK`
+      (thousands of ranks; each --out directory holds one summary.json).
 
 A rank's number comes from the trace (distributedInfo) or the file name (rank-N, workerN, .rN.).
 A missing or corrupt rank file is reported and the others are analysed.
 Exit codes: 0 ok (also with unreadable rank files, listed in the report), 1 nothing readable or a
 failed write, 2 usage.)";
+
+// Rows of the terminal table; ranks.md has them all.
+constexpr std::size_t kTerminalRows = 32;
 
 }  // namespace
 
@@ -53,8 +59,10 @@ CLI::App* RanksCommand::Register(CLI::App& app) {
 int RanksCommand::Run() {
   std::vector<ranks::FileError> errors;
   std::vector<RankInput> inputs = ExpandRankInputs(inputs_, errors);
+  Progress progress("reading " + std::to_string(inputs.size()) + " rank input(s)");
   std::vector<ranks::RankSummary> summaries =
       ReadRanks(inputs, static_cast<unsigned>(jobs_), errors);
+  progress.Finish();
   if (summaries.empty()) {  // one line: the count and the first reason
     PrintError(errors.empty() ? std::string("no rank could be read from the inputs")
                               : fmt::format("no rank could be read from the inputs ({} unreadable; "
@@ -81,16 +89,11 @@ int RanksCommand::Run() {
     PrintError(written.error().message);
     return kExitFailure;
   }
-  std::printf("%zu rank(s) read, %zu unreadable, %zu straggler(s)\n",
-              result.ranks.size(),
-              errors.size(),
-              result.stragglers.size());
-  for (const auto& s : result.stragglers)
-    std::printf(
-        "  rank %lld (%s): %s\n", static_cast<long long>(s.rank), s.kind.c_str(), s.reason.c_str());
+  std::FILE* out = Out();
+  std::fputs(report::RanksToTerminal(result, kTerminalRows).c_str(), out);
   for (const std::string& path : *written)
-    std::printf("wrote %s\n", path.c_str());
-  return std::fflush(stdout) == 0 ? kExitOk : kExitFailure;
+    std::fprintf(out, "wrote %s\n", path.c_str());
+  return std::fflush(out) == 0 ? kExitOk : kExitFailure;
 }
 
 }  // namespace gpuperf::cli

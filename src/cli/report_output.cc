@@ -15,15 +15,21 @@ namespace gpuperf::cli {
 void AddOutputOptions(CLI::App* sub,
                       std::string& out_dir,
                       std::vector<std::string>& formats,
-                      const std::string& files) {
+                      const std::string& files,
+                      const std::vector<std::string>& allowed) {
   sub->add_option("-o,--out", out_dir, "Output directory for " + files)
       ->type_name("DIR")
       ->capture_default_str();
-  sub->add_option("-f,--format", formats, "Comma-separated output formats: md, json")
+  std::string names;
+  for (const std::string& name : allowed)
+    names += (names.empty() ? "" : ", ") + name;
+  // One argument per --format, split at commas: `--format json,md` is two formats, and the
+  // trace that follows `--format md` is never taken for a third.
+  sub->add_option("-f,--format", formats, "Comma-separated output formats: " + names)
       ->delimiter(',')
-      ->check(CLI::IsMember({"md", "json"}))
+      ->check(CLI::IsMember(allowed))
       ->type_name("LIST")
-      ->expected(1)
+      ->allow_extra_args(false)
       ->capture_default_str();
 }
 

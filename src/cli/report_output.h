@@ -13,11 +13,13 @@
 
 namespace gpuperf::cli {
 
-// Adds -o,--out DIR and -f,--format LIST (md, json). `files` names what is written, for the help.
+// Adds -o,--out DIR and -f,--format LIST (`allowed`, md and json by default). `files` names what
+// is written, for the help.
 void AddOutputOptions(CLI::App* sub,
                       std::string& out_dir,
                       std::vector<std::string>& formats,
-                      const std::string& files);
+                      const std::string& files,
+                      const std::vector<std::string>& allowed = {"md", "json"});
 
 bool WantsFormat(const std::vector<std::string>& formats, std::string_view format);
 

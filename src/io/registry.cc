@@ -1,6 +1,7 @@
 // The importer registry: probes decide the format from content, never from the file name.
 #include "gpuperf/import.h"
 
+#include <filesystem>
 #include <memory>
 #include <vector>
 
@@ -52,12 +53,18 @@ Result<model::Trace> ImportInput(const Input& input) {
     trace->metadata.format = std::string(importer->FormatName());
     return trace;
   }
-  return Error{input.name() + ": not a trace gpuperf reads: " + DescribeContent(input.head())};
+  return Error{input.name() +
+               ": not a trace gpuperf reads: " + DescribeInput(input.name(), input.head())};
 }
 
 }  // namespace
 
 Result<model::Trace> ImportTraceFile(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    return Error{path + ": is a directory; name one trace file in it, or run `gpuperf ranks " +
+                 path + "` for the rank traces of one job"};
+  }
   auto input = Input::FromFile(path);
   if (!input.ok())
     return input.error();

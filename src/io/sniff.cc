@@ -32,7 +32,7 @@ std::string DescribeContent(std::string_view head) {
     }
     return "JSON without Chrome-trace events (no \"traceEvents\" and no array of events)";
   }
-  if (first == '\0')
+  if (first == '\0' && head.find_first_not_of(" \t\r\n\v\f") == std::string_view::npos)
     return "the file holds only white space";
   std::size_t printable = 0;
   std::size_t commas = 0;
@@ -48,6 +48,43 @@ std::string DescribeContent(std::string_view head) {
   if (commas > 0 && head.find('\n') != std::string_view::npos)
     return "CSV or other text";
   return "text that is not a trace";
+}
+
+namespace {
+
+bool EndsWith(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+// The first line of the CSVs `nsys stats --format csv` writes (2022-2025 report names), e.g.
+// "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),..." for cuda_gpu_kern_sum.
+bool IsNsysStatsCsv(std::string_view head) {
+  std::string_view line = head.substr(0, head.find('\n'));
+  return line.find("Total Time (ns)") != std::string_view::npos ||
+         line.find("TAvg (ns)") != std::string_view::npos ||
+         (line.find("Time (%)") != std::string_view::npos &&
+          line.find("Instances") != std::string_view::npos);
+}
+
+}  // namespace
+
+std::string DescribeInput(std::string_view name, std::string_view head) {
+  std::string what = DescribeContent(head);
+  if (what == "binary data") {
+    if (EndsWith(name, ".nsys-rep") || EndsWith(name, ".qdrep")) {
+      return "an Nsight Systems report (binary); export it first: nsys export --type sqlite "
+             "--output report.sqlite FILE, then run gpuperf analyze report.sqlite";
+    }
+    if (EndsWith(name, ".ncu-rep")) {
+      return "an Nsight Compute report (binary); export it first: ncu --import FILE --csv "
+             "--page raw > ncu.csv, then run gpuperf analyze ncu.csv";
+    }
+  }
+  if (what == "CSV or other text" && IsNsysStatsCsv(head)) {
+    return "an `nsys stats` summary CSV (totals only, no timeline); give gpuperf the report "
+           "itself: nsys export --type sqlite --output report.sqlite REPORT.nsys-rep";
+  }
+  return what;
 }
 
 }  // namespace gpuperf::io

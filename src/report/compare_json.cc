@@ -6,18 +6,27 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+Json OrNull(const std::optional<double>& v, int digits) {
+  return v ? RoundedNumber(*v, digits) : Json(nullptr);
+}
+
+// ratio, ci_low, ci_high, p_value and mean_ratio are null when not computed, so that a CI gate
+// on `ratio` or `ci_high` never reads 0 for "no data".
 Json StatisticJson(const compare::Statistic& s) {
-  return Json{{"verdict", s.verdict},
-              {"method", s.method},
-              {"n_before", s.n_before},
-              {"n_after", s.n_after},
-              {"median_before", RoundedNumber(s.median_before, 3)},
-              {"median_after", RoundedNumber(s.median_after, 3)},
-              {"ratio", RoundedNumber(s.ratio, 6)},
-              {"ci_low", RoundedNumber(s.ci_low, 6)},
-              {"ci_high", RoundedNumber(s.ci_high, 6)},
-              {"p_value", RoundedNumber(s.p_value, 8)},
-              {"reason", s.reason}};
+  Json json{{"verdict", s.verdict},
+            {"method", s.method},
+            {"n_before", s.n_before},
+            {"n_after", s.n_after},
+            {"median_before", RoundedNumber(s.median_before, 3)},
+            {"median_after", RoundedNumber(s.median_after, 3)},
+            {"ratio", OrNull(s.ratio, 6)},
+            {"ci_low", OrNull(s.ci_low, 6)},
+            {"ci_high", OrNull(s.ci_high, 6)},
+            {"p_value", OrNull(s.p_value, 8)}};
+  if (s.mean_ratio)
+    json["mean_ratio"] = RoundedNumber(*s.mean_ratio, 6);
+  json["reason"] = s.reason;
+  return json;
 }
 
 Json FingerprintJson(const compare::Fingerprint& f) {

@@ -17,6 +17,27 @@ std::string Change(double ratio) {
   return fmt::format("{:+.1f}%", 100.0 * (ratio - 1.0));
 }
 
+// A change as people read it: "+3.2%" within a factor of two, "2.5× slower" / "4.0× faster"
+// beyond (so an interval never reads "−98.9% … +10934%").
+std::string Readable(double ratio) {
+  if (!(ratio > 0))
+    return "n/a";
+  if (ratio >= 2)
+    return fmt::format("{:.3g}× slower", ratio);
+  if (ratio <= 0.5)
+    return fmt::format("{:.3g}× faster", 1 / ratio);
+  return Change(ratio);
+}
+
+std::string Interval(const compare::Statistic& s) {
+  if (!s.ci_low || !s.ci_high)
+    return "n/a";
+  const double width = *s.ci_high / std::max(*s.ci_low, 1e-12);
+  if (width > 4)
+    return "too wide";  // spans more than a factor of four: no information
+  return Readable(*s.ci_low) + " to " + Readable(*s.ci_high);
+}
+
 std::string Value(const std::optional<double>& v, const std::string& unit) {
   if (!v)
     return "n/a";
@@ -145,9 +166,9 @@ void KernelTiming(std::string& out, const compare::CompareReport& r, std::size_t
               fmt::format("{}/{}", s.n_before, s.n_after),
               FormatDuration(s.median_before),
               FormatDuration(s.median_after),
-              s.median_before > 0 ? Change(s.ratio) : "n/a",
-              s.median_before > 0 ? Change(s.ci_low) + " … " + Change(s.ci_high) : "n/a",
-              fmt::format("{:.3g}", s.p_value),
+              s.ratio ? Readable(*s.ratio) : "n/a",
+              Interval(s),
+              s.p_value ? fmt::format("{:.3g}", *s.p_value) : "n/a",
               FormatPercent(100.0 * k.share_before)});
   }
   out += t.Render() + "\n";

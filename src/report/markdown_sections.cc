@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "report/evidence_cells.h"
 #include "report/markdown_escape.h"
 #include "report/markdown_table.h"
 #include "report/row_order.h"
@@ -23,9 +24,11 @@ std::size_t Shown(std::size_t total, const MarkdownOptions& options) {
   return std::min(total, options.top_rows);
 }
 
+// `origin_ns`: the first GPU activity's start, which evidence timestamps are shown from.
 void AppendFinding(std::string& out,
                    std::size_t number,
                    const Finding& f,
+                   std::int64_t origin_ns,
                    const MarkdownOptions& options) {
   out += fmt::format(
       "### {}. {} ({})\n\n", number, EscapeMarkdown(f.title), EscapeMarkdown(f.severity));
@@ -58,13 +61,17 @@ void AppendFinding(std::string& out,
     return;
   std::vector<Column> columns;
   for (const auto& title : f.columns)
-    columns.push_back({title});
+    columns.push_back({EvidenceColumn(title)});
   MarkdownTable table(std::move(columns));
   std::size_t shown = Shown(f.rows.size(), options);
   for (std::size_t i = 0; i < shown; ++i) {
     std::vector<std::string> cells;
-    for (const auto& cell : f.rows[i].cells)
-      cells.push_back(Shorten(cell, options.name_chars));
+    for (std::size_t c = 0; c < f.rows[i].cells.size(); ++c) {
+      const std::string& cell = f.rows[i].cells[c];
+      cells.push_back(c < f.columns.size() ? EvidenceCell(f.columns[c], cell, origin_ns)
+                                           : Shorten(cell, options.name_chars));
+      cells.back() = Shorten(cells.back(), options.name_chars);
+    }
     table.AddRow(std::move(cells));
   }
   out += table.Render() + "\n";
@@ -93,7 +100,7 @@ void AppendFindings(std::string& out,
     return;
   }
   for (std::size_t i = 0; i < report.findings.size(); ++i) {
-    AppendFinding(out, i + 1, report.findings[i], options);
+    AppendFinding(out, i + 1, report.findings[i], report.timeline.first_start_ns, options);
   }
 }
 

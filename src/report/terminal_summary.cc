@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "report/markdown_escape.h"
+#include "report/plain_text.h"
 #include "report/row_order.h"
 #include "report/units_format.h"
 
@@ -37,7 +38,12 @@ std::string Wrap(std::string_view text, std::size_t width) {
     std::size_t end = text.find(' ', start);
     if (end == std::string_view::npos)
       end = text.size();
+    std::string shortened;
     std::string_view word = text.substr(start, end - start);
+    if (word.size() > width) {  // a kernel name longer than the line: shortened, never overflowing
+      shortened = Shorten(word, width);
+      word = shortened;
+    }
     if (!word.empty()) {
       if (column > 0 && column + 1 + word.size() > width) {
         out += '\n';
@@ -54,6 +60,35 @@ std::string Wrap(std::string_view text, std::size_t width) {
   return out;
 }
 
+// A path too long for the line keeps its end, where the file name is: "…/h100/trace.json.gz".
+std::string LeftShortened(const std::string& path, std::size_t max_chars) {
+  std::size_t chars = 0;
+  for (unsigned char c : path)
+    chars += (c & 0xC0) != 0x80 ? 1 : 0;
+  if (chars <= max_chars)
+    return path;
+  std::size_t drop = chars - max_chars + 1;  // + the "…"
+  std::size_t at = 0;
+  while (at < path.size() && drop > 0) {
+    ++at;
+    while (at < path.size() && (static_cast<unsigned char>(path[at]) & 0xC0) == 0x80)
+      ++at;
+    --drop;
+  }
+  return "…" + path.substr(at);
+}
+
+// `first` before the first line, `rest` before the others.
+std::string Indent(std::string_view text, std::string_view first, std::string_view rest) {
+  std::string out(first);
+  for (char c : text) {
+    out += c;
+    if (c == '\n')
+      out += rest;
+  }
+  return out;
+}
+
 void AppendKernels(std::string& out,
                    const AnalysisReport& report,
                    const TerminalOptions& options,
@@ -63,6 +98,9 @@ void AppendKernels(std::string& out,
   auto order = KernelsByTotalTime(report.kernels);
   std::size_t shown = std::min(order.size(), options.top_rows);
   out += paint.Bold(fmt::format("Top {} of {} kernels by GPU time", shown, order.size())) + "\n";
+  // The name takes what the 36 columns of numbers leave of the width.
+  const std::size_t name_chars =
+      std::min(options.name_chars, options.width > 36 + 20 ? options.width - 36 : 20);
   for (std::size_t i = 0; i < shown; ++i) {
     const KernelRow& k = *order[i];
     out += fmt::format("  {:>3}. {:>6} {:>9} {:>9}x  {}\n",
@@ -70,8 +108,40 @@ void AppendKernels(std::string& out,
                        FormatPercent(k.time_percent),
                        FormatDuration(static_cast<double>(k.duration_ns.total)),
                        FormatCount(k.duration_ns.count),
-                       SanitizeForTerminal(Shorten(k.name, options.name_chars)));
+                       SanitizeForTerminal(Shorten(k.name, name_chars)));
   }
+  out += "\n";
+}
+
+// The decision first: the class, its status, what dominates, the next experiment. The full
+// argument (triage, support, falsifier) is in report.md.
+void AppendDiagnosis(std::string& out,
+                     const AnalysisReport& report,
+                     const TerminalOptions& options,
+                     const Painter& paint) {
+  const Diagnosis& d = report.diagnosis;
+  if (d.bottleneck.empty())
+    return;
+  std::string label = d.bottleneck;
+  std::replace(label.begin(), label.end(), '_', '-');
+  const bool finding = d.status == "finding";
+  out += paint.Bold(fmt::format("Diagnosis: {} {}", finding ? "bottleneck" : "hypothesis", label)) +
+         fmt::format(" ({}; evidence: {})\n",
+                     finding ? "finding" : "not a finding",
+                     d.evidence.empty() ? "missing" : SanitizeForTerminal(d.evidence));
+  auto item = [&](std::string_view name, const std::string& text) {
+    if (!text.empty())
+      out +=
+          Indent(
+              Wrap(fmt::format("{}: {}", name, PlainText(text)), options.width - 4), "  ", "    ") +
+          "\n";
+  };
+  if (!d.support.empty())
+    item("Evidence", d.support.front());
+  item("Next experiment", d.next_experiment);
+  if (d.bound_speedup)
+    item("At most",
+         fmt::format("{:.2f}x on the whole program if it fully succeeds", *d.bound_speedup));
   out += "\n";
 }
 
@@ -86,10 +156,13 @@ void AppendFindings(std::string& out,
   for (std::size_t i = 0; i < shown; ++i) {
     const Finding& f = report.findings[i];
     std::string severity = SanitizeForTerminal(f.severity);
-    out += fmt::format("  [{}] {}: {}\n",
-                       f.severity == "warning" ? paint.Yellow(severity) : severity,
-                       SanitizeForTerminal(f.title),
-                       SanitizeForTerminal(f.summary));
+    std::string line =
+        Wrap(fmt::format("[{}] {}: {}", severity, PlainText(f.title), PlainText(f.summary)),
+             options.width > 4 ? options.width - 4 : options.width);
+    // Colour after wrapping, so that escape codes never count as columns.
+    if (f.severity == "warning")
+      line.replace(1, severity.size(), paint.Yellow(severity));
+    out += Indent(line, "  ", "    ") + "\n";
   }
   if (shown < report.findings.size()) {
     out += fmt::format("  ... and {} more in the report\n", report.findings.size() - shown);
@@ -102,9 +175,12 @@ void AppendFindings(std::string& out,
 std::string ToTerminalSummary(const AnalysisReport& report, const TerminalOptions& options) {
   Painter paint(options.color);
   std::string out;
-  out += paint.Bold("gpuperf: " + SanitizeForTerminal(report.source.path)) + "\n\n";
+  out += paint.Bold("gpuperf: " + LeftShortened(SanitizeForTerminal(report.source.path),
+                                                options.width > 9 ? options.width - 9 : 20)) +
+         "\n\n";
+  AppendDiagnosis(out, report, options, paint);  // the decision first
   if (!report.headline.empty()) {
-    out += Wrap(SanitizeForTerminal(report.headline), options.width) + "\n\n";
+    out += Wrap(PlainText(report.headline), options.width) + "\n\n";
   }
   AppendKernels(out, report, options, paint);
   AppendFindings(out, report, options, paint);

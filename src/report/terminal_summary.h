@@ -13,7 +13,7 @@ namespace gpuperf::report {
 struct TerminalOptions {
   std::size_t top_rows = 20;         // kernels and findings listed
   std::size_t name_chars = 80;       // longer names are shortened with "…"
-  std::size_t width = 100;           // the headline is wrapped to this many columns
+  std::size_t width = 80;            // columns: text is wrapped and names shortened to fit
   bool color = false;                // ANSI colour; the caller enables it only for a TTY
   std::vector<std::string> written;  // paths of the files written, in order
 };

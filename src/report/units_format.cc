@@ -41,11 +41,12 @@ std::string FormatDuration(double ns) {
 std::string FormatBytes(double bytes) {
   if (Unusable(bytes))
     return "n/a";
-  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  // Decimal units, the same system as the bandwidths (GB/s, TB/s) and nsys's MB.
+  static constexpr const char* kUnits[] = {"B", "kB", "MB", "GB", "TB", "PB"};
   double value = bytes;
   std::size_t unit = 0;
-  while (std::fabs(value) >= 1023.5 && unit + 1 < std::size(kUnits)) {
-    value /= 1024.0;
+  while (std::fabs(value) >= 999.5 && unit + 1 < std::size(kUnits)) {
+    value /= 1000.0;
     ++unit;
   }
   if (unit == 0)

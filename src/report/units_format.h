@@ -12,7 +12,8 @@ namespace gpuperf::report {
 // Fractional nanoseconds (averages) are rounded to whole nanoseconds below 1 µs.
 std::string FormatDuration(double ns);
 
-// Sizes in binary units: 512 -> "512 B", 1536 -> "1.50 KiB", 3'145'728 -> "3.00 MiB".
+// Sizes in decimal units, as bandwidths are (GB/s): 512 -> "512 B", 1536 -> "1.54 kB",
+// 3'145'728 -> "3.15 MB".
 std::string FormatBytes(double bytes);
 
 // Percentages with one decimal: 12.345 -> "12.3%"; values below 0.05 but above 0 -> "<0.1%".

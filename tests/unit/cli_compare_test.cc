@@ -25,7 +25,7 @@ TEST_CASE("compare: a trace against itself is the same and exits 0", "[compare][
   CHECK(r.exit_code == 0);
   nlohmann::json j = ReadJson(out / "compare.json");
   CHECK(j["verdict"] == "same");
-  CHECK(j["schema_version"] == "1.0.0");
+  CHECK(j["schema_version"] == "1.1.0");
   CHECK(j["environment_differences"].empty());
   CHECK(ReadFile(out / "compare.md").rfind("**gpuperf compare: SAME**", 0) == 0);
 }
@@ -150,6 +150,73 @@ TEST_CASE("predict: prints f, the bound and the time saved", "[predict][cli]") {
   CHECK(RunGpuperf({"predict", *trace, "--kernel", "no_such_kernel", "--speedup", "2"}).exit_code ==
         1);
   CHECK(RunGpuperf({"predict", *trace, "--kernel", "(", "--speedup", "2"}).exit_code == 2);
+}
+
+}  // namespace gpuperf::testing
+
+namespace gpuperf::testing {
+
+TEST_CASE("compare: 2021 ProfilerStep operators are steps; too few of them give null, not 0",
+          "[compare][cli]") {
+  auto feb = CorpusFile("kineto/pytorch-kineto/2021-02/worker0.pt.trace.json.gz");
+  auto jun = CorpusFile("kineto/pytorch-kineto/2021-06/worker0.1623212756351.pt.trace.json.gz");
+  if (!feb || !jun)
+    return;
+  TempDir out;
+  RunResult r =
+      RunGpuperf({"compare", *feb, *jun, "--allow-different-env", "--out", out.path().string()});
+  INFO(r.err);
+  nlohmann::json e2e = ReadJson(out / "compare.json")["end_to_end"];
+  // ProfilerStep#5..#7 with cat "Operator": three samples a side, below --min-repeats 5.
+  CHECK(e2e["n_before"] == 3);
+  CHECK(e2e["n_after"] == 3);
+  CHECK(e2e["verdict"] == "inconclusive");
+  CHECK(e2e["ratio"].is_null());
+  CHECK(e2e["ci_low"].is_null());
+  CHECK(e2e["ci_high"].is_null());
+  CHECK(e2e["p_value"].is_null());
+}
+
+TEST_CASE("compare: report inputs give a ratio of medians and never call a 0 ns kernel faster",
+          "[compare][cli]") {
+  auto control = CorpusFile("kineto/hta/trace_diff/control/control.json.gz");
+  auto test = CorpusFile("kineto/hta/trace_diff/test/test.json.gz");
+  if (!control || !test)
+    return;
+  TempDir a, b, out;
+  REQUIRE(
+      RunGpuperf({"analyze", *control, "--format", "json", "--out", a.path().string()}).exit_code ==
+      0);
+  REQUIRE(
+      RunGpuperf({"analyze", *test, "--format", "json", "--out", b.path().string()}).exit_code ==
+      0);
+  RunResult r = RunGpuperf({"compare",
+                            a / "report.json",
+                            b / "report.json",
+                            "--allow-different-env",
+                            "--out",
+                            out.path().string()});
+  INFO(r.err);
+  nlohmann::json j = ReadJson(out / "compare.json");
+  CHECK(j["end_to_end"]["ratio"].is_null());  // a report keeps no end-to-end samples
+  REQUIRE(!j["kernels"].empty());
+  int checked = 0;
+  for (const auto& k : j["kernels"]) {
+    const double before = k["median_before"], after = k["median_after"];
+    if (before > 0 && after > 0) {
+      REQUIRE(k["ratio"].is_number());
+      CHECK(k["ratio"].get<double>() == Approx(after / before).epsilon(1e-5));
+      CHECK(k.contains("mean_ratio"));
+      ++checked;
+    }
+    if (before == 0 || after == 0) {
+      CHECK(k["verdict"] != "faster");
+      CHECK(k["verdict"] != "slower");
+    }
+  }
+  CHECK(checked > 0);
+  // The terminal gets plain text: no Markdown emphasis.
+  CHECK(r.out.find("**") == std::string::npos);
 }
 
 }  // namespace gpuperf::testing

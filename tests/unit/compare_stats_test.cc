@@ -168,10 +168,17 @@ TEST_CASE("Welch t-test on hand-computed summaries", "[compare_stats]") {
   // Too few repeats, negative or zero summaries.
   CHECK(CompareSummaries({4, 100, 1, 0}, after, {}).verdict == Verdict::kInconclusive);
   CHECK(CompareSummaries({10, -1, 1, 0}, after, {}).verdict == Verdict::kInconclusive);
-  CHECK(CompareSummaries({10, 0, 0, 0}, {10, 0, 0, 0}, {}).verdict == Verdict::kSame);
+  // A 0 ns mean is below the timer's resolution: no ratio, no p (Welch would say p = 0).
+  const auto zeros = CompareSummaries({10, 0, 0, 0}, {10, 0, 0, 0}, {});
+  CHECK(zeros.verdict == Verdict::kInconclusive);
+  CHECK_FALSE(zeros.tested);
   const auto z = CompareSummaries({10, 0, 0, 0}, after, {});
   CHECK(z.verdict == Verdict::kInconclusive);
   CHECK_THAT(z.reason, Catch::Contains("undefined"));
+  const auto to_zero = CompareSummaries({10, 100, 0, 0}, {10, 0, 0, 0}, {});
+  CHECK(to_zero.verdict == Verdict::kInconclusive);
+  CHECK_FALSE(to_zero.estimated);
+  CHECK_FALSE(to_zero.tested);
 }
 
 TEST_CASE("CompareSamples detects a 3% shift with 10 repeats and 1% noise", "[compare_stats]") {
@@ -228,14 +235,15 @@ TEST_CASE("CompareSamples on constant and zero samples", "[compare_stats]") {
   CHECK(slower.ratio == Approx(1.1));
   CHECK(slower.p_value < 0.05);
   CHECK(CompareSamples(ones, less, {}).verdict == Verdict::kFaster);
-  // Zeros: 0 vs 0 is no change; x vs 0 is faster; 0 vs x has no ratio.
-  CHECK(CompareSamples(zeros, zeros, {}).verdict == Verdict::kSame);
+  // Zeros: a 0 ns median is below the timer's resolution, never "faster" and never a ratio.
+  CHECK(CompareSamples(zeros, zeros, {}).verdict == Verdict::kInconclusive);
   const auto to_zero = CompareSamples(ones, zeros, {});
-  CHECK(to_zero.verdict == Verdict::kFaster);
-  CHECK(to_zero.ratio == 0.0);
+  CHECK(to_zero.verdict == Verdict::kInconclusive);
+  CHECK_FALSE(to_zero.estimated);
+  CHECK_THAT(to_zero.reason, Catch::Contains("median after is 0 ns"));
   const auto from_zero = CompareSamples(zeros, ones, {});
   CHECK(from_zero.verdict == Verdict::kInconclusive);
-  CHECK_THAT(from_zero.reason, Catch::Contains("median before is 0"));
+  CHECK_THAT(from_zero.reason, Catch::Contains("median before is 0 ns"));
 }
 
 TEST_CASE("CompareSamples separates real-but-small changes from missing evidence",

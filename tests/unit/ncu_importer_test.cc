@@ -183,7 +183,11 @@ TEST_CASE("a CSV that is not ncu output keeps the sniffed one-line error", "[ncu
   auto trace = ImportTraceMemory(
       "Time (%),Total Time (ns),Instances,Name\n62.5,1500000,10,gemm_kernel\n", "sum.csv");
   REQUIRE_FALSE(trace.ok());
-  CHECK(trace.error().message == "sum.csv: not a trace gpuperf reads: CSV or other text");
+  // An nsys stats table: the one-line error names it and the export to use instead.
+  CHECK(trace.error().message.rfind("sum.csv: not a trace gpuperf reads: an `nsys stats` summary "
+                                    "CSV",
+                                    0) == 0);
+  CHECK_THAT(trace.error().message, Catch::Contains("nsys export --type sqlite"));
   CHECK_FALSE(gpuperf::io::ncu::LooksLikeNcuCsv("\"ID\",\"Name\"\n1,2\n"));
   CHECK(gpuperf::io::ncu::LooksLikeNcuCsv(std::string("\xEF\xBB\xBF") + kLongHeader));
 }

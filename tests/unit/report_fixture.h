@@ -58,6 +58,7 @@ inline report::AnalysisReport SampleReport() {
                        "",
                        "",
                        0,
+                       "",  // top_operator
                        std::nullopt,
                        std::nullopt,
                        std::nullopt,
@@ -69,6 +70,7 @@ inline report::AnalysisReport SampleReport() {
                        "[128,1,1]",
                        "[256,1,1]",
                        2,
+                       "",  // top_operator
                        std::nullopt,
                        std::nullopt,
                        std::nullopt,

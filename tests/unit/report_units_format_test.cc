@@ -25,12 +25,14 @@ TEST_CASE("FormatDuration picks the largest unit with three significant digits")
   CHECK(FormatDuration(std::numeric_limits<double>::infinity()) == "n/a");
 }
 
-TEST_CASE("FormatBytes uses binary units") {
+TEST_CASE("FormatBytes uses decimal units, as the bandwidths do") {
   CHECK(FormatBytes(0) == "0 B");
   CHECK(FormatBytes(512) == "512 B");
-  CHECK(FormatBytes(1536) == "1.50 KiB");
-  CHECK(FormatBytes(3 * 1024 * 1024) == "3.00 MiB");
-  CHECK(FormatBytes(80.0 * 1024 * 1024 * 1024) == "80.0 GiB");
+  CHECK(FormatBytes(1536) == "1.54 kB");
+  CHECK(FormatBytes(3 * 1024 * 1024) == "3.15 MB");
+  CHECK(FormatBytes(999'499) == "999 kB");
+  CHECK(FormatBytes(999'500) == "1.00 MB");
+  CHECK(FormatBytes(80e9) == "80.0 GB");
 }
 
 TEST_CASE("FormatPercent shows one decimal and marks tiny shares") {
@@ -55,4 +57,23 @@ TEST_CASE("FormatRatio has two decimals") {
 }
 
 }  // namespace
+}  // namespace gpuperf::report
+
+#include "report/evidence_cells.h"
+
+namespace gpuperf::report {
+
+TEST_CASE("evidence tables show human units and times from the first GPU activity") {
+  CHECK(EvidenceColumn("Duration (ns)") == "Duration");
+  CHECK(EvidenceColumn("Start (ns)") == "Start (from first GPU activity)");
+  CHECK(EvidenceColumn("PID") == "PID");
+  CHECK(EvidenceCell("Duration (ns)", "5000", 0) == "5.00 µs");
+  CHECK(EvidenceCell("Start (ns)", "1661203462672529000", 1661203462600000000) == "+72.5 ms");
+  CHECK(EvidenceCell("Start (ns)", "1000", 3000) == "−2.00 µs");
+  CHECK(EvidenceCell("Start (ns)", "n/a", 0) == "n/a");
+  CHECK(EvidenceCell("PID", "1234", 0) == "1234");
+  CHECK(EvidenceCell("Bytes", "262144000", 0) == "262 MB");
+  CHECK(EvidenceCell("Kernel avg (ns)", "3091.2", 0) == "3.09 µs");
+}
+
 }  // namespace gpuperf::report
