@@ -101,7 +101,9 @@ struct Diagnosis {
   std::string target_metric;  // what is being minimised, and over which window
   std::string scope;          // workload scope: input, devices, ranks, what the window holds
   std::string baseline;       // the baseline numbers and how they were measured
-  std::string dominant_kind;  // "idle", "kernel", "phase", "copy", "communication", "none"
+  // "idle", "kernel", "operators" (a framework lever), "phase", "copy", "communication",
+  // "initialization", "none"
+  std::string dominant_kind;
   std::string dominant_name;
   double dominant_fraction = 0;  // of the target metric's window
   // "host_bound", "launch_bound", "sync_bound", "transfer_bound", "communication_bound",
@@ -117,6 +119,9 @@ struct Diagnosis {
   std::string falsified_by;             // the measurement that would falsify the hypothesis
   std::string missing_evidence;         // for a hypothesis: what would turn it into a finding
   std::optional<LaunchQueue> queue;     // absent without launch calls joined to kernels
+  // The other half of a mixed window (report.json `diagnosis.secondary`): the GPU phase of a
+  // window that is also host-bound. Empty, or one statement of the same shape.
+  std::vector<Diagnosis> secondary;
 };
 
 // One-time work found in the window (analysis/initialization.h), aggregated by (kind, name).
@@ -131,8 +136,8 @@ struct InitializationItem {
 };
 
 struct Initialization {
-  std::int64_t time_ns = 0;  // union of the items' intervals
-  double fraction = 0;       // of the recorded window
+  std::int64_t time_ns = 0;               // union of the items' intervals
+  double fraction = 0;                    // of the recorded window
   std::vector<InitializationItem> items;  // by time, descending
   std::int64_t items_omitted = 0;
 };
@@ -223,10 +228,10 @@ struct LaunchOverhead {
   Distribution kernel_ns;     // kernel duration
   Distribution total_ns;      // kernel end - launch call start (nsys TAvg...)
   std::int64_t kernels_shorter_than_launch = 0;  // graph nodes excluded
-  double api_to_kernel_ratio = 0;  // total launch-call time / total kernel time
-  std::int64_t call_time_ns = 0;   // summed duration of the distinct launch calls
-  std::int64_t graph_launches = 0;  // distinct graph-launch calls joined to kernels
-  std::int64_t graph_kernels = 0;   // kernels they ran
+  double api_to_kernel_ratio = 0;                // total launch-call time / total kernel time
+  std::int64_t call_time_ns = 0;                 // summed duration of the distinct launch calls
+  std::int64_t graph_launches = 0;               // distinct graph-launch calls joined to kernels
+  std::int64_t graph_kernels = 0;                // kernels they ran
 };
 
 struct RangeRow {

@@ -142,7 +142,8 @@ void SetIdleClass(report::Diagnosis& d,
       for (const auto& [name, ns] : idle.top_host_work)
         names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", name, Ms(ns));
       d.support.push_back(fmt::format(
-          "Recorded host work (framework ops, NVTX and annotation ranges) covers {} of the {} "
+          "Recorded host work (framework ops, Python frames by self time, NVTX and annotation "
+          "ranges) covers {} of the {} "
           "with no CUDA call{} (trace).",
           Ms(idle.host_work_ns),
           Ms(idle.host_ns),
@@ -391,7 +392,9 @@ report::Diagnosis Diagnose(const model::Trace& trace,
                      "small kernels (trace)",
                      Pct(compute),
                      Pct(launch_share))});
-    if (top)
+    if (top && IsCollective(r, top->name))
+      SetCollectiveClass(d, r, *top, subject);
+    else if (top)
       SetKernelClass(d, r, idle, *top, subject);
     if (launch_share >= kDominantShare) {
       d.bottleneck = "launch_bound";
@@ -410,6 +413,12 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   AddPhase(d, r);
   AddQueueAndCoverage(d, idle);
   SetExperiment(d, subject, context);
+  if (d.dominant_kind == "kernel" && d.bottleneck != "launch_bound") {
+    AddCollectiveEvidence(d, r);
+    ApplyLever(d, trace, r);
+  }
+  if (d.dominant_kind == "idle")
+    d.secondary = SecondaryGpuStatement(trace, d, r, compute);
   if (std::int64_t spans = ReplaySpans(trace); spans > 0) {
     d.support.push_back(fmt::format(
         "{} kernel instances are CUPTI range-profiler replay spans (Kineto cuda_profiler_range): "

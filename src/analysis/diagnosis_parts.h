@@ -5,6 +5,7 @@
 #include "gpuperf/trace.h"
 
 #include <string>
+#include <vector>
 
 #include "analysis/idle_attribution.h"
 
@@ -18,6 +19,30 @@ std::string Baseline(const report::AnalysisReport& r);
 // Adds the `initialization` triage step and evidence when the window holds one-time work; true
 // when it holds at least kDominantShare of it, which makes it the diagnosis.
 bool InitializationStep(report::Diagnosis& d, const report::AnalysisReport& r);
+
+// The framework view in the diagnosis (diagnosis_framework.cc). A kernel is a collective when
+// most of its time is in the communication category.
+bool IsCollective(const report::AnalysisReport& r, const std::string& kernel);
+// The kernel with the most critical time among the collectives (true) or the others (false).
+const report::CriticalShare* DominantComputeShare(const report::AnalysisReport& r,
+                                                  bool collectives);
+// Names the collectives when they hold a tenth of kernel time (NCCL, symmetric-memory and custom
+// all-reduce, all-to-all: by launching operator and kernel family).
+void AddCollectiveEvidence(report::Diagnosis& d, const report::AnalysisReport& r);
+// The hottest kernel is a collective: communication-bound, with gpuperf ranks as the next step.
+void SetCollectiveClass(report::Diagnosis& d,
+                        const report::AnalysisReport& r,
+                        const report::CriticalShare& share,
+                        std::string& subject);
+// Replaces the experiment with the framework lever (framework/levers.h) when it bounds more than
+// the kernel-level one; true when it did.
+bool ApplyLever(report::Diagnosis& d, const model::Trace& trace, const report::AnalysisReport& r);
+// The GPU half of a window whose main statement is idle time: empty unless computation covers
+// at least 30% of the window.
+std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
+                                                     const report::Diagnosis& main,
+                                                     const report::AnalysisReport& r,
+                                                     double compute_share);
 
 // Any coverage gap, as evidence (the launch-queue sentence has its own line: diagnosis.queue).
 void AddQueueAndCoverage(report::Diagnosis& d, const IdleAttribution& idle);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -32,6 +33,62 @@ bool HostBlocking(model::SyncKind kind) {
          kind == model::SyncKind::kContext;
 }
 
+// Python frames (with_stack) by their self time: what the innermost recorded frame ran while the
+// GPU idled. An enclosing frame counts only the stretches none of its children cover, so the
+// frame that did the work is named, not main() around it.
+void AddPythonSelfTime(const model::Trace& trace,
+                       const std::vector<Interval>& host_idle,
+                       std::vector<Interval>& work_raw,
+                       std::unordered_map<model::NameId, std::int64_t>& by_name) {
+  std::vector<std::size_t> order(trace.python_frames.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  const auto& frames = trace.python_frames;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const model::PythonFrame& x = frames[a];
+    const model::PythonFrame& y = frames[b];
+    return std::tie(x.pid, x.tid, x.start_ns, y.end_ns) <
+           std::tie(y.pid, y.tid, y.start_ns, x.end_ns);
+  });
+  struct Open {
+    std::size_t frame;
+    std::int64_t cursor;  // where its next self stretch starts
+  };
+  std::vector<Open> stack;
+  auto self = [&](const Open& open, std::int64_t end) {
+    if (end <= open.cursor)
+      return;
+    work_raw.push_back({open.cursor, end});
+    if (std::int64_t covered = util::CoveredLength(host_idle, open.cursor, end); covered > 0)
+      by_name[frames[open.frame].name] += covered;
+  };
+  auto pop = [&] {
+    Open done = stack.back();
+    stack.pop_back();
+    self(done, frames[done.frame].end_ns);
+    if (!stack.empty())
+      stack.back().cursor = std::max(stack.back().cursor, frames[done.frame].end_ns);
+  };
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const model::PythonFrame& f = frames[order[k]];
+    bool same_thread =
+        k > 0 && frames[order[k - 1]].pid == f.pid && frames[order[k - 1]].tid == f.tid;
+    if (!same_thread) {
+      while (!stack.empty())
+        pop();
+    }
+    while (!stack.empty() && f.end_ns > frames[stack.back().frame].end_ns)
+      pop();
+    if (!stack.empty()) {
+      self(stack.back(), f.start_ns);
+      stack.back().cursor = std::max(stack.back().cursor, f.start_ns);
+    }
+    stack.push_back({order[k], f.start_ns});
+  }
+  while (!stack.empty())
+    pop();
+}
+
 // What the host was running in `host_idle` (GPU idle, no CUDA call, not a synchronization's
 // round trip): host ops (framework operators) and host ranges (NVTX, record_function), except
 // those longer than half the window, which enclose everything and say nothing.
@@ -56,6 +113,7 @@ void AttributeHostWork(const model::Trace& trace,
         add(r.name, r.start_ns, r.end_ns);
     }
   }
+  AddPythonSelfTime(trace, host_idle, work_raw, by_name);
   out.has_host_work_records = !work_raw.empty();
   out.host_work_ns =
       util::TotalLength(util::Intersect(host_idle, util::MergeIntervals(std::move(work_raw))));

@@ -22,29 +22,31 @@ Json DiagnosisJson(const Diagnosis& d) {
   for (const TriageStep& step : d.triage)
     triage.push_back(
         Json{{"question", step.question}, {"answer", step.answer}, {"detail", step.detail}});
-  return Json{{"target_metric", d.target_metric},
-              {"scope", d.scope},
-              {"baseline", d.baseline},
-              {"dominant",
-               Json{{"kind", d.dominant_kind},
-                    {"name", d.dominant_name},
-                    {"fraction", RoundedNumber(d.dominant_fraction, 6)}}},
-              {"bottleneck", d.bottleneck},
-              {"status", d.status},
-              {"evidence", d.evidence},
-              {"support", d.support},
-              {"triage", triage},
-              {"next_experiment", d.next_experiment},
-              {"bound_speedup", Optional(d.bound_speedup, 6)},
-              {"falsified_by", d.falsified_by},
-              {"missing_evidence", d.missing_evidence},
-              {"queue",
-               d.queue ? Json{{"launches", d.queue->launches},
-                              {"median_ns", d.queue->median_ns},
-                              {"p90_ns", d.queue->p90_ns},
-                              {"verdict", d.queue->verdict},
-                              {"sentence", d.queue->sentence}}
-                       : Json(nullptr)}};
+  return Json{
+      {"target_metric", d.target_metric},
+      {"scope", d.scope},
+      {"baseline", d.baseline},
+      {"dominant",
+       Json{{"kind", d.dominant_kind},
+            {"name", d.dominant_name},
+            {"fraction", RoundedNumber(d.dominant_fraction, 6)}}},
+      {"bottleneck", d.bottleneck},
+      {"status", d.status},
+      {"evidence", d.evidence},
+      {"support", d.support},
+      {"triage", triage},
+      {"next_experiment", d.next_experiment},
+      {"bound_speedup", Optional(d.bound_speedup, 6)},
+      {"falsified_by", d.falsified_by},
+      {"missing_evidence", d.missing_evidence},
+      {"queue",
+       d.queue ? Json{{"launches", d.queue->launches},
+                      {"median_ns", d.queue->median_ns},
+                      {"p90_ns", d.queue->p90_ns},
+                      {"verdict", d.queue->verdict},
+                      {"sentence", d.queue->sentence}}
+               : Json(nullptr)},
+      {"secondary", d.secondary.empty() ? Json(nullptr) : DiagnosisJson(d.secondary.front())}};
 }
 
 Json InitializationJson(const Initialization& init) {

@@ -34,6 +34,10 @@ std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
                        share);
   if (d.dominant_kind == "copy")
     return fmt::format("exposed copies ({}), {} of the window", d.dominant_name, share);
+  if (d.dominant_kind == "operators")
+    return fmt::format("operators {}, at most {} of the wall time would come back",
+                       Shorten(d.dominant_name, options.name_chars),
+                       share);
   if (d.dominant_kind == "initialization")
     return fmt::format("one-time work (initialization), {} of the window", share);
   if (d.dominant_kind == "communication")
@@ -121,6 +125,22 @@ void AppendDiagnosis(std::string& out,
                          EscapeMarkdown(step.answer),
                          EscapeMarkdown(step.detail));
     }
+    out += "\n";
+  }
+  if (!d.secondary.empty()) {
+    const Diagnosis& s = d.secondary.front();
+    out +=
+        fmt::format("**Secondary: {}** ({}; the GPU phase of this window).\n\n",
+                    ClassLabel(s.bottleneck),
+                    s.status == "finding" ? "finding, evidence " + EscapeMarkdown(s.evidence)
+                                          : "hypothesis, evidence " + EscapeMarkdown(s.evidence));
+    item("Dominant", DominantText(s, options));
+    item("Next experiment", s.next_experiment);
+    item("Falsified by", s.falsified_by);
+    if (!s.missing_evidence.empty())
+      item("Missing evidence", s.missing_evidence);
+    for (const std::string& line : s.support)
+      out += "  - " + EscapeMarkdown(line) + "\n";
     out += "\n";
   }
   AppendInitialization(out, report, options);

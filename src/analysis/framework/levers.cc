@@ -97,6 +97,11 @@ class LeverFinder {
         continue;
       Lever lever;
       lever.kind = "use_sdpa";
+      lever.bottleneck = "memory_bound";
+      lever.missing_evidence =
+          "DRAM bytes of the softmax and elementwise kernels (Nsight Compute "
+          "dram__bytes_read.sum / dram__bytes_write.sum) near the size of the score matrix "
+          "would confirm it";
       lever.subject = module;
       lever.time_ns = total;
       // A fused attention kernel does the same GEMM FLOPs without writing the score matrix: at
@@ -154,6 +159,10 @@ class LeverFinder {
     }
     Lever lever;
     lever.kind = "fuse_elementwise";
+    lever.bottleneck = "memory_bound";
+    lever.missing_evidence =
+        "Counters on the elementwise kernels (Nsight Compute memory throughput near the DRAM "
+        "roof, low sm__throughput) would confirm that they are memory-bound";
     lever.subject = fmt::format("{}", fmt::join(top, ", "));
     lever.time_ns = total;
     lever.saved_ns = total;
@@ -187,6 +196,7 @@ class LeverFinder {
       return;
     Lever lever;
     lever.kind = "channels_last";
+    lever.bottleneck = "memory_bound";
     lever.subject = "NCHW/NHWC conversion kernels";
     lever.time_ns = layout;
     lever.saved_ns = layout;
@@ -225,6 +235,10 @@ class LeverFinder {
       return;
     Lever lever;
     lever.kind = "tf32_or_amp";
+    lever.bottleneck = "tensor_cores_unused";
+    lever.missing_evidence =
+        "Tensor-pipe counters (sm__pipe_tensor_op_hmma_cycles_active) at zero on the GEMM "
+        "kernels would confirm that they run on the FP32 units";
     lever.subject = fmt::format("{}", fmt::join(names, ", "));
     lever.time_ns = time;
     lever.saved_ns = saved;

@@ -18,14 +18,19 @@ namespace gpuperf::analysis::framework {
 struct Lever {
   // "fuse_elementwise", "use_sdpa", "channels_last", "tf32_or_amp"
   std::string kind;
-  std::string subject;        // the operators, module or category it acts on, for the sentences
-  std::int64_t time_ns = 0;   // GPU time of the work it acts on
-  std::int64_t saved_ns = 0;  // at most this much comes back (the bound's numerator)
-  double fraction = 0;        // saved_ns / wall
-  double bound_speedup = 1;   // Amdahl: 1 / (1 - fraction)
-  std::string basis;          // how saved_ns was bounded, with its evidence tier
-  std::string experiment;     // the change to try
-  std::string falsified_by;   // the measurement that would reject it
+  std::string subject;  // the operators, module or category it acts on, for the sentences
+  // The bottleneck class it treats: "memory_bound" (intermediates written and read back:
+  // elementwise chains, eager attention's score matrix, layout conversions) or
+  // "tensor_cores_unused" (FP32 GEMMs on a tensor-core GPU).
+  std::string bottleneck;
+  std::string missing_evidence;  // the counters that would turn the hypothesis into a finding
+  std::int64_t time_ns = 0;      // GPU time of the work it acts on
+  std::int64_t saved_ns = 0;     // at most this much comes back (the bound's numerator)
+  double fraction = 0;           // saved_ns / wall
+  double bound_speedup = 1;      // Amdahl: 1 / (1 - fraction)
+  std::string basis;             // how saved_ns was bounded, with its evidence tier
+  std::string experiment;        // the change to try
+  std::string falsified_by;      // the measurement that would reject it
 };
 
 // Every lever that applies to the report's framework view, largest bound first. `wall_ns` is
