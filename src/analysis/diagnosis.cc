@@ -301,6 +301,10 @@ report::Diagnosis Diagnose(const model::Trace& trace,
     SetExperiment(d, subject);
     return d;
   }
+  if (t.busy_ns == 0) {  // every activity has zero length: no durations recorded
+    DiagnoseWithoutDurations(d, r);
+    return d;
+  }
   // Shares of the target metric's window: idle time outside the GPU span counts too.
   std::int64_t window = std::max(idle.window_ns, t.total_ns);
   double idle_share = Fraction(idle.idle_ns, window);
@@ -382,6 +386,8 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   }
   AddPhase(d, r);
   SetExperiment(d, subject);
+  if (const report::KernelRow* k = FindKernel(r, d.dominant_name); k && d.dominant_kind == "kernel")
+    AdviseFromCounters(d, *k);
   if (std::int64_t spans = ReplaySpans(trace); spans > 0) {
     d.support.push_back(fmt::format(
         "{} kernel instances are CUPTI range-profiler replay spans (Kineto cuda_profiler_range): "

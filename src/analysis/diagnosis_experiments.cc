@@ -107,9 +107,10 @@ Advice AdviceFor(const report::Diagnosis& d, const std::string& subject) {
             "The FLOPs come from a shape model, not counters; measure them."};
   }
   if (c == "latency_bound") {
-    return {fmt::format("Find what stalls {}: Nsight Compute's warp-state statistics and "
-                        "achieved occupancy; more independent work per SM (larger grid, fewer "
-                        "registers) if occupancy is low.",
+    return {fmt::format("Find what stalls {}: Nsight Compute --section WarpStateStats (warp "
+                        "stall reasons) and --section SourceCounters (the instructions that "
+                        "stall), with achieved occupancy (--section Occupancy); more independent "
+                        "work per SM (larger grid, fewer registers) if occupancy is low.",
                         kernel),
             "If achieved occupancy is near theoretical and the dominant stall is not a "
             "dependency or memory-latency stall, more parallelism will not help.",

@@ -3,6 +3,7 @@
 #include "gpuperf/analyze.h"
 #include "gpuperf/import.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <unistd.h>
@@ -19,6 +20,7 @@
 #include "cli/app.h"
 #include "cli/ceilings_option.h"
 #include "cli/errors.h"
+#include "cli/gpu_option.h"
 #include "cli/logging.h"
 #include "cli/report_output.h"
 #include "io/kernel_model/kernel_model_json.h"
@@ -44,6 +46,8 @@ constexpr const char* kAnalyzeExamples = R"(Examples:
       Joins Nsight Compute counters (ncu --csv) to the trace's kernels: roofline per kernel.
   gpuperf analyze ncu.csv
       An Nsight Compute CSV on its own: one kernel per profiled launch, with its roofline.
+  gpuperf analyze ncu.csv --gpu "A100 SXM4 40GB"
+      The same, on the GPU named (the CSV records only the compute capability).
   gpuperf analyze trace.json.gz --sass ./train
       Reads the SASS of ./train (cuobjdump -sass): which kernels run tensor-core instructions.
   gpuperf analyze trace.json.gz --model gemm-model.json
@@ -69,11 +73,23 @@ Status AnalyzeCommand::JoinCountersFile(model::Trace& trace) const {
       return Error{path + ": --counters needs an Nsight Compute CSV (ncu --csv), this is " +
                    counters->metadata.format};
     }
+    if (Status same = io::ncu::CheckCounterDevices(trace, *counters, path); !same.ok())
+      return same;
     io::ncu::JoinSummary summary = io::ncu::JoinCounters(trace, *counters);
     spdlog::debug("joined {} of {} Nsight Compute launches from {}",
                   summary.joined,
                   summary.ncu_launches,
                   path);
+    if (summary.joined < summary.ncu_launches) {
+      PrintWarning(fmt::format(
+          "--counters {}: {} of {} Nsight Compute launches joined ({} with no kernel of that "
+          "name left in the trace, {} only with another grid or block)",
+          path,
+          summary.joined,
+          summary.ncu_launches,
+          summary.no_kernel,
+          summary.config_mismatch));
+    }
   }
   return Status::Ok();
 }
@@ -134,6 +150,7 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
         }
       });
   AddCeilingsOption(sub, ceilings_paths_);
+  AddGpuOption(sub, gpu_name_);
   AddOutputOptions(sub, out_dir_, formats_, "report.md and report.json");
   sub->add_option("-n,--top", top_, "Rows per table in report.md and in the terminal summary")
       ->check(CLI::Range(1, 100000))
@@ -189,6 +206,10 @@ int AnalyzeCommand::Run() {
                 trace->activities.size(),
                 trace->api_calls.size(),
                 MillisecondsSince(start));
+  if (Status named = ApplyGpuName(gpu_name_, *trace); !named.ok()) {
+    PrintError(named.error().message);
+    return kExitUsage;
+  }
   if (!counters_paths_.empty()) {
     if (Status joined = JoinCountersFile(*trace); !joined.ok()) {
       PrintError(joined.error().message);
