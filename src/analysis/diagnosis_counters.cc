@@ -13,22 +13,27 @@ namespace {
 // The rule of the largest estimated speedup, as evidence: "Nsight Compute rule
 // Occupancy/TheoreticalOccupancy (OPT, est. 79.5% local): <description>".
 void AddTopRule(report::Diagnosis& d, const report::KernelRow& row) {
+  // Rules come ranked by estimate (ncu_evidence); older ncu gives none: then its first warning.
   const report::NcuRule* top = nullptr;
   for (const report::NcuRule& rule : row.ncu_rules) {
-    if (rule.estimated_speedup_percent &&
-        (!top || *rule.estimated_speedup_percent > *top->estimated_speedup_percent))
+    if (rule.estimated_speedup_percent || rule.type == "WRN") {
       top = &rule;
+      break;
+    }
   }
   if (!top)
     return;
-  d.support.push_back(
-      fmt::format("Nsight Compute rule {}/{} ({}, estimated speedup {:.1f}%{}): {} (counters).",
-                  top->section,
-                  top->name,
-                  top->type,
-                  *top->estimated_speedup_percent,
-                  top->speedup_type.empty() ? "" : " " + top->speedup_type,
-                  top->description));
+  std::string estimate = top->estimated_speedup_percent
+                             ? fmt::format(", estimated speedup {:.1f}%{}",
+                                           *top->estimated_speedup_percent,
+                                           top->speedup_type.empty() ? "" : " " + top->speedup_type)
+                             : std::string();
+  d.support.push_back(fmt::format("Nsight Compute rule {}/{} ({}{}): {} (counters).",
+                                  top->section,
+                                  top->name,
+                                  top->type,
+                                  estimate,
+                                  top->description));
 }
 
 // What the dominant kernel's counters lack for a class, as measurements to add.
@@ -43,12 +48,24 @@ std::vector<std::string> MissingForClass(const report::KernelRow& row) {
     missing.push_back("DRAM bytes (dram__bytes_read.sum, dram__bytes_write.sum)");
   if (r.flops && r.dram_bytes && !r.achieved_flops_per_s)
     missing.push_back("the kernel's duration (gpu__time_duration.sum)");
-  if (r.flops && r.dram_bytes && r.achieved_flops_per_s && r.ceiling_source.empty())
+  if (!missing.empty() || !r.achieved_flops_per_s)
+    return missing;
+  const bool no_peak =
+      r.flops && *r.flops > 0 &&
+      (r.ceiling_candidates.empty() ? !r.peak_flops_per_s : !r.compute_fraction_range);
+  if (r.ceiling_source.empty()) {
     missing.push_back("the GPU's name (gpuperf analyze FILE --gpu NAME)");
-  if (r.flops && r.dram_bytes && r.achieved_flops_per_s && !r.ceiling_candidates.empty())
+  } else if (no_peak) {
+    missing.push_back(fmt::format(
+        "a {} {} peak for this GPU (its datasheet entries give none; gpuperf ceilings measures "
+        "FP32 and BF16/FP16 tensor peaks, analyze --ceilings uses them)",
+        r.precision,
+        r.unit));
+  } else if (!r.ceiling_candidates.empty()) {
     missing.push_back(
-        "the GPU's name (gpuperf analyze FILE --gpu NAME): the candidate datasheet entries of "
-        "its compute capability give different bounds");
+        "the GPU's name (gpuperf analyze FILE --gpu NAME): the datasheet entries of its "
+        "compute capability give different bounds");
+  }
   return missing;
 }
 

@@ -152,14 +152,22 @@ std::string RooflineReason(const report::KernelRoofline& r) {
 // classifies without a datasheet. Its SOLBottleneck rule's threshold: a unit at 60% or more of
 // its peak limits the kernel; both under it is a latency problem.
 std::optional<report::KernelClass> SpeedOfLightClass(const report::SpeedOfLight& sol) {
-  if (!sol.compute || !sol.memory)
+  // The memory side is ncu's busiest memory unit; a file that records only some units (a
+  // --metrics list with DRAM alone) gives the busiest of those.
+  std::optional<double> memory = sol.memory;
+  for (const std::optional<double>* unit : {&sol.dram, &sol.l1, &sol.l2}) {
+    if (*unit && !sol.memory)
+      memory = std::max(memory.value_or(0.0), **unit);
+  }
+  if (!sol.compute || !memory)
     return std::nullopt;
   report::KernelClass c;
   c.evidence = "measured";
   c.basis = "speed_of_light";
-  double top = std::max(*sol.compute, *sol.memory);
-  std::string units =
-      fmt::format("compute (SM) {:.0f}%, memory {:.0f}%", *sol.compute * 100, *sol.memory * 100);
+  double top = std::max(*sol.compute, *memory);
+  std::string units = fmt::format("compute (SM) {:.0f}%", *sol.compute * 100);
+  if (sol.memory)
+    units += fmt::format(", memory {:.0f}%", *sol.memory * 100);
   auto part = [](const char* name, const std::optional<double>& v) {
     return v ? fmt::format(", {} {:.0f}%", name, *v * 100) : std::string();
   };
@@ -173,7 +181,7 @@ std::optional<report::KernelClass> SpeedOfLightClass(const report::SpeedOfLight&
         units,
         sol.instances);
   } else {
-    c.bound = *sol.compute >= *sol.memory ? "compute" : "memory";
+    c.bound = *sol.compute >= *memory ? "compute" : "memory";
     c.reason = fmt::format(
         "{} at {:.0f}% of its peak: {} (Nsight Compute Speed of Light, {} "
         "instance(s))",
@@ -205,17 +213,20 @@ report::KernelClass Classify(const model::Trace& trace,
     c.bound = "launch";
     c.basis = "launch";
     c.evidence = wave ? "measured" : "inferred";
-    c.reason = wave ? fmt::format("median {:.1f} us on a grid of {:.2f} of one wave ({})",
-                                  row.duration_ns.med / 1e3,
-                                  *wave,
-                                  shape->ncu_waves ? "Nsight Compute Launch Statistics, Waves "
-                                                     "Per SM"
-                                                   : "trace")
-                    : fmt::format("median {:.1f} us; {}, so the wave fraction is unknown",
-                                  row.duration_ns.med / 1e3,
-                                  shape && shape->max_blocks > 0
-                                      ? "the trace records the grid but not the device's SM count"
-                                      : "the trace records no grid");
+    c.reason =
+        wave ? fmt::format("median {:.1f} us on a grid of {}{:.2f} of one wave ({})",
+                           row.duration_ns.med / 1e3,
+                           shape->max_blocks > 0 ? fmt::format("{} blocks, ", shape->max_blocks)
+                                                 : std::string(),
+                           *wave,
+                           shape->ncu_waves ? "Nsight Compute Launch Statistics, Waves "
+                                              "Per SM"
+                                            : "trace")
+             : fmt::format("median {:.1f} us; {}, so the wave fraction is unknown",
+                           row.duration_ns.med / 1e3,
+                           shape && shape->max_blocks > 0
+                               ? "the trace records the grid but not the device's SM count"
+                               : "the trace records no grid");
   } else if (roof && roof->bound == "latency") {
     c.bound = "latency";
     c.evidence = roof->evidence;

@@ -171,7 +171,8 @@ TEST_CASE("details page: Launch Statistics give the grid and the waves", "[ncu]"
   const auto& c = report.kernels[0].classification;
   CHECK(c.bound == "launch");
   CHECK(c.evidence == "measured");
-  CHECK(c.reason.find("0.04 of one wave (Nsight Compute Launch Statistics") != std::string::npos);
+  CHECK(c.reason.find("4 blocks, 0.04 of one wave (Nsight Compute Launch Statistics") !=
+        std::string::npos);
 }
 
 TEST_CASE("counters without durations are not host-bound", "[ncu][diagnosis]") {

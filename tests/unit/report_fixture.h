@@ -61,6 +61,8 @@ inline report::AnalysisReport SampleReport() {
                        std::nullopt,
                        std::nullopt,
                        std::nullopt,
+                       {},
+                       std::nullopt,
                        {}});
   r.kernels.push_back({"gemm_kernel",
                        Dist(10, 1'500'000, 150'000.0 / 1.0, 149'000.5, 100'000, 200'000, 1.0 / 3.0),
@@ -71,6 +73,8 @@ inline report::AnalysisReport SampleReport() {
                        2,
                        std::nullopt,
                        std::nullopt,
+                       std::nullopt,
+                       {},
                        std::nullopt,
                        {}});
   r.memory_ops.push_back({"[CUDA memcpy HtoD]",
