@@ -248,7 +248,8 @@ TEST_CASE("counter join: normalised names, launch configuration, device", "[ncu]
   CHECK(refused.error().message.rfind("c.csv: the counters were taken on", 0) == 0);
 }
 
-TEST_CASE("--gpu names an unnamed device, refuses unknown or contradicting names", "[ncu][cli]") {
+TEST_CASE("analyze --gpu: names an unnamed device, refuses unknown or contradicting names",
+          "[ncu][cli]") {
   using gpuperf::cli::ApplyGpuName;
   using gpuperf::cli::ResolveGpuName;
   auto known = ResolveGpuName("a100 sxm4 80gb");

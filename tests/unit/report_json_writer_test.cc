@@ -35,11 +35,19 @@ TEST_CASE("report.json has the documented top-level keys in order") {
                                                "devices",
                                                "kernels",
                                                "ceilings",
+                                               "counters_join",
                                                "memory_ops",
                                                "api",
                                                "launch",
                                                "audit",
                                                "ranges",
+                                               "framework",
+                                               "operators",
+                                               "categories",
+                                               "modules",
+                                               "module_tree",
+                                               "steps",
+                                               "step_summary",
                                                "findings",
                                                "predictions",
                                                "diagnostics",
@@ -95,6 +103,7 @@ TEST_CASE("report.json kernels are sorted by total time and carry every statisti
                                                      "grid",
                                                      "block",
                                                      "short_instances",
+                                                     "top_operator",
                                                      "classification"});
   CHECK(kernels[0]["instances"] == 10);
   CHECK(kernels[0]["total_ns"] == 1'500'000);
