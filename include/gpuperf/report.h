@@ -53,6 +53,9 @@ struct KernelRow {
   // When SASS or counters say whether tensor cores ran (gpuperf/roofline.h).
   std::optional<TensorCoreEvidence> tensor_cores;
   KernelClass classification;
+  // From Nsight Compute's details page, when the counters hold them (gpuperf/roofline.h).
+  std::optional<SpeedOfLight> speed_of_light;
+  std::vector<NcuRule> ncu_rules;
   // The framework category (CategoryRow::name) of most of this kernel's time (last: positional
   // initialisers of the fields above stay valid).
   std::string category{};
@@ -288,6 +291,16 @@ struct Predictions {
   std::vector<CriticalShare> phases;  // NVTX / user-annotation ranges by host time
 };
 
+// `analyze --counters`: how the Nsight Compute launches joined the trace's kernels
+// (report.json `counters_join`).
+struct CounterJoin {
+  std::int64_t ncu_launches = 0;      // launches in the --counters files
+  std::int64_t joined = 0;            // attached to a trace kernel
+  std::int64_t no_kernel = 0;         // no trace kernel of that name left to take them
+  std::int64_t config_mismatch = 0;   // kernels of that name, none with the same grid and block
+  std::vector<std::string> examples;  // up to three launches that did not join, with why
+};
+
 struct AnalysisReport {
   SourceInfo source;
   std::string headline;            // where the time goes, one paragraph with numbers
@@ -307,7 +320,8 @@ struct AnalysisReport {
   FrameworkView framework;  // operators, categories, modules, steps (gpuperf/framework.h)
   std::vector<Finding> findings;
   Predictions predictions;
-  std::vector<CeilingsUsed> ceilings;  // per device with kernels placed on a roofline
+  std::vector<CeilingsUsed> ceilings;        // per device with kernels placed on a roofline
+  std::optional<CounterJoin> counters_join;  // only with analyze --counters
   Diagnosis diagnosis;
   Initialization initialization;
   std::vector<DiagnosticCount> diagnostics;

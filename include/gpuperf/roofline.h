@@ -46,6 +46,39 @@ struct KernelRoofline {
   std::optional<double> l1_bytes;
   std::optional<double> l2_arithmetic_intensity;
   std::optional<double> l1_arithmetic_intensity;
+  // When the device is not named (a standalone Nsight Compute CSV) and its compute capability
+  // fits several datasheet entries: the entries the counters were placed against, and the range
+  // of achieved / peak over them. `bound` is set only when every candidate gives the same one;
+  // roof_fraction, floor_ns and the peaks are then left unset (no single roof), except floor_ns,
+  // which is the smallest floor over the candidates (a lower bound whichever part it ran on).
+  std::vector<std::string> ceiling_candidates;
+  std::optional<std::pair<double, double>> compute_fraction_range;  // min, max; 0-1
+  std::optional<std::pair<double, double>> memory_fraction_range;   // DRAM; min, max; 0-1
+};
+
+// Nsight Compute's "GPU Speed Of Light Throughput" section: each unit's achieved throughput as a
+// fraction (0-1) of its own peak on the profiled device, so it needs no datasheet. Averaged over
+// the kernel's instances that record it, weighted by duration (evidence "measured").
+struct SpeedOfLight {
+  std::optional<double> compute;  // sm__throughput.avg.pct_of_peak_sustained_elapsed
+  std::optional<double> memory;   // gpu__compute_memory_throughput...: the busiest memory unit
+  std::optional<double> dram;     // gpu__dram_throughput / dram__throughput
+  std::optional<double> l1;       // l1tex__throughput.avg.pct_of_peak_sustained_active
+  std::optional<double> l2;       // lts__throughput.avg.pct_of_peak_sustained_elapsed
+  std::int64_t instances = 0;
+};
+
+// One Nsight Compute rule result of the details page (Rule Name, Rule Type, Estimated Speedup),
+// grouped over a kernel's instances: the description is that of the instance with the largest
+// estimated speedup (else the first).
+struct NcuRule {
+  std::string section;                              // "Occupancy", "SpeedOfLight", ...
+  std::string name;                                 // "TheoreticalOccupancy"
+  std::string type;                                 // "OPT", "WRN", "INF", ...
+  std::string speedup_type;                         // "local", "global" or ""
+  std::optional<double> estimated_speedup_percent;  // largest over the instances
+  std::string description;
+  std::int64_t instances = 0;  // instances of the kernel that report it
 };
 
 // Tensor-core use of one kernel name. Claimed only with evidence: tensor-pipe counters or matrix
@@ -65,6 +98,10 @@ struct KernelClass {
   std::string bound = "unknown";  // "memory", "compute", "latency", "launch", "unknown"
   std::string evidence;           // tier of the bound: "measured", "modeled", "inferred", ""
   std::string reason;             // one sentence with the numbers
+  // What the bound rests on: "roofline", "roofline_candidates" (the range of datasheet entries
+  // of an unnamed device's compute capability), "speed_of_light" (Nsight Compute's per-unit
+  // throughput), "launch" (duration and wave fraction); "" for "unknown".
+  std::string basis;
   // A GEMM-, convolution- or attention-shaped kernel (shape model, name) in a precision tensor
   // cores serve, whose SASS or counters show no tensor-core work.
   bool tensor_cores_expected_but_unused = false;

@@ -16,6 +16,7 @@
 #include "analysis/kernel_class.h"
 #include "analysis/kernel_model.h"
 #include "analysis/launch_overhead.h"
+#include "analysis/ncu_evidence.h"
 #include "analysis/occupancy.h"
 #include "analysis/predictions.h"
 #include "analysis/ranges.h"
@@ -134,8 +135,10 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   AttachModeledRooflines(trace, index, out.kernels, out.notes);  // counters win
   AttachOccupancy(trace, out.kernels);
   AttachTensorCores(trace, options.sass, out.kernels, out.notes);  // counters, SASS, name
+  AttachNcuEvidence(trace, out.kernels);                           // Speed of Light, rules
   ClassifyKernels(trace, out.kernels);
   out.ceilings = CeilingsUsed(trace, out.kernels);
+  out.counters_join = CounterJoinOf(trace);
   out.memory_ops = MemoryOpTable(trace);
   out.api = ApiTable(trace);
   std::vector<LaunchPair> launch_pairs = JoinKernelLaunches(trace, index, false);

@@ -315,6 +315,10 @@ report::Diagnosis Diagnose(const model::Trace& trace,
       d.missing_evidence = other;
     return d;
   }
+  if (t.busy_ns == 0) {  // every activity has zero length: no durations recorded
+    DiagnoseWithoutDurations(d, r);
+    return d;
+  }
   if (InitializationStep(d, r)) {
     AddQueueAndCoverage(d, idle);
     SetExperiment(d, subject, context);
@@ -413,6 +417,8 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   AddPhase(d, r);
   AddQueueAndCoverage(d, idle);
   SetExperiment(d, subject, context);
+  if (const report::KernelRow* k = FindKernel(r, d.dominant_name); k && d.dominant_kind == "kernel")
+    AdviseFromCounters(d, *k);
   if (d.dominant_kind == "kernel" && d.bottleneck != "launch_bound") {
     AddCollectiveEvidence(d, r);
     ApplyLever(d, trace, r);

@@ -50,4 +50,14 @@ bool IsAmdTrace(const model::Trace& trace);
 // the trace mentions one, else "".
 std::string UnsupportedDevice(const model::Trace& trace);
 
+// With hardware counters on the dominant kernel (diagnosis_counters.cc): its Nsight Compute rule
+// of the largest estimated speedup as evidence, and for "unknown" exactly what its counters lack
+// instead of a request for the roofline set.
+// Nothing without counters on `row`.
+void AdviseFromCounters(report::Diagnosis& diagnosis, const report::KernelRow& row);
+
+// An input whose kernels have no durations (an Nsight Compute CSV without
+// gpu__time_duration.sum or cycles): "unknown", never a time split it cannot measure.
+void DiagnoseWithoutDurations(report::Diagnosis& diagnosis, const report::AnalysisReport& report);
+
 }  // namespace gpuperf::analysis

@@ -48,7 +48,8 @@ Tools ToolsFor(bool amd) {
           "Nsight Compute (the FLOP counters and sm__throughput)",
           "Nsight Compute with --set roofline (or gpuperf analyze TRACE --counters ncu.csv)",
           "HMMA/HGMMA instructions in the kernel's SASS",
-          "Nsight Compute's warp-state statistics and achieved occupancy",
+          "Nsight Compute --section WarpStateStats and --section SourceCounters, with achieved "
+          "occupancy (--section Occupancy)",
           "a CUDA graph"};
 }
 
@@ -172,8 +173,9 @@ Advice AdviceFor(const report::Diagnosis& d,
             "The FLOPs come from a shape model, not counters; measure them."};
   }
   if (c == "latency_bound") {
-    return {fmt::format("Find what stalls {}: {}; more independent work per compute unit (larger "
-                        "grid, fewer registers) if occupancy is low.",
+    return {fmt::format("Find what stalls {}: {} (warp stall reasons, the instructions that "
+                        "stall, achieved occupancy); more independent work per compute unit "
+                        "(larger grid, fewer registers) if occupancy is low.",
                         kernel,
                         tools.stalls),
             "If achieved occupancy is near theoretical and the dominant stall is not a "

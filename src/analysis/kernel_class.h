@@ -15,6 +15,11 @@ namespace gpuperf::analysis {
 // launch-bound: it cannot fill the GPU, and its launch costs about as much as its work.
 inline constexpr std::int64_t kSmallKernelNs = 10'000;
 
+// Nsight Compute's SOLBottleneck threshold: a unit at this fraction of its own peak (Speed of
+// Light) limits the kernel; every unit under it is a latency problem. Used only when no roofline
+// gives a bound.
+inline constexpr double kSpeedOfLightBusyFraction = 0.6;
+
 // Fills `classification` of every row. Needs rooflines, occupancy and tensor-core evidence
 // attached first.
 void ClassifyKernels(const model::Trace& trace, std::vector<report::KernelRow>& kernels);

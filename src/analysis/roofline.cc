@@ -7,6 +7,7 @@
 #include <set>
 
 #include "analysis/ceilings_used.h"
+#include "analysis/roofline_candidates.h"
 #include "model/measured_ceilings.h"
 
 namespace gpuperf::analysis {
@@ -80,6 +81,15 @@ std::int64_t RunDuration(const model::GpuActivity& a, const model::KernelCounter
 }
 
 }  // namespace
+
+std::vector<const model::DeviceCeilings*> UnnamedDeviceCandidates(const model::Trace& trace,
+                                                                  std::int32_t device,
+                                                                  const DeviceRoofs& roofs) {
+  const model::Device* d = trace.FindDevice(device);
+  if (roofs.match.entry || !d || !d->name.empty())
+    return {};
+  return model::CeilingsForComputeCapability(d->compute_major, d->compute_minor);
+}
 
 std::optional<std::map<PrecisionUnit, double>> LaunchFlops(
     const std::map<std::string, double>& metrics) {
@@ -325,8 +335,14 @@ void AttachRooflines(const model::Trace& trace,
   }
   for (report::KernelRow& row : kernels) {
     auto it = by_name.find(row.name);
-    if (it != by_name.end())
-      row.roofline = ComputeRoofline(it->second, roofs.at(device_of[row.name]).ForCounters());
+    if (it == by_name.end())
+      continue;
+    const std::int32_t device = device_of[row.name];
+    const DeviceRoofs& roof = roofs.at(device);
+    auto candidates = UnnamedDeviceCandidates(trace, device, roof);
+    row.roofline = candidates.empty()
+                       ? ComputeRoofline(it->second, roof.ForCounters())
+                       : CandidateRoofline(it->second, candidates, roof.counters_clock_hz);
   }
   for (const auto& [device, roof] : roofs) {
     const model::CeilingMatch& match = roof.match;
@@ -352,6 +368,17 @@ void AttachRooflines(const model::Trace& trace,
           match.entry->dram_bytes_per_s.value_or(0) / 1e9,
           clock,
           PercentText(report::kLatencyBoundFraction)));
+    } else if (!UnnamedDeviceCandidates(trace, device, roof).empty()) {
+      notes.push_back(fmt::format(
+          "roofline (device {}): no single datasheet entry ({}); each kernel is placed against "
+          "every candidate{} and gets a bound only when all of them give the same one (else "
+          "\"unknown\"); name the GPU with analyze --gpu NAME for one roof.",
+          device,
+          match.reason,
+          roof.counters_clock_hz ? fmt::format(", compute peaks scaled to the {:.3g} GHz the "
+                                               "counters ran at",
+                                               *roof.counters_clock_hz / 1e9)
+                                 : std::string()));
     } else {
       notes.push_back(fmt::format(
           "roofline (device {}): no datasheet ceilings ({}); FLOPs, bytes, arithmetic intensity "

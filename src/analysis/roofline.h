@@ -63,6 +63,13 @@ model::CeilingMatch DeviceCeilingMatch(const model::Trace& trace, std::int32_t d
 // the notes of the modelled rooflines.
 std::string DescribeCeilings(const std::map<std::int32_t, model::CeilingMatch>& matches);
 
+// The datasheet entries of the compute capability of `device` when the trace does not name it
+// and no ceilings matched (a standalone Nsight Compute CSV); empty otherwise.
+struct DeviceRoofs;
+std::vector<const model::DeviceCeilings*> UnnamedDeviceCandidates(const model::Trace& trace,
+                                                                  std::int32_t device,
+                                                                  const DeviceRoofs& roofs);
+
 // Fills KernelRow::roofline for every kernel name with counters and appends to `notes` which
 // ceilings were used (or why none). Does nothing when the trace has no counters.
 void AttachRooflines(const model::Trace& trace,

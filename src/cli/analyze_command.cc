@@ -22,6 +22,7 @@
 #include "cli/ceilings_option.h"
 #include "cli/errors.h"
 #include "cli/input_options.h"
+#include "cli/gpu_option.h"
 #include "cli/logging.h"
 #include "cli/report_output.h"
 #include "cli/terminal.h"
@@ -52,6 +53,8 @@ constexpr const char* kAnalyzeExamples = R"(Examples:
       Joins Nsight Compute counters (ncu --csv) to the trace's kernels: roofline per kernel.
   gpuperf analyze ncu.csv
       An Nsight Compute CSV on its own: one kernel per profiled launch, with its roofline.
+  gpuperf analyze ncu.csv --gpu "A100 SXM4 40GB"
+      The same, on the GPU named (the CSV records only the compute capability).
   gpuperf analyze trace.json.gz --sass ./train
       Reads the SASS of ./train (cuobjdump -sass): which kernels run tensor-core instructions.
   gpuperf analyze trace.json.gz --model gemm-model.json
@@ -83,6 +86,8 @@ Status AnalyzeCommand::JoinCountersFile(model::Trace& trace) const {
       return Error{path + ": --counters needs an Nsight Compute CSV (ncu --csv), this is " +
                    counters->metadata.format};
     }
+    if (Status same = io::ncu::CheckCounterDevices(trace, *counters, path); !same.ok())
+      return same;
     io::ncu::JoinSummary summary = io::ncu::JoinCounters(trace, *counters);
     spdlog::debug("joined {} of {} Nsight Compute launches from {}",
                   summary.joined,
@@ -90,11 +95,13 @@ Status AnalyzeCommand::JoinCountersFile(model::Trace& trace) const {
                   path);
     if (summary.joined < summary.ncu_launches) {
       PrintWarning(fmt::format(
-          "--counters {}: joined {} of {} profiled launches to the trace's kernels (by name and "
-          "launch order); the others have no counters in the report",
+          "--counters {}: {} of {} Nsight Compute launches joined ({} with no kernel of that "
+          "name left in the trace, {} only with another grid or block)",
           path,
           summary.joined,
-          summary.ncu_launches));
+          summary.ncu_launches,
+          summary.no_kernel,
+          summary.config_mismatch));
     }
   }
   return Status::Ok();
@@ -153,6 +160,7 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
         return compiled.ok() ? std::string() : compiled.error().message;
       });
   AddCeilingsOption(sub, ceilings_paths_);
+  AddGpuOption(sub, gpu_name_);
   AddOutputOptions(sub,
                    out_dir_,
                    formats_,
@@ -226,6 +234,10 @@ int AnalyzeCommand::Run() {
                 trace->api_calls.size(),
                 MillisecondsSince(start));
   analysis::ResolveDeviceRemap(*trace);
+  if (Status named = ApplyGpuName(gpu_name_, *trace); !named.ok()) {
+    PrintError(named.error().message);
+    return kExitUsage;
+  }
   if (!counters_paths_.empty()) {
     if (Status joined = JoinCountersFile(*trace); !joined.ok()) {
       PrintError(joined.error().message);

@@ -39,6 +39,7 @@ class AnalyzeCommand final : public Command {
   std::string step_range_;  // --step-range: regex naming the ranges that are steps
   std::string model_path_;                   // --model: the user model file (FLOP/byte formulas)
   std::vector<std::string> ceilings_paths_;  // --ceilings: measured ceilings (gpuperf ceilings)
+  std::string gpu_name_;                     // --gpu: the GPU an unnamed trace ran on
   std::string out_dir_ = "gpuperf-report";
   std::vector<std::string> formats_ = {"md", "json"};
   int top_ = 20;

@@ -91,6 +91,7 @@ Json KernelClassJson(const KernelClass& c) {
   return Json{{"bound", c.bound},
               {"evidence", c.evidence},
               {"reason", c.reason},
+              {"basis", c.basis},
               {"tensor_cores_expected_but_unused", c.tensor_cores_expected_but_unused}};
 }
 

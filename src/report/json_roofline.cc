@@ -58,7 +58,41 @@ Json RooflineJson(const KernelRoofline& r) {
   Put(object, "l1_bytes", r.l1_bytes, Whole);
   Put(object, "l2_arithmetic_intensity", r.l2_arithmetic_intensity, Significant);
   Put(object, "l1_arithmetic_intensity", r.l1_arithmetic_intensity, Significant);
+  if (!r.ceiling_candidates.empty())
+    object["ceiling_candidates"] = r.ceiling_candidates;
+  for (const auto& [key, range] : {std::pair{"compute_fraction_range", &r.compute_fraction_range},
+                                   std::pair{"memory_fraction_range", &r.memory_fraction_range}}) {
+    if (*range)
+      object[key] = Json::array({Significant((*range)->first), Significant((*range)->second)});
+  }
   return object;
+}
+
+Json SpeedOfLightJson(const SpeedOfLight& sol) {
+  Json object = Json::object();
+  Put(object, "compute", sol.compute, Significant);
+  Put(object, "memory", sol.memory, Significant);
+  Put(object, "dram", sol.dram, Significant);
+  Put(object, "l1", sol.l1, Significant);
+  Put(object, "l2", sol.l2, Significant);
+  object["instances"] = sol.instances;
+  object["evidence"] = "measured";
+  return object;
+}
+
+Json NcuRulesJson(const std::vector<NcuRule>& rules) {
+  Json array = Json::array();
+  for (const NcuRule& rule : rules) {
+    Json object{{"section", rule.section}, {"name", rule.name}, {"type", rule.type}};
+    object["speedup_type"] = rule.speedup_type;
+    object["estimated_speedup_percent"] = rule.estimated_speedup_percent
+                                              ? Json(Significant(*rule.estimated_speedup_percent))
+                                              : Json(nullptr);
+    object["description"] = rule.description;
+    object["instances"] = rule.instances;
+    array.push_back(std::move(object));
+  }
+  return array;
 }
 
 }  // namespace gpuperf::report

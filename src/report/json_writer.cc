@@ -126,9 +126,23 @@ Json KernelsJson(const std::vector<KernelRow>& kernels) {
     if (k.tensor_cores)
       object["tensor_cores"] = TensorCoresJson(*k.tensor_cores);
     object["classification"] = KernelClassJson(k.classification);
+    if (k.speed_of_light)
+      object["speed_of_light"] = SpeedOfLightJson(*k.speed_of_light);
+    if (!k.ncu_rules.empty())
+      object["ncu_rules"] = NcuRulesJson(k.ncu_rules);
     array.push_back(std::move(object));
   }
   return array;
+}
+
+Json CounterJoinJson(const std::optional<CounterJoin>& join) {
+  if (!join)
+    return nullptr;
+  return Json{{"ncu_launches", join->ncu_launches},
+              {"joined", join->joined},
+              {"no_kernel", join->no_kernel},
+              {"config_mismatch", join->config_mismatch},
+              {"examples", join->examples}};
 }
 
 Json MemoryOpsJson(const std::vector<MemoryOpRow>& rows) {
@@ -276,6 +290,7 @@ nlohmann::ordered_json ToJson(const AnalysisReport& report, const ToolInfo& tool
   json["devices"] = DevicesJson(report.devices);
   json["kernels"] = KernelsJson(report.kernels);
   json["ceilings"] = CeilingsJson(report.ceilings);
+  json["counters_join"] = CounterJoinJson(report.counters_join);
   json["memory_ops"] = MemoryOpsJson(report.memory_ops);
   json["api"] = ApiJson(report.api);
   json["launch"] = LaunchJson(report.launch);

@@ -44,6 +44,8 @@ std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
     return fmt::format("exposed communication ({}), {} of the window",
                        Shorten(d.dominant_name, options.name_chars),
                        share);
+  if (d.dominant_kind == "unknown")
+    return "unknown: the input records no durations";
   return "none: the trace holds no GPU work";
 }
 

@@ -39,6 +39,66 @@ std::string Precision(const KernelRoofline& r) {
   return (r.unit.empty() ? r.precision : r.precision + " " + r.unit) + modeled;
 }
 
+// "% of roof": one roof, or for an unnamed GPU the compute / DRAM fractions over the candidates.
+std::string RoofText(const KernelRoofline& r) {
+  if (r.roof_fraction)
+    return FormatPercent(100.0 * *r.roof_fraction);
+  auto range = [](const std::optional<std::pair<double, double>>& v) {
+    if (!v)
+      return std::string("n/a");
+    if (std::abs(v->second - v->first) < 0.0005)
+      return fmt::format("{:.1f}%", 100.0 * v->first);
+    return fmt::format("{:.1f}-{:.1f}%", 100.0 * v->first, 100.0 * v->second);
+  };
+  if (r.compute_fraction_range || r.memory_fraction_range)
+    return "compute " + range(r.compute_fraction_range) + ", DRAM " +
+           range(r.memory_fraction_range);
+  return "n/a";
+}
+
+// L2 and L1 traffic and intensities (lts__t_bytes.sum, l1tex__t_bytes.sum) where counted.
+void AppendCacheLevels(std::string& out,
+                       const std::vector<const KernelRow*>& rows,
+                       std::size_t shown,
+                       const MarkdownOptions& options) {
+  MarkdownTable table({{"#", Align::kRight},
+                       {"kernel"},
+                       {"L2 bytes", Align::kRight},
+                       {"L2 FLOP/byte", Align::kRight},
+                       {"L2 / DRAM bytes", Align::kRight},
+                       {"L1 bytes", Align::kRight},
+                       {"L1 FLOP/byte", Align::kRight}});
+  bool any = false;
+  auto ratio = [](const std::optional<double>& v) {
+    return v ? fmt::format("{:.3g}", *v) : std::string("n/a");
+  };
+  for (std::size_t i = 0; i < shown; ++i) {
+    const KernelRoofline& r = *rows[i]->roofline;
+    if (!r.l2_bytes && !r.l1_bytes)
+      continue;
+    any = true;
+    std::optional<double> l2_over_dram;
+    if (r.l2_bytes && r.dram_bytes && *r.dram_bytes > 0)
+      l2_over_dram = *r.l2_bytes / *r.dram_bytes;
+    table.AddRow({std::to_string(i + 1),
+                  Shorten(rows[i]->name, options.name_chars),
+                  Or(r.l2_bytes, "B"),
+                  ratio(r.l2_arithmetic_intensity),
+                  ratio(l2_over_dram),
+                  Or(r.l1_bytes, "B"),
+                  ratio(r.l1_arithmetic_intensity)});
+  }
+  if (!any)
+    return;
+  out +=
+      "### Cache levels (hardware counters)\n\n"
+      "Traffic through L2 (`lts__t_bytes.sum`) and L1/TEX (`l1tex__t_bytes.sum`) "
+      "and the FLOPs over it: a kernel far below both roofs that moves many times its DRAM "
+      "bytes through the caches waits on the cache hierarchy, not on DRAM. No cache roofs: "
+      "the datasheets give none.\n\n";
+  out += table.Render() + "\n";
+}
+
 }  // namespace
 
 void AppendRoofline(std::string& out,
@@ -108,13 +168,22 @@ void AppendRoofline(std::string& out,
                   r.arithmetic_intensity ? fmt::format("{:.3g}", *r.arithmetic_intensity) : "n/a",
                   Or(r.achieved_flops_per_s, "FLOP/s"),
                   Or(r.achieved_bytes_per_s, "B/s"),
-                  r.roof_fraction ? FormatPercent(100.0 * *r.roof_fraction) : "n/a",
+                  RoofText(r),
                   r.floor_ns ? FormatDuration(static_cast<double>(*r.floor_ns)) : "n/a",
                   r.bound});
   }
   out += table.Render() + "\n";
   AppendShownNote(
       out, shown, rows.size(), modeled > 0 ? "kernels with a roofline" : "kernels with counters");
+  if (std::any_of(rows.begin(), rows.end(), [](const KernelRow* row) {
+        return !row->roofline->ceiling_candidates.empty();
+      })) {
+    out +=
+        "The trace does not name the GPU: \"% of roof\" gives the compute and DRAM fractions "
+        "over every datasheet entry of its compute capability, and a bound only where all "
+        "of them agree (name the GPU with `--gpu NAME` for one roof).\n\n";
+  }
+  AppendCacheLevels(out, rows, shown, options);
   std::vector<std::string> sources;
   for (const KernelRow* row : rows) {
     const std::string& source = row->roofline->ceiling_source;

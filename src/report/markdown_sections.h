@@ -28,6 +28,11 @@ void AppendPredictions(std::string& out,
 void AppendKernels(std::string& out, const AnalysisReport& report, const MarkdownOptions& options);
 // The roofline table (markdown_roofline.cc); nothing when no kernel has hardware counters.
 void AppendRoofline(std::string& out, const AnalysisReport& report, const MarkdownOptions& options);
+// Nsight Compute evidence (markdown_ncu.cc): the --counters join, Speed of Light and rule
+// results; nothing when the report has none of them.
+void AppendNcuEvidence(std::string& out,
+                       const AnalysisReport& report,
+                       const MarkdownOptions& options);
 // The occupancy table (markdown_occupancy.cc); nothing when no kernel has launch attributes.
 void AppendOccupancy(std::string& out,
                      const AnalysisReport& report,

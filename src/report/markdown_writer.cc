@@ -155,6 +155,7 @@ std::string ToMarkdown(const AnalysisReport& report, const MarkdownOptions& opti
   markdown::AppendClassification(out, report, options);
   markdown::AppendRoofline(out, report, options);
   markdown::AppendCeilings(out, report);
+  markdown::AppendNcuEvidence(out, report, options);
   markdown::AppendOccupancy(out, report, options);
   markdown::AppendTensorCores(out, report, options);
   markdown::AppendMemoryOps(out, report, options);

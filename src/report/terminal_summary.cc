@@ -182,6 +182,15 @@ std::string ToTerminalSummary(const AnalysisReport& report, const TerminalOption
   if (!report.headline.empty()) {
     out += Wrap(PlainText(report.headline), options.width) + "\n\n";
   }
+  if (const auto& join = report.counters_join) {
+    out += fmt::format(
+        "Counters: {} of {} Nsight Compute launches joined to trace kernels ({} no kernel of "
+        "that name left, {} only with another grid or block)\n\n",
+        join->joined,
+        join->ncu_launches,
+        join->no_kernel,
+        join->config_mismatch);
+  }
   AppendKernels(out, report, options, paint);
   AppendFindings(out, report, options, paint);
   for (const auto& path : options.written) {

@@ -111,10 +111,22 @@ TEST_CASE("ncu corpus: A100 SGEMM FLOPs are exactly 2*M*N*K", "[ncu][roofline][c
   CHECK(*r.flops == 2 * m * n * k);  // 68,719,476,736,000 exactly
   CHECK(*r.dram_bytes == 807658682624.0);
   CHECK(*r.arithmetic_intensity == Approx(2 * m * n * k / 807658682624.0));
-  // The CSV names no GPU (only cc 8.0, which fits four A100 variants): no ceilings.
-  CHECK(r.bound == "unknown");
-  CHECK_FALSE(r.floor_ns);
-  CHECK(r.ceiling_source.empty());
+  // The CSV names no GPU (only cc 8.0, which fits four A100 variants): placed against all four,
+  // it is under 30% of both roofs on each (10.5% of 19.5 TFLOP/s FP32, 1.2-1.6% of 1555-2039
+  // GB/s), so latency-bound on every candidate.
+  const double seconds = 25610472227.46 / 764999999.31;
+  CHECK(r.ceiling_candidates.size() == 4);
+  CHECK(r.bound == "latency");
+  REQUIRE(r.compute_fraction_range);
+  CHECK(r.compute_fraction_range->second == Approx(2 * m * n * k / seconds / 19.5e12));
+  REQUIRE(r.memory_fraction_range);
+  CHECK(r.memory_fraction_range->first == Approx(807658682624.0 / seconds / 2039e9));
+  CHECK(r.memory_fraction_range->second == Approx(807658682624.0 / seconds / 1555e9));
+  CHECK_FALSE(r.roof_fraction);
+  // Its L2 traffic is 50x the DRAM bytes (lts__t_bytes.sum), shown in the class's reason.
+  CHECK(*r.l2_bytes / *r.dram_bytes == Approx(50.7).margin(0.05));
+  CHECK(gemm->classification.basis == "roofline_candidates");
+  CHECK(gemm->classification.reason.find("L2 traffic 50.7x") != std::string::npos);
 }
 
 TEST_CASE("ncu corpus: robogoat H100, program output before the header", "[ncu][corpus]") {

@@ -4,10 +4,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <string>
 
 #include "io/input.h"
 #include "io/ncu/ncu_parse.h"
+#include "model/ncu_rules.h"
 
 namespace {
 
@@ -93,7 +95,7 @@ TEST_CASE("ncu long format: one kernel per ID, values in base units", "[ncu]") {
   CHECK(synthetic_note);
 }
 
-TEST_CASE("ncu details page: labels map to raw names, rule rows are skipped", "[ncu]") {
+TEST_CASE("ncu details page: labels map to raw names, rule rows are kept", "[ncu]") {
   std::string header =
       "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Kernel Time\","
       "\"Context\",\"Stream\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\","
@@ -120,8 +122,16 @@ TEST_CASE("ncu details page: labels map to raw names, rule rows are skipped", "[
   const auto& metrics = CountersOf(trace, 0).metrics;
   CHECK(metrics.at("gpc__cycles_elapsed.avg.per_second") == Approx(773.76e6));
   CHECK(metrics.at("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed") == Approx(12.5));
-  CHECK(metrics.at("label:Occupancy/Block Limit SM") == 32);
-  CHECK(trace.diagnostics.counts.empty());
+  CHECK(metrics.at("launch__occupancy_limit_blocks") == 32);
+  // The rule row is kept as text with the trace, quotes and all.
+  CHECK(trace.diagnostics.counts == std::map<std::string, std::int64_t>{{"ncu_rule_rows", 1}});
+  auto rules = gpuperf::model::LoadNcuRules(trace.metadata, 0);
+  REQUIRE(rules.size() == 1);
+  CHECK(rules[0].section == "SpeedOfLight");
+  CHECK(rules[0].name == "SOLBottleneck");
+  CHECK(rules[0].type == "WRN");
+  CHECK(rules[0].description == "Low \"throughput\", see below");
+  CHECK_FALSE(rules[0].estimated_speedup_percent);
 }
 
 TEST_CASE("ncu raw page: a column per metric, a units row, device attributes", "[ncu]") {

@@ -62,6 +62,8 @@ inline report::AnalysisReport SampleReport() {
                        std::nullopt,
                        std::nullopt,
                        std::nullopt,
+                       {},
+                       std::nullopt,
                        {}});
   r.kernels.push_back({"gemm_kernel",
                        Dist(10, 1'500'000, 150'000.0 / 1.0, 149'000.5, 100'000, 200'000, 1.0 / 3.0),
@@ -73,6 +75,8 @@ inline report::AnalysisReport SampleReport() {
                        "",  // top_operator
                        std::nullopt,
                        std::nullopt,
+                       std::nullopt,
+                       {},
                        std::nullopt,
                        {}});
   r.memory_ops.push_back({"[CUDA memcpy HtoD]",

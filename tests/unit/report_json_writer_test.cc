@@ -36,6 +36,7 @@ TEST_CASE("report.json has the documented top-level keys in order") {
                                                "devices",
                                                "kernels",
                                                "ceilings",
+                                               "counters_join",
                                                "memory_ops",
                                                "api",
                                                "launch",

@@ -79,6 +79,8 @@ TEST_CASE("report.md kernel table is sorted and cut to the top rows") {
                               std::nullopt,
                               std::nullopt,
                               std::nullopt,
+                              {},
+                              std::nullopt,
                               {}});
   }
   MarkdownOptions options;

@@ -247,8 +247,10 @@ TEST_CASE("counter join: by name and launch order, the rest counted", "[roofline
   CHECK(t.trace.counters[2].activity == 1);
   CHECK(t.trace.diagnostics.counts.at("counters_joined") == 3);
   CHECK(t.trace.diagnostics.counts.at("counters_unjoined") == 1);
-  REQUIRE_FALSE(t.trace.diagnostics.notes.empty());
-  CHECK(t.trace.diagnostics.notes.back().find("\"void absent(int)\"") != std::string::npos);
+  CHECK(t.trace.diagnostics.counts.at("counters_no_kernel") == 1);
+  REQUIRE(t.trace.metadata.properties.count("counters_join_example:0"));
+  CHECK(t.trace.metadata.properties.at("counters_join_example:0").find("\"void absent(int)\"") !=
+        std::string::npos);
 
   // A second file (another process of a counter pass) joins only instances still without
   // counters: its first gemm launch takes the second gemm instance.

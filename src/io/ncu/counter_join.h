@@ -3,6 +3,7 @@
 // durations and the counters' FLOPs and bytes.
 #pragma once
 
+#include "gpuperf/result.h"
 #include "gpuperf/trace.h"
 
 #include <cstdint>
@@ -15,21 +16,39 @@ namespace gpuperf::io::ncu {
 // space template brackets differently ("> >" / ">>").
 std::string JoinKey(std::string_view kernel_name);
 
+// The name without parameters, return type, namespace qualifiers (at any template depth) and
+// white space: unmodified ncu "void Kernel2<cutlass_80_x>(Params)" and CUPTI's "void
+// cutlass::Kernel2<cutlass_80_x>(cutlass_80_x::Params)" both give "Kernel2<cutlass_80_x>".
+std::string NormalKey(std::string_view kernel_name);
+
 // The bare function name (no namespace, template arguments or parameters): ncu's
 // `--print-kernel-base function` writes only this, and such names join on it.
 std::string BaseName(std::string_view kernel_name);
 
 struct JoinSummary {
-  std::int64_t joined = 0;        // ncu launches attached to a trace kernel
-  std::int64_t unjoined = 0;      // ncu launches with no trace kernel left to take them
-  std::int64_t ncu_launches = 0;  // kernel launches in `counters`
+  std::int64_t joined = 0;           // ncu launches attached to a trace kernel
+  std::int64_t unjoined = 0;         // no_kernel + config_mismatch
+  std::int64_t ncu_launches = 0;     // kernel launches in `counters`
+  std::int64_t no_kernel = 0;        // no trace kernel of that name left to take them
+  std::int64_t config_mismatch = 0;  // kernels of that name left, none with its grid and block
 };
 
-// For each kernel name, the i-th profiled launch (ncu ID order) joins the i-th instance of that
-// name in the trace (start-time order) among those without counters yet, so that several files
-// (one per process of a counter pass) join one after another. Joined counters are appended to
-// trace.counters; the summary is also counted in trace.diagnostics ("counters_joined",
-// "counters_unjoined") with a note naming up to three kernels that did not join.
+// Refuses counters taken on another GPU: an error naming `counters_name` when a device of the
+// counters' launches has a compute capability or name (both known) that no device of the
+// trace's kernels shares. A trace without device records is not checked.
+Status CheckCounterDevices(const model::Trace& trace,
+                           const model::Trace& counters,
+                           const std::string& counters_name);
+
+// For each kernel name, the i-th profiled launch (ncu ID order) joins the earliest instance of
+// that name in the trace (start-time order) without counters yet whose grid and block agree
+// (unknown agrees), so that several files (one per process of a counter pass) join one after
+// another. Names match at the first level that has the name in the trace: JoinKey, NormalKey,
+// or BaseName for a bare name. Joined counters are appended to trace.counters and their rule
+// rows follow them; the summary is counted in trace.diagnostics ("counters_ncu_launches",
+// "counters_joined", "counters_unjoined", "counters_no_kernel", "counters_config_mismatch"),
+// with up to three examples of launches that did not join in the metadata properties
+// "counters_join_example:<n>" and a note.
 JoinSummary JoinCounters(model::Trace& trace, const model::Trace& counters);
 
 }  // namespace gpuperf::io::ncu

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "io/ncu/ncu_parse.h"
+#include "model/ncu_rules.h"
 
 namespace gpuperf::io {
 namespace {
@@ -93,7 +94,18 @@ model::Device DeviceOf(const Launch& launch) {
   return d;
 }
 
-model::GpuActivity ActivityOf(const Launch& launch, model::Trace& trace) {
+// The details page's Launch Statistics give only totals ("Grid Size" 2048 blocks, "Block Size"
+// 512 threads) when the CSV has no Grid/Block Size columns (ncu <= 2022.3): kept as an
+// x-dimension, which holds the block and thread counts the wave and occupancy models use.
+std::optional<model::Dim3> DimFromTotal(const Launch& launch, const char* metric, bool& used) {
+  auto total = Metric(launch, metric);
+  if (!total || *total < 1)
+    return std::nullopt;
+  used = true;
+  return model::Dim3{ClampInt(*total), 1, 1};
+}
+
+model::GpuActivity ActivityOf(const Launch& launch, model::Trace& trace, bool& from_totals) {
   model::GpuActivity a;
   a.kind = model::ActivityKind::kKernel;
   a.device = launch.device;
@@ -101,9 +113,15 @@ model::GpuActivity ActivityOf(const Launch& launch, model::Trace& trace) {
   a.stream = launch.stream;
   a.context = launch.context;
   a.pid = launch.pid;
-  if (auto grid = launch.grid ? launch.grid : DimFromMetrics(launch, "launch__grid_dim"))
+  auto grid = launch.grid ? launch.grid : DimFromMetrics(launch, "launch__grid_dim");
+  auto block = launch.block ? launch.block : DimFromMetrics(launch, "launch__block_dim");
+  if (!grid)
+    grid = DimFromTotal(launch, "launch__grid_size", from_totals);
+  if (!block)
+    block = DimFromTotal(launch, "launch__block_size", from_totals);
+  if (grid)
     a.grid = *grid;
-  if (auto block = launch.block ? launch.block : DimFromMetrics(launch, "launch__block_dim"))
+  if (block)
     a.block = *block;
   a.registers_per_thread = ClampInt(Metric(launch, "launch__registers_per_thread").value_or(0));
   a.shared_memory_bytes =
@@ -120,13 +138,15 @@ model::Trace BuildTrace(ncu::ParsedCsv parsed, model::Diagnostics diagnostics) {
   trace.metadata.properties["ncu_layout"] = parsed.layout;
   std::map<std::int32_t, model::Device> devices;
   std::map<std::int64_t, model::Process> processes;
-  std::int64_t cursor_ns = 0, from_cycles = 0, without = 0;
+  std::int64_t cursor_ns = 0, from_cycles = 0, without = 0, from_totals = 0;
   for (Launch& launch : parsed.launches) {
     if (!devices.count(launch.device) || devices[launch.device].name.empty())
       devices[launch.device] = DeviceOf(launch);
     if (launch.pid != model::kNoId)
       processes.emplace(launch.pid, model::Process{launch.pid, launch.process_name, launch.host});
-    model::GpuActivity a = ActivityOf(launch, trace);
+    bool totals = false;
+    model::GpuActivity a = ActivityOf(launch, trace, totals);
+    from_totals += totals ? 1 : 0;
     bool cycles = false;
     std::optional<double> ns = DurationNs(launch, cycles);
     from_cycles += cycles ? 1 : 0;
@@ -137,6 +157,7 @@ model::Trace BuildTrace(ncu::ParsedCsv parsed, model::Diagnostics diagnostics) {
     a.start_ns = cursor_ns;
     a.end_ns = cursor_ns + std::llround(*ns);
     cursor_ns = a.end_ns;
+    model::StoreNcuRules(trace.metadata, trace.activities.size(), launch.rules);
     trace.counters.push_back({trace.activities.size(), std::move(launch.metrics)});
     trace.activities.push_back(a);
   }
@@ -148,6 +169,8 @@ model::Trace BuildTrace(ncu::ParsedCsv parsed, model::Diagnostics diagnostics) {
     trace.diagnostics.Count("ncu_durations_from_cycles", from_cycles);
   if (without > 0)
     trace.diagnostics.Count("ncu_launches_without_duration", without);
+  if (from_totals > 0)
+    trace.diagnostics.Count("ncu_launch_dims_from_totals", from_totals);
   trace.diagnostics.notes.push_back(
       "Nsight Compute CSV: " + std::to_string(trace.activities.size()) +
       " profiled launches laid back to back on a synthetic timeline from 0 in ID order (ncu "

@@ -15,7 +15,7 @@ constexpr std::string_view kSol = "GPU Speed Of Light Throughput";
 constexpr std::string_view kMemory = "Memory Workload Analysis";
 
 // Labels of ncu 2020-2025 (FORMATS.md §4.1 and the "Other Speed-of-Light metrics" table of §5).
-constexpr std::array<LabelMapping, 24> kLabels = {{
+constexpr std::array<LabelMapping, 33> kLabels = {{
     {"", "Duration", "gpu__time_duration.sum"},
     {"", "Elapsed Cycles", "gpc__cycles_elapsed.max"},
     {"", "SM Frequency", "gpc__cycles_elapsed.avg.per_second"},
@@ -40,6 +40,19 @@ constexpr std::array<LabelMapping, 24> kLabels = {{
     {"", "Static Shared Memory Per Block", "launch__shared_mem_per_block_static"},
     {"", "Driver Shared Memory Per Block", "launch__shared_mem_per_block_driver"},
     {"", "Shared Memory Configuration Size", "launch__shared_mem_config_size"},
+    // Occupancy section (ncu 2022-2025): the calculator's limits and the measured warps.
+    {"", "Block Limit SM", "launch__occupancy_limit_blocks"},
+    {"", "Block Limit Registers", "launch__occupancy_limit_registers"},
+    {"", "Block Limit Shared Mem", "launch__occupancy_limit_shared_mem"},
+    {"", "Block Limit Warps", "launch__occupancy_limit_warps"},
+    {"", "Block Limit Barriers", "launch__occupancy_limit_barriers"},
+    {"", "Theoretical Active Warps per SM", "sm__maximum_warps_avg_per_active_cycle"},
+    {"", "Achieved Active Warps Per SM", "sm__warps_active.avg.per_cycle_active"},
+    // The older Speed-of-Light label of the DRAM roof (ncu 2020: "SOL DRAM").
+    {"", "SOL DRAM", "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"},
+    {"",
+     "Memory Throughput [%]",
+     "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"},
 }};
 
 }  // namespace

@@ -96,6 +96,7 @@ class Parser {
   Launch& LaunchFor(std::int64_t id, const std::vector<std::string>& row);
   void Identity(Launch& launch, const std::vector<std::string>& row);
   void AddMetric(Launch& launch, std::string key, std::string_view value, std::string_view unit);
+  void AddRule(Launch& launch, const std::vector<std::string>& row);
 
   const std::string& name_;
   model::Diagnostics& diagnostics_;
@@ -214,8 +215,10 @@ void Parser::LongRow(const std::vector<std::string>& row) {
   }
   Launch& launch = LaunchFor(*id, row);
   std::string_view metric = Field(row, c["Metric Name"]);
-  if (metric.empty())
-    return;  // a rule result row of the details page
+  if (metric.empty()) {
+    AddRule(launch, row);  // a rule result row of the details page
+    return;
+  }
   std::string key(metric);
   if (metric.find("__") == std::string_view::npos) {  // a details label, not a raw name
     labels_ = true;
@@ -226,6 +229,23 @@ void Parser::LongRow(const std::vector<std::string>& row) {
       key = "label:" + std::string(section) + "/" + key;
   }
   AddMetric(launch, std::move(key), Field(row, c["Metric Value"]), Field(row, c["Metric Unit"]));
+}
+
+// "SOLBottleneck","WRN","This kernel ...","local","79.48": kept as evidence for the report.
+void Parser::AddRule(Launch& launch, const std::vector<std::string>& row) {
+  const Columns& c = *columns_;
+  std::string_view name = Field(row, c["Rule Name"]);
+  if (name.empty())
+    return;
+  model::NcuRuleRow rule;
+  rule.section = std::string(Field(row, c["Section Name"]));
+  rule.name = std::string(name);
+  rule.type = std::string(Field(row, c["Rule Type"]));
+  rule.description = std::string(Field(row, c["Rule Description"]));
+  rule.speedup_type = std::string(Field(row, c["Estimated Speedup Type"]));
+  rule.estimated_speedup_percent = ParseNumber(Field(row, c["Estimated Speedup"]));
+  launch.rules.push_back(std::move(rule));
+  diagnostics_.Count("ncu_rule_rows");
 }
 
 bool IsIdentityColumn(std::string_view name) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "model/ncu_rules.h"
 #include "util/byte_source.h"
 
 namespace gpuperf::io::ncu {
@@ -35,6 +36,7 @@ struct Launch {
   std::int32_t compute_minor = 0;
   std::map<std::string, double> metrics;                 // raw name -> value in base units
   std::map<std::string, std::string> device_attributes;  // device__attribute_* (raw page)
+  std::vector<model::NcuRuleRow> rules;                  // rule rows of the details page
 };
 
 struct ParsedCsv {
