@@ -21,8 +21,8 @@
 #include "cli/app.h"
 #include "cli/ceilings_option.h"
 #include "cli/errors.h"
-#include "cli/input_options.h"
 #include "cli/gpu_option.h"
+#include "cli/input_options.h"
 #include "cli/logging.h"
 #include "cli/report_output.h"
 #include "cli/terminal.h"
@@ -36,8 +36,8 @@
 #include "report/markdown_writer.h"
 #include "report/roofline_svg.h"
 #include "report/terminal_summary.h"
-#include "util/user_regex.h"
 #include "report/trace_export.h"
+#include "util/user_regex.h"
 
 namespace gpuperf::cli {
 namespace {

@@ -105,6 +105,7 @@ TEST_CASE("report.json kernels are sorted by total time and carry every statisti
                                                      "block",
                                                      "short_instances",
                                                      "top_operator",
+                                                     "category",
                                                      "classification"});
   CHECK(kernels[0]["instances"] == 10);
   CHECK(kernels[0]["total_ns"] == 1'500'000);

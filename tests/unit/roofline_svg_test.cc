@@ -56,6 +56,13 @@ std::string XmlProblem(const std::string& doc) {
       return "raw & at " + std::to_string(i);
     if (doc[i] == '>')
       return "stray > at " + std::to_string(i);
+    if (doc.compare(i, 4, "<!--") == 0) {  // a comment (the run id before the root)
+      std::size_t end = doc.find("-->", i + 4);
+      if (end == std::string::npos)
+        return "unterminated comment";
+      i = end + 3;
+      continue;
+    }
     if (doc[i] != '<') {
       if (open.empty() && doc[i] != '\n')
         return "text outside the root at " + std::to_string(i);
