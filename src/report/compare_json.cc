@@ -77,29 +77,24 @@ Json CompareToJson(const compare::CompareReport& r, const ToolInfo& tool) {
   json["workload_overlap"] = RoundedNumber(r.workload_overlap, 6);
   json["end_to_end"] = StatisticJson(r.end_to_end);
   json["end_to_end"]["source"] = r.end_to_end_source;
-  Json kernels = Json::array();
-  for (const auto& k : r.kernels) {
-    Json object = StatisticJson(k.statistic);
-    object["name"] = k.name;
-    object["total_before_ns"] = k.total_before_ns;
-    object["total_after_ns"] = k.total_after_ns;
-    object["share_before"] = RoundedNumber(k.share_before, 6);
-    kernels.push_back(std::move(object));
-  }
-  json["kernels"] = std::move(kernels);
+  // Kernels and operators: the same statistic per name.
+  auto results = [](const std::vector<compare::KernelResult>& rows) {
+    Json array = Json::array();
+    for (const auto& k : rows) {
+      Json object = StatisticJson(k.statistic);
+      object["name"] = k.name;
+      object["total_before_ns"] = k.total_before_ns;
+      object["total_after_ns"] = k.total_after_ns;
+      object["share_before"] = RoundedNumber(k.share_before, 6);
+      array.push_back(std::move(object));
+    }
+    return array;
+  };
+  json["kernels"] = results(r.kernels);
   json["kernels_omitted"] = r.kernels_omitted;
   json["only_before"] = r.only_before;
   json["only_after"] = r.only_after;
-  Json operators = Json::array();
-  for (const auto& k : r.operators) {
-    Json object = StatisticJson(k.statistic);
-    object["name"] = k.name;
-    object["total_before_ns"] = k.total_before_ns;
-    object["total_after_ns"] = k.total_after_ns;
-    object["share_before"] = RoundedNumber(k.share_before, 6);
-    operators.push_back(std::move(object));
-  }
-  json["operators"] = std::move(operators);
+  json["operators"] = results(r.operators);
   json["operators_omitted"] = r.operators_omitted;
   json["only_before_operators"] = r.only_before_operators;
   json["only_after_operators"] = r.only_after_operators;
