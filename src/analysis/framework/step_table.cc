@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <cmath>
-#include <regex>
 #include <set>
 #include <tuple>
 
@@ -9,13 +8,10 @@
 #include "analysis/framework/framework_view.h"
 #include "analysis/shape_model.h"
 #include "util/intervals.h"
+#include "util/user_regex.h"
 
 namespace gpuperf::analysis::framework {
 namespace {
-
-// Names longer than this are never matched by --step-range: libstdc++'s regex recurses per
-// character and a hostile name must not overflow the stack.
-constexpr std::size_t kMaxMatchedName = 1024;
 
 struct StepWindow {
   std::string name;
@@ -36,12 +32,15 @@ bool IsHostRange(model::RangeKind kind) {
 
 // ProfilerStep#N from annotations (and 2021's "Operator" events, which arrive as host ops), or
 // every host range / operator whose name matches `pattern`.
-std::vector<StepWindow> FindSteps(const model::Trace& trace, const std::regex* pattern) {
+// The pattern runs through util::UserRegex, the one guarded matcher for user regexes: a name too
+// long to match safely does not match.
+std::vector<StepWindow> FindSteps(const model::Trace& trace, const util::UserRegex* pattern) {
   std::vector<StepWindow> steps;
   auto wanted = [&](std::string_view name) {
     if (!pattern)
       return name.starts_with("ProfilerStep#");
-    return name.size() <= kMaxMatchedName && std::regex_search(name.begin(), name.end(), *pattern);
+    Result<bool> found = pattern->Search(name);
+    return found.ok() && *found;
   };
   for (const model::Range& r : trace.ranges) {
     if (IsHostRange(r.kind) && wanted(trace.Name(r.name)))
@@ -197,14 +196,14 @@ void StepTable(const FrameworkInput& input,
                const FrameworkOptions& options,
                report::FrameworkView& view,
                std::string& error) {
-  std::optional<std::regex> pattern;
+  std::optional<util::UserRegex> pattern;
   if (!options.step_range.empty()) {
-    try {
-      pattern.emplace(options.step_range, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      error = "--step-range: not a valid regular expression: " + options.step_range;
+    auto compiled = util::UserRegex::Compile(options.step_range);
+    if (!compiled.ok()) {
+      error = "--step-range: " + compiled.error().message;
       return;
     }
+    pattern = std::move(compiled).value();
   }
   std::vector<StepWindow> windows = FindSteps(input.trace, pattern ? &*pattern : nullptr);
   if (windows.empty())
