@@ -4,12 +4,13 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 
 #include "analysis/ceilings_used.h"
+#include "analysis/findings.h"
 #include "analysis/framework/categories.h"
+#include "analysis/names.h"
 
 namespace gpuperf::analysis::framework {
 namespace {
@@ -17,21 +18,10 @@ namespace {
 // A lever is proposed only for work of at least this share of the GPU time.
 constexpr double kMinShare = 0.10;
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // "aten::_softmax" -> "_softmax".
 std::string_view BaseName(std::string_view op) {
   auto scope = op.rfind("::");
   return scope == std::string_view::npos ? op : op.substr(scope + 2);
-}
-
-std::string Ms(std::int64_t ns) {
-  return fmt::format("{:.3f} ms", static_cast<double>(ns) / 1e6);
 }
 
 class LeverFinder {
@@ -73,7 +63,7 @@ class LeverFinder {
     for (const report::OperatorRow& op : view_.operators) {
       if (op.top_module.empty() || op.kernel_ns == 0)
         continue;
-      if (Lower(BaseName(op.name)).find("softmax") != std::string::npos)
+      if (ContainsNoCase(BaseName(op.name), "softmax"))
         softmax_by_module[op.top_module] += op.kernel_ns;
     }
     for (const auto& [module, softmax_ns] : softmax_by_module) {
@@ -187,9 +177,7 @@ class LeverFinder {
   void LayoutKernels() {
     std::int64_t layout = 0;
     for (const report::KernelRow& k : r_.kernels) {
-      std::string name = Lower(k.name);
-      if (name.find("nchwtonhwc") != std::string::npos ||
-          name.find("nhwctonchw") != std::string::npos)
+      if (ContainsNoCase(k.name, "nchwtonhwc") || ContainsNoCase(k.name, "nhwctonchw"))
         layout += k.duration_ns.total;
     }
     if (Share(layout) < kMinShare)
