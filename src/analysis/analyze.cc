@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+#include <future>
+
 #include "analysis/audit.h"
 #include "analysis/ceilings_used.h"
 #include "analysis/correlation.h"
@@ -93,20 +96,31 @@ std::map<std::string, KernelFloor> RooflineFloors(const std::vector<report::Kern
   return floors;
 }
 
-// Operators, categories, modules and steps; each kernel row learns the operator that launched
-// most of its time.
-void AttachFrameworkView(const model::Trace& trace,
-                         const CorrelationIndex& index,
-                         const AnalyzeOptions& options,
-                         report::AnalysisReport& out) {
+// Operators, categories, modules and steps, and per kernel name the operator that launched most
+// of its time.
+struct FrameworkResult {
+  report::FrameworkView view;
   framework::KernelFrameworkMap kernels;
   std::string error;
-  out.framework = framework::ComputeFrameworkView(
-      trace, index, {.step_range = options.step_range}, kernels, error);
-  if (!error.empty())
-    out.notes.push_back(error);
+};
+
+FrameworkResult ComputeFramework(const model::Trace& trace,
+                                 const CorrelationIndex& index,
+                                 const AnalyzeOptions& options) {
+  FrameworkResult r;
+  r.view = framework::ComputeFrameworkView(
+      trace, index, {.step_range = options.step_range}, r.kernels, r.error);
+  return r;
+}
+
+// `note_at`: where the view's note goes among the others, so that their order does not depend on
+// when the view finished.
+void AttachFrameworkView(FrameworkResult result, std::size_t note_at, report::AnalysisReport& out) {
+  out.framework = std::move(result.view);
+  if (!result.error.empty())
+    out.notes.insert(out.notes.begin() + static_cast<std::ptrdiff_t>(note_at), result.error);
   for (report::KernelRow& row : out.kernels) {
-    if (auto it = kernels.find(row.name); it != kernels.end()) {
+    if (auto it = result.kernels.find(row.name); it != result.kernels.end()) {
       row.top_operator = it->second.top_operator;
       row.category = it->second.category;
     }
@@ -119,6 +133,11 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   report::AnalysisReport out;
   out.source = SourceOf(trace);
   CorrelationIndex index(trace);
+  // The framework view reads only the trace and the index, and only the diagnosis reads it: it
+  // runs beside the kernel, timeline and finding passes (deferred when no thread can start).
+  std::future<FrameworkResult> framework = std::async(
+      std::launch::async | std::launch::deferred, ComputeFramework, std::cref(trace),
+      std::cref(index), std::cref(options));
 
   ActivityList all = SelectActivities(trace, index, {});
   ActivityList launched =
@@ -145,14 +164,14 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   out.launch = SummarizeLaunches(trace, launch_pairs);
   out.audit = ComputeAudit(trace, index);
   out.ranges = RangeTable(trace);
-  AttachFrameworkView(trace, index, options, out);
+  std::size_t framework_note_at = out.notes.size();
   // One-time work first: the steady-state idle attribution, finding bounds and diagnosis leave
   // it out.
   TraceWindow window = ComputeTraceWindow(trace);
   InitializationResult init = DetectInitialization(trace, index, window);
   out.initialization = init.report;
   IdleAttribution idle =
-      AttributeIdle(trace, all, window, ImplicitSyncCalls(trace, index), init.intervals);
+      AttributeIdle(trace, all, window, ImplicitSyncCalls(trace, index), init.intervals, &index);
   out.findings = RunRules({trace, index, options, out.timeline, out.launch, &idle});
   out.predictions = ComputePredictions(
       trace, index, out.kernels, RooflineFloors(out.kernels), options.prediction_rows);
@@ -164,6 +183,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   std::optional<report::LaunchQueue> queue;
   if (trace.metadata.format != "ncu-csv")
     queue = LaunchQueueDepth(trace, launch_pairs);
+  AttachFrameworkView(framework.get(), framework_note_at, out);
   out.diagnosis = Diagnose(trace, out, idle, std::move(queue));
   out.headline = Headline(trace, out);
   return out;

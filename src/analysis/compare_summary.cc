@@ -6,6 +6,7 @@
 #include <set>
 
 #include "analysis/compare_parts.h"
+#include "util/units_format.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -17,16 +18,8 @@ std::string Signed(const std::optional<double>& ratio) {
   return ratio ? fmt::format("{:+.1f}%", 100.0 * (*ratio - 1.0)) : std::string("n/a");
 }
 
-// The summary is a sentence for people (the analysis layer has no report formatter): three
-// significant digits in the largest fitting unit.
 std::string Human(double ns) {
-  if (ns >= 1e9)
-    return fmt::format("{:.3g} s", ns / 1e9);
-  if (ns >= 1e6)
-    return fmt::format("{:.3g} ms", ns / 1e6);
-  if (ns >= 1e3)
-    return fmt::format("{:.3g} µs", ns / 1e3);
-  return fmt::format("{:.0f} ns", ns);
+  return util::FormatDuration(ns);
 }
 
 std::string Upper(std::string text) {

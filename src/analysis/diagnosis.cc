@@ -92,6 +92,17 @@ void SetIdleClass(report::Diagnosis& d,
         "is unknown.");
     return;
   }
+  if (idle.queued_ns > 0)
+    d.support.push_back(fmt::format(
+        "In {} of the stretches ({}) the next GPU work had already been launched: the GPU "
+        "waited on a device-side dependency (an event on another stream, a collective) or the "
+        "launch latency, not on the host{} (trace: launch calls by correlation).",
+        idle.queued_gaps,
+        Ms(idle.queued_ns),
+        idle.stream_waits > 0
+            ? fmt::format("; the trace holds {} cross-stream waits (cudaStreamWaitEvent)",
+                          idle.stream_waits)
+            : std::string()));
   d.support.push_back(fmt::format(
       "{} of the stretches ({}) are the round trip after a host-blocking synchronization ({} "
       "more overlap one but hold long host work); elsewhere launch calls cover {}, other CUDA "
@@ -103,10 +114,16 @@ void SetIdleClass(report::Diagnosis& d,
       Ms(idle.other_api_ns),
       Ms(idle.host_ns)));
   std::int64_t host = idle.host_ns + idle.other_api_ns;
-  std::int64_t attributed = std::max({idle.sync_ns, idle.launch_ns, host});
+  std::int64_t attributed = std::max({idle.sync_ns, idle.launch_ns, host, idle.queued_ns});
   d.evidence = "measured";
   d.status = "finding";
-  if (attributed == idle.sync_ns) {
+  if (attributed == idle.queued_ns) {
+    // Work was queued and the GPU still idled: no host-side change starts it earlier.
+    d.bottleneck = "dependency_bound";
+    context.ranks = r.source.rank.has_value();
+    context.collectives = r.timeline.communication_ns > 0;
+    context.stream_waits = idle.stream_waits;
+  } else if (attributed == idle.sync_ns) {
     d.bottleneck = "sync_bound";
     // The wait finding that causes the most idle names the call.
     const report::Finding* sync = nullptr;
@@ -137,6 +154,11 @@ void SetIdleClass(report::Diagnosis& d,
     // Host ops (framework operators) in the gaps show what the host did; without them the trace
     // shows only that the host was not in CUDA.
     bool shown = idle.host_work_ns * 2 >= idle.host_ns;
+    context.host_outside_ops = idle.host_work_ns > 0 && idle.host_op_ns * 2 < idle.host_work_ns;
+    for (const auto& [name, ns] : idle.top_host_work) {
+      context.host_work_names +=
+          fmt::format("{}{} ({})", context.host_work_names.empty() ? "" : ", ", name, Ms(ns));
+    }
     if (idle.has_host_work_records) {
       std::string names;
       for (const auto& [name, ns] : idle.top_host_work)
@@ -269,20 +291,22 @@ std::int64_t ReplaySpans(const model::Trace& trace) {
   return spans;
 }
 
-// A deep queue with a mostly idle GPU is not GPU-bound: the queued work waits on something
-// other than the host (a synchronization, another stream, another rank).
-void QueueAgainstIdle(report::Diagnosis& d, double idle_share) {
-  if (!d.queue || d.queue->verdict != "gpu_bound" || idle_share < kDominantShare)
+// A deep queue with a GPU that idles while its next work is queued is not GPU-bound: the queued
+// work waits on something other than the host (another stream, a collective, another rank).
+// Idle with nothing queued (before the first launch, host phases) says nothing about the queue.
+void QueueAgainstIdle(report::Diagnosis& d, double queued_idle_share) {
+  if (!d.queue || d.queue->verdict != "gpu_bound" || queued_idle_share < kDominantShare)
     return;
   d.queue->verdict = "gpu_waits";
   d.queue->sentence = fmt::format(
       "Queued but idle: the host runs {} ahead of the GPU (median launch-queue depth; p90 {}; {} "
-      "launch calls, trace), yet the GPU idles {} of the steady-state window: the queued work "
-      "waits on something other than the host (a synchronization, another stream or rank).",
+      "launch calls, trace), yet the GPU idles {} of the steady-state window with its next "
+      "work already queued: that work waits on something other than the host (an event on "
+      "another stream, a collective, another rank).",
       Ms(d.queue->median_ns),
       Ms(d.queue->p90_ns),
       d.queue->launches,
-      Pct(idle_share));
+      Pct(queued_idle_share));
 }
 
 }  // namespace
@@ -327,7 +351,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   // Shares of the steady-state window: idle time outside the GPU span counts too.
   std::int64_t window = std::max(SteadyWall(r, idle), std::int64_t{1});
   double idle_share = Fraction(idle.idle_ns, window);
-  QueueAgainstIdle(d, idle_share);
+  QueueAgainstIdle(d, Fraction(idle.queued_ns, window));
   double transfer = Fraction(t.exposed_memcpy_ns, window);
   double comm = Fraction(t.exposed_communication_ns, window);
   double compute = Fraction(t.computation_ns, window);

@@ -38,6 +38,13 @@ struct ExperimentContext {
   bool graphs = false;         // most kernels run through graph launches, or the program captures
                                // graphs: never advise graphs
   bool implicit_sync = false;  // the sync is an async copy with a pageable host side
+  bool ranks = false;          // the trace is one rank of a job: other ranks can be compared
+  bool collectives = false;    // the window holds communication kernels
+  std::int64_t stream_waits = 0;  // cross-stream waits (cudaStreamWaitEvent) in the trace
+  // Host-bound: most recorded host work in the gaps lies outside framework operators (Python
+  // preprocessing, data loading), which graphs and launch batching do not remove; its top names.
+  bool host_outside_ops = false;
+  std::string host_work_names;
 };
 void SetExperiment(report::Diagnosis& diagnosis,
                    const std::string& subject,

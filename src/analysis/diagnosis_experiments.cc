@@ -70,6 +70,28 @@ Advice AdviceFor(const report::Diagnosis& d,
         "recurs every step, it is not initialization but steady-state cost.",
         ""};
   }
+  if (c == "dependency_bound") {
+    std::string where =
+        context.stream_waits > 0
+            ? fmt::format("the {} cross-stream waits (cudaStreamWaitEvent) and the streams they "
+                          "wait on",
+                          context.stream_waits)
+            : std::string("the events and streams the queued work depends on");
+    return {
+        fmt::format(
+            "Find what the queued work waits for: {}{}. The host cannot start it earlier, so "
+            "host-side changes (pinning, fewer synchronizations, graphs) do not close these gaps.",
+            where,
+            context.collectives && context.ranks
+                ? "; with collectives between them, compare the ranks (gpuperf ranks DIR): a "
+                  "slower rank holds every other rank's collective"
+            : context.collectives ? "; with collectives between them, the other ranks' progress"
+                                  : ""),
+        "Stream-level timing around the gaps (the producer on the awaited stream, nsys or the "
+        "trace's stream rows): if the awaited work ends well before the queued work starts, the "
+        "dependency is not the cause and launch latency or the hardware scheduler is.",
+        ""};
+  }
   if (c == "sync_bound" && context.implicit_sync) {
     return {fmt::format("Stop the implicit synchronization of {}: pin the host buffers "
                         "(cudaHostAlloc, tensor.pin_memory()) and copy with non_blocking=True, "
@@ -107,16 +129,28 @@ Advice AdviceFor(const report::Diagnosis& d,
             "fall; if idle time stays with fewer launches, launch overhead was not the cause.",
             ""};
   }
+  if (c == "host_bound" && d.status == "finding" && context.host_outside_ops) {
+    return {fmt::format("Move the host work that fills the gaps off the launching thread, or make "
+                        "it faster: {} (a DataLoader worker or another thread or process "
+                        "overlapped with the GPU, a GPU or vectorised implementation). It runs "
+                        "outside the framework operators, so graphs and launch batching would not "
+                        "remove it.",
+                        context.host_work_names.empty() ? std::string("the recorded host work")
+                                                        : context.host_work_names),
+            "The named host work's time in the gaps must fall and the GPU's idle share with it; "
+            "if the GPU stays idle while that work runs elsewhere, something else holds it.",
+            ""};
+  }
   if (c == "host_bound" && d.status == "finding") {
     return {
         context.graphs
             ? "Cut the host time between GPU work in the framework operators that fill the gaps: "
-              "batch more work per step, or move data preparation off the training thread (the "
+              "batch more work per step, or move data preparation off the launching thread (the "
               "launches already run through graphs)."
             : fmt::format("Cut the host time between GPU work in the framework operators that "
                           "fill the gaps: capture the step in {} (torch.compile "
                           "mode=\"reduce-overhead\"), batch more work per launch, or move data "
-                          "preparation off the training thread.",
+                          "preparation off the launching thread.",
                           tools.graph),
         "Host operator time in the gaps must fall and the GPU's idle share with it; if the "
         "GPU stays idle with less host work, something else (a wait the trace does not "

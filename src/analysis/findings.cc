@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "util/units_format.h"
+
 namespace gpuperf::analysis {
 
 void SetRows(report::Finding& finding, std::vector<report::FindingRow> rows, std::int64_t limit) {
@@ -36,7 +38,7 @@ std::string IdleCausedText(const report::Finding& finding) {
 }
 
 std::string Ms(std::int64_t ns) {
-  return fmt::format("{:.3f} ms", static_cast<double>(ns) / 1e6);
+  return util::FormatDuration(static_cast<double>(ns));
 }
 
 std::vector<report::Finding> RunRules(const RuleInput& in) {

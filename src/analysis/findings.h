@@ -95,7 +95,7 @@ void SetTopRows(report::Finding& finding,
 // Keeps the first `limit` rows (all when limit < 0) and counts the rest in rows_omitted.
 void SetRows(report::Finding& finding, std::vector<report::FindingRow> rows, std::int64_t limit);
 
-// "12.345 ms": durations in prose.
+// Durations in prose, three significant digits in the largest fitting unit: "12.3 ms", "46.9 s".
 std::string Ms(std::int64_t ns);
 
 }  // namespace gpuperf::analysis

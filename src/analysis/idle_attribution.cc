@@ -1,6 +1,8 @@
 #include "analysis/idle_attribution.h"
 
 #include <algorithm>
+#include <limits>
+#include <set>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -8,6 +10,7 @@
 
 #include "analysis/names.h"
 #include "util/intervals.h"
+#include "util/sort_runs.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -36,15 +39,25 @@ bool HostBlocking(model::SyncKind kind) {
 // Python frames (with_stack) by their self time: what the innermost recorded frame ran while the
 // GPU idled. An enclosing frame counts only the stretches none of its children cover, so the
 // frame that did the work is named, not main() around it.
+// Only threads that launch GPU work can hold the GPU back: a monitor thread asleep in wait() or
+// a worker preparing the next batch in parallel does not (all threads when none launches).
 void AddPythonSelfTime(const model::Trace& trace,
                        const std::vector<Interval>& host_idle,
+                       const std::set<std::pair<std::int64_t, std::int64_t>>& launching_threads,
                        std::vector<Interval>& work_raw,
                        std::unordered_map<model::NameId, std::int64_t>& by_name) {
-  std::vector<std::size_t> order(trace.python_frames.size());
-  for (std::size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
   const auto& frames = trace.python_frames;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+  // A frame that meets no idle stretch names no idle time, and leaving it out of its parent's
+  // children changes nothing the parent's self time has in the idle stretches either.
+  std::vector<std::uint32_t> order;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    const model::PythonFrame& f = frames[i];
+    if (!launching_threads.empty() && !launching_threads.contains({f.pid, f.tid}))
+      continue;
+    if (util::Overlaps(host_idle, f.start_ns, f.end_ns))
+      order.push_back(static_cast<std::uint32_t>(i));
+  }
+  util::SortRuns(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     const model::PythonFrame& x = frames[a];
     const model::PythonFrame& y = frames[b];
     return std::tie(x.pid, x.tid, x.start_ns, y.end_ns) <
@@ -55,10 +68,11 @@ void AddPythonSelfTime(const model::Trace& trace,
     std::int64_t cursor;  // where its next self stretch starts
   };
   std::vector<Open> stack;
+  // The self stretches of a thread's frames tile its outermost frames, so those alone go to
+  // work_raw (the union of host work), not one interval per stretch.
   auto self = [&](const Open& open, std::int64_t end) {
     if (end <= open.cursor)
       return;
-    work_raw.push_back({open.cursor, end});
     if (std::int64_t covered = util::CoveredLength(host_idle, open.cursor, end); covered > 0)
       by_name[frames[open.frame].name] += covered;
   };
@@ -83,6 +97,8 @@ void AddPythonSelfTime(const model::Trace& trace,
       self(stack.back(), f.start_ns);
       stack.back().cursor = std::max(stack.back().cursor, f.start_ns);
     }
+    if (stack.empty())
+      work_raw.push_back({f.start_ns, f.end_ns});
     stack.push_back({order[k], f.start_ns});
   }
   while (!stack.empty())
@@ -107,14 +123,23 @@ void AttributeHostWork(const model::Trace& trace,
   };
   for (const model::HostOp& op : trace.host_ops)
     add(op.name, op.start_ns, op.end_ns);
+  // Framework operators are the dispatch path that graphs and fewer launches shorten; the rest
+  // (Python frames outside them, ranges) is other host work.
+  out.host_op_ns = util::TotalLength(util::Intersect(host_idle, util::MergeIntervals(work_raw)));
   for (const model::Range& r : trace.ranges) {
     if (r.kind == model::RangeKind::kNvtx || r.kind == model::RangeKind::kUserAnnotation) {
       if (r.device == model::kNoId)
         add(r.name, r.start_ns, r.end_ns);
     }
   }
-  AddPythonSelfTime(trace, host_idle, work_raw, by_name);
-  out.has_host_work_records = !work_raw.empty();
+  std::set<std::pair<std::int64_t, std::int64_t>> launching_threads;
+  CachedNamePredicate is_launch(trace, LaunchCall);
+  for (const model::ApiCall& call : trace.api_calls) {
+    if (is_launch(call.name))
+      launching_threads.insert({call.pid, call.tid});
+  }
+  AddPythonSelfTime(trace, host_idle, launching_threads, work_raw, by_name);
+  out.has_host_work_records = !work_raw.empty() || !trace.python_frames.empty();
   out.host_work_ns =
       util::TotalLength(util::Intersect(host_idle, util::MergeIntervals(std::move(work_raw))));
   std::vector<std::pair<model::NameId, std::int64_t>> top(by_name.begin(), by_name.end());
@@ -147,6 +172,46 @@ std::vector<Interval> CoverageWaits(const std::vector<Interval>& waits,
   return out;
 }
 
+// For each gap, from when GPU work was queued: the earliest end of a launch call whose work
+// started at or after the gap's end; INT64_MAX when none (orphan work, or nothing after the gap).
+// A suffix minimum over the activities by start.
+std::vector<std::int64_t> QueuedFrom(const model::Trace& trace,
+                                     const ActivityList& activities,
+                                     const CorrelationIndex& index,
+                                     const std::vector<Interval>& gaps) {
+  constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+  std::vector<std::pair<std::int64_t, std::int64_t>> by_start;  // (start, launch-call end)
+  by_start.reserve(activities.size());
+  for (const model::GpuActivity* a : activities) {
+    std::int64_t call = index.PrimaryCall(a->correlation, a->pid);
+    by_start.emplace_back(a->start_ns,
+                          call >= 0 ? trace.api_calls[static_cast<std::size_t>(call)].end_ns
+                                    : kNever);
+  }
+  util::SortRuns(by_start.begin(), by_start.end(), [](const auto& x, const auto& y) {
+    return x.first < y.first;
+  });
+  std::vector<std::int64_t> suffix_min(by_start.size() + 1, kNever);
+  for (std::size_t i = by_start.size(); i-- > 0;)
+    suffix_min[i] = std::min(suffix_min[i + 1], by_start[i].second);
+  std::vector<std::int64_t> out;
+  out.reserve(gaps.size());
+  for (const Interval& gap : gaps) {
+    auto it = std::lower_bound(by_start.begin(),
+                               by_start.end(),
+                               gap.end,
+                               [](const auto& x, std::int64_t t) { return x.first < t; });
+    out.push_back(suffix_min[static_cast<std::size_t>(it - by_start.begin())]);
+  }
+  return out;
+}
+
+bool StreamWaitCall(std::string_view name) {
+  name = StripVersionSuffix(name);
+  return name.starts_with("cudaStreamWaitEvent") || name.starts_with("cuStreamWaitEvent") ||
+         name.starts_with("hipStreamWaitEvent");
+}
+
 std::vector<Interval> WindowGaps(const std::vector<Interval>& busy, const TraceWindow& window) {
   std::vector<Interval> gaps;
   std::int64_t previous_end = window.start_ns;
@@ -166,7 +231,8 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
                               const ActivityList& activities,
                               const TraceWindow& window,
                               const std::vector<std::size_t>& implicit_sync_calls,
-                              const std::vector<Interval>& excluded) {
+                              const std::vector<Interval>& excluded,
+                              const CorrelationIndex* index) {
   IdleAttribution out;
   out.window_ns = window.length_ns();
   out.steady_window_ns =
@@ -180,9 +246,12 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
   std::vector<Interval> sync_raw, launch_raw, api_raw;
   CachedNamePredicate is_sync(trace, SyncCall);
   CachedNamePredicate is_launch(trace, LaunchCall);
+  CachedNamePredicate is_stream_wait(trace, StreamWaitCall);
   for (const model::ApiCall& call : trace.api_calls) {
     Interval span{call.start_ns, call.end_ns};
     api_raw.push_back(span);
+    if (is_stream_wait(call.name))
+      ++out.stream_waits;
     if (is_sync(call.name))
       sync_raw.push_back(span);
     else if (is_launch(call.name))
@@ -203,19 +272,35 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
   // One-time work is not steady state: its idle time is left out of the attribution.
   std::vector<Interval> gaps = util::Subtract(all_gaps, excluded);
   out.excluded_ns = util::TotalLength(all_gaps) - util::TotalLength(gaps);
+  out.last_busy_end = busy.empty() ? window.end_ns : busy.back().end;
+  std::vector<std::int64_t> queued_from;
+  if (index)
+    queued_from = QueuedFrom(trace, activities, *index, gaps);
   std::vector<Interval> host_gaps;  // gaps attributed to the host, not to a synchronization
-  for (const Interval& gap : gaps) {
+  for (std::size_t g = 0; g < gaps.size(); ++g) {
+    const Interval& gap = gaps[g];
     std::int64_t start = gap.start, end = gap.end;
-    std::int64_t length = end - start;
     if (util::CoveredLength(coverage, start, end) > 0) {
       ++out.coverage_gaps;
-      out.coverage_gap_ns += length;
+      out.coverage_gap_ns += end - start;
       continue;
     }
     ++out.gaps;
-    out.idle_ns += length;
+    out.idle_ns += end - start;
     if (busy.empty() || end <= busy.front().start || start >= busy.back().end)
-      out.edge_ns += length;
+      out.edge_ns += end - start;
+    // Queued from the gap's start, or for longer than a launch's latency: the few microseconds
+    // between a launch call's end and its kernel's start stay part of a round trip.
+    if (!queued_from.empty() && queued_from[g] < end &&
+        (queued_from[g] <= start || end - queued_from[g] > kHostWorkNs)) {
+      std::int64_t queued = std::min(end - start, end - queued_from[g]);
+      out.queued_ns += queued;
+      ++out.queued_gaps;
+      end -= queued;
+      if (end <= start)
+        continue;
+    }
+    std::int64_t length = end - start;
     std::int64_t launch_ns = util::CoveredLength(launch, start, end);
     std::int64_t api_ns = util::CoveredLength(api, start, end);
     if (util::CoveredLength(sync, start, end) > 0) {
@@ -225,7 +310,8 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
       if (uncovered <= std::max(kHostWorkNs, length / 2)) {
         ++out.sync_gaps;
         out.sync_ns += length;
-        out.round_trip_gaps.push_back(gap);
+        if (start < out.last_busy_end)
+          out.round_trip_gaps.push_back({start, end});
         continue;
       }
       ++out.sync_exposed_gaps;
@@ -233,8 +319,9 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
     out.launch_ns += launch_ns;
     out.other_api_ns += api_ns - launch_ns;
     out.host_ns += length - api_ns;
-    host_gaps.push_back(gap);
-    out.other_gaps.push_back(gap);
+    host_gaps.push_back({start, end});
+    if (start < out.last_busy_end)
+      out.other_gaps.push_back({start, end});
   }
   AttributeHostWork(trace, util::Subtract(host_gaps, api), out);
   return out;

@@ -29,6 +29,12 @@ namespace gpuperf::analysis {
 // nothing queued that started) waited for work the trace does not record: its whole gap is a
 // coverage gap, not a synchronization's cost. Implicit synchronizations (async copies with a
 // pageable host side, which block the host) count as synchronizations.
+// Before any of that, a gap is cut where the GPU got work: from the end of the launch call of the
+// first GPU work that ran after the gap (the earliest such call), the work was queued and the GPU
+// still idled, waiting on a device-side dependency (an event recorded on another stream, a
+// collective): `queued_ns`, when it was queued from the gap's start or for longer than 100 us
+// (a launch's latency stays part of the round trip). Only the part before it, when nothing was
+// queued, can the host have caused. With `index` null every gap counts as not queued.
 struct IdleAttribution {
   std::int64_t window_ns = 0;         // the recorded window (critical_time.h's TraceWindow)
   std::int64_t steady_window_ns = 0;  // window_ns less the excluded (one-time) intervals
@@ -44,9 +50,15 @@ struct IdleAttribution {
   std::int64_t launch_ns = 0;          // other gaps: covered by kernel or graph launch calls
   std::int64_t other_api_ns = 0;       // other gaps: covered by other API calls only
   std::int64_t host_ns = 0;            // other gaps: covered by no recorded API call
+  // Idle while the next GPU work had already been launched (queued): no host call causes it.
+  std::int64_t queued_ns = 0;
+  std::int64_t queued_gaps = 0;      // gaps with a queued part
+  std::int64_t stream_waits = 0;     // cudaStreamWaitEvent-style calls: cross-stream dependencies
+  std::int64_t last_busy_end = 0;    // after it the GPU has no work left for a wait to delay
   // Of host_ns: inside recorded host work (host ops, NVTX and record_function ranges shorter
   // than half the window), and the names that cover most of it, with the time they cover.
   std::int64_t host_work_ns = 0;
+  std::int64_t host_op_ns = 0;  // of host_work_ns: inside framework operators (cpu_op)
   std::vector<std::pair<std::string, std::int64_t>> top_host_work;
   bool has_api_calls = false;  // without them only idle_ns is known
   bool has_host_work_records = false;
@@ -58,7 +70,8 @@ struct IdleAttribution {
   // GPU idle caused by a set of waits (host intervals blocked on the GPU): of every round-trip
   // gap a wait overlaps, the part from the first such wait's start on; of any other gap, at most
   // the length of the waits overlapping it (without the waits the host work there would have
-  // started that much earlier).
+  // started that much earlier). Queued idle is not in these gaps, nor is idle after the last GPU
+  // work: no later work was there to be delayed.
   std::int64_t CausedBy(std::vector<util::Interval> waits) const;
 };
 
@@ -68,7 +81,8 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
                               const ActivityList& activities,
                               const TraceWindow& window,
                               const std::vector<std::size_t>& implicit_sync_calls = {},
-                              const std::vector<util::Interval>& excluded = {});
+                              const std::vector<util::Interval>& excluded = {},
+                              const CorrelationIndex* index = nullptr);
 
 // Async copy calls (cudaMemcpyAsync ...) whose copy has a pageable host side: the runtime stages
 // them synchronously, so they block the host like a synchronization. Indices into api_calls.

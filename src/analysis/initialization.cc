@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "analysis/findings.h"
 #include "analysis/names.h"
 
 namespace gpuperf::analysis {
@@ -26,10 +27,6 @@ struct Candidate {
   bool from_host_op = false;
   bool by_name = false;  // found by its name (NamedWork)
 };
-
-std::string Ms(std::int64_t ns) {
-  return fmt::format("{:.3f} ms", static_cast<double>(ns) / 1e6);
-}
 
 bool IsJitName(std::string_view name) {
   return ContainsNoCase(name, "nvrtc") || ContainsNoCase(name, "cuLink") ||
@@ -259,14 +256,27 @@ void NamedWork(const model::Trace& trace, std::vector<Candidate>& out) {
 
 // BeginCapture .. EndCapture per thread, and graph instantiation: work recorded into a graph,
 // not run.
+bool IsBeginCapture(std::string_view name) {
+  return ContainsNoCase(name, "BeginCapture");
+}
+bool IsEndCapture(std::string_view name) {
+  return ContainsNoCase(name, "EndCapture");
+}
+bool IsGraphInstantiate(std::string_view name) {
+  return ContainsNoCase(name, "GraphInstantiate");
+}
+
 void GraphCapture(const model::Trace& trace, std::vector<Candidate>& out) {
   std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> open;
+  // Names decided once each: a trace has 10^5 calls of a few dozen names.
+  CachedNamePredicate begin(trace, IsBeginCapture);
+  CachedNamePredicate end(trace, IsEndCapture);
+  CachedNamePredicate instantiate(trace, IsGraphInstantiate);
   for (const model::ApiCall& c : trace.api_calls) {
-    std::string_view name = StripVersionSuffix(trace.Name(c.name));
     std::pair thread{c.pid, c.tid};
-    if (ContainsNoCase(name, "BeginCapture")) {
+    if (begin(c.name)) {
       open.try_emplace(thread, c.start_ns);
-    } else if (ContainsNoCase(name, "EndCapture")) {
+    } else if (end(c.name)) {
       if (auto it = open.find(thread); it != open.end()) {
         out.push_back({"graph_capture",
                        "CUDA graph capture",
@@ -277,9 +287,9 @@ void GraphCapture(const model::Trace& trace, std::vector<Candidate>& out) {
                                    Ms(c.end_ns - it->second))});
         open.erase(it);
       }
-    } else if (ContainsNoCase(name, "GraphInstantiate") && c.duration_ns() >= kOneTimeMinNs) {
+    } else if (c.duration_ns() >= kOneTimeMinNs && instantiate(c.name)) {
       out.push_back({"graph_capture",
-                     std::string(name),
+                     std::string(StripVersionSuffix(trace.Name(c.name))),
                      c.start_ns,
                      c.end_ns,
                      fmt::format("graph instantiation, {} (trace)", Ms(c.duration_ns()))});

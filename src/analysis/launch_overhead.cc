@@ -9,6 +9,7 @@
 
 #include "analysis/names.h"
 #include "analysis/statistics.h"
+#include "util/units_format.h"
 
 namespace gpuperf::analysis {
 
@@ -92,10 +93,7 @@ std::optional<report::LaunchQueue> LaunchQueueDepth(const model::Trace& trace,
   out.p90_ns = at(0.9);
   bool gpu_bound = out.median_ns >= kQueuedNs;
   out.verdict = gpu_bound ? "gpu_bound" : "host_bound";
-  auto ms = [](std::int64_t ns) {
-    return ns >= 1'000'000 ? fmt::format("{:.1f} ms", static_cast<double>(ns) / 1e6)
-                           : fmt::format("{:.0f} us", static_cast<double>(ns) / 1e3);
-  };
+  auto ms = [](std::int64_t ns) { return util::FormatDuration(static_cast<double>(ns)); };
   out.sentence =
       gpu_bound ? fmt::format(
                       "GPU-bound: the host runs {} ahead of the GPU (median launch-queue depth, "

@@ -7,6 +7,8 @@
 #include <limits>
 #include <map>
 
+#include "util/units_format.h"
+
 namespace gpuperf::analysis {
 namespace {
 
@@ -145,11 +147,11 @@ void FindStragglers(ranks::RanksReport& out) {
       out.stragglers.push_back(
           {r.rank,
            "slow",
-           fmt::format("rank {} computes {:.3f} ms between collectives against a median of "
-                       "{:.3f} ms ({:+.1f}%; bound median + max(3 MAD, 5%))",
+           fmt::format("rank {} computes {} between collectives against a median of "
+                       "{} ({:+.1f}%; bound median + max(3 MAD, 5%))",
                        r.rank,
-                       compute[i] / 1e6,
-                       c.median / 1e6,
+                       util::FormatDuration(compute[i]),
+                       util::FormatDuration(c.median),
                        100.0 * (compute[i] / c.median - 1.0)),
            compute[i],
            c.median});
@@ -158,11 +160,11 @@ void FindStragglers(ranks::RanksReport& out) {
       out.stragglers.push_back(
           {r.rank,
            "late",
-           fmt::format("rank {} waits {:.3f} ms in collectives against a median of {:.3f} ms: "
+           fmt::format("rank {} waits {} in collectives against a median of {}: "
                        "the other ranks wait for it (bound median - max(3 MAD, 5%))",
                        r.rank,
-                       wait[i] / 1e6,
-                       w.median / 1e6),
+                       util::FormatDuration(wait[i]),
+                       util::FormatDuration(w.median)),
            wait[i],
            w.median});
     }

@@ -110,6 +110,24 @@ std::vector<std::int64_t> LaunchingHostOps(const model::Trace& trace,
   return out;
 }
 
+const std::optional<OpWork>& OpWorkMemo::Of(const model::HostOp& op) {
+  static const std::optional<OpWork> kUnmodeled;
+  if (op.input_dims == 0)
+    return kUnmodeled;
+  Key key{op.name, op.input_dims, op.input_types, op.concrete_inputs};
+  auto it = memo_.find(key);
+  if (it == memo_.end()) {
+    it = memo_
+             .emplace(key,
+                      ModelOp(trace_.Name(op.name),
+                              trace_.Name(op.input_dims),
+                              trace_.Name(op.input_types),
+                              trace_.Name(op.concrete_inputs)))
+             .first;
+  }
+  return it->second;
+}
+
 std::vector<ModeledOp> ModelHostOps(const model::Trace& trace, const CorrelationIndex& index) {
   std::vector<std::int64_t> launching = LaunchingHostOps(trace, index);
   std::map<std::size_t, std::vector<std::size_t>> kernels_of;  // host op -> its kernels
@@ -118,15 +136,12 @@ std::vector<ModeledOp> ModelHostOps(const model::Trace& trace, const Correlation
       kernels_of[static_cast<std::size_t>(launching[i])].push_back(i);
   }
   std::vector<ModeledOp> out;
+  OpWorkMemo memo(trace);
   for (auto& [op_index, kernels] : kernels_of) {
     const model::HostOp& op = trace.host_ops[op_index];
     if (op.input_dims == 0 || op.input_types == 0)
       continue;
-    auto work =
-        ModelOp(trace.Name(op.name),
-                trace.Name(op.input_dims),
-                trace.Name(op.input_types),
-                op.concrete_inputs == 0 ? std::string_view() : trace.Name(op.concrete_inputs));
+    const std::optional<OpWork>& work = memo.Of(op);
     if (!work)
       continue;
     std::size_t target = kernels.front();
@@ -134,7 +149,7 @@ std::vector<ModeledOp> ModelHostOps(const model::Trace& trace, const Correlation
       if (trace.activities[k].duration_ns() > trace.activities[target].duration_ns())
         target = k;
     }
-    out.push_back({op_index, std::move(*work), std::move(kernels), target});
+    out.push_back({op_index, *work, std::move(kernels), target});
   }
   return out;
 }

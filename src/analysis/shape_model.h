@@ -11,9 +11,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "analysis/correlation.h"
@@ -64,6 +66,19 @@ std::optional<OpWork> ModelOp(std::string_view name,
                               std::string_view input_dims,
                               std::string_view input_types,
                               std::string_view concrete_inputs = {});
+
+// ModelOp of a host op, memoised by its (name, dims, types, concrete inputs): a training loop
+// calls the same few hundred signatures thousands of times.
+class OpWorkMemo {
+ public:
+  explicit OpWorkMemo(const model::Trace& trace) : trace_(trace) {}
+  const std::optional<OpWork>& Of(const model::HostOp& op);
+
+ private:
+  using Key = std::tuple<model::NameId, model::NameId, model::NameId, model::NameId>;
+  const model::Trace& trace_;
+  std::map<Key, std::optional<OpWork>> memo_;
+};
 
 // A host op with a shape model and the kernels it launched.
 struct ModeledOp {

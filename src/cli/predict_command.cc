@@ -23,7 +23,7 @@
 #include "util/byte_source.h"
 #include "util/user_regex.h"
 #include "report/plain_text.h"
-#include "report/units_format.h"
+#include "util/units_format.h"
 
 namespace gpuperf::cli {
 namespace {
@@ -218,8 +218,8 @@ int PredictCommand::Run() {
     std::fprintf(out,
                  "f (share of critical time): %.4f  (%s critical of %s wall x %lld)\n",
                  f,
-                 report::FormatDuration(static_cast<double>(p.share.critical_ns)).c_str(),
-                 report::FormatDuration(static_cast<double>(p.wall_ns)).c_str(),
+                 util::FormatDuration(static_cast<double>(p.share.critical_ns)).c_str(),
+                 util::FormatDuration(static_cast<double>(p.wall_ns)).c_str(),
                  static_cast<long long>(p.device_groups));
     std::fprintf(out, "local speedup s: %.4g\n", speedup_);
     std::fprintf(out,
@@ -228,7 +228,7 @@ int PredictCommand::Run() {
                  100.0 * (bound - 1.0));
     std::fprintf(out,
                  "time saved at most: %s per trace window\n",
-                 report::FormatDuration(static_cast<double>(saved)).c_str());
+                 util::FormatDuration(static_cast<double>(saved)).c_str());
     std::fprintf(out, "limit for an infinitely fast kernel: %.4fx\n", limit);
     for (const std::string& r : rests_on)
       std::fprintf(out, "rests on: %s\n", report::PlainText(r).c_str());

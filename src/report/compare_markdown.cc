@@ -8,7 +8,7 @@
 #include "report/compare_writer.h"
 #include "report/markdown_escape.h"
 #include "report/markdown_table.h"
-#include "report/units_format.h"
+#include "util/units_format.h"
 
 namespace gpuperf::report {
 namespace {
@@ -42,12 +42,12 @@ std::string Value(const std::optional<double>& v, const std::string& unit) {
   if (!v)
     return "n/a";
   if (unit == "ns")
-    return FormatDuration(*v);
+    return util::FormatDuration(*v);
   if (unit == "bytes")
-    return FormatBytes(*v);
+    return util::FormatBytes(*v);
   if (unit == "percent")
-    return FormatPercent(*v);
-  return FormatCount(static_cast<std::int64_t>(*v));
+    return util::FormatPercent(*v);
+  return util::FormatCount(static_cast<std::int64_t>(*v));
 }
 
 std::string Env(const std::string& v) {
@@ -84,7 +84,7 @@ void OperatingPoint(std::string& out, const compare::CompareReport& r) {
   const compare::Statistic& s = r.end_to_end;
   if (s.n_before > 0) {
     out += fmt::format("Before: median {} over {} samples ({}).\n\n",
-                       FormatDuration(s.median_before),
+                       util::FormatDuration(s.median_before),
                        s.n_before,
                        EscapeMarkdown(r.end_to_end_source));
   } else {
@@ -164,12 +164,12 @@ void KernelTiming(std::string& out, const compare::CompareReport& r, std::size_t
               Shorten(k.name, 100),
               s.verdict,
               fmt::format("{}/{}", s.n_before, s.n_after),
-              FormatDuration(s.median_before),
-              FormatDuration(s.median_after),
+              util::FormatDuration(s.median_before),
+              util::FormatDuration(s.median_after),
               s.ratio ? Readable(*s.ratio) : "n/a",
               Interval(s),
               s.p_value ? fmt::format("{:.3g}", *s.p_value) : "n/a",
-              FormatPercent(100.0 * k.share_before)});
+              util::FormatPercent(100.0 * k.share_before)});
   }
   out += t.Render() + "\n";
   std::size_t total = r.kernels.size() + static_cast<std::size_t>(r.kernels_omitted);
@@ -197,11 +197,11 @@ void FrameworkTiming(std::string& out, const compare::CompareReport& r, std::siz
       t.AddRow({Shorten(k.name, 100),
                 s.verdict,
                 fmt::format("{}/{}", s.n_before, s.n_after),
-                FormatDuration(s.median_before),
-                FormatDuration(s.median_after),
-                FormatDuration(static_cast<double>(k.total_before_ns)),
-                FormatDuration(static_cast<double>(k.total_after_ns)),
-                FormatPercent(100.0 * k.share_before)});
+                util::FormatDuration(s.median_before),
+                util::FormatDuration(s.median_after),
+                util::FormatDuration(static_cast<double>(k.total_before_ns)),
+                util::FormatDuration(static_cast<double>(k.total_after_ns)),
+                util::FormatPercent(100.0 * k.share_before)});
     }
     out += t.Render() + "\n";
   }
@@ -215,8 +215,8 @@ void FrameworkTiming(std::string& out, const compare::CompareReport& r, std::siz
     for (std::size_t i = 0; i < shown; ++i) {
       const compare::GroupChange& c = rows[i];
       t.AddRow({Shorten(c.name, 100),
-                FormatDuration(static_cast<double>(c.before_ns)),
-                FormatDuration(static_cast<double>(c.after_ns)),
+                util::FormatDuration(static_cast<double>(c.before_ns)),
+                util::FormatDuration(static_cast<double>(c.after_ns)),
                 c.ratio ? Change(*c.ratio) : (c.after_ns > 0 ? "new" : "n/a")});
     }
     out += t.Render() + "\n";
@@ -243,7 +243,7 @@ void EndToEnd(std::string& out, const compare::CompareReport& r) {
   for (const auto& c : r.reconciliation) {
     t.AddRow({Shorten(c.kernel, 100),
               fmt::format("{:.3f}×", c.kernel_speedup),
-              FormatPercent(100.0 * c.fraction_before),
+              util::FormatPercent(100.0 * c.fraction_before),
               fmt::format("{:.4f}×", c.predicted_end_to_end_speedup),
               c.measured_end_to_end_speedup ? fmt::format("{:.4f}×", *c.measured_end_to_end_speedup)
                                             : "not measured",

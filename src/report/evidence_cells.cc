@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "report/units_format.h"
+#include "util/units_format.h"
 
 namespace gpuperf::report {
 namespace {
@@ -33,7 +33,7 @@ std::string EvidenceCell(std::string_view title, std::string_view cell, std::int
     std::int64_t bytes = 0;
     auto [end, error] = std::from_chars(cell.data(), cell.data() + cell.size(), bytes);
     return error == std::errc() && end == cell.data() + cell.size()
-               ? FormatBytes(static_cast<double>(bytes))
+               ? util::FormatBytes(static_cast<double>(bytes))
                : std::string(cell);
   }
   if (!EndsWithNs(title))
@@ -42,7 +42,7 @@ std::string EvidenceCell(std::string_view title, std::string_view cell, std::int
   if (!IsStart(title)) {  // durations may be averages: "3091.2"
     double value = 0;
     auto [end, error] = std::from_chars(cell.data(), last, value);
-    return error == std::errc() && end == last ? FormatDuration(value) : std::string(cell);
+    return error == std::errc() && end == last ? util::FormatDuration(value) : std::string(cell);
   }
   std::int64_t ns = 0;  // timestamps are integers; exact, never through a double
   auto [end, error] = std::from_chars(cell.data(), last, ns);
@@ -50,7 +50,7 @@ std::string EvidenceCell(std::string_view title, std::string_view cell, std::int
     return std::string(cell);
   const std::int64_t offset = ns - origin_ns;
   return (offset < 0 ? "−" : "+") +
-         FormatDuration(static_cast<double>(offset < 0 ? -offset : offset));
+         util::FormatDuration(static_cast<double>(offset < 0 ? -offset : offset));
 }
 
 }  // namespace gpuperf::report

@@ -5,7 +5,7 @@
 #include "report/markdown_sections.h"
 #include "report/markdown_table.h"
 #include "report/row_order.h"
-#include "report/units_format.h"
+#include "util/units_format.h"
 
 namespace gpuperf::report::markdown {
 
@@ -13,28 +13,28 @@ void AppendAudit(std::string& out, const AnalysisReport& report) {
   const Audit& a = report.audit;
   out += "## Kernel-count audit\n\n";
   MarkdownTable table({{"metric"}, {"value", Align::kRight}});
-  table.AddRow({"kernel launches (executions on the GPU)", FormatCount(a.kernel_launches)});
-  table.AddRow({"launch API calls", FormatCount(a.launch_calls)});
-  table.AddRow({"distinct kernels", FormatCount(a.distinct_kernels)});
-  table.AddRow({"graph launches", FormatCount(a.graph_launches)});
-  table.AddRow({"host-to-device copies", FormatCount(a.memcpy_htod)});
-  table.AddRow({"device-to-host copies", FormatCount(a.memcpy_dtoh)});
-  table.AddRow({"device-to-device copies", FormatCount(a.memcpy_dtod)});
-  table.AddRow({"other copies", FormatCount(a.memcpy_other)});
-  table.AddRow({"memsets", FormatCount(a.memsets)});
-  table.AddRow({"host-device synchronizations", FormatCount(a.synchronizations)});
-  table.AddRow({"device allocations", FormatCount(a.allocations)});
-  table.AddRow({"device frees", FormatCount(a.frees)});
+  table.AddRow({"kernel launches (executions on the GPU)", util::FormatCount(a.kernel_launches)});
+  table.AddRow({"launch API calls", util::FormatCount(a.launch_calls)});
+  table.AddRow({"distinct kernels", util::FormatCount(a.distinct_kernels)});
+  table.AddRow({"graph launches", util::FormatCount(a.graph_launches)});
+  table.AddRow({"host-to-device copies", util::FormatCount(a.memcpy_htod)});
+  table.AddRow({"device-to-host copies", util::FormatCount(a.memcpy_dtoh)});
+  table.AddRow({"device-to-device copies", util::FormatCount(a.memcpy_dtod)});
+  table.AddRow({"other copies", util::FormatCount(a.memcpy_other)});
+  table.AddRow({"memsets", util::FormatCount(a.memsets)});
+  table.AddRow({"host-device synchronizations", util::FormatCount(a.synchronizations)});
+  table.AddRow({"device allocations", util::FormatCount(a.allocations)});
+  table.AddRow({"device frees", util::FormatCount(a.frees)});
   table.AddRow({"peak allocated memory",
                 a.peak_allocated_bytes < 0
                     ? "not recorded"
-                    : FormatBytes(static_cast<double>(a.peak_allocated_bytes))});
+                    : util::FormatBytes(static_cast<double>(a.peak_allocated_bytes))});
   auto order = KernelsByTotalTime(report.kernels);
   if (!order.empty()) {
     const KernelRow& top = *order.front();
     table.AddRow({"dominant kernel", Shorten(top.name, 80)});
-    table.AddRow({"dominant kernel median time", FormatDuration(top.duration_ns.med)});
-    table.AddRow({"dominant kernel % of kernel time", FormatPercent(top.time_percent)});
+    table.AddRow({"dominant kernel median time", util::FormatDuration(top.duration_ns.med)});
+    table.AddRow({"dominant kernel % of kernel time", util::FormatPercent(top.time_percent)});
   }
   out += table.Render() + "\n";
 }
@@ -55,11 +55,11 @@ void AppendRanges(std::string& out, const AnalysisReport& report, const Markdown
     const RangeRow& r = report.ranges[i];
     table.AddRow({Shorten(r.name, options.name_chars),
                   r.kind,
-                  FormatCount(r.duration_ns.count),
-                  FormatDuration(static_cast<double>(r.duration_ns.total)),
-                  FormatPercent(r.time_percent),
-                  FormatDuration(r.duration_ns.med),
-                  FormatDuration(static_cast<double>(r.gpu_time_ns))});
+                  util::FormatCount(r.duration_ns.count),
+                  util::FormatDuration(static_cast<double>(r.duration_ns.total)),
+                  util::FormatPercent(r.time_percent),
+                  util::FormatDuration(r.duration_ns.med),
+                  util::FormatDuration(static_cast<double>(r.gpu_time_ns))});
   }
   out += table.Render() + "\n";
   AppendShownNote(out, shown, report.ranges.size(), "ranges");
@@ -74,7 +74,7 @@ void AppendDiagnostics(std::string& out, const AnalysisReport& report) {
   if (!report.diagnostics.empty()) {
     MarkdownTable table({{"counter"}, {"count", Align::kRight}});
     for (const auto& d : report.diagnostics)
-      table.AddRow({d.name, FormatCount(d.count)});
+      table.AddRow({d.name, util::FormatCount(d.count)});
     out += table.Render() + "\n";
   }
   for (const auto& note : report.diagnostic_notes)

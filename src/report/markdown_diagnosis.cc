@@ -9,13 +9,13 @@
 #include "report/markdown_sections.h"
 #include "report/markdown_table.h"
 #include "report/row_order.h"
-#include "report/units_format.h"
+#include "util/units_format.h"
 
 namespace gpuperf::report::markdown {
 namespace {
 
 std::string Ns(std::int64_t ns) {
-  return FormatDuration(static_cast<double>(ns));
+  return util::FormatDuration(static_cast<double>(ns));
 }
 
 std::string ClassLabel(const std::string& bottleneck) {
@@ -25,7 +25,7 @@ std::string ClassLabel(const std::string& bottleneck) {
 }
 
 std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
-  std::string share = FormatPercent(100.0 * d.dominant_fraction);
+  std::string share = util::FormatPercent(100.0 * d.dominant_fraction);
   if (d.dominant_kind == "idle")
     return fmt::format("GPU idle time, {} of the window", share);
   if (d.dominant_kind == "kernel")
@@ -62,14 +62,14 @@ void AppendInitialization(std::string& out,
       "graph-capture windows (`docs/metrics.md`, \"Initialization\"). The steady-state shares "
       "and bounds above leave it out.\n\n",
       Ns(init.time_ns),
-      FormatPercent(100.0 * init.fraction));
+      util::FormatPercent(100.0 * init.fraction));
   MarkdownTable table(
       {{"kind"}, {"name"}, {"time", Align::kRight}, {"count", Align::kRight}, {"evidence"}});
   for (const InitializationItem& item : init.items)
     table.AddRow({item.kind,
                   Shorten(item.name, options.name_chars),
                   Ns(item.time_ns),
-                  FormatCount(item.count),
+                  util::FormatCount(item.count),
                   item.evidence});
   out += table.Render() + "\n";
   if (init.items_omitted > 0)

@@ -9,7 +9,6 @@ namespace gpuperf::report {
 namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
-constexpr std::string_view kEllipsis = "\xE2\x80\xA6";     // U+2026
 
 // Length of the valid UTF-8 sequence at the start of `text`, or 0 when it is invalid.
 std::size_t Utf8SequenceLength(std::string_view text) {
@@ -109,23 +108,6 @@ std::string EscapeMarkdown(std::string_view text) {
     }
   }
   return out;
-}
-
-std::string Shorten(std::string_view text, std::size_t max_chars) {
-  if (max_chars == 0)
-    return {};
-  // Walk code points; an invalid byte counts as one character.
-  std::size_t chars = 0;
-  std::size_t cut = std::string_view::npos;  // byte offset after max_chars - 1 characters
-  for (std::size_t i = 0; i < text.size(); ++chars) {
-    if (chars == max_chars - 1)
-      cut = i;
-    if (chars == max_chars)
-      return std::string(text.substr(0, cut)) + std::string(kEllipsis);
-    std::size_t length = Utf8SequenceLength(text.substr(i));
-    i += length == 0 ? 1 : length;
-  }
-  return std::string(text);
 }
 
 std::string SanitizeForTerminal(std::string_view text) {

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "util/utf8.h"
+
 namespace gpuperf::report {
 
 // Returns `text` as literal GitHub-flavoured Markdown inline text, safe inside a table cell:
@@ -19,9 +21,8 @@ namespace gpuperf::report {
 // Example: "a|b`<x>\n# y" -> "a\|b\`&lt;x&gt;\n\# y".
 std::string EscapeMarkdown(std::string_view text);
 
-// Shortens `text` to at most `max_chars` characters (code points), replacing the tail with "…"
-// when it is longer. Never cuts a UTF-8 sequence. Apply before EscapeMarkdown.
-std::string Shorten(std::string_view text, std::size_t max_chars);
+// util::Shorten, applied before EscapeMarkdown.
+using util::Shorten;
 
 // util::SanitizeForTerminal: control characters (C0, DEL, C1) and invalid UTF-8 become '?' so
 // that a name printed to a terminal cannot carry escape sequences.

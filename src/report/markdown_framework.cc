@@ -7,9 +7,9 @@
 #include "report/markdown_escape.h"
 #include "report/markdown_sections.h"
 #include "report/markdown_table.h"
-#include "report/readable_name.h"
+#include "analysis/readable_name.h"
 #include "report/row_order.h"
-#include "report/units_format.h"
+#include "util/units_format.h"
 
 namespace gpuperf::report::markdown {
 namespace {
@@ -21,11 +21,11 @@ constexpr std::size_t kOperatorRows = 10;
 constexpr std::size_t kKernelRows = 8;
 
 std::string Ns(std::int64_t ns) {
-  return FormatDuration(static_cast<double>(ns));
+  return util::FormatDuration(static_cast<double>(ns));
 }
 
 std::string Share(double fraction) {
-  return FormatPercent(100.0 * fraction);
+  return util::FormatPercent(100.0 * fraction);
 }
 
 void AppendSteps(std::string& out, const FrameworkView& view) {
@@ -34,10 +34,10 @@ void AppendSteps(std::string& out, const FrameworkView& view) {
   const StepSummary& s = *view.step_summary;
   out += fmt::format("**Steps** ({}, {}): median {}, p95 {}, MAD {}",
                      EscapeMarkdown(s.source),
-                     FormatCount(s.steps),
-                     FormatDuration(s.median_wall_ns),
-                     FormatDuration(s.p95_wall_ns),
-                     FormatDuration(s.mad_wall_ns));
+                     util::FormatCount(s.steps),
+                     util::FormatDuration(s.median_wall_ns),
+                     util::FormatDuration(s.p95_wall_ns),
+                     util::FormatDuration(s.mad_wall_ns));
   if (s.median_mfu)
     out += fmt::format(", median MFU {} (modeled FLOPs)", Share(*s.median_mfu));
   out += ".";
@@ -45,7 +45,7 @@ void AppendSteps(std::string& out, const FrameworkView& view) {
     out += fmt::format(
         " The first step ({}) is a warm-up outlier: leave it out of step-time "
         "comparisons.",
-        FormatDuration(static_cast<double>(view.steps.front().wall_ns)));
+        util::FormatDuration(static_cast<double>(view.steps.front().wall_ns)));
   }
   out += "\n\n";
   MarkdownTable table({{"step"},
@@ -65,7 +65,7 @@ void AppendSteps(std::string& out, const FrameworkView& view) {
                   Ns(step.gpu_busy_ns),
                   Ns(step.idle_ns),
                   Ns(step.kernel_ns),
-                  FormatCount(step.launches),
+                  util::FormatCount(step.launches),
                   step.mfu ? Share(*step.mfu) : "-"});
   }
   out += table.Render() + "\n";
@@ -87,7 +87,7 @@ void AppendModules(std::string& out, const FrameworkView& view, const MarkdownOp
   for (std::size_t i = 0; i < shown; ++i) {
     const ModuleRow& m = view.modules[i];
     table.AddRow({Shorten(m.name, options.name_chars),
-                  FormatCount(m.calls),
+                  util::FormatCount(m.calls),
                   Ns(m.kernel_ns),
                   Share(m.fraction),
                   m.backward_ns > 0 ? Ns(m.backward_ns) : "-"});
@@ -110,7 +110,7 @@ void AppendModules(std::string& out, const FrameworkView& view, const MarkdownOp
     for (std::int32_t d = 0; d < n.depth && d < 12; ++d)
       indent += "· ";
     tree.AddRow({indent + Shorten(n.name, options.name_chars),
-                 FormatCount(n.calls),
+                 util::FormatCount(n.calls),
                  Ns(n.kernel_ns),
                  Share(n.fraction)});
   }
@@ -138,11 +138,11 @@ void AppendOperators(std::string& out, const FrameworkView& view, const Markdown
     const OperatorRow& op = view.operators[i];
     table.AddRow({Shorten(op.name, options.name_chars),
                   op.category,
-                  FormatCount(op.calls),
+                  util::FormatCount(op.calls),
                   Ns(op.kernel_ns),
                   Share(op.fraction),
                   Ns(op.subtree_kernel_ns),
-                  Shorten(ReadableKernelName(op.top_kernel), options.name_chars)});
+                  Shorten(analysis::ReadableKernelName(op.top_kernel), options.name_chars)});
   }
   out += table.Render() + "\n";
   AppendShownNote(out, shown, view.operators.size(), "operators");
@@ -168,7 +168,7 @@ void AppendCategories(std::string& out, const FrameworkView& view) {
         {c.name,
          Ns(c.kernel_ns),
          Share(c.fraction),
-         FormatCount(c.launches),
+         util::FormatCount(c.launches),
          Ns(c.by_operator_ns) + " / " + Ns(c.by_kernel_name_ns) + " / " + Ns(c.by_activity_ns),
          ops});
   }
@@ -189,10 +189,10 @@ void AppendTopKernels(std::string& out,
   std::size_t shown = std::min(order.size(), kKernelRows);
   for (std::size_t i = 0; i < shown; ++i) {
     const KernelRow& k = *order[i];
-    table.AddRow({KernelWithOperator(k.name, k.top_operator, options.name_chars),
-                  FormatCount(k.duration_ns.count),
+    table.AddRow({analysis::KernelWithOperator(k.name, k.top_operator, options.name_chars),
+                  util::FormatCount(k.duration_ns.count),
                   Ns(k.duration_ns.total),
-                  FormatPercent(k.time_percent)});
+                  util::FormatPercent(k.time_percent)});
   }
   out += table.Render() + "\n";
 }

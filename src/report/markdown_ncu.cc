@@ -8,13 +8,13 @@
 #include "report/markdown_sections.h"
 #include "report/markdown_table.h"
 #include "report/row_order.h"
-#include "report/units_format.h"
+#include "util/units_format.h"
 
 namespace gpuperf::report::markdown {
 namespace {
 
 std::string Pct(const std::optional<double>& fraction) {
-  return fraction ? FormatPercent(100.0 * *fraction) : "n/a";
+  return fraction ? util::FormatPercent(100.0 * *fraction) : "n/a";
 }
 
 void AppendJoin(std::string& out, const CounterJoin& join) {
@@ -55,7 +55,7 @@ void AppendSpeedOfLight(std::string& out,
                   Pct(s.dram),
                   Pct(s.l1),
                   Pct(s.l2),
-                  FormatCount(s.instances)});
+                  util::FormatCount(s.instances)});
     ++shown;
   }
   if (shown == 0)
@@ -87,7 +87,7 @@ void AppendRules(std::string& out,
       std::string speedup =
           rule.estimated_speedup_percent
               ? fmt::format("{}{}",
-                            FormatPercent(*rule.estimated_speedup_percent),
+                            util::FormatPercent(*rule.estimated_speedup_percent),
                             rule.speedup_type.empty() ? "" : " (" + rule.speedup_type + ")")
               : std::string();
       table.AddRow({std::to_string(i + 1),
@@ -95,7 +95,7 @@ void AppendRules(std::string& out,
                     rule.section + " / " + rule.name,
                     rule.type,
                     speedup,
-                    FormatCount(rule.instances),
+                    util::FormatCount(rule.instances),
                     rule.description});
     }
   }

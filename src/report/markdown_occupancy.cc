@@ -7,7 +7,7 @@
 #include "report/markdown_sections.h"
 #include "report/markdown_table.h"
 #include "report/row_order.h"
-#include "report/units_format.h"
+#include "util/units_format.h"
 
 namespace gpuperf::report::markdown {
 
@@ -46,14 +46,14 @@ void AppendOccupancy(std::string& out,
     table.AddRow({std::to_string(i + 1),
                   Shorten(rows[i]->name, options.name_chars),
                   o.compute_capability,
-                  FormatCount(o.threads_per_block),
+                  util::FormatCount(o.threads_per_block),
                   std::to_string(o.registers_per_thread),
-                  FormatBytes(static_cast<double>(o.shared_memory_bytes)),
+                  util::FormatBytes(static_cast<double>(o.shared_memory_bytes)),
                   std::to_string(o.active_blocks_per_sm),
                   fmt::format("{} / {}", o.active_warps_per_sm, o.max_warps_per_sm),
-                  FormatPercent(100.0 * o.theoretical),
+                  util::FormatPercent(100.0 * o.theoretical),
                   o.limiter,
-                  o.achieved ? FormatPercent(100.0 * *o.achieved) : std::string("-")});
+                  o.achieved ? util::FormatPercent(100.0 * *o.achieved) : std::string("-")});
   }
   out += table.Render() + "\n";
   AppendShownNote(out, shown, rows.size(), "kernels with launch attributes");

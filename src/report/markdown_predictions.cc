@@ -7,7 +7,7 @@
 #include "report/markdown_escape.h"
 #include "report/markdown_sections.h"
 #include "report/markdown_table.h"
-#include "report/units_format.h"
+#include "util/units_format.h"
 
 namespace gpuperf::report::markdown {
 namespace {
@@ -15,15 +15,15 @@ namespace {
 constexpr double kIllustrativeSpeedups[] = {1.25, 2.0};
 
 std::string Ns(std::int64_t ns) {
-  return FormatDuration(static_cast<double>(ns));
+  return util::FormatDuration(static_cast<double>(ns));
 }
 
 std::string Gain(double speedup) {
-  return FormatPercent(100.0 * (speedup - 1.0));
+  return util::FormatPercent(100.0 * (speedup - 1.0));
 }
 
 std::string Limit(const CriticalShare& s) {
-  return s.limit_speedup ? FormatRatio(*s.limit_speedup) + "×" : "unbounded";
+  return s.limit_speedup ? util::FormatRatio(*s.limit_speedup) + "×" : "unbounded";
 }
 
 // The seed's sentence for the top kernel: its share, what a modest local speedup buys, the
@@ -36,10 +36,10 @@ void AppendLeadSentence(std::string& out, const Predictions& p, const MarkdownOp
       "**{}** holds {} of the critical time ({} of {}). A {}× kernel speedup bounds the "
       "program's gain at {} ({} saved); even an infinitely fast kernel gives at most {}.",
       EscapeMarkdown(Shorten(k.name, options.name_chars)),
-      FormatPercent(100.0 * k.fraction),
+      util::FormatPercent(100.0 * k.fraction),
       Ns(k.critical_ns),
       Ns(p.wall_ns * std::max<std::int64_t>(1, p.device_groups)),
-      FormatRatio(s),
+      util::FormatRatio(s),
       Gain(bound),
       Ns(analysis::TimeSavedNs(k.critical_ns, s)),
       Limit(k));
@@ -48,7 +48,7 @@ void AppendLeadSentence(std::string& out, const Predictions& p, const MarkdownOp
         " Its roofline floor ({} evidence) allows {}× locally, which would give back {} of wall "
         "time.",
         EscapeMarkdown(k.floor_evidence),
-        FormatRatio(k.max_local_speedup.value_or(1.0)),
+        util::FormatRatio(k.max_local_speedup.value_or(1.0)),
         Ns(*k.recoverable_ns));
   }
   out += "\n\n";
@@ -64,7 +64,7 @@ void AppendKernelTable(std::string& out, const Predictions& p, const MarkdownOpt
                                  {"critical", Align::kRight},
                                  {"f", Align::kRight}};
   for (double s : kIllustrativeSpeedups)
-    columns.push_back({fmt::format("gain at {}×", FormatRatio(s)), Align::kRight});
+    columns.push_back({fmt::format("gain at {}×", util::FormatRatio(s)), Align::kRight});
   columns.push_back({"limit", Align::kRight});
   if (floors) {
     columns.push_back({"roof allows", Align::kRight});
@@ -78,12 +78,12 @@ void AppendKernelTable(std::string& out, const Predictions& p, const MarkdownOpt
                                       Shorten(k.name, options.name_chars),
                                       Ns(k.total_ns),
                                       Ns(k.critical_ns),
-                                      FormatPercent(100.0 * k.fraction)};
+                                      util::FormatPercent(100.0 * k.fraction)};
     for (double s : kIllustrativeSpeedups)
       cells.push_back(Gain(analysis::AmdahlSpeedup(k.fraction, s)));
     cells.push_back(Limit(k));
     if (floors) {
-      cells.push_back(k.max_local_speedup ? FormatRatio(*k.max_local_speedup) + "×" : "no floor");
+      cells.push_back(k.max_local_speedup ? util::FormatRatio(*k.max_local_speedup) + "×" : "no floor");
       cells.push_back(k.recoverable_ns ? Ns(*k.recoverable_ns) : "—");
     }
     table.AddRow(std::move(cells));
@@ -113,9 +113,9 @@ void AppendPhaseTable(std::string& out, const Predictions& p, const MarkdownOpti
     table.AddRow({std::to_string(i + 1),
                   Shorten(ph.name, options.name_chars),
                   ph.kind,
-                  FormatCount(ph.instances),
+                  util::FormatCount(ph.instances),
                   Ns(ph.critical_ns),
-                  FormatPercent(100.0 * ph.fraction),
+                  util::FormatPercent(100.0 * ph.fraction),
                   Limit(ph)});
   }
   out += table.Render() + "\n";

@@ -9,7 +9,7 @@
 #include "report/markdown_table.h"
 #include "report/roofline_svg.h"
 #include "report/row_order.h"
-#include "report/units_format.h"
+#include "util/units_format.h"
 
 namespace gpuperf::report::markdown {
 namespace {
@@ -42,7 +42,7 @@ std::string Precision(const KernelRoofline& r) {
 // "% of roof": one roof, or for an unnamed GPU the compute / DRAM fractions over the candidates.
 std::string RoofText(const KernelRoofline& r) {
   if (r.roof_fraction)
-    return FormatPercent(100.0 * *r.roof_fraction);
+    return util::FormatPercent(100.0 * *r.roof_fraction);
   auto range = [](const std::optional<std::pair<double, double>>& v) {
     if (!v)
       return std::string("n/a");
@@ -124,13 +124,13 @@ void AppendRoofline(std::string& out,
         "counters; roofs are the peaks (datasheet or measured: see \"Ceilings used\") for the "
         "precision the kernel spends most time on. "
         "\"latency\": under {} of both roofs. Formulas: `docs/metrics.md`, \"Roofline\".\n\n",
-        FormatPercent(100.0 * kLatencyBoundFraction));
+        util::FormatPercent(100.0 * kLatencyBoundFraction));
   } else {
     out += fmt::format(
         "Roofs are the peaks (datasheet or measured: see \"Ceilings used\") for the precision of "
         "the modelled work. \"latency\": under {} "
         "of both roofs. Formulas: `docs/metrics.md`, \"Roofline\".\n\n",
-        FormatPercent(100.0 * kLatencyBoundFraction));
+        util::FormatPercent(100.0 * kLatencyBoundFraction));
   }
   if (modeled > 0) {
     out +=
@@ -161,7 +161,7 @@ void AppendRoofline(std::string& out,
     const KernelRoofline& r = *rows[i]->roofline;
     table.AddRow({std::to_string(i + 1),
                   Shorten(rows[i]->name, options.name_chars),
-                  FormatCount(r.instances),
+                  util::FormatCount(r.instances),
                   Precision(r),
                   Or(r.flops, ""),
                   Or(r.dram_bytes, "B"),
@@ -169,7 +169,7 @@ void AppendRoofline(std::string& out,
                   Or(r.achieved_flops_per_s, "FLOP/s"),
                   Or(r.achieved_bytes_per_s, "B/s"),
                   RoofText(r),
-                  r.floor_ns ? FormatDuration(static_cast<double>(*r.floor_ns)) : "n/a",
+                  r.floor_ns ? util::FormatDuration(static_cast<double>(*r.floor_ns)) : "n/a",
                   r.bound});
   }
   out += table.Render() + "\n";

@@ -8,16 +8,16 @@
 #include "report/markdown_escape.h"
 #include "report/markdown_table.h"
 #include "report/row_order.h"
-#include "report/units_format.h"
+#include "util/units_format.h"
 
 namespace gpuperf::report::markdown {
 namespace {
 
 std::string Ns(double ns) {
-  return FormatDuration(ns);
+  return util::FormatDuration(ns);
 }
 std::string Ns(std::int64_t ns) {
-  return FormatDuration(static_cast<double>(ns));
+  return util::FormatDuration(static_cast<double>(ns));
 }
 
 std::size_t Shown(std::size_t total, const MarkdownOptions& options) {
@@ -40,8 +40,8 @@ void AppendFinding(std::string& out,
         "only the GPU idle it causes).\n\n",
         Ns(f.host_blocked_ns.value_or(0)),
         Ns(*f.gpu_idle_caused_ns),
-        FormatPercent(100.0 * *f.wall_fraction),
-        FormatRatio(*f.bound_speedup_if_removed));
+        util::FormatPercent(100.0 * *f.wall_fraction),
+        util::FormatRatio(*f.bound_speedup_if_removed));
   } else if (f.gpu_idle_caused_ns) {
     out += fmt::format(
         "**Bound:** its calls held the host for {} and caused no GPU idle time: removing them "
@@ -52,8 +52,8 @@ void AppendFinding(std::string& out,
         "**Bound:** {} is {} of the trace's wall time; removing it entirely bounds the gain at "
         "{}× (an upper bound: it assumes all of it delays the program).\n\n",
         Ns(f.time_ns),
-        FormatPercent(100.0 * *f.wall_fraction),
-        FormatRatio(*f.bound_speedup_if_removed));
+        util::FormatPercent(100.0 * *f.wall_fraction),
+        util::FormatRatio(*f.bound_speedup_if_removed));
   }
   if (!f.advice.empty())
     out += "**Advice:** " + EscapeMarkdown(f.advice) + "\n\n";
@@ -86,8 +86,8 @@ void AppendShownNote(std::string& out, std::size_t shown, std::size_t total, con
   if (shown >= total)
     return;
   out += fmt::format("_Showing {} of {} {}; report.json has more._\n\n",
-                     FormatCount(std::int64_t(shown)),
-                     FormatCount(std::int64_t(total)),
+                     util::FormatCount(std::int64_t(shown)),
+                     util::FormatCount(std::int64_t(total)),
                      what);
 }
 
@@ -128,9 +128,9 @@ void AppendKernels(std::string& out, const AnalysisReport& report, const Markdow
     const Distribution& d = k.duration_ns;
     table.AddRow({std::to_string(i + 1),
                   Shorten(k.name, options.name_chars),
-                  FormatCount(d.count),
+                  util::FormatCount(d.count),
                   Ns(d.total),
-                  FormatPercent(k.time_percent),
+                  util::FormatPercent(k.time_percent),
                   Ns(d.avg),
                   Ns(d.med),
                   Ns(d.min),
@@ -162,13 +162,13 @@ void AppendMemoryOps(std::string& out,
   for (std::size_t i = 0; i < shown; ++i) {
     const MemoryOpRow& row = report.memory_ops[i];
     table.AddRow({Shorten(row.operation, options.name_chars),
-                  FormatCount(row.duration_ns.count),
+                  util::FormatCount(row.duration_ns.count),
                   Ns(row.duration_ns.total),
-                  FormatPercent(row.time_percent),
+                  util::FormatPercent(row.time_percent),
                   Ns(row.duration_ns.avg),
                   Ns(row.duration_ns.med),
-                  FormatBytes(static_cast<double>(row.size_bytes.total)),
-                  FormatBytes(row.size_bytes.avg)});
+                  util::FormatBytes(static_cast<double>(row.size_bytes.total)),
+                  util::FormatBytes(row.size_bytes.avg)});
   }
   out += table.Render() + "\n";
   AppendShownNote(out, shown, report.memory_ops.size(), "operations");
@@ -196,9 +196,9 @@ void AppendApi(std::string& out, const AnalysisReport& report, const MarkdownOpt
                            ? row.name
                            : row.name + " (" + row.raw_name + ")";
     table.AddRow({Shorten(name, options.name_chars),
-                  FormatCount(d.count),
+                  util::FormatCount(d.count),
                   Ns(d.total),
-                  FormatPercent(row.time_percent),
+                  util::FormatPercent(row.time_percent),
                   Ns(d.avg),
                   Ns(d.med),
                   Ns(d.max)});
@@ -215,9 +215,9 @@ void AppendLaunch(std::string& out, const AnalysisReport& report) {
     return;
   }
   MarkdownTable table({{"metric"}, {"value", Align::kRight}});
-  table.AddRow({"launch calls joined to a kernel", FormatCount(l.launches)});
+  table.AddRow({"launch calls joined to a kernel", util::FormatCount(l.launches)});
   table.AddRow({"launch call, med (avg)", Ns(l.api_ns.med) + " (" + Ns(l.api_ns.avg) + ")"});
-  table.AddRow({"kernels queued after their launch call returned", FormatCount(l.queue_ns.count)});
+  table.AddRow({"kernels queued after their launch call returned", util::FormatCount(l.queue_ns.count)});
   table.AddRow({"launch call end to kernel start (queued only), med (avg)",
                 Ns(l.queue_ns.med) + " (" + Ns(l.queue_ns.avg) + ")"});
   table.AddRow(
@@ -225,8 +225,8 @@ void AppendLaunch(std::string& out, const AnalysisReport& report) {
   table.AddRow({"launch call start to kernel end, med (avg)",
                 Ns(l.total_ns.med) + " (" + Ns(l.total_ns.avg) + ")"});
   table.AddRow(
-      {"kernels shorter than their launch call", FormatCount(l.kernels_shorter_than_launch)});
-  table.AddRow({"launch call time / kernel time", FormatRatio(l.api_to_kernel_ratio)});
+      {"kernels shorter than their launch call", util::FormatCount(l.kernels_shorter_than_launch)});
+  table.AddRow({"launch call time / kernel time", util::FormatRatio(l.api_to_kernel_ratio)});
   out += table.Render() + "\n";
 }
 

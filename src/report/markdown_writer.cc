@@ -8,7 +8,7 @@
 #include "report/markdown_escape.h"
 #include "report/markdown_sections.h"
 #include "report/markdown_table.h"
-#include "report/units_format.h"
+#include "util/units_format.h"
 
 namespace gpuperf::report {
 namespace {
@@ -35,7 +35,7 @@ void AppendTitleAndHeadline(std::string& out,
 std::string ShareOfSpan(std::int64_t ns, std::int64_t span_ns) {
   if (span_ns <= 0)
     return "n/a";
-  return FormatPercent(100.0 * static_cast<double>(ns) / static_cast<double>(span_ns));
+  return util::FormatPercent(100.0 * static_cast<double>(ns) / static_cast<double>(span_ns));
 }
 
 // Orphans (GPU work without a launch call in the trace) are counted by default; TraceLens drops
@@ -47,10 +47,10 @@ void AppendOrphanNote(std::string& out, const AnalysisReport& report) {
   out += fmt::format(
       "{} GPU activities have no launch call in the trace (orphans). Without them (TraceLens' "
       "`gpu_timeline` selection) the span is {}, busy {} and idle {}.\n\n",
-      FormatCount(report.orphan_activities),
-      FormatDuration(static_cast<double>(t.total_ns)),
-      FormatDuration(static_cast<double>(t.busy_ns)),
-      FormatDuration(static_cast<double>(t.idle_ns)));
+      util::FormatCount(report.orphan_activities),
+      util::FormatDuration(static_cast<double>(t.total_ns)),
+      util::FormatDuration(static_cast<double>(t.busy_ns)),
+      util::FormatDuration(static_cast<double>(t.idle_ns)));
 }
 
 void AppendTimeline(std::string& out, const Timeline& t) {
@@ -61,7 +61,7 @@ void AppendTimeline(std::string& out, const Timeline& t) {
   }
   MarkdownTable table({{"GPU time"}, {"time", Align::kRight}, {"% of span", Align::kRight}});
   auto row = [&](const char* what, std::int64_t ns) {
-    table.AddRow({what, FormatDuration(static_cast<double>(ns)), ShareOfSpan(ns, t.total_ns)});
+    table.AddRow({what, util::FormatDuration(static_cast<double>(ns)), ShareOfSpan(ns, t.total_ns)});
   };
   row("span (first start to last end)", t.total_ns);
   row("busy (any GPU work)", t.busy_ns);
@@ -73,7 +73,7 @@ void AppendTimeline(std::string& out, const Timeline& t) {
   row("exposed memcpy", t.exposed_memcpy_ns);
   row("memset", t.memset_ns);
   out += table.Render();
-  out += fmt::format("\n{} GPU activities counted.\n\n", FormatCount(t.activities));
+  out += fmt::format("\n{} GPU activities counted.\n\n", util::FormatCount(t.activities));
 }
 
 void AppendDevices(std::string& out, const AnalysisReport& report) {
@@ -89,7 +89,7 @@ void AppendDevices(std::string& out, const AnalysisReport& report) {
                        {"memcpy", Align::kRight}});
   for (const auto& d : report.devices) {
     const Timeline& t = d.timeline;
-    auto ns = [](std::int64_t value) { return FormatDuration(static_cast<double>(value)); };
+    auto ns = [](std::int64_t value) { return util::FormatDuration(static_cast<double>(value)); };
     table.AddRow({std::to_string(d.device),
                   d.name,
                   ns(t.total_ns),

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "report/markdown_escape.h"
-#include "report/units_format.h"
+#include "util/units_format.h"
 
 namespace gpuperf::report {
 namespace {
@@ -33,7 +33,7 @@ std::vector<const ranks::RankRow*> ShownRows(const ranks::RanksReport& r, std::s
 }
 
 std::string Share(std::int64_t part, std::int64_t whole) {
-  return whole > 0 ? FormatPercent(100.0 * static_cast<double>(part) / static_cast<double>(whole))
+  return whole > 0 ? util::FormatPercent(100.0 * static_cast<double>(part) / static_cast<double>(whole))
                    : "-";
 }
 
@@ -63,12 +63,12 @@ std::string RanksToTerminal(const ranks::RanksReport& r, std::size_t max_rows) {
     out += fmt::format("{:>6} {:>6} {:>10} {:>10} {:>7} {:>7} {:>7} {:>8}  {}\n",
                        row->rank,
                        row->steps,
-                       row->steps > 0 ? FormatDuration(row->step_median_ns) : "-",
-                       FormatDuration(static_cast<double>(t.total_ns)),
+                       row->steps > 0 ? util::FormatDuration(row->step_median_ns) : "-",
+                       util::FormatDuration(static_cast<double>(t.total_ns)),
                        Share(t.busy_ns, t.total_ns),
                        Share(t.idle_ns, t.total_ns),
                        Share(t.communication_ns, t.total_ns),
-                       row->collective_ns > 0 ? FormatPercent(100.0 * row->wait_share) : "-",
+                       row->collective_ns > 0 ? util::FormatPercent(100.0 * row->wait_share) : "-",
                        stragglers.count(row->rank) > 0 ? "yes" : "");
   }
   const std::size_t shown = std::min(r.ranks.size(), std::max(max_rows, stragglers.size()));

@@ -5,7 +5,7 @@
 #include "report/json_predictions.h"
 #include "report/markdown_escape.h"
 #include "report/markdown_table.h"
-#include "report/units_format.h"
+#include "util/units_format.h"
 
 namespace gpuperf::report {
 namespace {
@@ -13,7 +13,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 std::string Ns(double ns) {
-  return FormatDuration(ns);
+  return util::FormatDuration(ns);
 }
 
 }  // namespace
@@ -97,14 +97,14 @@ std::string RanksToMarkdown(const ranks::RanksReport& r, const ToolInfo& tool) {
     const report::Timeline& tl = row.timeline;
     t.AddRow({row.rank >= 0 ? std::to_string(row.rank) : "?",
               Shorten(row.host, 40),
-              FormatCount(row.steps),
+              util::FormatCount(row.steps),
               row.steps > 0 ? Ns(row.step_median_ns) : "—",
               Ns(static_cast<double>(tl.computation_ns)),
               Ns(static_cast<double>(tl.communication_ns)),
               Ns(static_cast<double>(tl.exposed_communication_ns)),
               Ns(static_cast<double>(tl.idle_ns)),
               Ns(static_cast<double>(row.collective_wait_ns)),
-              FormatPercent(100.0 * row.wait_share),
+              util::FormatPercent(100.0 * row.wait_share),
               Ns(static_cast<double>(row.compute_between_ns)),
               Ns(row.arrival_lateness_median_ns),
               Ns(row.launch_skew_median_ns),

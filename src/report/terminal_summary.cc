@@ -8,7 +8,7 @@
 #include "report/markdown_escape.h"
 #include "report/plain_text.h"
 #include "report/row_order.h"
-#include "report/units_format.h"
+#include "util/units_format.h"
 
 namespace gpuperf::report {
 namespace {
@@ -105,9 +105,9 @@ void AppendKernels(std::string& out,
     const KernelRow& k = *order[i];
     out += fmt::format("  {:>3}. {:>6} {:>9} {:>9}x  {}\n",
                        i + 1,
-                       FormatPercent(k.time_percent),
-                       FormatDuration(static_cast<double>(k.duration_ns.total)),
-                       FormatCount(k.duration_ns.count),
+                       util::FormatPercent(k.time_percent),
+                       util::FormatDuration(static_cast<double>(k.duration_ns.total)),
+                       util::FormatCount(k.duration_ns.count),
                        SanitizeForTerminal(Shorten(k.name, name_chars)));
   }
   out += "\n";

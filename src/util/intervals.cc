@@ -1,16 +1,17 @@
 #include "util/intervals.h"
 
 #include <algorithm>
+#include <limits>
+
+#include "util/sort_runs.h"
 
 namespace gpuperf::util {
 
 std::vector<Interval> MergeIntervals(std::vector<Interval> intervals) {
   std::erase_if(intervals, [](const Interval& i) { return i.end <= i.start; });
   auto by_start = [](const Interval& a, const Interval& b) { return a.start < b.start; };
-  // Callers usually pass time-ordered intervals: checking is O(n), sorting is not.
-  if (!std::is_sorted(intervals.begin(), intervals.end(), by_start)) {
-    std::sort(intervals.begin(), intervals.end(), by_start);
-  }
+  // Callers usually pass time-ordered intervals, or a few ordered runs (one per thread).
+  SortRuns(intervals.begin(), intervals.end(), by_start);
   std::vector<Interval> merged;
   merged.reserve(intervals.size());
   for (const Interval& next : intervals) {
@@ -21,6 +22,22 @@ std::vector<Interval> MergeIntervals(std::vector<Interval> intervals) {
     }
   }
   return merged;
+}
+
+std::int64_t UnionLength(std::vector<Interval>& intervals) {
+  SortRuns(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) {
+    return a.start < b.start;
+  });
+  std::int64_t total = 0;
+  std::int64_t covered_to = std::numeric_limits<std::int64_t>::min();
+  for (const Interval& i : intervals) {
+    std::int64_t from = std::max(i.start, covered_to);
+    if (i.end > from) {
+      total += i.end - from;
+      covered_to = i.end;
+    }
+  }
+  return total;
 }
 
 std::int64_t TotalLength(const std::vector<Interval>& merged) {
@@ -90,6 +107,16 @@ std::int64_t CoveredLength(const std::vector<Interval>& merged,
     covered += std::min(end, it->end) - std::max(start, it->start);
   }
   return covered;
+}
+
+bool Overlaps(const std::vector<Interval>& merged, std::int64_t start, std::int64_t end) {
+  if (end <= start)
+    return false;
+  auto it =
+      std::upper_bound(merged.begin(), merged.end(), start, [](std::int64_t t, const Interval& i) {
+        return t < i.end;
+      });
+  return it != merged.end() && it->start < end;
 }
 
 }  // namespace gpuperf::util

@@ -16,6 +16,9 @@ struct Interval {
 // Sorts and merges; empty and inverted intervals contribute nothing.
 std::vector<Interval> MergeIntervals(std::vector<Interval> intervals);
 
+// Length of the union of any intervals, without a merged copy; sorts `intervals` by start.
+std::int64_t UnionLength(std::vector<Interval>& intervals);
+
 // Total length of merged intervals.
 std::int64_t TotalLength(const std::vector<Interval>& merged);
 
@@ -28,5 +31,8 @@ std::vector<Interval> Intersect(const std::vector<Interval>& a, const std::vecto
 std::int64_t CoveredLength(const std::vector<Interval>& merged,
                            std::int64_t start,
                            std::int64_t end);
+
+// Whether merged ∩ [start, end) is not empty, in O(log n).
+bool Overlaps(const std::vector<Interval>& merged, std::int64_t start, std::int64_t end);
 
 }  // namespace gpuperf::util

@@ -1,5 +1,7 @@
 #include "util/utf8.h"
 
+#include <string>
+
 namespace gpuperf::util {
 
 CodePoint DecodeUtf8(std::string_view text) {
@@ -29,6 +31,23 @@ CodePoint DecodeUtf8(std::string_view text) {
   if (code < min_code || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
     return {};
   return {code, length};
+}
+
+std::string Shorten(std::string_view text, std::size_t max_chars) {
+  if (max_chars == 0)
+    return {};
+  // Walk code points; an invalid byte counts as one character.
+  std::size_t chars = 0;
+  std::size_t cut = std::string_view::npos;  // byte offset after max_chars - 1 characters
+  for (std::size_t i = 0; i < text.size(); ++chars) {
+    if (chars == max_chars - 1)
+      cut = i;
+    if (chars == max_chars)
+      return std::string(text.substr(0, cut)) + "\xE2\x80\xA6";  // U+2026, the ellipsis
+    std::size_t length = DecodeUtf8(text.substr(i)).length;
+    i += length == 0 ? 1 : length;
+  }
+  return std::string(text);
 }
 
 }  // namespace gpuperf::util

@@ -1,8 +1,10 @@
-// UTF-8 decoding for the writers that must not pass invalid text on (Markdown, SVG).
+// UTF-8 decoding for the writers that must not pass invalid text on (Markdown, SVG), and
+// shortening that never cuts a character.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace gpuperf::util {
@@ -16,5 +18,9 @@ struct CodePoint {
 
 // `text` must not be empty.
 CodePoint DecodeUtf8(std::string_view text);
+
+// Shortens `text` to at most `max_chars` characters (code points), replacing the tail with "…"
+// when it is longer. Never cuts a UTF-8 sequence; an invalid byte counts as one character.
+std::string Shorten(std::string_view text, std::size_t max_chars);
 
 }  // namespace gpuperf::util

@@ -1,6 +1,12 @@
 #include "util/intervals.h"
+#include "util/sort_runs.h"
 
 #include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <random>
+#include <vector>
 
 using gpuperf::util::Interval;
 
@@ -30,4 +36,41 @@ TEST_CASE("CoveredLength projects a window onto merged intervals", "[intervals]"
   CHECK(gpuperf::util::CoveredLength(merged, 10, 20) == 0);
   CHECK(gpuperf::util::CoveredLength(merged, 30, 30) == 0);
   CHECK(gpuperf::util::CoveredLength(merged, -100, 100) == 30);
+}
+
+TEST_CASE("SortRuns sorts inputs of any order and run structure", "[intervals]") {
+  std::mt19937 rng(7);
+  auto check = [](std::vector<int> values) {
+    std::vector<int> expected = values;
+    std::sort(expected.begin(), expected.end());
+    gpuperf::util::SortRuns(values.begin(), values.end(), std::less<int>());
+    CHECK(values == expected);
+  };
+  check({});
+  check({1});
+  check({1, 2, 3});
+  check({3, 2, 1});
+  check({1, 5, 9, 2, 6, 10, 3, 7, 11});  // three interleaved runs
+  std::vector<int> runs;                  // five long sorted runs, as five threads write them
+  for (int r = 0; r < 5; ++r) {
+    for (int i = 0; i < 1000; ++i)
+      runs.push_back(i * 5 + r);
+  }
+  check(runs);
+  std::vector<int> random(5000);
+  for (int& v : random)
+    v = static_cast<int>(rng() % 1000);
+  check(random);  // many short runs: the std::sort path
+}
+
+TEST_CASE("UnionLength and Overlaps agree with the merged set", "[intervals]") {
+  std::vector<gpuperf::util::Interval> raw{{10, 20}, {0, 5}, {15, 30}, {40, 40}, {30, 35}, {50, 45}};
+  auto merged = gpuperf::util::MergeIntervals(raw);
+  CHECK(gpuperf::util::UnionLength(raw) == gpuperf::util::TotalLength(merged));
+  CHECK(gpuperf::util::UnionLength(raw) == 30);
+  CHECK(gpuperf::util::Overlaps(merged, 4, 6));
+  CHECK_FALSE(gpuperf::util::Overlaps(merged, 5, 10));  // half-open: [0, 5) ends where it starts
+  CHECK_FALSE(gpuperf::util::Overlaps(merged, 36, 100));
+  CHECK(gpuperf::util::Overlaps(merged, 34, 100));
+  CHECK_FALSE(gpuperf::util::Overlaps(merged, 12, 12));  // empty query
 }

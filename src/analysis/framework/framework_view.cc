@@ -2,24 +2,6 @@
 
 namespace gpuperf::analysis::framework {
 
-const std::optional<OpWork>& OpWorkMemo::Of(const model::HostOp& op) {
-  static const std::optional<OpWork> kUnmodeled;
-  if (op.input_dims == 0)
-    return kUnmodeled;
-  Key key{op.name, op.input_dims, op.input_types, op.concrete_inputs};
-  auto it = memo_.find(key);
-  if (it == memo_.end()) {
-    it = memo_
-             .emplace(key,
-                      ModelOp(trace_.Name(op.name),
-                              trace_.Name(op.input_dims),
-                              trace_.Name(op.input_types),
-                              trace_.Name(op.concrete_inputs)))
-             .first;
-  }
-  return it->second;
-}
-
 report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
                                            const CorrelationIndex& index,
                                            const FrameworkOptions& options,

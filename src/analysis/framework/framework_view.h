@@ -31,19 +31,6 @@ struct KernelFramework {
 };
 using KernelFrameworkMap = std::map<std::string, KernelFramework>;
 
-// ModelOp of a host op, memoised by its (name, dims, types, concrete inputs): a training loop
-// calls the same few hundred signatures thousands of times.
-class OpWorkMemo {
- public:
-  explicit OpWorkMemo(const model::Trace& trace) : trace_(trace) {}
-  const std::optional<OpWork>& Of(const model::HostOp& op);
-
- private:
-  using Key = std::tuple<model::NameId, model::NameId, model::NameId, model::NameId>;
-  const model::Trace& trace_;
-  std::map<Key, std::optional<OpWork>> memo_;
-};
-
 // What every table reads: the tree, the activities per call and each activity's category.
 struct FrameworkInput {
   const model::Trace& trace;

@@ -22,7 +22,7 @@ struct RowAccumulator {
   report::OperatorRow row;
   std::map<model::NameId, std::int64_t> kernel_time;  // direct time per kernel name
   std::map<std::pair<model::NameId, model::NameId>, ShapeAccumulator> shapes;
-  std::map<std::string, std::int64_t> category_time;     // direct, by activity category
+  std::map<Category, std::int64_t> category_time;        // direct, by activity category
   std::vector<std::int64_t> call_ns;                     // direct time per launcher instance
   std::map<std::string_view, std::int64_t> module_time;  // direct, by innermost module class
 };
@@ -30,7 +30,10 @@ struct RowAccumulator {
 class OperatorBuilder {
  public:
   explicit OperatorBuilder(const FrameworkInput& input)
-      : in_(input), trace_(input.trace), tree_(input.tree) {}
+      : in_(input),
+        trace_(input.trace),
+        tree_(input.tree),
+        is_graph_launch_(input.trace, IsGraphLaunchApi) {}
 
   std::vector<report::OperatorRow> Build(KernelFrameworkMap& kernels) {
     GroupDirectCalls();
@@ -63,7 +66,7 @@ class OperatorBuilder {
       for (std::uint32_t i : in_.calls.Of(call))
         scratch_.push_back({trace_.activities[i].start_ns, trace_.activities[i].end_ns});
     }
-    return util::TotalLength(util::MergeIntervals(scratch_));
+    return util::UnionLength(scratch_);
   }
 
   std::int64_t SubtreeBusy(const OpInstance& op) {
@@ -100,7 +103,7 @@ class OperatorBuilder {
 
   void AddDirect(RowAccumulator& acc, const std::vector<std::uint32_t>& calls) {
     for (std::uint32_t call : calls) {
-      if (IsGraphLaunchApi(StripVersionSuffix(trace_.Name(trace_.api_calls[call].name))))
+      if (is_graph_launch_(trace_.api_calls[call].name))
         ++acc.row.graph_launches;
       std::string_view module = InnermostModule(call);
       for (std::uint32_t i : in_.calls.Of(call)) {
@@ -109,7 +112,7 @@ class OperatorBuilder {
           acc.module_time[module] += a.duration_ns();
         ++acc.row.launches;
         acc.kernel_time[a.name] += a.duration_ns();
-        acc.category_time[std::string(ToString(in_.category[i]))] += a.duration_ns();
+        acc.category_time[in_.category[i]] += a.duration_ns();
       }
     }
   }
@@ -202,13 +205,14 @@ class OperatorBuilder {
       acc.row.category_tier = "operator";
       return;
     }
-    std::string best;
+    std::string_view best;  // the most time; a tie goes to the name first in the alphabet
     std::int64_t best_ns = -1;
-    for (const auto& [name, ns] : acc.category_time) {
-      if (ns > best_ns)
+    for (const auto& [category, ns] : acc.category_time) {
+      std::string_view name = ToString(category);
+      if (ns > best_ns || (ns == best_ns && name < best))
         best = name, best_ns = ns;
     }
-    acc.row.category = best.empty() ? "other" : best;
+    acc.row.category = best.empty() ? "other" : std::string(best);
     acc.row.category_tier = best == "copy_layout" || best == "memset" ? "activity" : "kernel_name";
   }
   std::vector<report::OperatorRow> Finish(KernelFrameworkMap& kernels) {
@@ -226,6 +230,8 @@ class OperatorBuilder {
       for (const auto& [kernel, ns] : acc.kernel_time) {
         if (ns > top_ns)
           acc.row.top_kernel = std::string(trace_.Name(kernel)), top_ns = ns;
+        if (acc.row.source == "launch_call")
+          continue;  // a bare launch call is no operator: the kernel keeps an empty top_operator
         auto& best = best_op[kernel];
         if (ns > best.first)
           best = {ns, acc.row.name};
@@ -258,6 +264,7 @@ class OperatorBuilder {
   const FrameworkInput& in_;
   const model::Trace& trace_;
   const LaunchTree& tree_;
+  CachedNamePredicate is_graph_launch_;
   std::vector<std::vector<std::uint32_t>> direct_calls_;
   std::map<std::uint32_t, bool> bare_calls_;  // ordered: rows come out the same every run
   std::unordered_map<std::size_t, std::int64_t> child_time_;

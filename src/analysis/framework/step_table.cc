@@ -8,6 +8,7 @@
 #include "analysis/framework/framework_view.h"
 #include "analysis/shape_model.h"
 #include "util/intervals.h"
+#include "util/sort_runs.h"
 #include "util/user_regex.h"
 
 namespace gpuperf::analysis::framework {
@@ -91,7 +92,7 @@ class StepBuilder {
       if (!in_.calls.Of(call).empty())
         launches_.push_back(call);
     }
-    std::sort(launches_.begin(), launches_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    util::SortRuns(launches_.begin(), launches_.end(), [&](std::uint32_t a, std::uint32_t b) {
       return trace_.api_calls[a].start_ns < trace_.api_calls[b].start_ns;
     });
     window_start_ = ComputeTraceWindow(trace_).start_ns;

@@ -1,8 +1,8 @@
-#include "report/readable_name.h"
+#include "analysis/readable_name.h"
 
-#include "report/markdown_escape.h"
+#include "util/utf8.h"
 
-namespace gpuperf::report {
+namespace gpuperf::analysis {
 namespace {
 
 // A first template argument longer than this is elided: it is a type list, not a name.
@@ -85,10 +85,10 @@ std::string KernelWithOperator(std::string_view kernel,
                                std::string_view op,
                                std::size_t max_chars) {
   if (op.empty())
-    return Shorten(ReadableKernelName(kernel), max_chars);
-  std::string suffix = " [" + Shorten(op, max_chars / 3) + "]";
+    return util::Shorten(ReadableKernelName(kernel), max_chars);
+  std::string suffix = " [" + util::Shorten(op, max_chars / 3) + "]";
   std::size_t room = max_chars > suffix.size() + 8 ? max_chars - suffix.size() : 8;
-  return Shorten(ReadableKernelName(kernel), room) + suffix;
+  return util::Shorten(ReadableKernelName(kernel), room) + suffix;
 }
 
-}  // namespace gpuperf::report
+}  // namespace gpuperf::analysis

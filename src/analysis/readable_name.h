@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace gpuperf::report {
+namespace gpuperf::analysis {
 
 // Drops a leading "void " and the parameter list, and shortens each outermost template argument
 // list to its first argument (itself without template arguments; elided when longer than 64
@@ -18,4 +18,4 @@ std::string ReadableKernelName(std::string_view name);
 // [aten::mul]". Without an operator, the readable name alone.
 std::string KernelWithOperator(std::string_view kernel, std::string_view op, std::size_t max_chars);
 
-}  // namespace gpuperf::report
+}  // namespace gpuperf::analysis

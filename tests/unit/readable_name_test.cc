@@ -1,10 +1,10 @@
 // Kernel names as tables show them (src/report/readable_name.h).
 #include <catch2/catch.hpp>
 
-#include "report/readable_name.h"
+#include "analysis/readable_name.h"
 
-using gpuperf::report::KernelWithOperator;
-using gpuperf::report::ReadableKernelName;
+using gpuperf::analysis::KernelWithOperator;
+using gpuperf::analysis::ReadableKernelName;
 
 TEST_CASE("Readable kernel names keep the name and the first template argument", "[report]") {
   CHECK(ReadableKernelName("void at::native::elementwise_kernel<128, 4, "

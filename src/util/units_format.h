@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-namespace gpuperf::report {
+namespace gpuperf::util {
 
 // Durations with three significant digits in the largest fitting unit:
 // 812 -> "812 ns", 12'345 -> "12.3 µs", 4'560'000 -> "4.56 ms", 1'230'000'000 -> "1.23 s".
@@ -25,4 +25,4 @@ std::string FormatCount(std::int64_t value);
 // A ratio with two decimals: 1.234 -> "1.23".
 std::string FormatRatio(double ratio);
 
-}  // namespace gpuperf::report
+}  // namespace gpuperf::util

@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <limits>
 
-#include "report/units_format.h"
+#include "util/units_format.h"
 
-namespace gpuperf::report {
+namespace gpuperf::util {
 namespace {
 
 TEST_CASE("FormatDuration picks the largest unit with three significant digits") {
@@ -57,7 +57,7 @@ TEST_CASE("FormatRatio has two decimals") {
 }
 
 }  // namespace
-}  // namespace gpuperf::report
+}  // namespace gpuperf::util
 
 #include "report/evidence_cells.h"
 

@@ -1,21 +1,28 @@
-#include "report/units_format.h"
-
-#include <fmt/format.h>
+#include "util/units_format.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
-namespace gpuperf::report {
+namespace gpuperf::util {
 namespace {
+
+// printf's fixed notation (util stays free of fmt): Fixed(1.234, 2) -> "1.23".
+std::string Fixed(double value, int decimals) {
+  char buffer[64];
+  int n = std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return n > 0 && static_cast<std::size_t>(n) < sizeof buffer ? std::string(buffer, static_cast<std::size_t>(n))
+                                                              : std::string("n/a");
+}
 
 // Three significant digits: 1.23, 12.3, 123.
 std::string ThreeDigits(double value) {
   double magnitude = std::fabs(value);
   if (magnitude >= 99.95)
-    return fmt::format("{:.0f}", value);
+    return Fixed(value, 0);
   if (magnitude >= 9.995)
-    return fmt::format("{:.1f}", value);
-  return fmt::format("{:.2f}", value);
+    return Fixed(value, 1);
+  return Fixed(value, 2);
 }
 
 bool Unusable(double value) {
@@ -30,7 +37,7 @@ std::string FormatDuration(double ns) {
   double magnitude = std::fabs(ns);
   // Thresholds sit where rounding to three digits would print "1000 x".
   if (magnitude < 999.5)
-    return fmt::format("{:.0f} ns", ns);
+    return Fixed(ns, 0) + " ns";
   if (magnitude < 999'500.0)
     return ThreeDigits(ns / 1e3) + " µs";
   if (magnitude < 999'500'000.0)
@@ -50,7 +57,7 @@ std::string FormatBytes(double bytes) {
     ++unit;
   }
   if (unit == 0)
-    return fmt::format("{:.0f} B", value);
+    return Fixed(value, 0) + " B";
   return ThreeDigits(value) + " " + kUnits[unit];
 }
 
@@ -59,7 +66,7 @@ std::string FormatPercent(double percent) {
     return "n/a";
   if (percent > 0 && percent < 0.05)
     return "<0.1%";
-  return fmt::format("{:.1f}%", percent);
+  return Fixed(percent, 1) + "%";
 }
 
 std::string FormatCount(std::int64_t value) {
@@ -79,7 +86,7 @@ std::string FormatCount(std::int64_t value) {
 std::string FormatRatio(double ratio) {
   if (Unusable(ratio))
     return "n/a";
-  return fmt::format("{:.2f}", ratio);
+  return Fixed(ratio, 2);
 }
 
-}  // namespace gpuperf::report
+}  // namespace gpuperf::util
