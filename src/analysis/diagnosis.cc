@@ -343,7 +343,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
     DiagnoseWithoutDurations(d, r);
     return d;
   }
-  if (InitializationStep(d, r)) {
+  if (InitializationStep(d, r, idle)) {
     AddQueueAndCoverage(d, idle);
     SetExperiment(d, subject, context);
     return d;
@@ -410,6 +410,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
       }
     }
   }
+  std::size_t kernel_evidence_from = d.support.size();  // where the dominant kernel's evidence starts
   if (!decided) {
     double launch_share = LaunchClassShare(r);
     const report::CriticalShare* top = DominantKernelShare(r);
@@ -445,10 +446,10 @@ report::Diagnosis Diagnose(const model::Trace& trace,
     AdviseFromCounters(d, *k);
   if (d.dominant_kind == "kernel" && d.bottleneck != "launch_bound") {
     AddCollectiveEvidence(d, r);
-    ApplyLever(d, trace, r);
+    ApplyLever(d, trace, r, SteadyWall(r, idle), kernel_evidence_from);
   }
   if (d.dominant_kind == "idle")
-    d.secondary = SecondaryGpuStatement(trace, d, r, compute);
+    d.secondary = SecondaryGpuStatement(trace, d, r, compute, SteadyWall(r, idle));
   if (std::int64_t spans = ReplaySpans(trace); spans > 0) {
     d.support.push_back(fmt::format(
         "{} kernel instances are CUPTI range-profiler replay spans (Kineto cuda_profiler_range): "

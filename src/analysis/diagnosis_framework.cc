@@ -8,6 +8,7 @@
 #include "analysis/amdahl.h"
 #include "analysis/diagnosis.h"
 #include "analysis/diagnosis_parts.h"
+#include "analysis/readable_name.h"
 #include "analysis/findings.h"
 #include "analysis/framework/levers.h"
 
@@ -101,8 +102,12 @@ void SetCollectiveClass(report::Diagnosis& d,
         "The trace is rank {} of {}.", r.source.rank.value_or(-1), *r.source.world_size));
 }
 
-bool ApplyLever(report::Diagnosis& d, const model::Trace& trace, const report::AnalysisReport& r) {
-  std::vector<framework::Lever> levers = framework::FindLevers(trace, r);
+bool ApplyLever(report::Diagnosis& d,
+                const model::Trace& trace,
+                const report::AnalysisReport& r,
+                std::int64_t wall_ns,
+                std::size_t kernel_evidence_from) {
+  std::vector<framework::Lever> levers = framework::FindLevers(trace, r, wall_ns);
   if (levers.empty())
     return false;
   const framework::Lever& lever = levers.front();
@@ -110,14 +115,23 @@ bool ApplyLever(report::Diagnosis& d, const model::Trace& trace, const report::A
   // from its roof).
   if (d.bound_speedup && *d.bound_speedup > lever.bound_speedup && d.dominant_kind == "kernel")
     return false;
-  d.support.push_back(
+  std::vector<std::string> lever_support;
+  lever_support.push_back(
       fmt::format("Lever ({}): {}; {}.", lever.kind, lever.experiment, lever.basis));
   for (std::size_t i = 1; i < levers.size() && i < 3; ++i) {
-    d.support.push_back(fmt::format("Also possible ({}): at most {:.2f}x ({}).",
-                                    levers[i].kind,
-                                    levers[i].bound_speedup,
-                                    levers[i].basis));
+    lever_support.push_back(fmt::format("Also possible ({}): at most {:.2f}x ({}).",
+                                        levers[i].kind,
+                                        levers[i].bound_speedup,
+                                        levers[i].basis));
   }
+  std::size_t at = std::min(kernel_evidence_from, d.support.size());
+  if (at < d.support.size())
+    lever_support.push_back(fmt::format(
+        "The kernel with the most critical time, for reference (the lever bounds more){}",
+        d.dominant_name.empty() ? ":" : ", " + std::string(ReadableKernelName(d.dominant_name)) + ":"));
+  d.support.insert(d.support.begin() + static_cast<std::ptrdiff_t>(at),
+                   lever_support.begin(),
+                   lever_support.end());
   d.bottleneck = lever.bottleneck;
   d.status = "hypothesis";
   d.evidence = lever.kind == "tf32_or_amp" ? "modeled" : "inferred";
@@ -139,7 +153,8 @@ bool ApplyLever(report::Diagnosis& d, const model::Trace& trace, const report::A
 std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
                                                      const report::Diagnosis& main,
                                                      const report::AnalysisReport& r,
-                                                     double compute_share) {
+                                                     double compute_share,
+                                                     std::int64_t wall_ns) {
   if (compute_share < kSecondaryComputeShare || main.dominant_kind != "idle")
     return {};
   report::Diagnosis s;
@@ -169,7 +184,7 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
         Pct(top->fraction)));
     SetExperiment(s, subject);
   }
-  if (!ApplyLever(s, trace, r) && s.dominant_kind.empty())
+  if (!ApplyLever(s, trace, r, wall_ns) && s.dominant_kind.empty())
     return {};
   if (s.bottleneck.empty())
     s.bottleneck = "unknown";

@@ -93,10 +93,17 @@ std::string Baseline(const report::AnalysisReport& r) {
 
 // One-time work: always said when present; the diagnosis itself when it holds most of the
 // window ("profile after warm-up").
-bool InitializationStep(report::Diagnosis& d, const report::AnalysisReport& r) {
+bool InitializationStep(report::Diagnosis& d,
+                        const report::AnalysisReport& r,
+                        const IdleAttribution& idle) {
   const report::Initialization& init = r.initialization;
   if (init.time_ns <= 0)
     return false;
+  // It dominates the wall only where the GPU idled through it: one-time host work beside GPU
+  // work (compilation on another thread) leaves the wall as it is.
+  double critical = idle.window_ns > 0 ? static_cast<double>(idle.excluded_ns) /
+                                             static_cast<double>(idle.window_ns)
+                                       : init.fraction;
   std::string items;
   for (std::size_t i = 0; i < init.items.size() && i < 3; ++i)
     items += fmt::format("{}{} {} ({})",
@@ -104,13 +111,15 @@ bool InitializationStep(report::Diagnosis& d, const report::AnalysisReport& r) {
                          init.items[i].kind,
                          init.items[i].name,
                          Ms(init.items[i].time_ns));
-  bool dominant = init.fraction >= kDominantShare;
+  bool dominant = critical >= kDominantShare;
   d.triage.push_back({"initialization",
                       dominant ? "yes" : "no",
-                      fmt::format("one-time work covers {} ({} of the window), left out of the "
-                                  "steady-state shares and bounds (trace)",
+                      fmt::format("one-time work covers {} ({} of the window), {} of the window "
+                                  "with the GPU idle; left out of the steady-state shares and "
+                                  "bounds (trace)",
                                   Ms(init.time_ns),
-                                  Pct(init.fraction))});
+                                  Pct(init.fraction),
+                                  Pct(critical))});
   d.support.push_back(fmt::format(
       "One-time work (initialization, section \"Initialization\"): {} of the window, most in {}; "
       "the steady-state diagnosis leaves it out (trace).",
@@ -121,7 +130,7 @@ bool InitializationStep(report::Diagnosis& d, const report::AnalysisReport& r) {
   d.bottleneck = "initialization";
   d.dominant_kind = "initialization";
   d.dominant_name = init.items.empty() ? "" : init.items.front().name;
-  d.dominant_fraction = init.fraction;
+  d.dominant_fraction = critical;
   d.status = "finding";
   d.evidence = "measured";
   return true;

@@ -36,9 +36,11 @@ std::string Verdict(const report::Diagnosis& d) {
     return "";
   std::string text = fmt::format("Diagnosis: {} ({})", ClassLabel(d.bottleneck), d.status);
   if (!d.secondary.empty())
-    text += fmt::format(", with a {} GPU phase", ClassLabel(d.secondary.front().bottleneck));
+    text += fmt::format("; GPU phase: {}", ClassLabel(d.secondary.front().bottleneck));
   std::string_view next = d.next_experiment;
-  if (std::size_t cut = next.find_first_of(":."); cut != std::string_view::npos)
+  // The first clause: up to ": " or ". " ("aten::addmm" and "1.5x" do not end one).
+  std::size_t cut = std::min(next.find(": "), next.find(". "));
+  if (cut != std::string_view::npos)
     next = next.substr(0, cut);
   if (!next.empty())
     text += fmt::format("; next experiment: {}", next);

@@ -235,8 +235,7 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
                               const CorrelationIndex* index) {
   IdleAttribution out;
   out.window_ns = window.length_ns();
-  out.steady_window_ns =
-      out.window_ns - util::CoveredLength(excluded, window.start_ns, window.end_ns);
+
   std::vector<Interval> busy_raw;
   busy_raw.reserve(activities.size());
   for (const model::GpuActivity* a : activities)
@@ -272,6 +271,9 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
   // One-time work is not steady state: its idle time is left out of the attribution.
   std::vector<Interval> gaps = util::Subtract(all_gaps, excluded);
   out.excluded_ns = util::TotalLength(all_gaps) - util::TotalLength(gaps);
+  // One-time work shortens the wall only where the GPU idled: where it ran beside GPU work, that
+  // work still had to run.
+  out.steady_window_ns = out.window_ns - out.excluded_ns;
   out.last_busy_end = busy.empty() ? window.end_ns : busy.back().end;
   std::vector<std::int64_t> queued_from;
   if (index)

@@ -37,7 +37,8 @@ namespace gpuperf::analysis {
 // queued, can the host have caused. With `index` null every gap counts as not queued.
 struct IdleAttribution {
   std::int64_t window_ns = 0;         // the recorded window (critical_time.h's TraceWindow)
-  std::int64_t steady_window_ns = 0;  // window_ns less the excluded (one-time) intervals
+  // window_ns less the one-time work on the critical path: its intervals where the GPU idled
+  std::int64_t steady_window_ns = 0;
   std::int64_t excluded_ns = 0;       // idle time inside one-time work, not attributed
   std::int64_t coverage_gap_ns = 0;   // idle gaps holding a wait for unrecorded work
   std::int64_t coverage_gaps = 0;

@@ -444,3 +444,18 @@ TEST_CASE("host-bound: Python frames of launching threads only; work outside ope
   CHECK(with_ops.diagnosis.bottleneck == "host_bound");
   CHECK_FALSE(Contains(with_ops.diagnosis.next_experiment, "Move the host work"));
 }
+
+TEST_CASE("initialization: one-time host work beside GPU work leaves the steady window whole",
+          "[diagnosis][initialization]") {
+  TraceBuilder b;
+  b.Api("cudaFree", 0, 40 * kMs);  // context creation, 40 ms: the GPU idles through it
+  b.Api("cudaLaunchKernel", 40 * kMs, 40 * kMs + 5 * kUs, 1);
+  b.Kernel("big", 41 * kMs, 100 * kMs, 1);
+  // 30 ms of JIT compilation on another thread while "big" runs: removing it would not shorten
+  // the wall.
+  b.Op("nvrtcCompileProgram", 50 * kMs, 80 * kMs, 202);
+  report::AnalysisReport r = Analyze(b.trace);
+  CHECK(r.initialization.time_ns == 70 * kMs);
+  // f over the 60 ms steady window (100 ms less the 40 ms with the GPU idle), not over 30 ms.
+  CHECK(r.diagnosis.dominant_fraction == Approx(59.0 / 60.0));
+}

@@ -35,6 +35,10 @@ struct Lever {
 
 // Every lever that applies to the report's framework view, largest bound first. `wall_ns` is
 // Amdahl's denominator (predictions.wall_ns).
-std::vector<Lever> FindLevers(const model::Trace& trace, const report::AnalysisReport& report);
+// `wall_ns`: the window the bounds are over (the diagnosis' steady-state window); 0: the report's
+// recorded window.
+std::vector<Lever> FindLevers(const model::Trace& trace,
+                              const report::AnalysisReport& report,
+                              std::int64_t wall_ns = 0);
 
 }  // namespace gpuperf::analysis::framework
