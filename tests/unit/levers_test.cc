@@ -125,3 +125,34 @@ TEST_CASE("FP32 GEMMs on a TF32 GPU are bounded at the TF32 roof", "[levers]") {
   CHECK(tf32->saved_ns == 4'500'000);  // 78 GFLOP at 156 TFLOP/s takes 0.5 ms
   CHECK(tf32->bound_speedup == Approx(1.0 / (1.0 - 0.45)));
 }
+
+TEST_CASE("Eager attention with modelled GEMM FLOPs is bounded at the tensor roof", "[levers]") {
+  gpuperf::model::Trace trace;
+  gpuperf::model::Device device;
+  device.id = 0;
+  device.name = "NVIDIA A100-SXM4-80GB";
+  device.compute_major = 8;
+  trace.devices.push_back(device);
+  AnalysisReport r = Report(10'000'000, 10'000'000);
+  auto bmm = Op("aten::bmm", "gemm", 3'000'000, "SelfAttention");
+  gpuperf::report::OperatorShape shape;
+  shape.precision = "bf16";
+  shape.kernel_ns = 3'000'000;
+  shape.flops = 312'000'000'000;  // 1 ms at A100's 312 TFLOP/s bf16 tensor roof
+  shape.calls = 1;
+  bmm.shapes = {shape};
+  r.framework.operators = {bmm,
+                           Op("aten::_softmax", "reduction_normalization", 4'000'000,
+                              "SelfAttention"),
+                           Op("aten::mul", "elementwise", 1'000'000, "SelfAttention")};
+  r.framework.categories = {Category("gemm", 3'000'000),
+                            Category("reduction_normalization", 4'000'000),
+                            Category("elementwise", 1'000'000)};
+  const Lever* sdpa = Find(FindLevers(trace, r), "use_sdpa");
+  REQUIRE(sdpa);
+  // 8 ms of eager attention falls to at least 1 ms: 7 ms at most come back, more than the 5 ms
+  // of softmax and mul alone (the slow GEMMs are replaced too).
+  CHECK(sdpa->saved_ns == 7'000'000);
+  CHECK(sdpa->basis.find("an upper bound") != std::string::npos);
+  CHECK(sdpa->falsified_by.find("4.50 ms") != std::string::npos);
+}
