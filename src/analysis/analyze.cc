@@ -144,7 +144,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
       SelectActivities(trace, index, {.launched_only = true, .device = std::nullopt});
   out.timeline = ComputeTimeline(trace, all);
   out.devices = DeviceTimelines(trace, all);
-  out.timeline_tracelens = ComputeTimeline(trace, launched);
+  out.timeline_tracelens = ComputeTimeline(trace, launched, CommunicationKernels::kNcclOnly);
   out.orphan_activities = static_cast<std::int64_t>(all.size() - launched.size());
 
   out.kernels = KernelTable(trace, index, out.timeline.total_ns);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <initializer_list>
+#include <iterator>
 
 namespace gpuperf::analysis {
 namespace {
@@ -51,6 +52,28 @@ std::string_view StripVersionSuffix(std::string_view name) {
 }
 
 bool IsCommunicationKernel(std::string_view name) {
+  static constexpr std::string_view kCollectives[] = {"nccl",
+                                                      "rccl",
+                                                      "c10d",
+                                                      "all_reduce",
+                                                      "allreduce",
+                                                      "all_gather",
+                                                      "allgather",
+                                                      "reduce_scatter",
+                                                      "reducescatter",
+                                                      "all_to_all",
+                                                      "alltoall",
+                                                      "multimem",
+                                                      "symm_mem",
+                                                      "deep_ep",
+                                                      "record_param_comms",
+                                                      "cross_device_reduce"};
+  return std::any_of(std::begin(kCollectives), std::end(kCollectives), [&](std::string_view c) {
+    return ContainsNoCase(name, c);
+  });
+}
+
+bool IsNcclKernel(std::string_view name) {
   return ContainsNoCase(name, "nccl") || ContainsNoCase(name, "rccl");
 }
 

@@ -19,8 +19,14 @@ bool StartsWithNoCase(std::string_view text, std::string_view prefix);
 // "cudaMemcpy". Only a trailing "_v" + 4 digits is removed ("cuMemAlloc_v2" stays).
 std::string_view StripVersionSuffix(std::string_view name);
 
-// Kernels whose name contains "nccl" or "rccl" (any case) are communication.
+// Collectives by name (any case): NCCL/RCCL, torch c10d and functional collectives,
+// symmetric-memory and custom all-reduce (vLLM, multimem), DeepEP all-to-all. One list for the
+// timeline's communication, the categories and the diagnosis.
 bool IsCommunicationKernel(std::string_view name);
+
+// TraceLens' narrower rule, kept for its timeline (report::AnalysisReport::timeline_tracelens):
+// "nccl" or "rccl" in the name (any case).
+bool IsNcclKernel(std::string_view name);
 
 // API families, by the stripped name. CUDA runtime/driver and HIP spellings are accepted.
 bool IsLaunchApi(std::string_view name);        // kernel and graph launches

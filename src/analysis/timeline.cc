@@ -15,9 +15,14 @@ struct Categories {
   std::vector<Interval> all, computation, communication, memcpy, memset;
 };
 
-Categories Split(const model::Trace& trace, const ActivityList& activities) {
+Categories Split(const model::Trace& trace,
+                 const ActivityList& activities,
+                 CommunicationKernels communication) {
   Categories c;
-  CachedNamePredicate is_communication(trace, IsCommunicationKernel);
+  CachedNamePredicate is_communication(trace,
+                                       communication == CommunicationKernels::kNcclOnly
+                                           ? IsNcclKernel
+                                           : IsCommunicationKernel);
   for (const model::GpuActivity* a : activities) {
     Interval interval{a->start_ns, a->end_ns};
     c.all.push_back(interval);
@@ -63,7 +68,9 @@ ActivityList SelectActivities(const model::Trace& trace,
   return list;
 }
 
-report::Timeline ComputeTimeline(const model::Trace& trace, const ActivityList& activities) {
+report::Timeline ComputeTimeline(const model::Trace& trace,
+                                 const ActivityList& activities,
+                                 CommunicationKernels communication_kernels) {
   report::Timeline t;
   if (activities.empty())
     return t;
@@ -76,7 +83,7 @@ report::Timeline ComputeTimeline(const model::Trace& trace, const ActivityList& 
   }
   t.total_ns = t.last_end_ns - t.first_start_ns;
 
-  Categories c = Split(trace, activities);
+  Categories c = Split(trace, activities, communication_kernels);
   auto busy = util::MergeIntervals(std::move(c.all));
   auto computation = util::MergeIntervals(std::move(c.computation));
   auto communication = util::MergeIntervals(std::move(c.communication));

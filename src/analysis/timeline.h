@@ -24,9 +24,16 @@ ActivityList SelectActivities(const model::Trace& trace,
                               const CorrelationIndex& index,
                               const ActivitySelection& selection);
 
+// Which kernels are communication: every collective (IsCommunicationKernel), or TraceLens' NCCL
+// and RCCL names only (IsNcclKernel), for the timeline compared with TraceLens.
+enum class CommunicationKernels { kCollectives, kNcclOnly };
+
 // All quantities of report::Timeline over `activities`; all zero when the list is empty.
 // Zero-duration activities count as activities and extend the span but add no busy time.
-report::Timeline ComputeTimeline(const model::Trace& trace, const ActivityList& activities);
+report::Timeline ComputeTimeline(
+    const model::Trace& trace,
+    const ActivityList& activities,
+    CommunicationKernels communication = CommunicationKernels::kCollectives);
 
 // One entry per device that has activities in `activities`, ascending by device id.
 std::vector<report::DeviceTimeline> DeviceTimelines(const model::Trace& trace,

@@ -130,3 +130,20 @@ TEST_CASE("A trace without GPU work gives an all-zero timeline", "[analysis][tim
   CHECK(t.busy_ns == 0);
   CHECK(t.idle_ns == 0);
 }
+
+TEST_CASE("Collectives beyond NCCL are communication; TraceLens' timeline keeps its NCCL rule",
+          "[analysis][timeline]") {
+  TraceBuilder b;
+  b.Kernel("gemm", 0, 100);
+  b.Kernel("void multimem_all_reduce_kernel<bf16>(...)", 100, 300);  // symmetric memory
+  b.Kernel("ncclDevKernel_AllGather_RING_LL", 300, 350);
+  CorrelationIndex index(b.trace);
+  auto all = SelectActivities(b.trace, index, {});
+  auto ours = ComputeTimeline(b.trace, all);
+  CHECK(ours.communication_ns == 250);
+  CHECK(ours.exposed_communication_ns == 250);
+  auto tracelens = ComputeTimeline(
+      b.trace, all, gpuperf::analysis::CommunicationKernels::kNcclOnly);
+  CHECK(tracelens.communication_ns == 50);
+  CHECK(tracelens.computation_ns == 300);
+}

@@ -4,6 +4,8 @@
 #include <array>
 #include <string>
 
+#include "analysis/names.h"
+
 namespace gpuperf::analysis::framework {
 namespace {
 
@@ -26,25 +28,6 @@ template <std::size_t N>
 bool IsOneOf(std::string_view text, const std::array<std::string_view, N>& names) {
   return std::find(names.begin(), names.end(), text) != names.end();
 }
-
-// Collectives, by operator or kernel name: NCCL/RCCL, torch c10d and functional collectives,
-// symmetric-memory and custom all-reduce (vLLM, multimem), DeepEP all-to-all.
-constexpr std::array<std::string_view, 16> kCommunication = {"nccl",
-                                                             "rccl",
-                                                             "c10d",
-                                                             "all_reduce",
-                                                             "allreduce",
-                                                             "all_gather",
-                                                             "allgather",
-                                                             "reduce_scatter",
-                                                             "reducescatter",
-                                                             "all_to_all",
-                                                             "alltoall",
-                                                             "multimem",
-                                                             "symm_mem",
-                                                             "deep_ep",
-                                                             "record_param_comms",
-                                                             "cross_device_reduce"};
 
 // The operator's own name: "aten::addmm" -> "addmm"; "autograd::engine::evaluate_function:
 // MmBackward0" -> "mm"; the in-place underscore dropped ("add_" -> "add").
@@ -202,7 +185,7 @@ std::string_view ToString(Category category) {
 
 std::optional<Category> CategoryOfOperator(std::string_view op_name) {
   std::string lowered = Lower(op_name);
-  if (ContainsAny(lowered, kCommunication))
+  if (IsCommunicationKernel(lowered))
     return Category::kCommunication;
   return ByBaseName(BaseOpName(lowered));
 }
@@ -270,7 +253,7 @@ Category CategoryOfKernel(std::string_view kernel_name) {
                                                             "fill",
                                                             "multi_tensor_apply",
                                                             "foreach"};
-  if (ContainsAny(k, kCommunication))
+  if (IsCommunicationKernel(k))
     return Category::kCommunication;
   if (ContainsAny(k, kCopy))
     return Category::kCopyLayout;
