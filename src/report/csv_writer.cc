@@ -14,6 +14,18 @@ std::string Row(const std::vector<std::string>& cells) {
   return line + "\n";
 }
 
+// nsys stats' geometry cell: each dimension right-aligned in four columns, "2x1x1" ->
+// "   2    1    1", so that a script comparing with nsys's CSV sees the same text.
+std::string NsysGeometry(std::string_view geometry) {
+  std::string out;
+  while (!geometry.empty()) {
+    std::size_t x = geometry.find('x');
+    out += fmt::format("{}{:>4}", out.empty() ? "" : " ", geometry.substr(0, x));
+    geometry = x == std::string_view::npos ? std::string_view() : geometry.substr(x + 1);
+  }
+  return out;
+}
+
 // nsys stats' summary columns: Time (%), Total Time (ns), <count>, Avg, Med, Min, Max, StdDev.
 std::vector<std::string> SummaryCells(double percent, const Distribution& d) {
   return {fmt::format("{:.1f}", percent),
@@ -44,8 +56,8 @@ std::string Kernels(const AnalysisReport& report) {
   for (const KernelRow& k : report.kernels) {
     std::vector<std::string> cells = SummaryCells(k.time_percent, k.duration_ns);
     cells.insert(cells.end(),
-                 {k.grid,
-                  k.block,
+                 {NsysGeometry(k.grid),
+                  NsysGeometry(k.block),
                   k.name,
                   fmt::format("{:.1f}", k.wall_percent),
                   k.classification.bound,

@@ -12,6 +12,7 @@
 #include "analysis/launch_overhead.h"
 #include "corpus.h"
 #include "gold_csv.h"
+#include "report/csv_writer.h"
 
 namespace {
 
@@ -239,4 +240,23 @@ TEST_CASE("saxpy: rules nsys found nothing for stay silent", "[gold][nsys]") {
   CHECK(Find(s->report, "sync_api") == nullptr);
   CHECK(Find(s->report, "gpu_gaps") == nullptr);
   CHECK(Find(s->report, "sync_memset") == nullptr);
+}
+
+TEST_CASE("saxpy: --format csv's kernel table carries nsys gpukernsum's cells", "[gold][nsys]") {
+  auto s = Load();
+  if (!s)
+    return;
+  std::string kernels;
+  for (const auto& [name, text] : gpuperf::report::ToCsvFiles(s->report)) {
+    if (name == "kernels.csv")
+      kernels = text;
+  }
+  REQUIRE_FALSE(kernels.empty());
+  auto gold = Gold("gpukernsum.csv");
+  REQUIRE_FALSE(gold.empty());
+  // The same geometry text as nsys writes it, and the same leading cells.
+  CHECK(kernels.find("," + gold[0].at("GridXYZ") + "," + gold[0].at("BlockXYZ") + ",") !=
+        std::string::npos);
+  CHECK(kernels.find(gold[0].at("Time (%)") + "," + gold[0].at("Total Time (ns)") + "," +
+                     gold[0].at("Instances") + ",") != std::string::npos);
 }
