@@ -76,13 +76,27 @@ inline OpWork MatrixWork(ShapeOpKind kind,
 }
 
 // The floating-point tensor types as the profiler names them (c10 TypeMeta names).
-inline constexpr std::array<FloatType, 4> kFloatTypes = {{
+// FP8 matrix work runs on the FP8 tensor pipes (Hopper and later; _scaled_mm); elementwise work
+// on FP8 tensors computes in fp32.
+inline constexpr std::array<FloatType, 8> kFloatTypes = {{
     {"float", 4, model::Precision::kFp32, model::MathUnit::kVector, model::Precision::kFp32},
     {"double", 8, model::Precision::kFp64, model::MathUnit::kVector, model::Precision::kFp64},
     {"c10::Half", 2, model::Precision::kFp16, model::MathUnit::kTensor, model::Precision::kFp32},
     {"c10::BFloat16",
      2,
      model::Precision::kBf16,
+     model::MathUnit::kTensor,
+     model::Precision::kFp32},
+    {"c10::Float8_e4m3fn", 1, model::Precision::kFp8, model::MathUnit::kTensor, model::Precision::kFp32},
+    {"c10::Float8_e5m2", 1, model::Precision::kFp8, model::MathUnit::kTensor, model::Precision::kFp32},
+    {"c10::Float8_e4m3fnuz",
+     1,
+     model::Precision::kFp8,
+     model::MathUnit::kTensor,
+     model::Precision::kFp32},
+    {"c10::Float8_e5m2fnuz",
+     1,
+     model::Precision::kFp8,
      model::MathUnit::kTensor,
      model::Precision::kFp32},
 }};

@@ -372,3 +372,47 @@ TEST_CASE("shape: TraceLens GEMM.csv reproduced, nsfw_image_detection H100", "[s
 TEST_CASE("shape: TraceLens GEMM.csv reproduced, Qwen1.5-0.5B H100", "[shape][corpus]") {
   CheckGemmGold("Qwen_Qwen1.5-0.5B-Chat__1016005");
 }
+
+TEST_CASE("shape: an FP8 scaled GEMM near the FP8 tensor roof is compute-bound, not unknown",
+          "[shape]") {
+  const std::string e4m3 = R"("c10::Float8_e4m3fn")";
+  const std::string e5m2 = R"("c10::Float8_e5m2")";
+  const std::string dims = "[[4096,4096],[4096,4096],[],[],[],[],[],[]]";
+  const std::string types =
+      "[" + e4m3 + "," + e5m2 + R"(,"float","float","","","Scalar","Scalar"])";
+  OpWork w = Model("aten::_scaled_mm", dims, types);
+  CHECK(w.flops == 2LL * 4096 * 4096 * 4096);
+  CHECK(w.bytes == 3LL * 4096 * 4096);  // one byte per element of A, B and (at least) C
+  CHECK(w.precision == model::Precision::kFp8);
+  CHECK(w.unit == model::MathUnit::kTensor);
+  CHECK_FALSE(Modeled("aten::_scaled_mm", dims,
+                      "[" + e4m3 + R"(,"float","float","float","","","Scalar","Scalar"])"));
+
+  gpuperf::testing::TraceBuilder b;
+  model::Device h100;
+  h100.id = 0;
+  h100.name = "NVIDIA H100 80GB HBM3";
+  h100.compute_major = 9;
+  h100.sm_count = 132;
+  b.trace.devices.push_back(h100);
+  model::HostOp o;
+  o.name = b.trace.strings.Intern("aten::_scaled_mm");
+  o.start_ns = 0;
+  o.end_ns = 50;
+  o.pid = 100;
+  o.tid = 101;
+  o.input_dims = b.trace.strings.Intern(dims);
+  o.input_types = b.trace.strings.Intern(types);
+  b.trace.host_ops.push_back(o);
+  b.Api("cudaLaunchKernel", 10, 20, 1);
+  // 137 GFLOP in 87 us: ~1580 TFLOP/s, 80% of H100's 1979 TFLOP/s FP8 tensor roof.
+  b.Kernel("sm90_xmma_gemm_e4m3e5m2_bf16f32_f32_tn_n_tilesize128x128x128", 1000, 88'000, 1);
+  auto report = gpuperf::analysis::Analyze(b.trace);
+  REQUIRE(report.kernels.size() == 1);
+  REQUIRE(report.kernels[0].roofline.has_value());
+  const auto& roof = *report.kernels[0].roofline;
+  CHECK(roof.precision == "fp8");
+  CHECK(roof.unit == "tensor");
+  CHECK(roof.bound == "compute");
+  CHECK(report.kernels[0].classification.bound == "compute");
+}
