@@ -15,7 +15,6 @@
 #include <optional>
 #include <utility>
 
-#include "analysis/device_remap.h"
 #include "analysis/rank_summary.h"
 #include "analysis/trace_tracks.h"
 #include "cli/app.h"
@@ -26,6 +25,7 @@
 #include "cli/logging.h"
 #include "cli/report_output.h"
 #include "cli/terminal.h"
+#include "cli/trace_input.h"
 #include "io/kernel_model/kernel_model_json.h"
 #include "io/ncu/counter_join.h"
 #include "io/report/rank_summary_json.h"
@@ -221,7 +221,7 @@ int AnalyzeCommand::Run() {
   auto start = std::chrono::steady_clock::now();
   auto trace = [&] {
     Progress progress("reading " + trace_path_);
-    return io::ImportTraceFile(trace_path_);
+    return ImportTraceForAnalysis(trace_path_);
   }();
   if (!trace.ok()) {
     PrintError(trace.error().message);
@@ -233,7 +233,6 @@ int AnalyzeCommand::Run() {
                 trace->activities.size(),
                 trace->api_calls.size(),
                 MillisecondsSince(start));
-  analysis::ResolveDeviceRemap(*trace);
   if (Status named = ApplyGpuName(gpu_name_, *trace); !named.ok()) {
     PrintError(named.error().message);
     return kExitUsage;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/trace_input.h"
 #include "io/report/report_json_reader.h"
 #include "util/byte_source.h"
 #include "util/sha256.h"
@@ -73,7 +74,7 @@ std::string Sha256OrEmpty(const std::string& path) {
 }
 
 Result<compare::Side> LoadTrace(const std::string& path) {
-  auto trace = io::ImportTraceFile(path);
+  auto trace = ImportTraceForAnalysis(path);
   if (!trace.ok())
     return trace.error();
   compare::Side side;
@@ -165,7 +166,7 @@ Result<compare::Side> LoadBaseline(const std::string& dir) {
     side.report = std::move(*r);
   }
   for (const std::string& path : traces) {
-    auto trace = io::ImportTraceFile(path);
+    auto trace = ImportTraceForAnalysis(path);
     if (!trace.ok())
       return trace.error();
     AddSamples(*trace, side, false);

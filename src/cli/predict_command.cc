@@ -16,6 +16,7 @@
 #include "cli/errors.h"
 #include "cli/input_options.h"
 #include "cli/terminal.h"
+#include "cli/trace_input.h"
 #include "io/report/report_json_reader.h"
 #include "report/json_predictions.h"
 #include "report/json_writer.h"
@@ -97,7 +98,7 @@ Result<Prediction> FromReport(const std::string& path, const util::UserRegex& pa
 }
 
 Result<Prediction> FromTrace(const std::string& path, const util::UserRegex& pattern) {
-  auto trace = io::ImportTraceFile(path);
+  auto trace = ImportTraceForAnalysis(path);
   if (!trace.ok())
     return trace.error();
   analysis::CorrelationIndex index(*trace);

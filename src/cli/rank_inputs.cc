@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "cli/trace_input.h"
 #include "analysis/rank_summary.h"
 #include "io/report/rank_summary_json.h"
 #include "util/byte_source.h"
@@ -126,7 +127,7 @@ std::vector<ranks::RankSummary> ReadRanks(const std::vector<RankInput>& inputs,
           failures[i] = ranks::FileError{input.path, summary.error().message};
         continue;
       }
-      auto trace = io::ImportTraceFile(input.path);
+      auto trace = ImportTraceForAnalysis(input.path);
       if (!trace.ok()) {
         failures[i] = ranks::FileError{input.path, trace.error().message};
         continue;

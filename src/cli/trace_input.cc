@@ -1,0 +1,15 @@
+#include "cli/trace_input.h"
+
+#include "analysis/device_remap.h"
+#include "gpuperf/import.h"
+
+namespace gpuperf::cli {
+
+Result<model::Trace> ImportTraceForAnalysis(const std::string& path) {
+  auto trace = io::ImportTraceFile(path);
+  if (trace.ok())
+    analysis::ResolveDeviceRemap(*trace);
+  return trace;
+}
+
+}  // namespace gpuperf::cli
