@@ -62,14 +62,14 @@ void AddNotes(const model::Trace& trace,
   if (out.orphan_activities > 0) {
     out.notes.push_back(fmt::format(
         "timeline counts all {} GPU activities, including {} without a launch call in the trace "
-        "(orphans). TraceLens' gpu_timeline drops orphans: timeline_tracelens has busy {} ns of "
-        "span {} ns, against busy {} ns of span {} ns here.",
+        "(orphans). TraceLens' gpu_timeline drops orphans: timeline_tracelens has busy {} of "
+        "span {}, against busy {} of span {} here.",
         out.timeline.activities,
         out.orphan_activities,
-        out.timeline_tracelens.busy_ns,
-        out.timeline_tracelens.total_ns,
-        out.timeline.busy_ns,
-        out.timeline.total_ns));
+        Ms(out.timeline_tracelens.busy_ns),
+        Ms(out.timeline_tracelens.total_ns),
+        Ms(out.timeline.busy_ns),
+        Ms(out.timeline.total_ns)));
   }
   if (std::int64_t duplicates = DuplicateApiRecords(trace, index); duplicates > 0) {
     out.notes.push_back(fmt::format(

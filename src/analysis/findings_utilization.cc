@@ -107,10 +107,13 @@ std::optional<report::Finding> LowUtilizationRule(const RuleInput& in) {
       Ms(f.time_ns),
       in.options.utilization_threshold_percent,
       in.options.utilization_chunks);
+  // What the host did in these windows is the idle attribution's (Diagnosis): this finding only
+  // locates them.
   f.advice =
-      "This is time utilization, not resource utilization. Why the GPU was underused is not in "
-      "the trace: a slow host, synchronization or data loading are hypotheses; host-side ranges "
-      "(NVTX, CPU sampling) over these windows would test them.";
+      "This is time utilization, not resource utilization. The Diagnosis attributes the GPU "
+      "idle time (host work, launch calls, synchronizations, queued work) from the trace's host "
+      "records; where they do not cover a window, host-side ranges (NVTX, CPU sampling) over it "
+      "would.";
   f.columns = {"In-Use (%)", "Duration (ns)", "Start (ns)", "PID", "Device ID"};
   SetTopRows(
       f,
