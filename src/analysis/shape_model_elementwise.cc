@@ -59,9 +59,28 @@ std::optional<OpWork> Elementwise(const Args& a) {
   return w;
 }
 
+// Softmax over one dim (aten::_softmax(self, dim, half_to_float), aten::softmax(self, dim,
+// dtype?)): read once, written once like an elementwise op, and about five FLOPs per element
+// (max, subtract, exp, sum, divide). A memory-bound floor for the score matrices of eager
+// attention. The bytes assume the output keeps the input's type (half_to_float doubles the
+// write: a lower bound).
+constexpr std::array<std::string_view, 4> kSoftmax = {
+    "aten::_softmax", "aten::softmax", "aten::_log_softmax", "aten::log_softmax"};
+constexpr std::int64_t kSoftmaxFlopsPerElement = 5;
+
 }  // namespace
 
 std::optional<OpWork> ModelElementwise(std::string_view name, const Args& a) {
+  if (std::find(kSoftmax.begin(), kSoftmax.end(), name) != kSoftmax.end()) {
+    std::optional<OpWork> w = Elementwise(a);
+    if (w) {
+      auto flops = Mul(w->elements, kSoftmaxFlopsPerElement);
+      if (!flops)
+        return std::nullopt;
+      w->flops = *flops;
+    }
+    return w;
+  }
   if (std::find(kElementwise.begin(), kElementwise.end(), name) == kElementwise.end())
     return std::nullopt;
   return Elementwise(a);

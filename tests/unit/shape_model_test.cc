@@ -416,3 +416,15 @@ TEST_CASE("shape: an FP8 scaled GEMM near the FP8 tensor roof is compute-bound, 
   CHECK(roof.bound == "compute");
   CHECK(report.kernels[0].classification.bound == "compute");
 }
+
+TEST_CASE("shape: softmax is modelled as one read and one write, five FLOPs per element",
+          "[shape]") {
+  OpWork w = Model("aten::_softmax", "[[8,12,3137,3137],[],[]]",
+                   R"(["c10::BFloat16","Scalar","Scalar"])");
+  const std::int64_t elements = 8LL * 12 * 3137 * 3137;
+  CHECK(w.elements == elements);
+  CHECK(w.bytes == elements * 2 * 2);  // bf16 in, bf16 out
+  CHECK(w.flops == elements * 5);
+  CHECK(w.unit == model::MathUnit::kVector);
+  CHECK_FALSE(Modeled("aten::_softmax", "[[8,12],[],[]]", R"(["long int","Scalar","Scalar"])"));
+}
