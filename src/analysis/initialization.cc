@@ -202,7 +202,10 @@ void HostOpOutliers(const model::Trace& trace, std::vector<Candidate>& out) {
   Groups groups;
   for (std::size_t i = 0; i < trace.host_ops.size(); ++i) {
     const model::HostOp& op = trace.host_ops[i];
-    AddToGroup(groups, GroupKey{op.pid, op.name, 0}, i, op.start_ns, op.end_ns - op.start_ns);
+    // Same shapes only: a first call with another shape (a CPU-side input cast before the GPU
+    // loop) is other work, not a slow first instance of the loop's calls.
+    AddToGroup(
+        groups, GroupKey{op.pid, op.name, op.input_dims}, i, op.start_ns, op.end_ns - op.start_ns);
   }
   for (auto& [key, group] : groups) {
     const model::HostOp& op = trace.host_ops[group.first];
@@ -218,7 +221,7 @@ void HostOpOutliers(const model::Trace& trace, std::vector<Candidate>& out) {
                    op.start_ns,
                    op.end_ns,
                    fmt::format("first instance {}: {:.0f}x the median of its {} instances "
-                               "(trace: host ops)",
+                               "with the same input shapes (trace: host ops)",
                                Ms(op.end_ns - op.start_ns),
                                static_cast<double>(op.end_ns - op.start_ns) /
                                    static_cast<double>(std::max<std::int64_t>(1, median)),

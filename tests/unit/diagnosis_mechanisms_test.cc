@@ -459,3 +459,28 @@ TEST_CASE("initialization: one-time host work beside GPU work leaves the steady 
   // f over the 60 ms steady window (100 ms less the 40 ms with the GPU idle), not over 30 ms.
   CHECK(r.diagnosis.dominant_fraction == Approx(59.0 / 60.0));
 }
+
+TEST_CASE("initialization: a first host op of another shape is not a slow first instance",
+          "[diagnosis][initialization]") {
+  auto build = [](const std::string& first_dims) {
+    TraceBuilder b;
+    // A 5 ms aten::copy_ first (the input cast), then ten 20 us copies in the GPU loop.
+    b.Op("aten::copy_", 0, 5 * kMs).input_dims = b.trace.strings.Intern(first_dims);
+    for (int i = 0; i < 10; ++i) {
+      std::int64_t t = 6 * kMs + i * 100 * kUs;
+      b.Op("aten::copy_", t, t + 20 * kUs).input_dims = b.trace.strings.Intern("[[64,64],[64,64]]");
+      b.Api("cudaLaunchKernel", t + 5 * kUs, t + 10 * kUs, i + 1);
+      b.Kernel("copy_kernel", t + 15 * kUs, t + 40 * kUs, i + 1);
+    }
+    return Analyze(b.trace);
+  };
+  auto has_copy = [](const report::AnalysisReport& r) {
+    for (const report::InitializationItem& item : r.initialization.items) {
+      if (item.kind == "first_call" && item.name == "aten::copy_")
+        return true;
+    }
+    return false;
+  };
+  CHECK(has_copy(build("[[64,64],[64,64]]")));               // the loop's shape: a slow first call
+  CHECK_FALSE(has_copy(build("[[1,128,3,224,224],[1,128,3,224,224]]")));  // another op's work
+}
