@@ -135,9 +135,11 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   CorrelationIndex index(trace);
   // The framework view reads only the trace and the index, and only the diagnosis reads it: it
   // runs beside the kernel, timeline and finding passes (deferred when no thread can start).
-  std::future<FrameworkResult> framework = std::async(
-      std::launch::async | std::launch::deferred, ComputeFramework, std::cref(trace),
-      std::cref(index), std::cref(options));
+  std::future<FrameworkResult> framework = std::async(std::launch::async | std::launch::deferred,
+                                                      ComputeFramework,
+                                                      std::cref(trace),
+                                                      std::cref(index),
+                                                      std::cref(options));
 
   ActivityList all = SelectActivities(trace, index, {});
   ActivityList launched =

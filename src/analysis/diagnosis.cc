@@ -410,7 +410,8 @@ report::Diagnosis Diagnose(const model::Trace& trace,
       }
     }
   }
-  std::size_t kernel_evidence_from = d.support.size();  // where the dominant kernel's evidence starts
+  std::size_t kernel_evidence_from =
+      d.support.size();  // where the dominant kernel's evidence starts
   if (!decided) {
     double launch_share = LaunchClassShare(r);
     const report::CriticalShare* top = DominantKernelShare(r);

@@ -73,9 +73,10 @@ Advice AdviceFor(const report::Diagnosis& d,
   if (c == "dependency_bound") {
     std::string where =
         context.stream_waits > 0
-            ? fmt::format("the {} cross-stream waits (cudaStreamWaitEvent) and the streams they "
-                          "wait on",
-                          context.stream_waits)
+            ? fmt::format(
+                  "the {} cross-stream waits (cudaStreamWaitEvent) and the streams they "
+                  "wait on",
+                  context.stream_waits)
             : std::string("the events and streams the queued work depends on");
     return {
         fmt::format(

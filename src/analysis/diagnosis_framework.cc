@@ -8,9 +8,9 @@
 #include "analysis/amdahl.h"
 #include "analysis/diagnosis.h"
 #include "analysis/diagnosis_parts.h"
-#include "analysis/readable_name.h"
 #include "analysis/findings.h"
 #include "analysis/framework/levers.h"
+#include "analysis/readable_name.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -128,7 +128,8 @@ bool ApplyLever(report::Diagnosis& d,
   if (at < d.support.size())
     lever_support.push_back(fmt::format(
         "The kernel with the most critical time, for reference (the lever bounds more){}",
-        d.dominant_name.empty() ? ":" : ", " + std::string(ReadableKernelName(d.dominant_name)) + ":"));
+        d.dominant_name.empty() ? ":"
+                                : ", " + std::string(ReadableKernelName(d.dominant_name)) + ":"));
   d.support.insert(d.support.begin() + static_cast<std::ptrdiff_t>(at),
                    lever_support.begin(),
                    lever_support.end());

@@ -97,14 +97,15 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
   std::string text = Verdict(report.diagnosis);
   if (trace.metadata.format == "ncu-csv")
     return text + " " + NcuScope(report);
-  text += fmt::format("{}The GPU span is {} over {} GPU activities: busy {:.1f}% ({}), idle {:.1f}%{}.",
-                      text.empty() ? "" : " ",
-                      Ms(t.total_ns),
-                      t.activities,
-                      Share(t.busy_ns, t.total_ns),
-                      Ms(t.busy_ns),
-                      Share(t.idle_ns, t.total_ns),
-                      kSource);
+  text +=
+      fmt::format("{}The GPU span is {} over {} GPU activities: busy {:.1f}% ({}), idle {:.1f}%{}.",
+                  text.empty() ? "" : " ",
+                  Ms(t.total_ns),
+                  t.activities,
+                  Share(t.busy_ns, t.total_ns),
+                  Ms(t.busy_ns),
+                  Share(t.idle_ns, t.total_ns),
+                  kSource);
   if (!report.kernels.empty()) {
     const report::KernelRow& top = report.kernels.front();
     text += fmt::format(" The top kernel, {}, takes {} in {} instances: {:.1f}% of kernel time{}.",

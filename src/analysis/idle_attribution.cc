@@ -184,9 +184,8 @@ std::vector<std::int64_t> QueuedFrom(const model::Trace& trace,
   by_start.reserve(activities.size());
   for (const model::GpuActivity* a : activities) {
     std::int64_t call = index.PrimaryCall(a->correlation, a->pid);
-    by_start.emplace_back(a->start_ns,
-                          call >= 0 ? trace.api_calls[static_cast<std::size_t>(call)].end_ns
-                                    : kNever);
+    by_start.emplace_back(
+        a->start_ns, call >= 0 ? trace.api_calls[static_cast<std::size_t>(call)].end_ns : kNever);
   }
   util::SortRuns(by_start.begin(), by_start.end(), [](const auto& x, const auto& y) {
     return x.first < y.first;
@@ -197,10 +196,10 @@ std::vector<std::int64_t> QueuedFrom(const model::Trace& trace,
   std::vector<std::int64_t> out;
   out.reserve(gaps.size());
   for (const Interval& gap : gaps) {
-    auto it = std::lower_bound(by_start.begin(),
-                               by_start.end(),
-                               gap.end,
-                               [](const auto& x, std::int64_t t) { return x.first < t; });
+    auto it = std::lower_bound(
+        by_start.begin(), by_start.end(), gap.end, [](const auto& x, std::int64_t t) {
+          return x.first < t;
+        });
     out.push_back(suffix_min[static_cast<std::size_t>(it - by_start.begin())]);
   }
   return out;

@@ -36,11 +36,11 @@ namespace gpuperf::analysis {
 // (a launch's latency stays part of the round trip). Only the part before it, when nothing was
 // queued, can the host have caused. With `index` null every gap counts as not queued.
 struct IdleAttribution {
-  std::int64_t window_ns = 0;         // the recorded window (critical_time.h's TraceWindow)
+  std::int64_t window_ns = 0;  // the recorded window (critical_time.h's TraceWindow)
   // window_ns less the one-time work on the critical path: its intervals where the GPU idled
   std::int64_t steady_window_ns = 0;
-  std::int64_t excluded_ns = 0;       // idle time inside one-time work, not attributed
-  std::int64_t coverage_gap_ns = 0;   // idle gaps holding a wait for unrecorded work
+  std::int64_t excluded_ns = 0;      // idle time inside one-time work, not attributed
+  std::int64_t coverage_gap_ns = 0;  // idle gaps holding a wait for unrecorded work
   std::int64_t coverage_gaps = 0;
   std::int64_t idle_ns = 0;
   std::int64_t edge_ns = 0;  // of idle_ns: before the first and after the last GPU activity
@@ -53,9 +53,9 @@ struct IdleAttribution {
   std::int64_t host_ns = 0;            // other gaps: covered by no recorded API call
   // Idle while the next GPU work had already been launched (queued): no host call causes it.
   std::int64_t queued_ns = 0;
-  std::int64_t queued_gaps = 0;      // gaps with a queued part
-  std::int64_t stream_waits = 0;     // cudaStreamWaitEvent-style calls: cross-stream dependencies
-  std::int64_t last_busy_end = 0;    // after it the GPU has no work left for a wait to delay
+  std::int64_t queued_gaps = 0;    // gaps with a queued part
+  std::int64_t stream_waits = 0;   // cudaStreamWaitEvent-style calls: cross-stream dependencies
+  std::int64_t last_busy_end = 0;  // after it the GPU has no work left for a wait to delay
   // Of host_ns: inside recorded host work (host ops, NVTX and record_function ranges shorter
   // than half the window), and the names that cover most of it, with the time they cover.
   std::int64_t host_work_ns = 0;

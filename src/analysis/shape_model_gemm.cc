@@ -20,8 +20,9 @@ std::optional<OpWork> Gemm(std::int64_t b,
   const FloatType* type = FindFloatType(type_a);
   const FloatType* other = FindFloatType(type_b);
   // The operands agree, except FP8 formats, which a scaled GEMM mixes (e4m3 x e5m2).
-  bool agree = type_a == type_b || (type && other && type->matrix_precision == model::Precision::kFp8 &&
-                                    other->matrix_precision == model::Precision::kFp8);
+  bool agree =
+      type_a == type_b || (type && other && type->matrix_precision == model::Precision::kFp8 &&
+                           other->matrix_precision == model::Precision::kFp8);
   if (type == nullptr || !agree || b < 0 || m < 0 || n < 0 || k < 0)
     return std::nullopt;
   Int mn = Mul(m, n);
@@ -133,17 +134,6 @@ std::optional<OpWork> Matmul(const Args& a) {
   return Gemm(*b, m, n, k, false, a.Type(0), a.Type(1));
 }
 
-// aten::_scaled_mm(A [M,K], B [K,N], scale_a, scale_b, bias, scale_result, out_dtype, ...): an
-// FP8 GEMM on the FP8 tensor pipes. Bytes as TraceLens counts a GEMM, at the operands' one byte
-// per element (the output's wider type is not in the input types: a lower bound on the bytes).
-std::optional<OpWork> ScaledMm(const Args& a) {
-  const Dims* x = a.Tensor(0);
-  const Dims* y = a.Tensor(1);
-  if (!x || !y || x->size() != 2 || y->size() != 2 || (*x)[1] != (*y)[0])
-    return std::nullopt;
-  return Gemm(1, (*x)[0], (*y)[1], (*x)[1], false, a.Type(0), a.Type(1));
-}
-
 }  // namespace
 
 std::optional<OpWork> ModelGemm(std::string_view name, const Args& a) {
@@ -159,8 +149,11 @@ std::optional<OpWork> ModelGemm(std::string_view name, const Args& a) {
     return Linear(a);
   if (name == "aten::matmul")
     return Matmul(a);
+  // aten::_scaled_mm(A [M,K], B [K,N], scale_a, scale_b, bias, scale_result, out_dtype, ...):
+  // the FP8 GEMM, mm's shapes; bytes at the operands' one byte per element (the output's wider
+  // type is not in the input types: a lower bound on the bytes).
   if (name == "aten::_scaled_mm")
-    return ScaledMm(a);
+    return Mm(a);
   return std::nullopt;
 }
 

@@ -19,10 +19,9 @@ Categories Split(const model::Trace& trace,
                  const ActivityList& activities,
                  CommunicationKernels communication) {
   Categories c;
-  CachedNamePredicate is_communication(trace,
-                                       communication == CommunicationKernels::kNcclOnly
-                                           ? IsNcclKernel
-                                           : IsCommunicationKernel);
+  CachedNamePredicate is_communication(
+      trace,
+      communication == CommunicationKernels::kNcclOnly ? IsNcclKernel : IsCommunicationKernel);
   for (const model::GpuActivity* a : activities) {
     Interval interval{a->start_ns, a->end_ns};
     c.all.push_back(interval);

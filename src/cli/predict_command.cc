@@ -21,10 +21,10 @@
 #include "report/json_predictions.h"
 #include "report/json_writer.h"
 #include "report/markdown_escape.h"
-#include "util/byte_source.h"
-#include "util/user_regex.h"
 #include "report/plain_text.h"
+#include "util/byte_source.h"
 #include "util/units_format.h"
+#include "util/user_regex.h"
 
 namespace gpuperf::cli {
 namespace {

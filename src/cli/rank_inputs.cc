@@ -14,8 +14,8 @@
 #include <sstream>
 #include <thread>
 
-#include "cli/trace_input.h"
 #include "analysis/rank_summary.h"
+#include "cli/trace_input.h"
 #include "io/report/rank_summary_json.h"
 #include "util/byte_source.h"
 

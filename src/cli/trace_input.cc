@@ -1,7 +1,8 @@
 #include "cli/trace_input.h"
 
-#include "analysis/device_remap.h"
 #include "gpuperf/import.h"
+
+#include "analysis/device_remap.h"
 
 namespace gpuperf::cli {
 

@@ -1,7 +1,7 @@
 // The most records (activities, API calls, syncs, ranges, host ops, Python frames, memory events,
 // counters) a trace model may hold: memory is bounded by what the model keeps, whatever the input
-// (a 3.6 MB gzip inflated to 7.7 M kernel events took 2.7 GB). Importers stop adding records at the limit
-// and count the rest in the diagnostic kRecordLimitDiagnostic; io's registry then fails the
+// (a 3.6 MB gzip inflated to 7.7 M kernel events took 2.7 GB). Importers stop adding records at the
+// limit and count the rest in the diagnostic kRecordLimitDiagnostic; io's registry then fails the
 // import naming the limit and the option that raises it (--max-records).
 #pragma once
 

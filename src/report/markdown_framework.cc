@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
+#include "analysis/readable_name.h"
 #include "report/markdown_escape.h"
 #include "report/markdown_sections.h"
 #include "report/markdown_table.h"
-#include "analysis/readable_name.h"
 #include "report/row_order.h"
 #include "util/units_format.h"
 

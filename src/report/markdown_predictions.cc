@@ -83,7 +83,8 @@ void AppendKernelTable(std::string& out, const Predictions& p, const MarkdownOpt
       cells.push_back(Gain(analysis::AmdahlSpeedup(k.fraction, s)));
     cells.push_back(Limit(k));
     if (floors) {
-      cells.push_back(k.max_local_speedup ? util::FormatRatio(*k.max_local_speedup) + "×" : "no floor");
+      cells.push_back(k.max_local_speedup ? util::FormatRatio(*k.max_local_speedup) + "×"
+                                          : "no floor");
       cells.push_back(k.recoverable_ns ? Ns(*k.recoverable_ns) : "—");
     }
     table.AddRow(std::move(cells));

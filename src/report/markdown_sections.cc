@@ -217,7 +217,8 @@ void AppendLaunch(std::string& out, const AnalysisReport& report) {
   MarkdownTable table({{"metric"}, {"value", Align::kRight}});
   table.AddRow({"launch calls joined to a kernel", util::FormatCount(l.launches)});
   table.AddRow({"launch call, med (avg)", Ns(l.api_ns.med) + " (" + Ns(l.api_ns.avg) + ")"});
-  table.AddRow({"kernels queued after their launch call returned", util::FormatCount(l.queue_ns.count)});
+  table.AddRow(
+      {"kernels queued after their launch call returned", util::FormatCount(l.queue_ns.count)});
   table.AddRow({"launch call end to kernel start (queued only), med (avg)",
                 Ns(l.queue_ns.med) + " (" + Ns(l.queue_ns.avg) + ")"});
   table.AddRow(

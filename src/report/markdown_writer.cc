@@ -61,7 +61,8 @@ void AppendTimeline(std::string& out, const Timeline& t) {
   }
   MarkdownTable table({{"GPU time"}, {"time", Align::kRight}, {"% of span", Align::kRight}});
   auto row = [&](const char* what, std::int64_t ns) {
-    table.AddRow({what, util::FormatDuration(static_cast<double>(ns)), ShareOfSpan(ns, t.total_ns)});
+    table.AddRow(
+        {what, util::FormatDuration(static_cast<double>(ns)), ShareOfSpan(ns, t.total_ns)});
   };
   row("span (first start to last end)", t.total_ns);
   row("busy (any GPU work)", t.busy_ns);

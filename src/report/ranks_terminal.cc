@@ -33,8 +33,9 @@ std::vector<const ranks::RankRow*> ShownRows(const ranks::RanksReport& r, std::s
 }
 
 std::string Share(std::int64_t part, std::int64_t whole) {
-  return whole > 0 ? util::FormatPercent(100.0 * static_cast<double>(part) / static_cast<double>(whole))
-                   : "-";
+  return whole > 0
+             ? util::FormatPercent(100.0 * static_cast<double>(part) / static_cast<double>(whole))
+             : "-";
 }
 
 }  // namespace

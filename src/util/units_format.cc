@@ -11,8 +11,9 @@ namespace {
 std::string Fixed(double value, int decimals) {
   char buffer[64];
   int n = std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return n > 0 && static_cast<std::size_t>(n) < sizeof buffer ? std::string(buffer, static_cast<std::size_t>(n))
-                                                              : std::string("n/a");
+  return n > 0 && static_cast<std::size_t>(n) < sizeof buffer
+             ? std::string(buffer, static_cast<std::size_t>(n))
+             : std::string("n/a");
 }
 
 // Three significant digits: 1.23, 12.3, 123.

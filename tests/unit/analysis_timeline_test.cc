@@ -142,8 +142,8 @@ TEST_CASE("Collectives beyond NCCL are communication; TraceLens' timeline keeps 
   auto ours = ComputeTimeline(b.trace, all);
   CHECK(ours.communication_ns == 250);
   CHECK(ours.exposed_communication_ns == 250);
-  auto tracelens = ComputeTimeline(
-      b.trace, all, gpuperf::analysis::CommunicationKernels::kNcclOnly);
+  auto tracelens =
+      ComputeTimeline(b.trace, all, gpuperf::analysis::CommunicationKernels::kNcclOnly);
   CHECK(tracelens.communication_ns == 50);
   CHECK(tracelens.computation_ns == 300);
 }

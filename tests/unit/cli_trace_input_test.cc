@@ -1,9 +1,8 @@
 // Every command reads a trace the same way: imported, then a visible-devices remap resolved, so
 // compare, predict and ranks find the ceilings analyze finds.
-#include "cli/trace_input.h"
-
 #include <catch2/catch.hpp>
 
+#include "cli/trace_input.h"
 #include "cli_test_support.h"
 
 TEST_CASE("trace input: the device remap is applied for every command", "[cli]") {

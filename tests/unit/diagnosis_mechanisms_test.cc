@@ -481,6 +481,6 @@ TEST_CASE("initialization: a first host op of another shape is not a slow first 
     }
     return false;
   };
-  CHECK(has_copy(build("[[64,64],[64,64]]")));               // the loop's shape: a slow first call
+  CHECK(has_copy(build("[[64,64],[64,64]]")));  // the loop's shape: a slow first call
   CHECK_FALSE(has_copy(build("[[1,128,3,224,224],[1,128,3,224,224]]")));  // another op's work
 }

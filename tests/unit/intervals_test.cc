@@ -1,5 +1,4 @@
 #include "util/intervals.h"
-#include "util/sort_runs.h"
 
 #include <catch2/catch.hpp>
 
@@ -7,6 +6,8 @@
 #include <functional>
 #include <random>
 #include <vector>
+
+#include "util/sort_runs.h"
 
 using gpuperf::util::Interval;
 
@@ -51,7 +52,7 @@ TEST_CASE("SortRuns sorts inputs of any order and run structure", "[intervals]")
   check({1, 2, 3});
   check({3, 2, 1});
   check({1, 5, 9, 2, 6, 10, 3, 7, 11});  // three interleaved runs
-  std::vector<int> runs;                  // five long sorted runs, as five threads write them
+  std::vector<int> runs;                 // five long sorted runs, as five threads write them
   for (int r = 0; r < 5; ++r) {
     for (int i = 0; i < 1000; ++i)
       runs.push_back(i * 5 + r);
@@ -64,7 +65,8 @@ TEST_CASE("SortRuns sorts inputs of any order and run structure", "[intervals]")
 }
 
 TEST_CASE("UnionLength and Overlaps agree with the merged set", "[intervals]") {
-  std::vector<gpuperf::util::Interval> raw{{10, 20}, {0, 5}, {15, 30}, {40, 40}, {30, 35}, {50, 45}};
+  std::vector<gpuperf::util::Interval> raw{
+      {10, 20}, {0, 5}, {15, 30}, {40, 40}, {30, 35}, {50, 45}};
   auto merged = gpuperf::util::MergeIntervals(raw);
   CHECK(gpuperf::util::UnionLength(raw) == gpuperf::util::TotalLength(merged));
   CHECK(gpuperf::util::UnionLength(raw) == 30);

@@ -1,8 +1,8 @@
 // The levers of a GPU-bound window (src/analysis/framework/levers.h), on hand-built framework
 // views: each rule fires on its pattern, stays silent below its share, and bounds what it saves.
-#include <catch2/catch.hpp>
-
 #include "analysis/framework/levers.h"
+
+#include <catch2/catch.hpp>
 
 namespace {
 
@@ -46,6 +46,16 @@ const Lever* Find(const std::vector<Lever>& levers, const std::string& kind) {
   return nullptr;
 }
 
+gpuperf::model::Trace A100Trace() {
+  gpuperf::model::Trace trace;
+  gpuperf::model::Device device;
+  device.id = 0;
+  device.name = "NVIDIA A100-SXM4-80GB";
+  device.compute_major = 8;
+  trace.devices.push_back(device);
+  return trace;
+}
+
 }  // namespace
 
 TEST_CASE("Eager attention (bmm + softmax in one module) points to SDPA", "[levers]") {
@@ -54,7 +64,8 @@ TEST_CASE("Eager attention (bmm + softmax in one module) points to SDPA", "[leve
                            Op("aten::_softmax", "reduction_normalization", 400, "SelfAttention"),
                            Op("aten::mul", "elementwise", 100, "SelfAttention"),
                            Op("aten::addmm", "gemm", 200, "Linear")};
-  r.framework.categories = {Category("gemm", 500), Category("reduction_normalization", 400),
+  r.framework.categories = {Category("gemm", 500),
+                            Category("reduction_normalization", 400),
                             Category("elementwise", 100)};
   gpuperf::model::Trace trace;
   auto levers = FindLevers(trace, r);
@@ -74,10 +85,11 @@ TEST_CASE("Eager attention (bmm + softmax in one module) points to SDPA", "[leve
 
 TEST_CASE("An elementwise chain that outweighs the GEMMs is a fusion lever", "[levers]") {
   AnalysisReport r = Report(2000, 1000);
-  r.framework.operators = {Op("aten::mul", "elementwise", 300), Op("aten::copy_", "copy_layout", 100),
+  r.framework.operators = {Op("aten::mul", "elementwise", 300),
+                           Op("aten::copy_", "copy_layout", 100),
                            Op("aten::mm", "gemm", 250)};
-  r.framework.categories = {Category("elementwise", 300), Category("copy_layout", 100),
-                            Category("gemm", 250)};
+  r.framework.categories = {
+      Category("elementwise", 300), Category("copy_layout", 100), Category("gemm", 250)};
   gpuperf::model::Trace trace;
   auto levers = FindLevers(trace, r);
   const Lever* fuse = Find(levers, "fuse_elementwise");
@@ -90,8 +102,7 @@ TEST_CASE("An elementwise chain that outweighs the GEMMs is a fusion lever", "[l
   CHECK(fuse->basis.find("400 ns of it launched by elementwise and copy operators (aten::mul "
                          "300 ns, aten::copy_ 100 ns), 0 ns by other operators") !=
         std::string::npos);
-  CHECK(fuse->experiment.find("2 launches by elementwise and copy operators") !=
-        std::string::npos);
+  CHECK(fuse->experiment.find("2 launches by elementwise and copy operators") != std::string::npos);
   // Over a steady-state window the diagnosis names (one-time work left out), not the report's.
   const Lever* steady = Find(FindLevers(trace, r, 1000), "fuse_elementwise");
   REQUIRE(steady);
@@ -103,12 +114,7 @@ TEST_CASE("An elementwise chain that outweighs the GEMMs is a fusion lever", "[l
 }
 
 TEST_CASE("FP32 GEMMs on a TF32 GPU are bounded at the TF32 roof", "[levers]") {
-  gpuperf::model::Trace trace;
-  gpuperf::model::Device device;
-  device.id = 0;
-  device.name = "NVIDIA A100-SXM4-80GB";
-  device.compute_major = 8;
-  trace.devices.push_back(device);
+  gpuperf::model::Trace trace = A100Trace();
   AnalysisReport r = Report(10'000'000, 10'000'000);
   auto mm = Op("aten::mm", "gemm", 5'000'000);
   gpuperf::report::OperatorShape shape;
@@ -127,12 +133,7 @@ TEST_CASE("FP32 GEMMs on a TF32 GPU are bounded at the TF32 roof", "[levers]") {
 }
 
 TEST_CASE("Eager attention with modelled GEMM FLOPs is bounded at the tensor roof", "[levers]") {
-  gpuperf::model::Trace trace;
-  gpuperf::model::Device device;
-  device.id = 0;
-  device.name = "NVIDIA A100-SXM4-80GB";
-  device.compute_major = 8;
-  trace.devices.push_back(device);
+  gpuperf::model::Trace trace = A100Trace();
   AnalysisReport r = Report(10'000'000, 10'000'000);
   auto bmm = Op("aten::bmm", "gemm", 3'000'000, "SelfAttention");
   gpuperf::report::OperatorShape shape;
@@ -141,10 +142,10 @@ TEST_CASE("Eager attention with modelled GEMM FLOPs is bounded at the tensor roo
   shape.flops = 312'000'000'000;  // 1 ms at A100's 312 TFLOP/s bf16 tensor roof
   shape.calls = 1;
   bmm.shapes = {shape};
-  r.framework.operators = {bmm,
-                           Op("aten::_softmax", "reduction_normalization", 4'000'000,
-                              "SelfAttention"),
-                           Op("aten::mul", "elementwise", 1'000'000, "SelfAttention")};
+  r.framework.operators = {
+      bmm,
+      Op("aten::_softmax", "reduction_normalization", 4'000'000, "SelfAttention"),
+      Op("aten::mul", "elementwise", 1'000'000, "SelfAttention")};
   r.framework.categories = {Category("gemm", 3'000'000),
                             Category("reduction_normalization", 4'000'000),
                             Category("elementwise", 1'000'000)};

@@ -1,7 +1,7 @@
 // Kernel names as tables show them (src/report/readable_name.h).
-#include <catch2/catch.hpp>
-
 #include "analysis/readable_name.h"
+
+#include <catch2/catch.hpp>
 
 using gpuperf::analysis::KernelWithOperator;
 using gpuperf::analysis::ReadableKernelName;

@@ -385,7 +385,8 @@ TEST_CASE("shape: an FP8 scaled GEMM near the FP8 tensor roof is compute-bound, 
   CHECK(w.bytes == 3LL * 4096 * 4096);  // one byte per element of A, B and (at least) C
   CHECK(w.precision == model::Precision::kFp8);
   CHECK(w.unit == model::MathUnit::kTensor);
-  CHECK_FALSE(Modeled("aten::_scaled_mm", dims,
+  CHECK_FALSE(Modeled("aten::_scaled_mm",
+                      dims,
                       "[" + e4m3 + R"(,"float","float","float","","","Scalar","Scalar"])"));
 
   gpuperf::testing::TraceBuilder b;
@@ -419,8 +420,8 @@ TEST_CASE("shape: an FP8 scaled GEMM near the FP8 tensor roof is compute-bound, 
 
 TEST_CASE("shape: softmax is modelled as one read and one write, five FLOPs per element",
           "[shape]") {
-  OpWork w = Model("aten::_softmax", "[[8,12,3137,3137],[],[]]",
-                   R"(["c10::BFloat16","Scalar","Scalar"])");
+  OpWork w =
+      Model("aten::_softmax", "[[8,12,3137,3137],[],[]]", R"(["c10::BFloat16","Scalar","Scalar"])");
   const std::int64_t elements = 8LL * 12 * 3137 * 3137;
   CHECK(w.elements == elements);
   CHECK(w.bytes == elements * 2 * 2);  // bf16 in, bf16 out

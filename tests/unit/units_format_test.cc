@@ -1,9 +1,9 @@
+#include "util/units_format.h"
+
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <limits>
-
-#include "util/units_format.h"
 
 namespace gpuperf::util {
 namespace {

@@ -28,7 +28,7 @@ class LeverFinder {
  public:
   LeverFinder(const model::Trace& trace, const report::AnalysisReport& r, std::int64_t wall_ns)
       : trace_(trace), r_(r), view_(r.framework) {
-    wall_ns_ = wall_ns > 0                ? wall_ns
+    wall_ns_ = wall_ns > 0                 ? wall_ns
                : r.predictions.wall_ns > 0 ? r.predictions.wall_ns
                                            : r.timeline.total_ns;
   }
@@ -108,19 +108,21 @@ class LeverFinder {
       lever.saved_ns = total - fused_ns;
       lever.basis =
           floor.known && floor.seconds > 0
-              ? fmt::format("{} of batched GEMMs, softmax and elementwise ops in {} would fall to "
-                            "the GEMMs' modelled FLOPs at the tensor roof, {} (modeled: shape "
-                            "models and datasheet ceilings; an upper bound: the fused kernel "
-                            "also reads Q, K and V and writes the output)",
-                            Ms(total),
-                            module,
-                            Ms(fused_ns))
-              : fmt::format("{} of softmax and elementwise ops in {} would vanish if a fused "
-                            "attention kernel costs no more than its {} of batched GEMMs "
-                            "(trace; assumed: the GEMMs' FLOPs are not modelled)",
-                            Ms(other_ns),
-                            module,
-                            Ms(gemm_ns));
+              ? fmt::format(
+                    "{} of batched GEMMs, softmax and elementwise ops in {} would fall to "
+                    "the GEMMs' modelled FLOPs at the tensor roof, {} (modeled: shape "
+                    "models and datasheet ceilings; an upper bound: the fused kernel "
+                    "also reads Q, K and V and writes the output)",
+                    Ms(total),
+                    module,
+                    Ms(fused_ns))
+              : fmt::format(
+                    "{} of softmax and elementwise ops in {} would vanish if a fused "
+                    "attention kernel costs no more than its {} of batched GEMMs "
+                    "(trace; assumed: the GEMMs' FLOPs are not modelled)",
+                    Ms(other_ns),
+                    module,
+                    Ms(gemm_ns));
       lever.experiment = fmt::format(
           "Replace the eager attention in {} (batched GEMMs + softmax + elementwise ops, {} of "
           "GPU time) with torch.nn.functional.scaled_dot_product_attention (flash or "
