@@ -167,7 +167,7 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
         "While the GPU runs, the kernel with the most critical time holds {} of the wall time "
         "(trace).",
         Pct(top->fraction)));
-    SetExperiment(s, subject);
+    SetExperiment(s, subject, {.amd = IsAmdTrace(trace), .pytorch = IsPyTorchTrace(trace)});
   }
   if (!ApplyLever(s, trace, r) && s.dominant_kind.empty())
     return {};

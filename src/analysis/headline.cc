@@ -35,8 +35,11 @@ std::string Verdict(const report::Diagnosis& d) {
   if (d.bottleneck.empty())
     return "";
   std::string text = fmt::format("Diagnosis: {} ({})", ClassLabel(d.bottleneck), d.status);
-  if (!d.secondary.empty())
-    text += fmt::format(", with a {} GPU phase", ClassLabel(d.secondary.front().bottleneck));
+  if (!d.secondary.empty()) {
+    const std::string& phase = d.secondary.front().bottleneck;
+    text += phase == "unknown" ? std::string(", with a GPU phase of unknown class")
+                               : fmt::format(", with a {} GPU phase", ClassLabel(phase));
+  }
   std::string_view next = d.next_experiment;
   if (std::size_t cut = next.find_first_of(":."); cut != std::string_view::npos)
     next = next.substr(0, cut);
@@ -95,14 +98,15 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
   std::string text = Verdict(report.diagnosis);
   if (trace.metadata.format == "ncu-csv")
     return text + " " + NcuScope(report);
-  text += fmt::format("{}The GPU span is {} over {} GPU activities: busy {:.1f}% ({}), idle {:.1f}%{}.",
-                      text.empty() ? "" : " ",
-                      Ms(t.total_ns),
-                      t.activities,
-                      Share(t.busy_ns, t.total_ns),
-                      Ms(t.busy_ns),
-                      Share(t.idle_ns, t.total_ns),
-                      kSource);
+  text +=
+      fmt::format("{}The GPU span is {} over {} GPU activities: busy {:.1f}% ({}), idle {:.1f}%{}.",
+                  text.empty() ? "" : " ",
+                  Ms(t.total_ns),
+                  t.activities,
+                  Share(t.busy_ns, t.total_ns),
+                  Ms(t.busy_ns),
+                  Share(t.idle_ns, t.total_ns),
+                  kSource);
   if (!report.kernels.empty()) {
     const report::KernelRow& top = report.kernels.front();
     text += fmt::format(" The top kernel, {}, takes {} in {} instances: {:.1f}% of kernel time{}.",
