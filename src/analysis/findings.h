@@ -27,12 +27,13 @@ struct RuleInput {
   // The idle attribution of the window: wait-type rules size their GPU cost with it (absent:
   // they report host time only).
   const IdleAttribution* idle = nullptr;
+  // One-time work (initialization.h), merged: launch calls inside it are no steady-state launch
+  // overhead (absent: every call counts).
+  const std::vector<util::Interval>* one_time = nullptr;
 };
 
 // Fills host_blocked_ns and gpu_idle_caused_ns of a wait-type finding from its waits.
-void SetWaitCost(report::Finding& finding,
-                 const RuleInput& in,
-                 std::vector<util::Interval> waits);
+void SetWaitCost(report::Finding& finding, const RuleInput& in, std::vector<util::Interval> waits);
 
 // "; they caused 1.234 ms of GPU idle time (the rest of the time the GPU was busy or ...)"
 // for a wait-type finding with an idle attribution, else "".
@@ -82,8 +83,8 @@ void SetTopRows(report::Finding& finding,
   std::size_t keep = items.size();
   if (limit >= 0 && static_cast<std::size_t>(limit) < keep)
     keep = static_cast<std::size_t>(limit);
-  std::partial_sort(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(keep), items.end(),
-                    less);
+  std::partial_sort(
+      items.begin(), items.begin() + static_cast<std::ptrdiff_t>(keep), items.end(), less);
   std::vector<report::FindingRow> rows;
   rows.reserve(keep);
   for (std::size_t i = 0; i < keep; ++i)
