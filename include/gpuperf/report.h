@@ -17,7 +17,7 @@
 namespace gpuperf::report {
 
 // The semver of report.json; bump minor for added keys, major for removed or renamed ones.
-inline constexpr const char* kReportSchemaVersion = "1.6.0";
+inline constexpr const char* kReportSchemaVersion = "1.7.0";
 
 // Summary statistics of a set of durations (or sizes), with `nsys stats` definitions:
 // avg = mean, med = median (mean of the two middle values for even counts), stddev = sample
@@ -95,8 +95,10 @@ struct LaunchQueue {
   std::int64_t launches = 0;  // distinct launch calls measured
   std::int64_t median_ns = 0;
   std::int64_t p90_ns = 0;
-  std::string verdict;   // "gpu_bound", "host_bound" or "gpu_waits" (deep queue, idle GPU)
-  std::string sentence;  // "GPU-bound: the host runs 1.2 ms ahead ..."
+  // "gpu_bound", "host_bound", "gpu_waits" (deep queue, idle GPU) or "undetermined" (too few
+  // launches, slow launch calls, or a program that drains the queue by synchronizing)
+  std::string verdict;
+  std::string sentence;  // "GPU-bound: the host runs 1.2 ms ahead ..."; says why when undetermined
 };
 
 // The seed's deliverable (gpu-performance-evidence.txt, "Deliverable"): report.json `diagnosis`.

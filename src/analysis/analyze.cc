@@ -174,7 +174,8 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   out.initialization = init.report;
   IdleAttribution idle =
       AttributeIdle(trace, all, window, ImplicitSyncCalls(trace, index), init.intervals, &index);
-  out.findings = RunRules({trace, index, options, out.timeline, out.launch, &idle});
+  out.findings =
+      RunRules({trace, index, options, out.timeline, out.launch, &idle, &init.intervals});
   out.predictions = ComputePredictions(
       trace, index, out.kernels, RooflineFloors(out.kernels), options.prediction_rows);
   BoundFindings(out.findings, idle.steady_window_ns);
@@ -184,7 +185,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   // Nsight Compute serialises and replays kernels: its launch times are no queue.
   std::optional<report::LaunchQueue> queue;
   if (trace.metadata.format != "ncu-csv")
-    queue = LaunchQueueDepth(trace, launch_pairs);
+    queue = LaunchQueueDepth(trace, launch_pairs, HostBlockingSyncs(trace, index));
   AttachFrameworkView(framework.get(), framework_note_at, out);
   out.diagnosis = Diagnose(trace, out, idle, std::move(queue));
   out.headline = Headline(trace, out);

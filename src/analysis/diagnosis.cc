@@ -251,9 +251,16 @@ double LaunchClassShare(const report::AnalysisReport& r) {
   return Fraction(launch, total);
 }
 
+// A phase dominates only from kPhaseMinShare of the window on, and never as a range around
+// (nearly) all of it (a root range such as the whole run or one step says nothing).
+constexpr double kPhaseMinShare = 0.3;
+constexpr double kPhaseWholeWindow = 0.9;
+
 void AddPhase(report::Diagnosis& d, const report::AnalysisReport& r) {
   const report::CriticalShare* best = nullptr;
   for (const report::CriticalShare& p : r.predictions.phases) {
+    if (p.fraction < kPhaseMinShare || p.fraction >= kPhaseWholeWindow)
+      continue;
     if (!best || p.fraction > best->fraction)
       best = &p;
   }
@@ -322,6 +329,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   d.queue = std::move(queue);
   ExperimentContext context;
   context.amd = IsAmdTrace(trace);
+  context.pytorch = IsPyTorchTrace(trace);
   // Graphs already carry most launches, or the program captures them: never advise graphs.
   context.graphs =
       r.launch.graph_kernels * 2 > std::max<std::int64_t>(1, r.launch.kernel_ns.count) ||

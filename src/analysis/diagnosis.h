@@ -35,6 +35,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
 // What the advice depends on beyond the class.
 struct ExperimentContext {
   bool amd = false;            // name the ROCm tools (rocprofv3, rocprof-compute), not NVIDIA's
+  bool pytorch = false;        // a PyTorch profiler trace (IsPyTorchTrace): name its options
   bool graphs = false;         // most kernels run through graph launches, or the program captures
                                // graphs: never advise graphs
   bool implicit_sync = false;  // the sync is an async copy with a pageable host side
@@ -52,6 +53,10 @@ void SetExperiment(report::Diagnosis& diagnosis,
 
 // An AMD GPU trace: a device or API name says so (HIP calls, "AMD", "Instinct", "gfx").
 bool IsAmdTrace(const model::Trace& trace);
+
+// A PyTorch profiler trace: Kineto JSON with framework operators (cpu_op). Only there do
+// PyTorch's options (record_shapes, torch.profiler schedules, torch.compile) apply.
+bool IsPyTorchTrace(const model::Trace& trace);
 
 // For a trace without GPU activities: names a device kind gpuperf does not analyse (MTIA) when
 // the trace mentions one, else "".

@@ -61,11 +61,12 @@ Advice AdviceFor(const report::Diagnosis& d,
   Tools tools = ToolsFor(context.amd);
   if (c == "initialization") {
     return {
-        "Profile after warm-up: one-time work (context creation, module loading, compilation, "
-        "autotuning, first library calls) holds most of the window, so it says little about "
-        "the steady state. Skip the first iterations (torch.profiler schedule with wait and "
-        "warmup steps; nsys --delay or a cudaProfilerStart/Stop capture range) and profile "
-        "several steady steps.",
+        fmt::format("Profile after warm-up: one-time work (context creation, module loading, "
+                    "compilation, autotuning, first library calls) holds most of the window, so "
+                    "it says little about the steady state. Skip the first iterations ({}) and "
+                    "profile several steady steps.",
+                    context.pytorch ? "torch.profiler schedule with wait and warmup steps"
+                                    : "nsys --delay or a cudaProfilerStart/Stop capture range"),
         "A trace of steady steps whose one-time work is a small share: if the same work "
         "recurs every step, it is not initialization but steady-state cost.",
         ""};
@@ -149,10 +150,10 @@ Advice AdviceFor(const report::Diagnosis& d,
               "batch more work per step, or move data preparation off the launching thread (the "
               "launches already run through graphs)."
             : fmt::format("Cut the host time between GPU work in the framework operators that "
-                          "fill the gaps: capture the step in {} (torch.compile "
-                          "mode=\"reduce-overhead\"), batch more work per launch, or move data "
-                          "preparation off the launching thread.",
-                          tools.graph),
+                          "fill the gaps: capture the step in {}{}, batch more work per launch, or "
+                          "move data preparation off the launching thread.",
+                          tools.graph,
+                          context.pytorch ? " (torch.compile mode=\"reduce-overhead\")" : ""),
         "Host operator time in the gaps must fall and the GPU's idle share with it; if the "
         "GPU stays idle with less host work, something else (a wait the trace does not "
         "record) holds it.",
@@ -227,10 +228,14 @@ Advice AdviceFor(const report::Diagnosis& d,
                         tools.matrix_isa),
             ""};
   }
-  return {fmt::format("Measure the work of {}: {}, or record shapes (PyTorch "
-                      "record_shapes=True) for a byte/FLOP model.",
+  // The byte/FLOP model the input's own recorder can give: shapes in a PyTorch trace; elsewhere
+  // a user model file (per-launch formulas over the launch geometry).
+  return {fmt::format("Measure the work of {}: {}, or {} for a byte/FLOP model.",
                       kernel,
-                      tools.roofline),
+                      tools.roofline,
+                      context.pytorch ? "record shapes (PyTorch record_shapes=True)"
+                                      : "write its FLOPs and bytes per launch as formulas "
+                                        "(gpuperf analyze --model FILE)"),
           "Not applicable until a class is proposed: the measurement itself decides between "
           "memory-, compute- and latency-bound.",
           "No counters and no byte/FLOP model cover the dominant kernel."};

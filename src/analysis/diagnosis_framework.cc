@@ -183,7 +183,10 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
         "While the GPU runs, the kernel with the most critical time holds {} of the wall time "
         "(trace).",
         Pct(top->fraction)));
-    SetExperiment(s, subject);
+    ExperimentContext context;
+    context.amd = IsAmdTrace(trace);
+    context.pytorch = IsPyTorchTrace(trace);
+    SetExperiment(s, subject, context);
   }
   if (!ApplyLever(s, trace, r, wall_ns) && s.dominant_kind.empty())
     return {};

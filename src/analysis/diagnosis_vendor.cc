@@ -6,6 +6,10 @@
 
 namespace gpuperf::analysis {
 
+bool IsPyTorchTrace(const model::Trace& trace) {
+  return trace.metadata.format == "kineto" && !trace.host_ops.empty();
+}
+
 bool IsAmdTrace(const model::Trace& trace) {
   for (const model::Device& d : trace.devices) {
     for (const char* mark : {"AMD", "Instinct", "Radeon", "gfx9", "gfx1"}) {

@@ -27,6 +27,9 @@ struct RuleInput {
   // The idle attribution of the window: wait-type rules size their GPU cost with it (absent:
   // they report host time only).
   const IdleAttribution* idle = nullptr;
+  // One-time work (initialization.h), merged: launch calls inside it are no steady-state launch
+  // overhead (absent: every call counts).
+  const std::vector<util::Interval>* one_time = nullptr;
 };
 
 // Fills host_blocked_ns and gpu_idle_caused_ns of a wait-type finding from its waits.

@@ -8,6 +8,7 @@
 #include "analysis/launch_overhead.h"
 #include "analysis/names.h"
 #include "analysis/statistics.h"
+#include "util/intervals.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -18,10 +19,38 @@ struct NameStats {
   std::int64_t kernels = 0, short_kernels = 0, kernel_ns = 0, call_ns = 0;
 };
 
-std::vector<report::FindingRow> ShortKernelRows(const RuleInput& in) {
+// Launch calls inside one-time work (the first launch of a lazily loaded kernel, launches inside
+// a compile or capture window): left out of the steady-state launch overhead.
+struct SteadyLaunches {
+  std::vector<LaunchPair> pairs;
+  std::int64_t one_time_calls = 0;
+  std::int64_t one_time_ns = 0;
+};
+
+SteadyLaunches SplitOneTime(const RuleInput& in) {
+  SteadyLaunches out;
+  std::vector<bool> counted(in.trace.api_calls.size(), false);
+  for (const LaunchPair& pair : JoinKernelLaunches(in.trace, in.index, false)) {
+    const model::ApiCall& call = in.trace.api_calls[pair.call];
+    bool one_time =
+        in.one_time && call.duration_ns() > 0 &&
+        util::CoveredLength(*in.one_time, call.start_ns, call.end_ns) == call.duration_ns();
+    if (!one_time) {
+      out.pairs.push_back(pair);
+    } else if (!counted[pair.call]) {
+      counted[pair.call] = true;
+      ++out.one_time_calls;
+      out.one_time_ns += call.duration_ns();
+    }
+  }
+  return out;
+}
+
+std::vector<report::FindingRow> ShortKernelRows(const RuleInput& in,
+                                                const std::vector<LaunchPair>& pairs) {
   std::map<model::NameId, NameStats> by_name;
   CachedNamePredicate is_graph(in.trace, IsGraphLaunchApi);
-  for (const LaunchPair& pair : JoinKernelLaunches(in.trace, in.index, false)) {
+  for (const LaunchPair& pair : pairs) {
     if (is_graph(in.trace.api_calls[pair.call].name))
       continue;  // a graph node shares its launch call with the whole graph
     NameStats& s = by_name[pair.kernel->name];
@@ -66,9 +95,23 @@ std::string GraphSentence(const report::LaunchOverhead& l) {
 }
 
 std::optional<report::Finding> LaunchOverheadRule(const RuleInput& in) {
-  const report::LaunchOverhead& l = in.launch;
+  SteadyLaunches steady = SplitOneTime(in);
+  const report::LaunchOverhead l =
+      steady.one_time_calls == 0 ? in.launch : SummarizeLaunches(in.trace, steady.pairs);
   if (l.kernels_shorter_than_launch == 0)
     return std::nullopt;
+  std::string one_time =
+      steady.one_time_calls == 0
+          ? std::string()
+          : fmt::format(
+                " {} launch call{} inside one-time work ({}: first launches that loaded "
+                "their module, launches inside first calls, compilation or capture; section "
+                "Initialization) {} left out: fewer launches would not remove {}.",
+                steady.one_time_calls,
+                steady.one_time_calls == 1 ? "" : "s",
+                Ms(steady.one_time_ns),
+                steady.one_time_calls == 1 ? "is" : "are",
+                steady.one_time_calls == 1 ? "it" : "them");
   double short_percent = Percent(static_cast<double>(l.kernels_shorter_than_launch),
                                  static_cast<double>(l.kernel_ns.count));
   report::Finding f;
@@ -80,14 +123,15 @@ std::optional<report::Finding> LaunchOverheadRule(const RuleInput& in) {
   f.time_ns = l.call_time_ns;
   f.summary = fmt::format(
       "{} of {} launched kernels ({:.1f}%) ran shorter than the host call that launched them; "
-      "launch calls took {} against {} of kernel time (ratio {:.2f}, each call counted once).{}",
+      "launch calls took {} against {} of kernel time (ratio {:.2f}, each call counted once).{}{}",
       l.kernels_shorter_than_launch,
       l.kernel_ns.count,
       short_percent,
       Ms(l.call_time_ns),
       Ms(l.kernel_ns.total),
       l.api_to_kernel_ratio,
-      GraphSentence(l));
+      GraphSentence(l),
+      one_time);
   f.advice =
       l.graph_kernels * 2 >= l.kernel_ns.count
           ? "Hypothesis: the workload is launch-bound where these kernels run back to back. Test "
@@ -103,7 +147,7 @@ std::optional<report::Finding> LaunchOverheadRule(const RuleInput& in) {
     f.host_blocked_ns = l.call_time_ns;
     f.gpu_idle_caused_ns = in.idle->launch_ns;
   }
-  SetRows(f, ShortKernelRows(in), in.options.finding_rows);
+  SetRows(f, ShortKernelRows(in, steady.pairs), in.options.finding_rows);
   return f;
 }
 

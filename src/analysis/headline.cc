@@ -35,8 +35,11 @@ std::string Verdict(const report::Diagnosis& d) {
   if (d.bottleneck.empty())
     return "";
   std::string text = fmt::format("Diagnosis: {} ({})", ClassLabel(d.bottleneck), d.status);
-  if (!d.secondary.empty())
-    text += fmt::format("; GPU phase: {}", ClassLabel(d.secondary.front().bottleneck));
+  if (!d.secondary.empty()) {
+    const std::string& phase = d.secondary.front().bottleneck;
+    text += phase == "unknown" ? std::string("; GPU phase: of unknown class")
+                               : fmt::format("; GPU phase: {}", ClassLabel(phase));
+  }
   std::string_view next = d.next_experiment;
   // The first clause: up to ": " or ". " ("aten::addmm" and "1.5x" do not end one).
   std::size_t cut = std::min(next.find(": "), next.find(". "));

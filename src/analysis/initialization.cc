@@ -134,6 +134,7 @@ void ApiOutliers(const model::Trace& trace,
   std::unordered_map<std::size_t, model::NameId> kernel_of = LaunchedKernel(trace, index);
   CachedNamePredicate is_launch(trace, IsLaunchApi);
   CachedNamePredicate is_wait(trace, IsWaitApi);
+  CachedNamePredicate is_graph(trace, IsGraphLaunchApi);
   Groups firsts;   // first per (pid, API, kernel)
   Groups by_name;  // median per (pid, API)
   std::unordered_map<std::int64_t, std::size_t> process_first;
@@ -161,6 +162,8 @@ void ApiOutliers(const model::Trace& trace,
     Group& all = by_name[GroupKey{c.pid, c.name, 0}];
     std::int64_t median = 0;
     bool process_first_call = process_first[c.pid] == group.first;
+    if (key[2] != 0 && !process_first_call && !is_graph(c.name))
+      continue;  // LazyFirstLaunches has first launches of a kernel
     // The process's first CUDA call creates the context whatever its name's other calls take.
     bool outlier = Outlier(all, c.duration_ns(), median, true);
     if (!outlier && !(process_first_call && c.duration_ns() >= kOneTimeMinNs))
@@ -195,6 +198,90 @@ void ApiOutliers(const model::Trace& trace,
                           name,
                           all.durations.size());
     out.push_back(std::move(cand));
+  }
+}
+
+// The first launch of each kernel (per process) whose call is long: the driver loaded the
+// kernel's module there (CUDA lazy loading). The reference is the median launch call of kernels
+// launched before (kOneTimeFactor x it, at least kOneTimeMinNs); with fewer than
+// kMinRepeatLaunches such calls, the median of the launch calls' own name would be first launches
+// too, so kOneTimeMinNs alone decides: a launch call returns in microseconds. Graph launches and
+// the process's first call (context creation) are left to ApiOutliers.
+constexpr std::size_t kMinRepeatLaunches = 5;
+
+void LazyFirstLaunches(const model::Trace& trace,
+                       const CorrelationIndex& index,
+                       std::vector<Candidate>& out) {
+  std::unordered_map<std::size_t, model::NameId> kernel_of = LaunchedKernel(trace, index);
+  CachedNamePredicate is_launch(trace, IsLaunchApi);
+  CachedNamePredicate is_graph(trace, IsGraphLaunchApi);
+  CachedNamePredicate is_module_load(trace, IsModuleLoadApi);
+  std::unordered_map<std::int64_t, std::size_t> process_first;
+  std::vector<std::size_t> launches;
+  std::int64_t module_loads = 0;
+  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
+    const model::ApiCall& c = trace.api_calls[i];
+    if (!index.IsPrimary(i))
+      continue;
+    auto [it, inserted] = process_first.try_emplace(c.pid, i);
+    if (!inserted && c.start_ns < trace.api_calls[it->second].start_ns)
+      it->second = i;
+    module_loads += is_module_load(c.name) ? 1 : 0;
+    if (is_launch(c.name) && !is_graph(c.name) && kernel_of.count(i) != 0)
+      launches.push_back(i);
+  }
+  std::stable_sort(launches.begin(), launches.end(), [&](std::size_t a, std::size_t b) {
+    return trace.api_calls[a].start_ns < trace.api_calls[b].start_ns;
+  });
+  std::map<std::pair<std::int64_t, model::NameId>, bool> launched;      // (pid, kernel) seen
+  std::unordered_map<std::int64_t, std::vector<std::int64_t>> repeats;  // per pid
+  std::vector<std::size_t> firsts;
+  for (std::size_t i : launches) {
+    const model::ApiCall& c = trace.api_calls[i];
+    if (launched.try_emplace({c.pid, kernel_of[i]}, true).second)
+      firsts.push_back(i);
+    else
+      repeats[c.pid].push_back(c.duration_ns());
+  }
+  std::unordered_map<std::int64_t, std::int64_t> reference;  // median repeat, per pid
+  for (auto& [pid, durations] : repeats) {
+    if (durations.size() >= kMinRepeatLaunches)
+      reference[pid] = Median(durations);
+  }
+  std::string loads = module_loads == 0
+                          ? std::string()
+                          : fmt::format("; {} module loads in the trace", module_loads);
+  for (std::size_t i : firsts) {
+    const model::ApiCall& c = trace.api_calls[i];
+    std::int64_t d = c.duration_ns();
+    if (d < kOneTimeMinNs || process_first[c.pid] == i)
+      continue;
+    auto ref = reference.find(c.pid);
+    if (ref != reference.end() &&
+        static_cast<double>(d) < kOneTimeFactor * static_cast<double>(ref->second))
+      continue;
+    std::string_view name = StripVersionSuffix(trace.Name(c.name));
+    std::string why =
+        ref != reference.end()
+            ? fmt::format("{:.0f}x the median launch call of kernels launched before ({} calls{})",
+                          static_cast<double>(d) /
+                              static_cast<double>(std::max<std::int64_t>(1, ref->second)),
+                          repeats[c.pid].size(),
+                          loads)
+            : fmt::format(
+                  "over {} where a launch call takes microseconds ({} repeated launches, "
+                  "too few for a median{})",
+                  Ms(kOneTimeMinNs),
+                  repeats[c.pid].size(),
+                  loads);
+    out.push_back({"lazy_loading",
+                   std::string(name),
+                   c.start_ns,
+                   c.end_ns,
+                   fmt::format("the first launch of kernel {}, {}: {} (trace)",
+                               trace.Name(kernel_of[i]),
+                               Ms(d),
+                               why)});
   }
 }
 
@@ -347,6 +434,7 @@ InitializationResult DetectInitialization(const model::Trace& trace,
                                           const TraceWindow& window) {
   std::vector<Candidate> candidates;
   ApiOutliers(trace, index, candidates);
+  LazyFirstLaunches(trace, index, candidates);
   HostOpOutliers(trace, candidates);
   NamedWork(trace, candidates);
   GraphCapture(trace, candidates);

@@ -27,7 +27,9 @@ struct InitializationResult {
 };
 
 // Detects one-time work from first-call outliers (API calls and host ops whose first instance
-// takes at least kOneTimeMinNs and kOneTimeFactor x the median of their name), from names
+// takes at least kOneTimeMinNs and kOneTimeFactor x the median of their name; for the first
+// launch of each kernel, x the median launch call of kernels launched before, or kOneTimeMinNs
+// alone when there are too few of those: lazy module loading), from names
 // (JIT/NVRTC compilation, autotuning, module unloading and context teardown) and from CUDA
 // graph capture windows (BeginCapture..EndCapture, graph instantiation).
 InitializationResult DetectInitialization(const model::Trace& trace,

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -69,8 +71,50 @@ report::LaunchOverhead SummarizeLaunches(const model::Trace& trace,
   return out;
 }
 
+std::int64_t HostBlockingSyncs(const model::Trace& trace, const CorrelationIndex& index) {
+  CachedNamePredicate blocks(trace, [](std::string_view name) {
+    name = StripVersionSuffix(name);
+    return IsBlockingSyncApi(name) || IsSyncMemcpyApi(name);
+  });
+  std::int64_t syncs = 0;
+  for (std::size_t i = 0; i < trace.api_calls.size(); ++i)
+    syncs += index.IsPrimary(i) && blocks(trace.api_calls[i].name) ? 1 : 0;
+  return syncs;
+}
+
+namespace {
+
+// Why the depth gives no verdict, or "" when it does.
+std::string Undetermined(const report::LaunchQueue& q, std::int64_t negative, std::int64_t syncs) {
+  std::vector<std::string> why;
+  if (q.launches < kMinQueueLaunches)
+    why.push_back(fmt::format(
+        "{} launch calls are too few for a verdict (at least {})", q.launches, kMinQueueLaunches));
+  if (negative * 2 > q.launches)
+    why.push_back(
+        fmt::format("{} of {} kernels started before their launch call returned, so the "
+                    "calls themselves were slow (module loading, a blocking launch) and "
+                    "their end is no queue entry",
+                    negative,
+                    q.launches));
+  if (syncs * 2 >= q.launches)
+    why.push_back(
+        fmt::format("the host waits for the GPU {} time{} for {} launch calls (synchronize "
+                    "calls, synchronous copies), so the program drains the queue itself",
+                    syncs,
+                    syncs == 1 ? "" : "s",
+                    q.launches));
+  std::string text;
+  for (const std::string& part : why)
+    text += (text.empty() ? "" : "; ") + part;
+  return text;
+}
+
+}  // namespace
+
 std::optional<report::LaunchQueue> LaunchQueueDepth(const model::Trace& trace,
-                                                    const std::vector<LaunchPair>& pairs) {
+                                                    const std::vector<LaunchPair>& pairs,
+                                                    std::int64_t host_syncs) {
   std::unordered_map<std::size_t, std::int64_t> first_start;  // per distinct call
   for (const LaunchPair& pair : pairs) {
     auto [it, inserted] = first_start.try_emplace(pair.call, pair.kernel->start_ns);
@@ -81,8 +125,12 @@ std::optional<report::LaunchQueue> LaunchQueueDepth(const model::Trace& trace,
     return std::nullopt;
   std::vector<std::int64_t> depth;
   depth.reserve(first_start.size());
-  for (const auto& [call, start] : first_start)
-    depth.push_back(std::max<std::int64_t>(0, start - trace.api_calls[call].end_ns));
+  std::int64_t negative = 0;
+  for (const auto& [call, start] : first_start) {
+    std::int64_t raw = start - trace.api_calls[call].end_ns;
+    negative += raw < 0 ? 1 : 0;
+    depth.push_back(std::max<std::int64_t>(0, raw));
+  }
   std::sort(depth.begin(), depth.end());
   auto at = [&](double q) {
     return depth[static_cast<std::size_t>(q * static_cast<double>(depth.size() - 1))];
@@ -91,9 +139,19 @@ std::optional<report::LaunchQueue> LaunchQueueDepth(const model::Trace& trace,
   out.launches = static_cast<std::int64_t>(depth.size());
   out.median_ns = at(0.5);
   out.p90_ns = at(0.9);
+  auto ms = [](std::int64_t ns) { return util::FormatDuration(static_cast<double>(ns)); };
+  if (std::string why = Undetermined(out, negative, host_syncs); !why.empty()) {
+    out.verdict = "undetermined";
+    out.sentence = fmt::format(
+        "Neither GPU- nor host-bound by the launch queue: {} (depth, kernel start - launch-call "
+        "end: median {}, p90 {}; trace).",
+        why,
+        ms(out.median_ns),
+        ms(out.p90_ns));
+    return out;
+  }
   bool gpu_bound = out.median_ns >= kQueuedNs;
   out.verdict = gpu_bound ? "gpu_bound" : "host_bound";
-  auto ms = [](std::int64_t ns) { return util::FormatDuration(static_cast<double>(ns)); };
   out.sentence =
       gpu_bound ? fmt::format(
                       "GPU-bound: the host runs {} ahead of the GPU (median launch-queue depth, "

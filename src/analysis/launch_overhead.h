@@ -36,10 +36,24 @@ report::LaunchOverhead SummarizeLaunches(const model::Trace& trace,
 // host, sets the pace (a launch reaches an idle GPU in 5-20 us).
 inline constexpr std::int64_t kQueuedNs = 50'000;
 
+// Fewer distinct launch calls than this give no verdict: the p90 (nearest rank) of 50 rests on 5
+// launches above it, and a window of fewer launches is mostly first launches (module loading,
+// warm-up) whose calls say nothing about the steady state's pace.
+inline constexpr std::int64_t kMinQueueLaunches = 50;
+
+// Host-blocking synchronizations (device, stream, event and context synchronize; synchronous
+// copies), primary records only: each one drains the launch queue.
+std::int64_t HostBlockingSyncs(const model::Trace& trace, const CorrelationIndex& index);
+
 // Launch-queue depth per distinct launch call: its first kernel's start - the call's end
 // (0 when the kernel started first), median and p90 (nearest rank below), and the verdict at
-// kQueuedNs. Absent without pairs.
+// kQueuedNs. The verdict is "undetermined" when the depth cannot say who sets the pace: fewer
+// than kMinQueueLaunches launch calls, most kernels starting before their call returned (the
+// calls themselves were slow, so their end is no queue entry), or at least one host-blocking
+// synchronization (`host_syncs`) per two launch calls (the program drains the queue itself).
+// Absent without pairs.
 std::optional<report::LaunchQueue> LaunchQueueDepth(const model::Trace& trace,
-                                                    const std::vector<LaunchPair>& pairs);
+                                                    const std::vector<LaunchPair>& pairs,
+                                                    std::int64_t host_syncs = 0);
 
 }  // namespace gpuperf::analysis

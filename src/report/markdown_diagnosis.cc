@@ -49,6 +49,16 @@ std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
   return "none: the trace holds no GPU work";
 }
 
+// "finding, evidence measured", "hypothesis, evidence modeled"; an empty field is never printed:
+// a hypothesis without evidence says the evidence to classify it is missing.
+std::string StatusText(const Diagnosis& d) {
+  bool finding = d.status == "finding";
+  if (!d.evidence.empty())
+    return fmt::format(
+        "{}, evidence {}", finding ? "finding" : "hypothesis", EscapeMarkdown(d.evidence));
+  return finding ? "finding" : "hypothesis: the evidence to classify it is missing";
+}
+
 // One-time work, apart from the steady state it was left out of.
 void AppendInitialization(std::string& out,
                           const AnalysisReport& report,
@@ -131,11 +141,9 @@ void AppendDiagnosis(std::string& out,
   }
   if (!d.secondary.empty()) {
     const Diagnosis& s = d.secondary.front();
-    out +=
-        fmt::format("**Secondary: {}** ({}; the GPU phase of this window).\n\n",
-                    ClassLabel(s.bottleneck),
-                    s.status == "finding" ? "finding, evidence " + EscapeMarkdown(s.evidence)
-                                          : "hypothesis, evidence " + EscapeMarkdown(s.evidence));
+    out += fmt::format("**Secondary: {}** ({}; the GPU phase of this window).\n\n",
+                       ClassLabel(s.bottleneck),
+                       StatusText(s));
     item("Dominant", DominantText(s, options));
     item("Next experiment", s.next_experiment);
     item("Falsified by", s.falsified_by);

@@ -123,11 +123,14 @@ void AppendOperators(std::string& out, const FrameworkView& view, const Markdown
   if (view.operators.empty())
     return;
   out += fmt::format(
-      "**Operators** ({}; GPU time launched directly by the operator, and under it including "
-      "child operators, TraceLens' definitions):\n\n",
+      "**Operators** ({}; instances: all of the name; calls: the instances that launch GPU work "
+      "themselves (TraceLens' Count), an instance whose work all comes from child operators is "
+      "none; GPU time launched by those calls, and under it including child operators, "
+      "TraceLens' definitions):\n\n",
       view.op_source == "nvtx" ? "NVTX ranges" : "framework operators");
   MarkdownTable table({{"operator"},
                        {"category"},
+                       {"instances", Align::kRight},
                        {"calls", Align::kRight},
                        {"GPU time", Align::kRight},
                        {"% of GPU time", Align::kRight},
@@ -138,6 +141,7 @@ void AppendOperators(std::string& out, const FrameworkView& view, const Markdown
     const OperatorRow& op = view.operators[i];
     table.AddRow({Shorten(op.name, options.name_chars),
                   op.category,
+                  util::FormatCount(op.instances),
                   util::FormatCount(op.calls),
                   Ns(op.kernel_ns),
                   Share(op.fraction),

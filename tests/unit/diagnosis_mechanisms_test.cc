@@ -93,9 +93,9 @@ TEST_CASE("waits: idle after a wait with long host work is capped by the wait's 
 TEST_CASE("launch queue: median and p90 depth decide GPU-bound versus host-bound",
           "[diagnosis][queue]") {
   TraceBuilder ahead;
-  // 10 launches 10 us apart; kernels of 200 us each run back to back from 1.2 ms: the queue
+  // 60 launches 10 us apart; kernels of 200 us each run back to back from 1.2 ms: the queue
   // depth of launch i is 1.2 ms + i * 190 us - 5 us.
-  for (int i = 0; i < 10; ++i) {
+  for (int i = 0; i < 60; ++i) {
     std::int64_t t = i * 10 * kUs;
     ahead.Api("cudaLaunchKernel", t, t + 5 * kUs, i + 1);
     std::int64_t start = 1200 * kUs + i * 200 * kUs;
@@ -103,17 +103,17 @@ TEST_CASE("launch queue: median and p90 depth decide GPU-bound versus host-bound
   }
   report::AnalysisReport r = Analyze(ahead.trace);
   REQUIRE(r.diagnosis.queue);
-  CHECK(r.diagnosis.queue->launches == 10);
-  // Sorted depths: 1195 + 190 i us; median = element 4, p90 = element 8 (nearest rank below).
-  CHECK(r.diagnosis.queue->median_ns == 1195 * kUs + 4 * 190 * kUs);
-  CHECK(r.diagnosis.queue->p90_ns == 1195 * kUs + 8 * 190 * kUs);
+  CHECK(r.diagnosis.queue->launches == 60);
+  // Sorted depths: 1195 + 190 i us; median = element 29, p90 = element 53 (nearest rank below).
+  CHECK(r.diagnosis.queue->median_ns == 1195 * kUs + 29 * 190 * kUs);
+  CHECK(r.diagnosis.queue->p90_ns == 1195 * kUs + 53 * 190 * kUs);
   CHECK(r.diagnosis.queue->verdict == "gpu_bound");
-  CHECK(Contains(r.diagnosis.queue->sentence, "GPU-bound: the host runs 1.96 ms ahead"));
+  CHECK(Contains(r.diagnosis.queue->sentence, "GPU-bound: the host runs 6.71 ms ahead"));
 
   TraceBuilder waiting;
   // The same launches, but each kernel runs 10 us, 1 ms apart: the queue is deep while the GPU
   // idles 99%: the work waits on something other than the host.
-  for (int i = 0; i < 10; ++i) {
+  for (int i = 0; i < 60; ++i) {
     std::int64_t t = i * 10 * kUs;
     waiting.Api("cudaLaunchKernel", t, t + 5 * kUs, i + 1);
     std::int64_t start = 1200 * kUs + i * kMs;
@@ -125,7 +125,7 @@ TEST_CASE("launch queue: median and p90 depth decide GPU-bound versus host-bound
   CHECK(Contains(r.diagnosis.queue->sentence, "Queued but idle"));
 
   TraceBuilder behind;
-  for (int i = 0; i < 10; ++i) {
+  for (int i = 0; i < 60; ++i) {
     std::int64_t t = i * kMs;
     behind.Api("cudaLaunchKernel", t, t + 5 * kUs, i + 1);
     behind.Kernel("k", t + 10 * kUs, t + 20 * kUs, i + 1);
@@ -135,6 +135,55 @@ TEST_CASE("launch queue: median and p90 depth decide GPU-bound versus host-bound
   CHECK(r.diagnosis.queue->median_ns == 5 * kUs);
   CHECK(r.diagnosis.queue->verdict == "host_bound");
   CHECK(Contains(r.diagnosis.queue->sentence, "Host-bound"));
+}
+
+TEST_CASE("launch queue: undetermined from too few launches, slow calls or a draining program",
+          "[diagnosis][queue]") {
+  // `launches` launch calls 1 ms apart, each call `call_us` long, its kernel starting
+  // `start_us` after the call starts; with `sync`, a device synchronize after every kernel.
+  auto build = [](int launches, std::int64_t call_us, std::int64_t start_us, bool sync) {
+    TraceBuilder b;
+    for (int i = 0; i < launches; ++i) {
+      std::int64_t t = i * kMs;
+      b.Api("cudaLaunchKernel", t, t + call_us * kUs, i + 1);
+      b.Kernel("k", t + start_us * kUs, t + (start_us + 10) * kUs, i + 1);
+      if (sync)
+        b.Api("cudaDeviceSynchronize", t + call_us * kUs, t + (start_us + 12) * kUs);
+    }
+    return b;
+  };
+  // 49 launches: one short of kMinQueueLaunches.
+  report::AnalysisReport r = Analyze(build(49, 5, 10, false).trace);
+  REQUIRE(r.diagnosis.queue);
+  CHECK(r.diagnosis.queue->verdict == "undetermined");
+  CHECK(r.diagnosis.queue->median_ns == 5 * kUs);  // the figures stay
+  CHECK(Contains(r.diagnosis.queue->sentence, "49 launch calls are too few"));
+  CHECK(Contains(r.diagnosis.queue->sentence, "median 5.00 µs"));
+  CHECK(Contains(r.headline, "Neither GPU- nor host-bound by the launch queue"));
+  CHECK_FALSE(Contains(r.headline, "Host-bound:"));
+
+  // 60 launches whose kernels start 10 us into a 2 ms call: the call's end is no queue entry.
+  r = Analyze(build(60, 2000, 10, false).trace);
+  REQUIRE(r.diagnosis.queue);
+  CHECK(r.diagnosis.queue->verdict == "undetermined");
+  CHECK(r.diagnosis.queue->median_ns == 0);
+  CHECK(Contains(r.diagnosis.queue->sentence,
+                 "60 of 60 kernels started before their launch call returned"));
+
+  // 60 launches, each followed by a device synchronize: the program drains the queue.
+  r = Analyze(build(60, 5, 10, true).trace);
+  REQUIRE(r.diagnosis.queue);
+  CHECK(r.diagnosis.queue->verdict == "undetermined");
+  CHECK(Contains(r.diagnosis.queue->sentence,
+                 "the host waits for the GPU 60 times for 60 launch calls"));
+  CHECK_FALSE(Contains(r.diagnosis.queue->sentence, "too few"));
+  // One synchronization per three launches leaves the queue to decide.
+  TraceBuilder some_syncs = build(60, 5, 10, false);
+  for (int i = 0; i < 20; ++i)
+    some_syncs.Api("cudaStreamSynchronize", i * 3 * kMs + 30 * kUs, i * 3 * kMs + 40 * kUs);
+  r = Analyze(some_syncs.trace);
+  REQUIRE(r.diagnosis.queue);
+  CHECK(r.diagnosis.queue->verdict == "host_bound");
 }
 
 TEST_CASE("graph launches: one call counts once, its nodes are not shorter than it",
@@ -243,6 +292,87 @@ TEST_CASE("initialization: the steady-state diagnosis and bounds leave one-time 
   REQUIRE(r.diagnosis.triage.size() >= 2);
   CHECK(r.diagnosis.triage[0].question == "initialization");
   CHECK(r.diagnosis.triage[0].answer == "no");
+}
+
+TEST_CASE("initialization: lazily loaded first launches, even when nearly every launch is one",
+          "[diagnosis][initialization]") {
+  TraceBuilder b;
+  b.Api("cudaFree", 0, 2 * kMs);  // context creation
+  std::int64_t t = 2 * kMs;
+  for (int i = 0; i < 3; ++i, t += kMs)
+    b.Api("cuLibraryLoadData", t, t + 500 * kUs);
+  // Ten kernels, each launched once through a 3 ms call (the driver loads its module there):
+  // the median cudaLaunchKernel call is itself such a first launch.
+  std::int64_t correlation = 1;
+  for (int i = 0; i < 10; ++i, ++correlation, t += 3 * kMs + 20 * kUs) {
+    b.Api("cudaLaunchKernel_v7000", t, t + 3 * kMs, correlation);
+    b.Kernel("k" + std::to_string(i), t + 3 * kMs - 2 * kUs, t + 3 * kMs + 8 * kUs, correlation);
+  }
+  // Two repeats of k0: 5 us calls, 2 us kernels (shorter than their launch).
+  for (int i = 0; i < 2; ++i, ++correlation, t += 100 * kUs) {
+    b.Api("cudaLaunchKernel_v7000", t, t + 5 * kUs, correlation);
+    b.Kernel("k0", t + 10 * kUs, t + 12 * kUs, correlation);
+  }
+  analysis::CorrelationIndex index(b.trace);
+  analysis::InitializationResult init =
+      analysis::DetectInitialization(b.trace, index, analysis::ComputeTraceWindow(b.trace));
+  const report::InitializationItem* lazy = nullptr;
+  for (const report::InitializationItem& item : init.report.items) {
+    if (item.kind == "lazy_loading" && item.name == "cudaLaunchKernel")
+      lazy = &item;
+  }
+  REQUIRE(lazy != nullptr);
+  CHECK(lazy->count == 10);
+  CHECK(lazy->time_ns == 30 * kMs);
+  CHECK(Contains(lazy->evidence, "too few for a median; 3 module loads in the trace"));
+
+  // The launch-overhead finding counts the steady launches only, and its bound with them.
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Finding* launch = Find(r, "launch_overhead");
+  REQUIRE(launch != nullptr);
+  CHECK(launch->count == 2);
+  CHECK(launch->time_ns == 10 * kUs);
+  CHECK(Contains(launch->summary, "10 launch calls inside one-time work (30.0 ms"));
+  CHECK(r.diagnosis.bottleneck == "initialization");
+  CHECK_FALSE(Contains(r.diagnosis.next_experiment, "CUDA graph"));
+}
+
+TEST_CASE("initialization: first launches in a steady trace are judged against repeats",
+          "[diagnosis][initialization]") {
+  // Five kernels launched 20 times each through 5 us calls; each kernel's first launch takes
+  // `first_us`.
+  auto build = [](std::int64_t first_us) {
+    TraceBuilder b;
+    std::int64_t t = 0;
+    std::int64_t correlation = 1;
+    for (int round = 0; round < 20; ++round) {
+      for (int k = 0; k < 5; ++k, ++correlation) {
+        std::int64_t call = round == 0 ? first_us * kUs : 5 * kUs;
+        b.Api("cudaLaunchKernel", t, t + call, correlation);
+        b.Kernel("k" + std::to_string(k), t + call + 5 * kUs, t + call + 50 * kUs, correlation);
+        t += call + 60 * kUs;
+      }
+    }
+    return b;
+  };
+  auto lazy_count = [](const TraceBuilder& b) {
+    analysis::CorrelationIndex index(b.trace);
+    analysis::InitializationResult init =
+        analysis::DetectInitialization(b.trace, index, analysis::ComputeTraceWindow(b.trace));
+    std::int64_t n = 0;
+    for (const report::InitializationItem& item : init.report.items)
+      n += item.kind == "lazy_loading" ? item.count : 0;
+    return n;
+  };
+  // The process's first call is context creation; the other four first launches count.
+  CHECK(lazy_count(build(2000)) == 4);
+  CHECK(lazy_count(build(500)) == 0);  // under 1 ms: no module load
+  TraceBuilder slow_repeats = build(2000);
+  for (model::ApiCall& c : slow_repeats.trace.api_calls) {
+    if (c.duration_ns() == 5 * kUs)
+      c.end_ns = c.start_ns + 400 * kUs;  // 2 ms is 5x the repeats' 400 us: under 10x
+  }
+  CHECK(lazy_count(slow_repeats) == 0);
 }
 
 TEST_CASE("coverage gap: a long wait with nothing running or queued is not a sync cost",
@@ -483,4 +613,47 @@ TEST_CASE("initialization: a first host op of another shape is not a slow first 
   };
   CHECK(has_copy(build("[[64,64],[64,64]]")));  // the loop's shape: a slow first call
   CHECK_FALSE(has_copy(build("[[1,128,3,224,224],[1,128,3,224,224]]")));  // another op's work
+}
+
+TEST_CASE("dominant phase: only from 30% of the window, never a range around all of it",
+          "[diagnosis][phase]") {
+  // One kernel keeps the GPU busy for 99 ms of a 100 ms window; a root range covers it all.
+  auto build = [](std::int64_t phase_ms) {
+    TraceBuilder b;
+    b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+    b.Kernel("k", 10 * kUs, 99 * kMs, 1);
+    b.AddRange(model::RangeKind::kNvtx, "run", 0, 100 * kMs);
+    b.AddRange(model::RangeKind::kNvtx, "forward", 10 * kMs, (10 + phase_ms) * kMs);
+    return b;
+  };
+  auto phase_line = [](const report::AnalysisReport& r) {
+    for (const std::string& line : r.diagnosis.support) {
+      if (Contains(line, "Dominant phase"))
+        return line;
+    }
+    return std::string();
+  };
+  report::AnalysisReport r = Analyze(build(60).trace);
+  CHECK(Contains(phase_line(r), "Dominant phase: forward (nvtx range), 60.0% of the wall time"));
+  r = Analyze(build(5).trace);  // 5%: the root range is the largest, and says nothing
+  CHECK(phase_line(r).empty());
+}
+
+TEST_CASE("next experiment: PyTorch options only for PyTorch traces", "[diagnosis][vendor]") {
+  // A GPU-bound window whose kernel has no counters and no shapes: the class is unknown and the
+  // experiment asks for a byte/FLOP model.
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 1 * kUs, 5 * kUs, 1);
+  b.Kernel("k", 10 * kUs, 99 * kMs, 1);
+  b.trace.metadata.format = "nsys-sqlite";
+  report::AnalysisReport r = Analyze(b.trace);
+  REQUIRE(r.diagnosis.bottleneck == "unknown");
+  CHECK_FALSE(Contains(r.diagnosis.next_experiment, "PyTorch"));
+  CHECK(Contains(r.diagnosis.next_experiment, "gpuperf analyze --model FILE"));
+
+  b.trace.metadata.format = "kineto";
+  b.Op("aten::custom", 0, 6 * kUs);
+  r = Analyze(b.trace);
+  REQUIRE(r.diagnosis.bottleneck == "unknown");
+  CHECK(Contains(r.diagnosis.next_experiment, "record shapes (PyTorch record_shapes=True)"));
 }

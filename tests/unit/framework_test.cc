@@ -292,3 +292,42 @@ TEST_CASE("NVTX ranges are the operators when the input has no framework ops", "
   CHECK(attention->kernel_ns == 40);
   CHECK(attention->category == "attention");
 }
+
+TEST_CASE(
+    "Operators: an instance with only child launches is no call; bare calls lose nsys' "
+    "version suffix",
+    "[framework]") {
+  TraceBuilder b;
+  auto range = [&](const char* name, std::int64_t start, std::int64_t end) {
+    b.AddRange(gpuperf::model::RangeKind::kNvtx, name, start, end);
+    b.trace.ranges.back().pid = 100;
+    b.trace.ranges.back().tid = 101;
+  };
+  range("runFusion", 0, 100);  // launches nothing itself
+  range("execute_kernel", 10, 50);
+  b.Api("cuLaunchKernel", 20, 30, 1);
+  b.Kernel("k1", 200, 240, 1);
+  // Outside any range, under two spellings of one API: one row, named as nsys prints it.
+  b.Api("cudaLaunchKernel_v7000", 110, 120, 2);
+  b.Kernel("k2", 300, 310, 2);
+  b.Api("cudaLaunchKernel", 130, 140, 3);
+  b.Kernel("k3", 320, 325, 3);
+  AnalysisReport report = gpuperf::analysis::Analyze(b.trace);
+  const OperatorRow* outer = FindOp(report, "runFusion");
+  REQUIRE(outer);
+  CHECK(outer->instances == 1);
+  CHECK(outer->calls == 0);
+  CHECK(outer->kernel_ns == 0);
+  CHECK(outer->subtree_kernel_ns == 40);
+  const OperatorRow* bare = FindOp(report, "cudaLaunchKernel");
+  REQUIRE(bare);
+  CHECK(bare->source == "launch_call");
+  CHECK(bare->calls == 2);
+  CHECK(bare->instances == 2);
+  CHECK(bare->kernel_ns == 15);
+  CHECK_FALSE(FindOp(report, "cudaLaunchKernel_v7000"));
+  for (const auto& c : report.framework.categories) {
+    for (const std::string& op : c.top_operators)
+      CHECK(op != "cudaLaunchKernel_v7000");
+  }
+}

@@ -144,5 +144,42 @@ TEST_CASE("report.md of an empty report says what is missing instead of empty ta
   CHECK(md.find("## Ranges") == std::string::npos);
 }
 
+TEST_CASE("report.md: a secondary statement never prints an empty evidence field") {
+  AnalysisReport report = testing::SampleReport();
+  report.diagnosis.bottleneck = "host_bound";
+  report.diagnosis.status = "finding";
+  report.diagnosis.evidence = "measured";
+  Diagnosis secondary;
+  secondary.bottleneck = "unknown";
+  secondary.status = "hypothesis";
+  secondary.dominant_kind = "kernel";
+  secondary.dominant_name = "k";
+  report.diagnosis.secondary.push_back(secondary);
+  std::string md = ToMarkdown(report);
+  Find(md,
+       "**Secondary: unknown** (hypothesis: the evidence to classify it is missing; the GPU "
+       "phase of this window)");
+  CHECK(CountOf(md, "evidence ;") == 0);
+  report.diagnosis.secondary.front().evidence = "modeled";
+  md = ToMarkdown(report);
+  Find(md, "**Secondary: unknown** (hypothesis, evidence modeled; the GPU phase");
+}
+
+TEST_CASE("report.md: the operators table shows instances beside calls") {
+  AnalysisReport report = testing::SampleReport();
+  OperatorRow op;
+  op.name = "runFusion";
+  op.category = "other";
+  op.instances = 1;
+  op.calls = 0;
+  op.subtree_kernel_ns = 139000;
+  report.framework.op_source = "nvtx";
+  report.framework.operators = {op};
+  std::string md = ToMarkdown(report);
+  Find(md, "| operator | category | instances | calls | GPU time |");
+  Find(md, "calls: the instances that launch GPU work themselves (TraceLens' Count)");
+  Find(md, "| runFusion | other | 1 | 0 | 0 ns |");
+}
+
 }  // namespace
 }  // namespace gpuperf::report

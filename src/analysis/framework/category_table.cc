@@ -4,6 +4,7 @@
 #include <map>
 
 #include "analysis/framework/framework_view.h"
+#include "analysis/names.h"
 
 namespace gpuperf::analysis::framework {
 namespace {
@@ -94,7 +95,7 @@ std::vector<report::CategoryRow> CategoryTable(const FrameworkInput& input) {
     std::int64_t launcher = input.tree.launcher[call];
     std::string_view op = launcher >= 0
                               ? trace.Name(input.tree.ops[static_cast<std::size_t>(launcher)].name)
-                              : trace.Name(trace.api_calls[call].name);
+                              : StripVersionSuffix(trace.Name(trace.api_calls[call].name));
     for (std::uint32_t i : input.calls.Of(call)) {
       by_op[static_cast<std::size_t>(input.category[i])][std::string(op)] +=
           trace.activities[i].duration_ns();

@@ -162,8 +162,14 @@ class OperatorBuilder {
     shape.shape.precision = std::string(model::ToString(work->precision));
   }
 
+  // A bare call's row is named like nsys prints the API ("cudaLaunchKernel_v7000" ->
+  // "cudaLaunchKernel"); spellings that differ only by that suffix share one row.
   void AddBareCall(std::uint32_t call) {
-    RowAccumulator& acc = RowFor(trace_.api_calls[call].name, "launch_call");
+    model::NameId name = trace_.api_calls[call].name;
+    std::string_view stripped = StripVersionSuffix(trace_.Name(name));
+    RowAccumulator& acc =
+        RowFor(bare_keys_.try_emplace(stripped, name).first->second, "launch_call");
+    acc.row.name = std::string(stripped);
     std::vector<std::uint32_t> one{call};
     std::int64_t ns = BusyOf(one);
     acc.row.instances += 1;
@@ -267,6 +273,7 @@ class OperatorBuilder {
   CachedNamePredicate is_graph_launch_;
   std::vector<std::vector<std::uint32_t>> direct_calls_;
   std::map<std::uint32_t, bool> bare_calls_;  // ordered: rows come out the same every run
+  std::map<std::string_view, model::NameId> bare_keys_;  // stripped API name -> its row's key
   std::unordered_map<std::size_t, std::int64_t> child_time_;
   std::map<model::NameId, RowAccumulator> rows_;
   std::vector<util::Interval> scratch_;
