@@ -29,7 +29,7 @@ TEST_CASE("Ranges: count, time and GPU time per (kind, name)", "[analysis][range
   CHECK(rows[1].gpu_time_ns == 10);  // [50,60)
 }
 
-TEST_CASE("GPU annotations only see the work of their device; overlapping instances count once",
+TEST_CASE("GPU annotations only see the work of their device, overlapping instances count once",
           "[analysis][ranges]") {
   TraceBuilder b;
   b.Kernel("dev0", 0, 100, gpuperf::model::kNoId, 7, 0);

@@ -60,7 +60,7 @@ TEST_CASE("ranks: a rank with longer compute is the straggler, the others wait f
   CHECK(r.stragglers[1].kind == "late");
 }
 
-TEST_CASE("ranks: balanced ranks name no straggler; two ranks cannot", "[ranks]") {
+TEST_CASE("ranks: balanced ranks name no straggler, two ranks cannot", "[ranks]") {
   std::vector<ranks::RankSummary> job = {Rank(0, 1'000'000, 1'030'000),
                                          Rank(1, 1'010'000, 1'030'000),
                                          Rank(2, 1'020'000, 1'030'000),

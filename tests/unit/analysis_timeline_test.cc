@@ -66,7 +66,7 @@ TEST_CASE("Zero-duration activities extend the span but add no busy time", "[ana
   CHECK(t.idle_ns == 40);
 }
 
-TEST_CASE("NCCL and RCCL kernels are communication; exposed parts subtract the rest",
+TEST_CASE("NCCL and RCCL kernels are communication, exposed parts subtract the rest",
           "[analysis][timeline]") {
   TraceBuilder b;
   b.Kernel("gemm", 0, 100, gpuperf::model::kNoId, 1);
@@ -131,7 +131,7 @@ TEST_CASE("A trace without GPU work gives an all-zero timeline", "[analysis][tim
   CHECK(t.idle_ns == 0);
 }
 
-TEST_CASE("Collectives beyond NCCL are communication; TraceLens' timeline keeps its NCCL rule",
+TEST_CASE("Collectives beyond NCCL are communication, TraceLens' timeline keeps its NCCL rule",
           "[analysis][timeline]") {
   TraceBuilder b;
   b.Kernel("gemm", 0, 100);

@@ -156,7 +156,8 @@ TEST_CASE("predict: prints f, the bound and the time saved", "[predict][cli]") {
 
 namespace gpuperf::testing {
 
-TEST_CASE("compare: 2021 ProfilerStep operators are steps; too few of them give null, not 0",
+// (No ';' in test names: CTest cuts the name there and runs nothing.)
+TEST_CASE("compare: 2021 ProfilerStep operators are steps, and too few of them give null, not 0",
           "[compare][cli]") {
   auto feb = CorpusFile("kineto/pytorch-kineto/2021-02/worker0.pt.trace.json.gz");
   auto jun = CorpusFile("kineto/pytorch-kineto/2021-06/worker0.1623212756351.pt.trace.json.gz");
@@ -167,9 +168,25 @@ TEST_CASE("compare: 2021 ProfilerStep operators are steps; too few of them give 
       RunGpuperf({"compare", *feb, *jun, "--allow-different-env", "--out", out.path().string()});
   INFO(r.err);
   nlohmann::json e2e = ReadJson(out / "compare.json")["end_to_end"];
-  // ProfilerStep#5..#7 with cat "Operator": three samples a side, below --min-repeats 5.
-  CHECK(e2e["n_before"] == 3);
-  CHECK(e2e["n_after"] == 3);
+  // ProfilerStep#5..#10 with cat "Operator": six steps a side, enough for a verdict.
+  CHECK(e2e["n_before"] == 6);
+  CHECK(e2e["n_after"] == 6);
+  CHECK(e2e["ratio"].is_number());
+  CHECK(e2e["ci_low"].is_number());
+  CHECK(e2e["ci_high"].is_number());
+  // Below --min-repeats: inconclusive, and null where there is no estimate, never 0.
+  TempDir few;
+  r = RunGpuperf({"compare",
+                  *feb,
+                  *jun,
+                  "--allow-different-env",
+                  "--min-repeats",
+                  "7",
+                  "--out",
+                  few.path().string()});
+  INFO(r.err);
+  e2e = ReadJson(few / "compare.json")["end_to_end"];
+  CHECK(e2e["n_before"] == 6);
   CHECK(e2e["verdict"] == "inconclusive");
   CHECK(e2e["ratio"].is_null());
   CHECK(e2e["ci_low"].is_null());

@@ -396,7 +396,7 @@ TEST_CASE("coverage gap: a long wait with nothing running or queued is not a syn
   CHECK(said);
 }
 
-TEST_CASE("floors: never below the minimum kernel latency; ranking by critical time",
+TEST_CASE("floors: never below the minimum kernel latency, ranking by critical time",
           "[predictions]") {
   TraceBuilder b;
   // "tiny": 10 instances of 3 us with a modeled floor of 10 ns in all; "big": one 1 ms kernel
@@ -546,7 +546,7 @@ TEST_CASE("waits: idle after the last GPU work is no wait's doing", "[diagnosis]
   CHECK(*sync->gpu_idle_caused_ns == 0);
 }
 
-TEST_CASE("host-bound: Python frames of launching threads only; work outside operators is moved",
+TEST_CASE("host-bound: Python frames of launching threads only, work outside operators is moved",
           "[diagnosis][host]") {
   TraceBuilder b;
   b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);

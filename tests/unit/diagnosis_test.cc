@@ -91,7 +91,7 @@ TEST_CASE("idle attribution: a synchronization before long host work exposes hos
 
 TEST_CASE(
     "diagnosis: a mostly idle GPU with no CUDA call in the gaps is a host-bound "
-    "hypothesis; host operators there make it a finding",
+    "hypothesis, host operators there make it a finding",
     "[diagnosis]") {
   TraceBuilder b = HostGapTrace();
   report::AnalysisReport r = Analyze(b.trace);

@@ -294,7 +294,7 @@ TEST_CASE("NVTX ranges are the operators when the input has no framework ops", "
 }
 
 TEST_CASE(
-    "Operators: an instance with only child launches is no call; bare calls lose nsys' "
+    "Operators: an instance with only child launches is no call, bare calls lose nsys' "
     "version suffix",
     "[framework]") {
   TraceBuilder b;

@@ -153,7 +153,7 @@ TEST_CASE("DecodeBuffer walks synthesized records with cuptiActivityGetNextRecor
   CHECK(inject::CountRecords(buffer.data(), buffer.size()) == 9);
 }
 
-TEST_CASE("graph nodes count as graph launches; untimed GPU records are counted, not kept",
+TEST_CASE("graph nodes count as graph launches, untimed GPU records are counted, not kept",
           "[inject]") {
   RecordBuffer buffer;
   // Two launches of one graph (correlations 21 and 22), traced node by node.
@@ -193,7 +193,7 @@ TEST_CASE("graph nodes count as graph launches; untimed GPU records are counted,
   CHECK(figures.complete);
 }
 
-TEST_CASE("an NVTX end written before its start still pairs; host memory is not device memory",
+TEST_CASE("an NVTX end written before its start still pairs, host memory is not device memory",
           "[inject]") {
   RecordBuffer buffer;
   // Per-thread buffers reach the spool out of order: this END comes first.

@@ -83,7 +83,7 @@ std::string UserModelNote(const gpuperf::report::AnalysisReport& report) {
 
 }  // namespace
 
-TEST_CASE("user model: FLOPs, bytes and floors by hand; counters keep their roofline",
+TEST_CASE("user model: FLOPs, bytes and floors by hand, counters keep their roofline",
           "[kernel_model]") {
   auto b = Trace();
   gpuperf::analysis::AnalyzeOptions options;
@@ -127,7 +127,7 @@ TEST_CASE("user model: FLOPs, bytes and floors by hand; counters keep their roof
   CHECK_FALSE(rows.at("unrelated").roofline.has_value());
 }
 
-TEST_CASE("user model: capture groups and launch geometry; failures left out and named",
+TEST_CASE("user model: capture groups and launch geometry, failures left out and named",
           "[kernel_model]") {
   auto b = Trace();
   gpuperf::analysis::AnalyzeOptions options;
@@ -160,7 +160,7 @@ TEST_CASE("user model: capture groups and launch geometry; failures left out and
   CHECK(note.find("Ceilings: device 0: datasheet H100 SXM5 80GB") != std::string::npos);
 }
 
-TEST_CASE("user model: beats the shape model; no match is said", "[kernel_model]") {
+TEST_CASE("user model: beats the shape model, no match is said", "[kernel_model]") {
   gpuperf::testing::TraceBuilder b;
   model::HostOp op;
   op.name = b.trace.strings.Intern("aten::mm");
@@ -197,7 +197,7 @@ TEST_CASE("user model: beats the shape model; no match is said", "[kernel_model]
         "the file's 5 patterns.");
 }
 
-TEST_CASE("user model: long kernel names match on a large stack; longer ones are not matched",
+TEST_CASE("user model: long kernel names match on a large stack, longer ones are not matched",
           "[kernel_model]") {
   model::KernelModelFile file;
   // A capture group inside a repetition: std::regex recurses per character (it overflows an

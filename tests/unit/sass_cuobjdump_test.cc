@@ -35,7 +35,7 @@ const model::SassFunction* Named(const io::sass::SassListing& listing, const std
   return nullptr;
 }
 
-TEST_CASE("cuobjdump: the listing of a stand-in tool is parsed; the file gets -sass") {
+TEST_CASE("cuobjdump: the listing of a stand-in tool is parsed, the file gets -sass") {
   TempDir dir;
   WriteFile(dir / "listing.txt", kFakeListing);
   std::string tool = FakeTool(

@@ -53,7 +53,7 @@ std::string CudnnConcrete(const std::string& allow_tf32) {
 
 }  // namespace
 
-TEST_CASE("shape: Concrete Inputs and their values parse; anything else is rejected", "[shape]") {
+TEST_CASE("shape: Concrete Inputs and their values parse, anything else is rejected", "[shape]") {
   using gpuperf::analysis::ParseConcreteInputs;
   namespace shape = gpuperf::analysis::shape;
   auto concrete = ParseConcreteInputs(R"(["", "[0, 0]", "1", "False", "0."])");
@@ -204,7 +204,7 @@ TEST_CASE("shape: convolutions with missing or malformed arguments are not model
   CHECK(Modeled("aten::mm", "[[2,3],[3,4]]", R"(["float","float"])", R"(["", )"));
 }
 
-TEST_CASE("shape: the Kineto importer keeps Concrete Inputs; only the innermost op is modelled",
+TEST_CASE("shape: the Kineto importer keeps Concrete Inputs, only the innermost op is modelled",
           "[shape]") {
   // aten::conv2d [0, 100] > aten::convolution [2, 98] > aten::cudnn_convolution [5, 90], which
   // launches the kernel (correlation 1); every level records its own arguments.

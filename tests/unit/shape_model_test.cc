@@ -124,7 +124,7 @@ TEST_CASE("shape: linear and matmul fold leading dims into M", "[shape]") {
   CHECK(std::tie(vector.m, vector.n, vector.k) == std::make_tuple(1, 4, 3));
 }
 
-TEST_CASE("shape: same-shape elementwise ops; broadcasting and odd inputs are not modelled",
+TEST_CASE("shape: same-shape elementwise ops, broadcasting and odd inputs are not modelled",
           "[shape]") {
   // add [2,3] + [2,3] fp32: 6 FLOPs, (2 inputs + 1 output) * 6 * 4 = 72 bytes.
   OpWork add = Model("aten::add", "[[2,3],[2,3],[]]", R"(["float","float","Scalar"])");
@@ -225,7 +225,7 @@ TEST_CASE("shape: an op's work goes to the longest kernel of its innermost launc
   CHECK(ops[1].target == 2);
 }
 
-TEST_CASE("shape: modelled rooflines against the H100 datasheet; floors reach the predictions",
+TEST_CASE("shape: modelled rooflines against the H100 datasheet, floors reach the predictions",
           "[shape]") {
   auto b = Launches();
   auto report = gpuperf::analysis::Analyze(b.trace);
