@@ -19,6 +19,7 @@
 #include "analysis/kernel_class.h"
 #include "analysis/kernel_model.h"
 #include "analysis/launch_overhead.h"
+#include "analysis/names.h"
 #include "analysis/ncu_evidence.h"
 #include "analysis/occupancy.h"
 #include "analysis/predictions.h"
@@ -37,8 +38,7 @@ report::SourceInfo SourceOf(const model::Trace& trace) {
   report::SourceInfo s{
       m.source_path, m.format, m.format_version, m.producer, {}, m.rank, m.world_size};
   for (const model::Device& d : trace.devices) {
-    s.devices.push_back(fmt::format(
-        "{}: {} (cc {}.{}, {} SMs)", d.id, d.name, d.compute_major, d.compute_minor, d.sm_count));
+    s.devices.push_back(DeviceText(d, ""));  // compare reads the name back: "" stays ""
   }
   return s;
 }
@@ -135,9 +135,11 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   CorrelationIndex index(trace);
   // The framework view reads only the trace and the index, and only the diagnosis reads it: it
   // runs beside the kernel, timeline and finding passes (deferred when no thread can start).
-  std::future<FrameworkResult> framework = std::async(
-      std::launch::async | std::launch::deferred, ComputeFramework, std::cref(trace),
-      std::cref(index), std::cref(options));
+  std::future<FrameworkResult> framework = std::async(std::launch::async | std::launch::deferred,
+                                                      ComputeFramework,
+                                                      std::cref(trace),
+                                                      std::cref(index),
+                                                      std::cref(options));
 
   ActivityList all = SelectActivities(trace, index, {});
   ActivityList launched =
