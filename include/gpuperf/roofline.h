@@ -35,6 +35,10 @@ struct KernelRoofline {
   std::string bound = "unknown";      // "memory", "compute", "latency" or "unknown"
   std::string evidence = "measured";  // counters measured by Nsight Compute
   std::string ceiling_source;         // the datasheet entry used; "" without ceilings
+  // The SM clock (Hz) the compute peaks were scaled to: the clock the counters recorded, when it
+  // is not the clock the peaks hold at (docs/metrics.md, "Ceilings and clocks"). DRAM is never
+  // scaled. Absent when the peaks are used as they are.
+  std::optional<double> sm_clock_hz;
   // The roofs this kernel was placed against (for the chart): the peak of `precision` on `unit`
   // and the DRAM bandwidth of the ceilings used; absent without ceilings.
   std::optional<double> peak_flops_per_s;

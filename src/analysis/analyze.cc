@@ -19,6 +19,7 @@
 #include "analysis/kernel_class.h"
 #include "analysis/kernel_model.h"
 #include "analysis/launch_overhead.h"
+#include "analysis/names.h"
 #include "analysis/ncu_evidence.h"
 #include "analysis/occupancy.h"
 #include "analysis/predictions.h"
@@ -37,8 +38,7 @@ report::SourceInfo SourceOf(const model::Trace& trace) {
   report::SourceInfo s{
       m.source_path, m.format, m.format_version, m.producer, {}, m.rank, m.world_size};
   for (const model::Device& d : trace.devices) {
-    s.devices.push_back(fmt::format(
-        "{}: {} (cc {}.{}, {} SMs)", d.id, d.name, d.compute_major, d.compute_minor, d.sm_count));
+    s.devices.push_back(DeviceText(d, ""));  // compare reads the name back: "" stays ""
   }
   return s;
 }

@@ -14,12 +14,17 @@ namespace {
 
 constexpr double kClockTolerance = 0.02;
 
-std::optional<double> ClockOf(const std::map<std::string, double>& metrics) {
-  for (const char* name :
-       {"gpc__cycles_elapsed.avg.per_second", "sm__cycles_elapsed.avg.per_second"}) {
+// The SM clock one launch's counters record, and the counter that holds it. The SM
+// sub-partitions run on the SM clock, so smsp__ cycles per second are SM cycles per second (the
+// roofline metric sets of `ncu --metrics` often record only that one).
+std::optional<std::pair<double, const char*>> ClockOf(
+    const std::map<std::string, double>& metrics) {
+  for (const char* name : {"gpc__cycles_elapsed.avg.per_second",
+                           "sm__cycles_elapsed.avg.per_second",
+                           "smsp__cycles_elapsed.avg.per_second"}) {
     auto it = metrics.find(name);
     if (it != metrics.end() && std::isfinite(it->second) && it->second > 0)
-      return it->second;
+      return std::make_pair(it->second, name);
   }
   return std::nullopt;
 }
@@ -58,9 +63,15 @@ std::string ClocksText(const model::DeviceCeilings& entry,
   std::string text = measured ? MeasuredClocksText(*measured) : DatasheetClocksText(entry);
   const char* reference = measured ? "the measurement's" : "boost";
   if (roofs.counters_clock_hz) {
-    text += fmt::format("; the counters ran at {:.3g} GHz (gpc__cycles_elapsed.avg.per_second)",
-                        *roofs.counters_clock_hz / 1e9);
-    if (roofs.scaled)
+    text += fmt::format("; the counters ran at {:.3g} GHz ({})",
+                        *roofs.counters_clock_hz / 1e9,
+                        roofs.counters_clock_metric);
+    if (!roofs.durations_from_counters)
+      text += fmt::format(
+          ", but the durations are the trace's, at a clock it does not record: "
+          "{} assumed, unscaled",
+          reference);
+    else if (roofs.scaled)
       text += ", so compute roofs for counter rooflines are scaled to that clock";
     else if (measured && !entry.boost_clock_hz)
       text += ", unscaled: the measured kernels ran at different or unknown clocks";
@@ -71,6 +82,32 @@ std::string ClocksText(const model::DeviceCeilings& entry,
     text += fmt::format(
         "; for kernels without counters the trace does not record the clock: {} assumed",
         reference);
+  }
+  return text;
+}
+
+// An unnamed device placed against every candidate entry (roofline_candidates.h): the clocks
+// they hold at and the counters' clock they are scaled to; "" without candidates.
+std::string CandidateClocksText(const std::vector<const model::DeviceCeilings*>& candidates,
+                                const DeviceRoofs& roofs) {
+  std::set<double> boost;
+  for (const model::DeviceCeilings* entry : candidates) {
+    if (entry->boost_clock_hz)
+      boost.insert(*entry->boost_clock_hz);
+  }
+  if (candidates.empty())
+    return "";
+  std::string text =
+      boost.size() == 1
+          ? fmt::format("the candidates' datasheet peaks hold at the {:.3g} GHz boost clock",
+                        *boost.begin() / 1e9)
+          : std::string("each candidate's datasheet peaks hold at its boost clock");
+  if (roofs.ScaleClock()) {
+    text += fmt::format(
+        "; the counters ran at {:.3g} GHz ({}), so compute roofs for counter rooflines are "
+        "scaled to that clock (DRAM bandwidth is not: the memory clock is not the SM clock)",
+        *roofs.ScaleClock() / 1e9,
+        roofs.counters_clock_metric);
   }
   return text;
 }
@@ -95,19 +132,28 @@ void AddPeaks(const model::DeviceCeilings& entry, report::CeilingsUsed& used) {
 
 }  // namespace
 
-std::optional<double> CountersSmClockHz(const model::Trace& trace, std::int32_t device) {
+std::optional<CountersClock> CountersSmClock(const model::Trace& trace, std::int32_t device) {
   std::vector<double> clocks;
+  const char* metric = nullptr;
   for (const model::KernelCounters& c : trace.counters) {
     if (c.activity >= trace.activities.size() || trace.activities[c.activity].device != device)
       continue;
-    if (auto clock = ClockOf(c.metrics))
-      clocks.push_back(*clock);
+    if (auto clock = ClockOf(c.metrics)) {
+      clocks.push_back(clock->first);
+      metric = metric ? metric : clock->second;
+    }
   }
   if (clocks.empty())
     return std::nullopt;
   std::sort(clocks.begin(), clocks.end());
   std::size_t n = clocks.size();
-  return n % 2 == 1 ? clocks[n / 2] : (clocks[n / 2 - 1] + clocks[n / 2]) / 2;
+  return CountersClock{n % 2 == 1 ? clocks[n / 2] : (clocks[n / 2 - 1] + clocks[n / 2]) / 2,
+                       metric};
+}
+
+std::optional<double> CountersSmClockHz(const model::Trace& trace, std::int32_t device) {
+  auto clock = CountersSmClock(trace, device);
+  return clock ? std::optional<double>(clock->hz) : std::nullopt;
 }
 
 const model::DeviceCeilings* DeviceRoofs::ForCounters() const {
@@ -115,11 +161,16 @@ const model::DeviceCeilings* DeviceRoofs::ForCounters() const {
 }
 
 DeviceRoofs RoofsOf(const model::Trace& trace, std::int32_t device) {
-  DeviceRoofs roofs{DeviceCeilingMatch(trace, device), CountersSmClockHz(trace, device), {}};
+  DeviceRoofs roofs{DeviceCeilingMatch(trace, device), std::nullopt, "", true, {}};
+  roofs.durations_from_counters = !trace.diagnostics.counts.count("counters_ncu_launches");
+  if (auto clock = CountersSmClock(trace, device)) {
+    roofs.counters_clock_hz = clock->hz;
+    roofs.counters_clock_metric = clock->metric;
+  }
   const model::DeviceCeilings* entry = roofs.match.entry;
-  if (entry && entry->boost_clock_hz && roofs.counters_clock_hz &&
-      std::abs(*roofs.counters_clock_hz / *entry->boost_clock_hz - 1) > kClockTolerance)
-    roofs.scaled = model::AtSmClock(*entry, *roofs.counters_clock_hz);
+  if (entry && entry->boost_clock_hz && roofs.ScaleClock() &&
+      std::abs(*roofs.ScaleClock() / *entry->boost_clock_hz - 1) > kClockTolerance)
+    roofs.scaled = model::AtSmClock(*entry, *roofs.ScaleClock());
   return roofs;
 }
 
@@ -170,6 +221,7 @@ std::vector<report::CeilingsUsed> CeilingsUsed(const model::Trace& trace,
       used.clocks = ClocksText(*entry, roofs, modeled, measured);
     } else {
       used.reason = roofs.match.reason;
+      used.clocks = CandidateClocksText(UnnamedDeviceCandidates(trace, device, roofs), roofs);
     }
     out.push_back(std::move(used));
   }

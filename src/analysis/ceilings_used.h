@@ -15,8 +15,13 @@
 namespace gpuperf::analysis {
 
 // The SM clock the hardware counters of `device` were taken at: the median over its launches of
-// gpc__cycles_elapsed.avg.per_second (else sm__cycles_elapsed.avg.per_second), in Hz; nullopt
-// when no counter records it.
+// gpc__cycles_elapsed.avg.per_second (else sm__, else smsp__cycles_elapsed.avg.per_second), in
+// Hz, and the counter it came from (the first launch's); nullopt when no counter records it.
+struct CountersClock {
+  double hz = 0;
+  std::string metric;
+};
+std::optional<CountersClock> CountersSmClock(const model::Trace& trace, std::int32_t device);
 std::optional<double> CountersSmClockHz(const model::Trace& trace, std::int32_t device);
 
 // The roofs of one device: the datasheet match and, when the counters record an SM clock that
@@ -24,7 +29,16 @@ std::optional<double> CountersSmClockHz(const model::Trace& trace, std::int32_t 
 struct DeviceRoofs {
   model::CeilingMatch match;
   std::optional<double> counters_clock_hz;
+  std::string counters_clock_metric;  // the counter that recorded it
+  // False when the counters were joined to another trace's timeline (analyze --counters): the
+  // roofline then divides by that trace's durations, whose clock the counters do not tell.
+  bool durations_from_counters = true;
   std::optional<model::DeviceCeilings> scaled;
+
+  // The clock compute peaks are scaled to: the counters' clock when the durations are theirs.
+  std::optional<double> ScaleClock() const {
+    return durations_from_counters ? counters_clock_hz : std::nullopt;
+  }
 
   // The ceilings to use for counters of this device: the scaled entry when there is one.
   const model::DeviceCeilings* ForCounters() const;

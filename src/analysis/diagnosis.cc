@@ -7,8 +7,10 @@
 #include <string_view>
 
 #include "analysis/amdahl.h"
+#include "analysis/cache_reuse.h"
 #include "analysis/diagnosis_parts.h"
 #include "analysis/findings.h"
+#include "analysis/kernel_class.h"
 #include "analysis/names.h"
 
 namespace gpuperf::analysis {
@@ -316,6 +318,23 @@ void QueueAgainstIdle(report::Diagnosis& d, double queued_idle_share) {
       Pct(queued_idle_share));
 }
 
+// What the advice for the dominant kernel depends on: its cache reuse, shape, grid and floor.
+void DescribeDominantKernel(const model::Trace& trace,
+                            const report::AnalysisReport& r,
+                            const report::CriticalShare& share,
+                            ExperimentContext& context) {
+  context.roof_local_speedup = share.max_local_speedup;  // SetKernelClass's bound rests on it
+  const report::KernelRow* row = FindKernel(r, share.name);
+  if (!row)
+    return;
+  if (row->roofline && row->roofline->evidence == "measured") {
+    if (auto reuse = NoOnChipReuse(*row->roofline))
+      context.no_reuse = NoReuseText(*reuse);
+  }
+  context.matrix_shaped = IsMatrixShapedKernel(row->name);
+  context.min_waves = MinWaves(trace, *row);
+}
+
 }  // namespace
 
 report::Diagnosis Diagnose(const model::Trace& trace,
@@ -447,6 +466,9 @@ report::Diagnosis Diagnose(const model::Trace& trace,
       d.bottleneck = "unknown";
       d.status = "hypothesis";
     }
+    if (top && d.dominant_kind == "kernel" && d.dominant_name == top->name &&
+        d.bottleneck != "launch_bound")
+      DescribeDominantKernel(trace, r, *top, context);
   }
   AddPhase(d, r);
   AddQueueAndCoverage(d, idle);

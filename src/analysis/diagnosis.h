@@ -46,7 +46,20 @@ struct ExperimentContext {
   // preprocessing, data loading), which graphs and launch batching do not remove; its top names.
   bool host_outside_ops = false;
   std::string host_work_names;
+  // The dominant kernel (kernel-level classes only). Its counters show cache traffic without
+  // on-chip reuse (cache_reuse.h): that sentence, else "".
+  std::string no_reuse;
+  bool matrix_shaped = false;  // GEMM-, convolution- or attention-shaped by name
+  // The fewest waves its largest grid takes (kernel_class.h, MinWaves): from kManyWaves on, a
+  // larger grid is never the lever.
+  std::optional<double> min_waves;
+  // The local speedup its roofline floor allows when the diagnosis bound rests on it (Amdahl at
+  // the floor, not at zero time).
+  std::optional<double> roof_local_speedup;
 };
+
+// A grid of at least this many waves keeps every SM busy: more blocks do not add parallelism.
+inline constexpr double kManyWaves = 4.0;
 void SetExperiment(report::Diagnosis& diagnosis,
                    const std::string& subject,
                    const ExperimentContext& context = {});

@@ -10,9 +10,19 @@
 namespace gpuperf::analysis {
 namespace {
 
-std::string BoundText(const report::Diagnosis& d) {
+std::string BoundText(const report::Diagnosis& d, const ExperimentContext& context) {
   if (!d.bound_speedup || !std::isfinite(*d.bound_speedup))
     return "";
+  if (context.roof_local_speedup) {  // name the floor, so the bound matches the Amdahl table's
+    double f = d.dominant_fraction;
+    return fmt::format(
+        " If it succeeds fully, the kernel at its roofline floor ({:.2f}x faster locally), the "
+        "whole program is at most {:.2f}x faster (Amdahl; {} only if the kernel took no time at "
+        "all).",
+        *context.roof_local_speedup,
+        *d.bound_speedup,
+        f < 1.0 ? fmt::format("{:.2f}x", 1.0 / (1.0 - f)) : std::string("unbounded"));
+  }
   return fmt::format(" If it succeeds fully the whole program is at most {:.2f}x faster (Amdahl).",
                      *d.bound_speedup);
 }
@@ -208,12 +218,42 @@ Advice AdviceFor(const report::Diagnosis& d,
                         kernel),
             "The FLOPs come from a shape model, not counters; measure them."};
   }
+  if (c == "latency_bound" && !context.no_reuse.empty()) {
+    return {fmt::format(
+                "Give {} on-chip reuse: {}. Stage tiles of its inputs in shared memory and keep "
+                "a block of outputs per thread in registers, so that each loaded value feeds "
+                "many FMAs{}; l1tex__t_bytes.sum also counts local memory, so rule out register "
+                "spills first (Nsight Compute --section MemoryWorkloadAnalysis).",
+                kernel,
+                context.no_reuse,
+                context.matrix_shaped
+                    ? "; for this GEMM-shaped kernel a library GEMM (cuBLAS, CUTLASS) does both, "
+                      "on tensor cores (TF32/BF16/FP16) where accuracy allows"
+                    : ""),
+            "The cache bytes (l1tex__t_bytes.sum, lts__t_bytes.sum) and the duration after the "
+            "change: the FLOPs per cache byte must rise well above 1 and the time fall with "
+            "them; if the traffic falls and the time does not, the cache path was not the "
+            "limit and the warp stalls (--section WarpStateStats) come next.",
+            ""};
+  }
   if (c == "latency_bound") {
+    // Blocks beyond a few waves add no parallelism: never advise a larger grid then.
+    std::string more_work =
+        context.min_waves && *context.min_waves >= kManyWaves
+            ? fmt::format(
+                  "; its grid already takes at least {:.0f} waves (blocks over SMs x "
+                  "resident blocks per SM), so a larger grid adds nothing: more "
+                  "independent work per thread (several outputs each, unrolled loops), "
+                  "or fewer registers per thread if occupancy is low",
+                  std::floor(*context.min_waves))
+            : std::string(
+                  "; more independent work per compute unit (larger grid, fewer "
+                  "registers) if occupancy is low");
     return {fmt::format("Find what stalls {}: {} (warp stall reasons, the instructions that "
-                        "stall, achieved occupancy); more independent work per compute unit "
-                        "(larger grid, fewer registers) if occupancy is low.",
+                        "stall, achieved occupancy){}.",
                         kernel,
-                        tools.stalls),
+                        tools.stalls,
+                        more_work),
             "If achieved occupancy is near theoretical and the dominant stall is not a "
             "dependency or memory-latency stall, more parallelism will not help.",
             "Both roofs are modeled; counters would confirm the kernel is under both."};
@@ -255,7 +295,7 @@ void SetExperiment(report::Diagnosis& d,
     return;
   }
   Advice advice = AdviceFor(d, subject, context);
-  d.next_experiment = advice.experiment + BoundText(d);
+  d.next_experiment = advice.experiment + BoundText(d, context);
   d.falsified_by = advice.falsified_by;
   if (d.status == "hypothesis")
     d.missing_evidence = advice.missing;

@@ -7,6 +7,7 @@
 #include "analysis/diagnosis.h"
 #include "analysis/diagnosis_parts.h"
 #include "analysis/findings.h"
+#include "analysis/names.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -26,12 +27,7 @@ std::string DevicesText(const model::Trace& trace, const report::AnalysisReport&
   for (const report::DeviceTimeline& d : r.devices) {
     const model::Device* info = trace.FindDevice(d.device);
     used.push_back(
-        info ? fmt::format("{}: {} (cc {}.{}, {} SMs)",
-                           info->id,
-                           info->name.empty() ? "unnamed" : info->name,
-                           info->compute_major,
-                           info->compute_minor,
-                           info->sm_count)
+        info ? DeviceText(*info, "unnamed")
              : fmt::format("{}: {}", d.device, d.name.empty() ? "not described" : d.name));
   }
   std::size_t recorded = r.source.devices.size();

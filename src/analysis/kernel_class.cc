@@ -8,6 +8,11 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "analysis/cache_reuse.h"
+#include "analysis/names.h"
+#include "model/ceilings.h"
+#include "model/sm_limits.h"
+
 namespace gpuperf::analysis {
 namespace {
 
@@ -58,21 +63,6 @@ std::optional<double> WaveFraction(const model::Trace& trace,
   return static_cast<double>(shape.max_blocks) / static_cast<double>(device->sm_count * per_sm);
 }
 
-bool Contains(std::string_view text, std::string_view token) {
-  return std::search(text.begin(), text.end(), token.begin(), token.end(), [](char a, char b) {
-           return std::tolower(static_cast<unsigned char>(a)) == b;
-         }) != text.end();
-}
-
-// Matrix-shaped work by name: where tensor cores are the expected unit for half precision.
-bool MatrixShapedName(std::string_view name) {
-  for (std::string_view token : {"gemm", "matmul", "conv", "attention", "attn", "mma", "flash"}) {
-    if (Contains(name, token))
-      return true;
-  }
-  return false;
-}
-
 bool TensorPrecision(std::string_view precision) {
   return precision == "fp16" || precision == "bf16" || precision == "fp8" || precision == "int8" ||
          precision == "tf32";
@@ -97,6 +87,15 @@ std::string CacheText(const report::KernelRoofline& r) {
                                                : std::string());
 }
 
+// "; compute roof scaled to the measured 765 MHz SM clock (counters)" when the peaks were: a
+// fraction of a boost-clock peak would understate a kernel profiled at base clock.
+std::string ClockText(const report::KernelRoofline& r) {
+  if (!r.sm_clock_hz)
+    return "";
+  return fmt::format("; compute roof scaled to the measured {:.0f} MHz SM clock (counters)",
+                     *r.sm_clock_hz / 1e6);
+}
+
 // A bound every candidate entry of an unnamed device agrees on, with the ranges over them.
 std::string CandidateReason(const report::KernelRoofline& r) {
   std::string candidates;
@@ -112,13 +111,14 @@ std::string CandidateReason(const report::KernelRoofline& r) {
                                                : std::string("no DRAM roof");
   return fmt::format(
       "{} and {}{} on every candidate of the device's compute capability ({}; {} "
-      "roofline){}",
+      "roofline){}{}",
       compute,
       memory,
       r.arithmetic_intensity ? fmt::format(" at {:.3g} FLOP/byte", *r.arithmetic_intensity)
                              : std::string(),
       candidates,
       r.evidence,
+      ClockText(r),
       CacheText(r));
 }
 
@@ -131,20 +131,22 @@ std::string RooflineReason(const report::KernelRoofline& r) {
     return fmt::format("{:.0f}% of the DRAM roof{} ({} roofline)",
                        r.roof_fraction.value_or(0) * 100,
                        where,
-                       r.evidence);
+                       r.evidence);  // the DRAM roof does not scale with the SM clock
   }
   if (r.bound == "compute") {
-    return fmt::format("{:.0f}% of the {} {} compute roof{} ({} roofline)",
+    return fmt::format("{:.0f}% of the {} {} compute roof{} ({} roofline){}",
                        r.roof_fraction.value_or(0) * 100,
                        r.precision,
                        r.unit,
                        where,
-                       r.evidence);
+                       r.evidence,
+                       ClockText(r));
   }
-  return fmt::format("under {:.0f}% of both its compute and its memory roof{} ({} roofline){}",
+  return fmt::format("under {:.0f}% of both its compute and its memory roof{} ({} roofline){}{}",
                      report::kLatencyBoundFraction * 100,
                      where,
                      r.evidence,
+                     ClockText(r),
                      CacheText(r));
 }
 
@@ -232,18 +234,47 @@ report::KernelClass Classify(const model::Trace& trace,
     c.evidence = roof->evidence;
     c.reason = RooflineReason(*roof);
     c.basis = roof_basis;
+    if (auto reuse = NoOnChipReuse(*roof))  // what the latency is spent on, with its counters
+      c.reason += "; " + NoReuseText(*reuse);
   } else if (auto sol =
                  row.speed_of_light ? SpeedOfLightClass(*row.speed_of_light) : std::nullopt) {
     c = *sol;
   }
   bool expected = roof && (roof->unit == "tensor" ||
-                           (TensorPrecision(roof->precision) && MatrixShapedName(row.name)));
+                           (TensorPrecision(roof->precision) && IsMatrixShapedKernel(row.name)));
   const auto& tc = row.tensor_cores;
   c.tensor_cores_expected_but_unused = expected && tc && tc->evidence == "measured" && !tc->used;
   return c;
 }
 
 }  // namespace
+
+std::optional<double> MinWaves(const model::Trace& trace, const report::KernelRow& row) {
+  auto shapes = ShapesByName(trace);
+  auto it = shapes.find(row.name);
+  if (it == shapes.end() || it->second.max_blocks <= 0)
+    return std::nullopt;
+  const model::Device* device = trace.FindDevice(it->second.device);
+  if (!device)
+    return std::nullopt;
+  std::int64_t sms = device->sm_count;
+  if (sms <= 0) {  // an unnamed device: the largest part of its compute capability
+    for (const model::DeviceCeilings* entry :
+         model::CeilingsForComputeCapability(device->compute_major, device->compute_minor))
+      sms = std::max<std::int64_t>(sms, entry->sm_count.value_or(0));
+  }
+  std::int64_t per_sm = row.occupancy && row.occupancy->active_blocks_per_sm > 0
+                            ? row.occupancy->active_blocks_per_sm
+                            : 0;
+  if (per_sm == 0) {  // without occupancy: the most blocks any SM of this architecture holds
+    if (const model::SmLimits* limits =
+            model::FindSmLimits(device->compute_major, device->compute_minor))
+      per_sm = limits->max_blocks_per_sm;
+  }
+  if (sms <= 0 || per_sm <= 0)
+    return std::nullopt;
+  return static_cast<double>(it->second.max_blocks) / static_cast<double>(sms * per_sm);
+}
 
 void ClassifyKernels(const model::Trace& trace, std::vector<report::KernelRow>& kernels) {
   auto shapes = ShapesByName(trace);

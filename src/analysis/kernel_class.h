@@ -7,6 +7,7 @@
 #include "gpuperf/trace.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace gpuperf::analysis {
@@ -19,6 +20,12 @@ inline constexpr std::int64_t kSmallKernelNs = 10'000;
 // Light) limits the kernel; every unit under it is a latency problem. Used only when no roofline
 // gives a bound.
 inline constexpr double kSpeedOfLightBusyFraction = 0.6;
+
+// The fewest waves the kernel's largest grid can take: its blocks over SMs x resident blocks per
+// SM, with the device's SM count (else the largest datasheet entry of its compute capability) and
+// the occupancy model's resident blocks (else the most any SM of that compute capability holds),
+// so the true count is at least this. nullopt without a grid, an SM count or SM limits.
+std::optional<double> MinWaves(const model::Trace& trace, const report::KernelRow& row);
 
 // Fills `classification` of every row. Needs rooflines, occupancy and tensor-core evidence
 // attached first.

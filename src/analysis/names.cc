@@ -38,6 +38,14 @@ bool StartsWithNoCase(std::string_view text, std::string_view prefix) {
   return text.size() >= prefix.size() && ContainsNoCase(text.substr(0, prefix.size()), prefix);
 }
 
+bool IsMatrixShapedKernel(std::string_view name) {
+  for (std::string_view token : {"gemm", "matmul", "conv", "attention", "attn", "mma", "flash"}) {
+    if (ContainsNoCase(name, token))
+      return true;
+  }
+  return false;
+}
+
 std::string_view StripVersionSuffix(std::string_view name) {
   constexpr std::size_t kSuffix = 6;  // "_v" + 4 digits, as nsys' substr(value, -6, 2) = '_v'
   if (name.size() <= kSuffix)
@@ -138,6 +146,16 @@ std::string MemoryOpLabel(const model::GpuActivity& activity) {
   if (activity.kind == model::ActivityKind::kMemset)
     return "[CUDA memset]";
   return fmt::format("[CUDA memcpy {}]", model::ToString(activity.copy_kind));
+}
+
+std::string DeviceText(const model::Device& d, std::string_view unnamed) {
+  return fmt::format(
+      "{}: {} ({}, {})",
+      d.id,
+      d.name.empty() ? unnamed : std::string_view(d.name),
+      d.compute_major > 0 ? fmt::format("cc {}.{}", d.compute_major, d.compute_minor)
+                          : std::string("cc unknown"),
+      d.sm_count > 0 ? fmt::format("{} SMs", d.sm_count) : std::string("SM count unknown"));
 }
 
 std::string GeometryString(const model::Dim3& dim) {

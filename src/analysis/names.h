@@ -15,6 +15,10 @@ namespace gpuperf::analysis {
 bool ContainsNoCase(std::string_view text, std::string_view needle);
 bool StartsWithNoCase(std::string_view text, std::string_view prefix);
 
+// Matrix-shaped work by name (gemm, matmul, conv, attention, attn, mma, flash; any case): where
+// tensor cores are the expected unit for half precision and a library kernel the usual lever.
+bool IsMatrixShapedKernel(std::string_view name);
+
 // nsys prints API names without their 6-character version suffix: "cudaMemcpy_v3020" ->
 // "cudaMemcpy". Only a trailing "_v" + 4 digits is removed ("cuMemAlloc_v2" stays).
 std::string_view StripVersionSuffix(std::string_view name);
@@ -65,6 +69,10 @@ std::string MemoryOpLabel(const model::GpuActivity& activity);
 
 // "2x1x1"; empty when the source did not record the geometry (all zero).
 std::string GeometryString(const model::Dim3& dim);
+
+// "0: NVIDIA H100 80GB HBM3 (cc 9.0, 132 SMs)": `unnamed` stands for an empty name; an SM count
+// or compute capability the source does not record reads "unknown", never 0.
+std::string DeviceText(const model::Device& device, std::string_view unnamed);
 
 // A pid or id for a finding cell: "-" when not recorded.
 std::string IdCell(std::int64_t id);

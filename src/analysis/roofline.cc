@@ -342,7 +342,16 @@ void AttachRooflines(const model::Trace& trace,
     auto candidates = UnnamedDeviceCandidates(trace, device, roof);
     row.roofline = candidates.empty()
                        ? ComputeRoofline(it->second, roof.ForCounters())
-                       : CandidateRoofline(it->second, candidates, roof.counters_clock_hz);
+                       : CandidateRoofline(it->second, candidates, roof.ScaleClock());
+    // Candidates are always placed at the counters' clock; a named entry when it differs.
+    bool scaled = candidates.empty() ? roof.scaled.has_value() : roof.ScaleClock().has_value();
+    if (scaled && !row.roofline->ceiling_source.empty()) {
+      row.roofline->sm_clock_hz = roof.counters_clock_hz;
+      row.roofline->ceiling_source +=
+          fmt::format("; compute peaks scaled to the {:.0f} MHz SM clock the counters ran at ({})",
+                      *roof.counters_clock_hz / 1e6,
+                      roof.counters_clock_metric);
+    }
   }
   for (const auto& [device, roof] : roofs) {
     const model::CeilingMatch& match = roof.match;
@@ -375,10 +384,10 @@ void AttachRooflines(const model::Trace& trace,
           "\"unknown\"); name the GPU with analyze --gpu NAME for one roof.",
           device,
           match.reason,
-          roof.counters_clock_hz ? fmt::format(", compute peaks scaled to the {:.3g} GHz the "
-                                               "counters ran at",
-                                               *roof.counters_clock_hz / 1e9)
-                                 : std::string()));
+          roof.ScaleClock() ? fmt::format(" (compute peaks scaled to the {:.3g} GHz SM clock "
+                                          "the counters ran at)",
+                                          *roof.ScaleClock() / 1e9)
+                            : std::string()));
     } else {
       notes.push_back(fmt::format(
           "roofline (device {}): no datasheet ceilings ({}); FLOPs, bytes, arithmetic intensity "

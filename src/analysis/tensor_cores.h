@@ -25,7 +25,9 @@ namespace gpuperf::analysis {
 // decides when it is zero, or when positive on a device known not to be GA100 (cc 8.0): on GA100
 // the same pipe also runs FP16 and FP64 vector instructions (an FP32 GEMM's HFMA2 moves show up
 // there), so a positive aggregate counts only when the kernel's FP16 and FP64 vector counters are
-// recorded and zero.
+// recorded and zero. On a cc 8.0 device, a tensor-pipe instruction count no larger than those
+// FP16/FP64 thread instructions / 32 in every launch is "not used" (measured): the vector work
+// accounts for all of it.
 struct CounterVerdict {
   std::optional<report::TensorCoreEvidence> evidence;  // nullopt: the counters do not decide
   bool inconclusive = false;  // a positive aggregate that the GA100 rule left unused

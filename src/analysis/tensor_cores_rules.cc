@@ -2,6 +2,9 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <map>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "analysis/names.h"
@@ -58,6 +61,60 @@ std::array<KindSummary, 5> Summarize(
       kinds[i].positive_launches += positive[i] ? 1 : 0;
   }
   return kinds;
+}
+
+// smsp__ (else sm__) sass_thread_inst_executed_op_<op>_pred_on.sum: one rollup per op, so that
+// the two spellings of one count are not added.
+std::optional<double> ThreadOp(const std::map<std::string, double>& metrics, std::string_view op) {
+  for (const char* unit : {"smsp__", "sm__"}) {
+    auto it = metrics.find(fmt::format("{}sass_thread_inst_executed_op_{}_pred_on.sum", unit, op));
+    if (it != metrics.end())
+      return it->second;
+  }
+  return std::nullopt;
+}
+
+// The tensor pipe's warp instructions of one launch, when the aggregate is an instruction count.
+std::optional<double> TensorPipeInstructions(const std::map<std::string, double>& metrics) {
+  for (const char* name :
+       {"smsp__inst_executed_pipe_tensor.sum", "sm__inst_executed_pipe_tensor.sum"}) {
+    if (auto it = metrics.find(name); it != metrics.end())
+      return it->second;
+  }
+  return std::nullopt;
+}
+
+// On GA100 FP16 and FP64 vector instructions issue to the tensor pipe too. Their thread
+// instructions / 32 is at most their warp instructions (a warp instruction runs at most 32
+// threads), so a tensor-pipe count no larger than that leaves no room for a matrix instruction.
+// True when every launch shows this; `detail` then says it with the largest launch's numbers.
+bool AccountedByVectorWork(const std::vector<const std::map<std::string, double>*>& launches,
+                           std::string& detail) {
+  double largest = -1;
+  for (const auto* metrics : launches) {
+    auto pipe = TensorPipeInstructions(*metrics);
+    if (!pipe)
+      return false;
+    double threads = 0;
+    for (std::string_view op : {"hadd", "hmul", "hfma", "dadd", "dmul", "dfma"})
+      threads += ThreadOp(*metrics, op).value_or(0);
+    if (*pipe > threads / 32.0)
+      return false;
+    if (*pipe > largest) {
+      largest = *pipe;
+      detail = fmt::format(
+          "the tensor pipe's {:.4g} warp instructions (inst_executed_pipe_tensor) are no more "
+          "than the FP16/FP64 vector instructions that share that pipe on GA100 ({:.4g} thread "
+          "instructions / 32 = {:.4g}), so no matrix instruction ran{}",
+          *pipe,
+          threads,
+          threads / 32.0,
+          launches.size() == 1
+              ? ""
+              : fmt::format(" (largest of {} profiled launches, all alike)", launches.size()));
+    }
+  }
+  return !launches.empty();
 }
 
 report::TensorCoreEvidence Measured(bool used, std::string detail) {
@@ -137,6 +194,13 @@ CounterVerdict TensorCoresFromCounters(
     bool not_ga100 = !compute_capability.empty() && compute_capability != "8.0";
     bool vector_zero =
         fp16.present && fp64.present && fp16.positive_launches == 0 && fp64.positive_launches == 0;
+    // Only on a device known to be GA100: elsewhere FP16 may not share the pipe, and the
+    // vector count would hide matrix work.
+    std::string accounted;
+    if (compute_capability == "8.0" && !vector_zero && AccountedByVectorWork(launches, accounted)) {
+      verdict.evidence = Measured(false, std::move(accounted));
+      return verdict;
+    }
     if (!not_ga100 && !vector_zero) {
       verdict.inconclusive = true;
       return verdict;

@@ -74,6 +74,8 @@ Json CeilingsJson(const std::vector<CeilingsUsed>& ceilings) {
     Json object{{"device", c.device}, {"device_name", c.device_name}, {"entry", c.entry}};
     if (c.entry.empty()) {
       object["reason"] = c.reason;
+      if (!c.clocks.empty())  // candidates of an unnamed device: the clock they are scaled to
+        object["clocks"] = c.clocks;
     } else {
       object["evidence"] = c.evidence;
       object["source"] = c.source;

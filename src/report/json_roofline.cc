@@ -52,6 +52,7 @@ Json RooflineJson(const KernelRoofline& r) {
   object["evidence"] = r.evidence;
   if (!r.ceiling_source.empty())
     object["ceiling_source"] = r.ceiling_source;
+  Put(object, "sm_clock_hz", r.sm_clock_hz, Significant);
   Put(object, "peak_flops_per_s", r.peak_flops_per_s, Significant);
   Put(object, "peak_bytes_per_s", r.peak_bytes_per_s, Significant);
   Put(object, "l2_bytes", r.l2_bytes, Whole);

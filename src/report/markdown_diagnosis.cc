@@ -168,7 +168,8 @@ void AppendCeilings(std::string& out, const AnalysisReport& report) {
                        {"clocks"}});
   for (const CeilingsUsed& c : report.ceilings) {
     if (c.entry.empty()) {
-      table.AddRow({std::to_string(c.device), c.device_name, "none: " + c.reason});
+      table.AddRow(
+          {std::to_string(c.device), c.device_name, "none: " + c.reason, "", "", c.clocks});
       continue;
     }
     std::string peaks;

@@ -44,12 +44,19 @@ void AppendLeadSentence(std::string& out, const Predictions& p, const MarkdownOp
       Ns(analysis::TimeSavedNs(k.critical_ns, s)),
       Limit(k));
   if (k.recoverable_ns) {
+    // Two bounds for one kernel: say which floor each assumes.
     out += fmt::format(
         " Its roofline floor ({} evidence) allows {}× locally, which would give back {} of wall "
-        "time.",
+        "time{}.",
         EscapeMarkdown(k.floor_evidence),
         util::FormatRatio(k.max_local_speedup.value_or(1.0)),
-        Ns(*k.recoverable_ns));
+        Ns(*k.recoverable_ns),
+        k.bound_speedup_at_roof
+            ? fmt::format(" and bound the program at {}× (Amdahl at the floor; the {} limit "
+                          "assumes the kernel takes no time)",
+                          util::FormatRatio(*k.bound_speedup_at_roof),
+                          Limit(k))
+            : std::string());
   }
   out += "\n\n";
 }

@@ -112,13 +112,16 @@ TEST_CASE("ncu corpus: A100 SGEMM FLOPs are exactly 2*M*N*K", "[ncu][roofline][c
   CHECK(*r.dram_bytes == 807658682624.0);
   CHECK(*r.arithmetic_intensity == Approx(2 * m * n * k / 807658682624.0));
   // The CSV names no GPU (only cc 8.0, which fits four A100 variants): placed against all four,
-  // it is under 30% of both roofs on each (10.5% of 19.5 TFLOP/s FP32, 1.2-1.6% of 1555-2039
-  // GB/s), so latency-bound on every candidate.
+  // it is under 30% of both roofs on each (19.4% of 19.5 TFLOP/s FP32 scaled from the 1410 MHz
+  // boost clock to the 765 MHz of smsp__cycles_elapsed.avg.per_second, 1.2-1.6% of 1555-2039
+  // GB/s, which do not scale), so latency-bound on every candidate.
   const double seconds = 25610472227.46 / 764999999.31;
+  const double fp32_at_clock = 19.5e12 * 764999999.31 / 1.41e9;
   CHECK(r.ceiling_candidates.size() == 4);
   CHECK(r.bound == "latency");
+  CHECK(*r.sm_clock_hz == Approx(764999999.31));
   REQUIRE(r.compute_fraction_range);
-  CHECK(r.compute_fraction_range->second == Approx(2 * m * n * k / seconds / 19.5e12));
+  CHECK(r.compute_fraction_range->second == Approx(2 * m * n * k / seconds / fp32_at_clock));
   REQUIRE(r.memory_fraction_range);
   CHECK(r.memory_fraction_range->first == Approx(807658682624.0 / seconds / 2039e9));
   CHECK(r.memory_fraction_range->second == Approx(807658682624.0 / seconds / 1555e9));

@@ -230,10 +230,11 @@ TEST_CASE("tensor cores: matrix-op counters decide alone") {
 }
 
 TEST_CASE("tensor cores: the aggregate tensor pipe on GA100 needs zero FP16/FP64 vector work") {
-  // learningnote4dev-a100 gemm_v0<float>: an FP32 GEMM whose HFMA2 count shows up in the pipe.
+  // The pipe holds more warp instructions than the FP16/FP64 thread instructions / 32 account
+  // for (100 000 of them): the rest may be MMA or partial-warp vector work, so it does not decide.
   std::map<std::string, double> fp32_gemm = {
       {"smsp__inst_executed_pipe_tensor.sum", 104857600},
-      {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum", 3355443200},
+      {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum", 3200000},
       {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum", 0}};
   auto ga100 = TensorCoresFromCounters({&fp32_gemm}, "8.0");
   CHECK_FALSE(ga100.evidence);
@@ -264,6 +265,36 @@ TEST_CASE("tensor cores: the aggregate tensor pipe on GA100 needs zero FP16/FP64
   AttachTensorCores(b.trace, {}, rows, notes);
   CHECK_FALSE(rows[0].tensor_cores.has_value());
   CHECK(AnyNoteContains(notes, "aggregate tensor-pipe counters of 1 kernel name were not used"));
+}
+
+TEST_CASE("tensor cores: GA100 vector work that accounts for the whole tensor pipe is not MMA") {
+  // An FP32 GEMM whose HFMA2 moves issue to GA100's shared pipe: 32 threads each, so the pipe's
+  // warp instructions equal the FP16 thread instructions / 32 and leave none for a matrix op.
+  auto launch = [](double pipe, double hfma, double dfma) {
+    return std::map<std::string, double>{
+        {"smsp__inst_executed_pipe_tensor.sum", pipe},
+        {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum", hfma},
+        {"sm__sass_thread_inst_executed_op_hfma_pred_on.sum", hfma},  // the same count, once
+        {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum", dfma}};
+  };
+  auto exact = launch(1000, 32000, 0);
+  auto with_fp64 = launch(2000, 32000, 32000);  // FP64 shares the pipe on GA100 too
+  auto ga100 = TensorCoresFromCounters({&exact, &with_fp64}, "8.0");
+  REQUIRE(ga100.evidence);
+  CHECK_FALSE(ga100.evidence->used);
+  CHECK(ga100.evidence->evidence == "measured");
+  CHECK(ga100.evidence->detail.find("no matrix instruction ran") != std::string::npos);
+  CHECK(ga100.evidence->detail.find("largest of 2 profiled launches") != std::string::npos);
+
+  // One launch with a warp instruction the vector work does not cover: undecided.
+  auto extra = launch(1001, 32000, 0);
+  CHECK(TensorCoresFromCounters({&exact, &extra}, "8.0").inconclusive);
+  // Only where the pipe is known to be shared: an unknown device stays undecided, and on other
+  // parts FP16 has its own pipe, so the count is matrix work.
+  CHECK(TensorCoresFromCounters({&exact}, "").inconclusive);
+  auto ga10x = TensorCoresFromCounters({&exact}, "8.6");
+  REQUIRE(ga10x.evidence);
+  CHECK(ga10x.evidence->used);
 }
 
 TEST_CASE("tensor cores: name conventions") {
