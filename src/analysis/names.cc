@@ -10,8 +10,10 @@
 namespace gpuperf::analysis {
 namespace {
 
+// ASCII folding: names are ASCII identifiers, and std::tolower's locale lookup per character
+// was a visible share of the analysis.
 char Lower(char c) {
-  return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
 bool StartsWithAny(std::string_view name, std::initializer_list<std::string_view> prefixes) {
@@ -28,10 +30,19 @@ bool IsHostMemoryApi(std::string_view name) {
 }  // namespace
 
 bool ContainsNoCase(std::string_view text, std::string_view needle) {
-  auto it = std::search(text.begin(), text.end(), needle.begin(), needle.end(), [](char a, char b) {
-    return Lower(a) == Lower(b);
-  });
-  return it != text.end();
+  if (needle.empty())
+    return true;
+  char first = Lower(needle.front());
+  for (std::size_t i = 0; i + needle.size() <= text.size(); ++i) {
+    if (Lower(text[i]) != first)
+      continue;
+    std::size_t k = 1;
+    while (k < needle.size() && Lower(text[i + k]) == Lower(needle[k]))
+      ++k;
+    if (k == needle.size())
+      return true;
+  }
+  return false;
 }
 
 bool StartsWithNoCase(std::string_view text, std::string_view prefix) {
@@ -76,8 +87,11 @@ bool IsCommunicationKernel(std::string_view name) {
                                                       "deep_ep",
                                                       "record_param_comms",
                                                       "cross_device_reduce"};
+  std::string lower(name);
+  for (char& c : lower)
+    c = Lower(c);
   return std::any_of(std::begin(kCollectives), std::end(kCollectives), [&](std::string_view c) {
-    return ContainsNoCase(name, c);
+    return lower.find(c) != std::string::npos;
   });
 }
 

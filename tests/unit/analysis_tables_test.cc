@@ -127,3 +127,20 @@ TEST_CASE("Name classifiers follow the nsys LIKE patterns", "[analysis][names]")
   CHECK(IsCommunicationKernel("NCCL_x"));
   CHECK_FALSE(IsCommunicationKernel("gemm"));
 }
+
+TEST_CASE("names: case-insensitive matching and the collective list", "[analysis][names]") {
+  using gpuperf::analysis::ContainsNoCase;
+  using gpuperf::analysis::IsCommunicationKernel;
+  using gpuperf::analysis::IsNcclKernel;
+  CHECK(ContainsNoCase("cudaStreamBeginCapture_v10000", "begincapture"));
+  CHECK(ContainsNoCase("abc", ""));
+  CHECK(ContainsNoCase("aaab", "AAB"));  // a partial match before the real one
+  CHECK_FALSE(ContainsNoCase("ab", "abc"));
+  CHECK_FALSE(ContainsNoCase("compile", "compiled"));
+  CHECK(IsCommunicationKernel("void multimem_all_reduce_kernel<bf16>(...)"));
+  CHECK(IsCommunicationKernel("ncclDevKernel_AllGather_RING_LL"));
+  CHECK(IsCommunicationKernel("cross_device_reduce_1stage"));
+  CHECK_FALSE(IsCommunicationKernel("ampere_sgemm_128x64_tn"));
+  CHECK_FALSE(IsNcclKernel("void multimem_all_reduce_kernel<bf16>(...)"));
+  CHECK(IsNcclKernel("RCCL_allreduce"));
+}
