@@ -230,9 +230,11 @@ void LazyFirstLaunches(const model::Trace& trace,
     if (is_launch(c.name) && !is_graph(c.name) && kernel_of.count(i) != 0)
       launches.push_back(i);
   }
-  std::stable_sort(launches.begin(), launches.end(), [&](std::size_t a, std::size_t b) {
+  auto by_start = [&](std::size_t a, std::size_t b) {
     return trace.api_calls[a].start_ns < trace.api_calls[b].start_ns;
-  });
+  };
+  if (!std::is_sorted(launches.begin(), launches.end(), by_start))  // exports are in time order
+    std::stable_sort(launches.begin(), launches.end(), by_start);
   std::map<std::pair<std::int64_t, model::NameId>, bool> launched;      // (pid, kernel) seen
   std::unordered_map<std::int64_t, std::vector<std::int64_t>> repeats;  // per pid
   std::vector<std::size_t> firsts;
