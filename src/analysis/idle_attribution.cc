@@ -173,19 +173,30 @@ std::vector<Interval> CoverageWaits(const std::vector<Interval>& waits,
 }
 
 // For each gap, from when GPU work was queued: the earliest end of a launch call whose work
-// started at or after the gap's end; INT64_MAX when none (orphan work, or nothing after the gap).
-// A suffix minimum over the activities by start.
+// started at or after the gap's end; INT64_MAX when none (nothing after the gap). Orphan work (no
+// launch call in the trace) that starts before the trace's first launch call was launched before
+// the recording began (a previous step's tail): queued from the start; a later orphan's launch is
+// unknown and queues nothing. A suffix minimum over the activities by start.
 std::vector<std::int64_t> QueuedFrom(const model::Trace& trace,
                                      const ActivityList& activities,
                                      const CorrelationIndex& index,
                                      const std::vector<Interval>& gaps) {
   constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t kBeforeRecording = std::numeric_limits<std::int64_t>::min();
+  std::int64_t first_launch = kNever;
+  CachedNamePredicate is_launch(trace, LaunchCall);
+  for (const model::ApiCall& c : trace.api_calls) {
+    if (is_launch(c.name))
+      first_launch = std::min(first_launch, c.start_ns);
+  }
   std::vector<std::pair<std::int64_t, std::int64_t>> by_start;  // (start, launch-call end)
   by_start.reserve(activities.size());
   for (const model::GpuActivity* a : activities) {
     std::int64_t call = index.PrimaryCall(a->correlation, a->pid);
-    by_start.emplace_back(
-        a->start_ns, call >= 0 ? trace.api_calls[static_cast<std::size_t>(call)].end_ns : kNever);
+    std::int64_t queued = call >= 0 ? trace.api_calls[static_cast<std::size_t>(call)].end_ns
+                          : a->start_ns < first_launch ? kBeforeRecording
+                                                       : kNever;
+    by_start.emplace_back(a->start_ns, queued);
   }
   util::SortRuns(by_start.begin(), by_start.end(), [](const auto& x, const auto& y) {
     return x.first < y.first;
@@ -292,9 +303,9 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
       out.edge_ns += end - start;
     // Queued from the gap's start, or for longer than a launch's latency: the few microseconds
     // between a launch call's end and its kernel's start stay part of a round trip.
-    if (!queued_from.empty() && queued_from[g] < end &&
-        (queued_from[g] <= start || end - queued_from[g] > kHostWorkNs)) {
-      std::int64_t queued = std::min(end - start, end - queued_from[g]);
+    std::int64_t from = queued_from.empty() ? end : std::max(queued_from[g], start);
+    if (from < end && (from == start || end - from > kHostWorkNs)) {
+      std::int64_t queued = end - from;
       out.queued_ns += queued;
       ++out.queued_gaps;
       end -= queued;

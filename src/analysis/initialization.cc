@@ -125,6 +125,21 @@ std::unordered_map<std::size_t, model::NameId> LaunchedKernel(const model::Trace
   return out;
 }
 
+// Per process, its first CUDA call (the earliest primary record): the runtime creates the context
+// there.
+std::unordered_map<std::int64_t, std::size_t> ProcessFirstCalls(const model::Trace& trace,
+                                                               const CorrelationIndex& index) {
+  std::unordered_map<std::int64_t, std::size_t> first;
+  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
+    if (!index.IsPrimary(i))
+      continue;
+    auto [it, inserted] = first.try_emplace(trace.api_calls[i].pid, i);
+    if (!inserted && trace.api_calls[i].start_ns < trace.api_calls[it->second].start_ns)
+      it->second = i;
+  }
+  return first;
+}
+
 void ApiOutliers(const model::Trace& trace,
                  const CorrelationIndex& index,
                  std::vector<Candidate>& out) {
@@ -137,14 +152,11 @@ void ApiOutliers(const model::Trace& trace,
   CachedNamePredicate is_graph(trace, IsGraphLaunchApi);
   Groups firsts;   // first per (pid, API, kernel)
   Groups by_name;  // median per (pid, API)
-  std::unordered_map<std::int64_t, std::size_t> process_first;
+  std::unordered_map<std::int64_t, std::size_t> process_first = ProcessFirstCalls(trace, index);
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
     const model::ApiCall& c = trace.api_calls[i];
     if (!index.IsPrimary(i))
       continue;
-    auto [it, inserted] = process_first.try_emplace(c.pid, i);
-    if (!inserted && c.start_ns < trace.api_calls[it->second].start_ns)
-      it->second = i;
     // A wait waits for GPU work; only before any GPU work can it be one-time work.
     if (is_wait(c.name) && c.end_ns > first_gpu)
       continue;
@@ -216,16 +228,13 @@ void LazyFirstLaunches(const model::Trace& trace,
   CachedNamePredicate is_launch(trace, IsLaunchApi);
   CachedNamePredicate is_graph(trace, IsGraphLaunchApi);
   CachedNamePredicate is_module_load(trace, IsModuleLoadApi);
-  std::unordered_map<std::int64_t, std::size_t> process_first;
+  std::unordered_map<std::int64_t, std::size_t> process_first = ProcessFirstCalls(trace, index);
   std::vector<std::size_t> launches;
   std::int64_t module_loads = 0;
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
     const model::ApiCall& c = trace.api_calls[i];
     if (!index.IsPrimary(i))
       continue;
-    auto [it, inserted] = process_first.try_emplace(c.pid, i);
-    if (!inserted && c.start_ns < trace.api_calls[it->second].start_ns)
-      it->second = i;
     module_loads += is_module_load(c.name) ? 1 : 0;
     if (is_launch(c.name) && !is_graph(c.name) && kernel_of.count(i) != 0)
       launches.push_back(i);

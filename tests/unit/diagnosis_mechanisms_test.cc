@@ -657,3 +657,21 @@ TEST_CASE("next experiment: PyTorch options only for PyTorch traces", "[diagnosi
   REQUIRE(r.diagnosis.bottleneck == "unknown");
   CHECK(Contains(r.diagnosis.next_experiment, "record shapes (PyTorch record_shapes=True)"));
 }
+
+TEST_CASE("waits: orphan work from before the recording was queued before any wait",
+          "[diagnosis][waits][queued]") {
+  TraceBuilder b;
+  // The previous step's tail: two orphan kernels with a bubble between them, drained by a sync.
+  b.Kernel("tail_a", 0, 1 * kMs);
+  b.Kernel("tail_b", 1 * kMs + 200 * kUs, 2 * kMs);
+  b.Api("cudaDeviceSynchronize", 10 * kUs, 2 * kMs + 5 * kUs);
+  b.Api("cudaLaunchKernel", 2 * kMs + 50 * kUs, 2 * kMs + 55 * kUs, 1);
+  b.Kernel("step", 2 * kMs + 60 * kUs, 5 * kMs, 1);
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Finding* sync = Find(r, "sync_api");
+  REQUIRE(sync != nullptr);
+  REQUIRE(sync->gpu_idle_caused_ns);
+  // The 200 us bubble had tail_b queued (launched before the recording): only the 60 us restart
+  // after the sync is its doing.
+  CHECK(*sync->gpu_idle_caused_ns == 60 * kUs);
+}
