@@ -152,19 +152,20 @@ std::optional<report::LaunchQueue> LaunchQueueDepth(const model::Trace& trace,
   }
   bool gpu_bound = out.median_ns >= kQueuedNs;
   out.verdict = gpu_bound ? "gpu_bound" : "host_bound";
-  out.sentence =
-      gpu_bound ? fmt::format(
-                      "GPU-bound: the host runs {} ahead of the GPU (median launch-queue depth, "
-                      "kernel start - launch-call end; p90 {}; {} launch calls, trace).",
-                      ms(out.median_ns),
-                      ms(out.p90_ns),
-                      out.launches)
-                : fmt::format(
-                      "Host-bound: kernels start a median {} after their launch call returns "
-                      "(p90 {}; {} launch calls, trace): the GPU waits for the host.",
-                      ms(out.median_ns),
-                      ms(out.p90_ns),
-                      out.launches);
+  out.sentence = gpu_bound
+                     ? fmt::format(
+                           "GPU-bound while it launches: the host runs {} ahead of the GPU (median "
+                           "launch-queue depth, "
+                           "kernel start - launch-call end; p90 {}; {} launch calls, trace).",
+                           ms(out.median_ns),
+                           ms(out.p90_ns),
+                           out.launches)
+                     : fmt::format(
+                           "Host-bound: kernels start a median {} after their launch call returns "
+                           "(p90 {}; {} launch calls, trace): the GPU waits for the host.",
+                           ms(out.median_ns),
+                           ms(out.p90_ns),
+                           out.launches);
   return out;
 }
 
