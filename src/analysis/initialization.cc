@@ -128,7 +128,7 @@ std::unordered_map<std::size_t, model::NameId> LaunchedKernel(const model::Trace
 // Per process, its first CUDA call (the earliest primary record): the runtime creates the context
 // there.
 std::unordered_map<std::int64_t, std::size_t> ProcessFirstCalls(const model::Trace& trace,
-                                                               const CorrelationIndex& index) {
+                                                                const CorrelationIndex& index) {
   std::unordered_map<std::int64_t, std::size_t> first;
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
     if (!index.IsPrimary(i))

@@ -108,7 +108,8 @@ TEST_CASE("launch queue: median and p90 depth decide GPU-bound versus host-bound
   CHECK(r.diagnosis.queue->median_ns == 1195 * kUs + 29 * 190 * kUs);
   CHECK(r.diagnosis.queue->p90_ns == 1195 * kUs + 53 * 190 * kUs);
   CHECK(r.diagnosis.queue->verdict == "gpu_bound");
-  CHECK(Contains(r.diagnosis.queue->sentence, "GPU-bound while it launches: the host runs 6.71 ms ahead"));
+  CHECK(Contains(r.diagnosis.queue->sentence,
+                 "GPU-bound while it launches: the host runs 6.71 ms ahead"));
 
   TraceBuilder waiting;
   // The same launches, but each kernel runs 10 us, 1 ms apart: the queue is deep while the GPU
