@@ -112,15 +112,20 @@ bool Outlier(Group& g, std::int64_t duration, std::int64_t& median, bool lone_co
   return static_cast<double>(duration) >= kOneTimeFactor * static_cast<double>(median);
 }
 
-// Kernel name of each launch call (the first kernel it ran), for "first launch of a kernel".
-std::unordered_map<std::size_t, model::NameId> LaunchedKernel(const model::Trace& trace,
-                                                              const CorrelationIndex& index) {
-  std::unordered_map<std::size_t, model::NameId> out;
+// Kernel name of each launch call (the first kernel it ran), for "first launch of a kernel":
+// indexed like Trace::api_calls (a vector: an export holds millions of calls), kNoKernel for a
+// call that launched none.
+constexpr model::NameId kNoKernel = std::numeric_limits<model::NameId>::max();
+
+std::vector<model::NameId> LaunchedKernel(const model::Trace& trace,
+                                          const CorrelationIndex& index) {
+  std::vector<model::NameId> out(trace.api_calls.size(), kNoKernel);
   for (const model::GpuActivity& a : trace.activities) {
     if (a.kind != model::ActivityKind::kKernel)
       continue;
-    if (std::int64_t call = index.PrimaryCall(a.correlation, a.pid); call >= 0)
-      out.try_emplace(static_cast<std::size_t>(call), a.name);
+    std::int64_t call = index.PrimaryCall(a.correlation, a.pid);
+    if (call >= 0 && out[static_cast<std::size_t>(call)] == kNoKernel)
+      out[static_cast<std::size_t>(call)] = a.name;
   }
   return out;
 }
@@ -146,7 +151,7 @@ void ApiOutliers(const model::Trace& trace,
   std::int64_t first_gpu = std::numeric_limits<std::int64_t>::max();
   for (const model::GpuActivity& a : trace.activities)
     first_gpu = std::min(first_gpu, a.start_ns);
-  std::unordered_map<std::size_t, model::NameId> kernel_of = LaunchedKernel(trace, index);
+  std::vector<model::NameId> kernel_of = LaunchedKernel(trace, index);
   CachedNamePredicate is_launch(trace, IsLaunchApi);
   CachedNamePredicate is_wait(trace, IsWaitApi);
   CachedNamePredicate is_graph(trace, IsGraphLaunchApi);
@@ -162,8 +167,7 @@ void ApiOutliers(const model::Trace& trace,
       continue;
     model::NameId kernel = 0;
     if (is_launch(c.name)) {
-      auto k = kernel_of.find(i);
-      kernel = k == kernel_of.end() ? 0 : k->second + 1;
+      kernel = kernel_of[i] == kNoKernel ? 0 : kernel_of[i] + 1;
     }
     AddToGroup(firsts, GroupKey{c.pid, c.name, kernel}, i, c.start_ns, c.duration_ns());
     AddToGroup(by_name, GroupKey{c.pid, c.name, 0}, i, c.start_ns, c.duration_ns());
@@ -224,7 +228,7 @@ constexpr std::size_t kMinRepeatLaunches = 5;
 void LazyFirstLaunches(const model::Trace& trace,
                        const CorrelationIndex& index,
                        std::vector<Candidate>& out) {
-  std::unordered_map<std::size_t, model::NameId> kernel_of = LaunchedKernel(trace, index);
+  std::vector<model::NameId> kernel_of = LaunchedKernel(trace, index);
   CachedNamePredicate is_launch(trace, IsLaunchApi);
   CachedNamePredicate is_graph(trace, IsGraphLaunchApi);
   CachedNamePredicate is_module_load(trace, IsModuleLoadApi);
@@ -236,7 +240,7 @@ void LazyFirstLaunches(const model::Trace& trace,
     if (!index.IsPrimary(i))
       continue;
     module_loads += is_module_load(c.name) ? 1 : 0;
-    if (is_launch(c.name) && !is_graph(c.name) && kernel_of.count(i) != 0)
+    if (is_launch(c.name) && !is_graph(c.name) && kernel_of[i] != kNoKernel)
       launches.push_back(i);
   }
   auto by_start = [&](std::size_t a, std::size_t b) {

@@ -115,22 +115,22 @@ std::string Undetermined(const report::LaunchQueue& q, std::int64_t negative, st
 std::optional<report::LaunchQueue> LaunchQueueDepth(const model::Trace& trace,
                                                     const std::vector<LaunchPair>& pairs,
                                                     std::int64_t host_syncs) {
-  std::unordered_map<std::size_t, std::int64_t> first_start;  // per distinct call
-  for (const LaunchPair& pair : pairs) {
-    auto [it, inserted] = first_start.try_emplace(pair.call, pair.kernel->start_ns);
-    if (!inserted)
-      it->second = std::min(it->second, pair.kernel->start_ns);
-  }
-  if (first_start.empty())
-    return std::nullopt;
+  // Per distinct call, its first kernel's start: indexed like api_calls (an export holds millions).
+  constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
+  std::vector<std::int64_t> first_start(trace.api_calls.size(), kNone);
+  for (const LaunchPair& pair : pairs)
+    first_start[pair.call] = std::min(first_start[pair.call], pair.kernel->start_ns);
   std::vector<std::int64_t> depth;
-  depth.reserve(first_start.size());
   std::int64_t negative = 0;
-  for (const auto& [call, start] : first_start) {
-    std::int64_t raw = start - trace.api_calls[call].end_ns;
+  for (std::size_t call = 0; call < first_start.size(); ++call) {
+    if (first_start[call] == kNone)
+      continue;
+    std::int64_t raw = first_start[call] - trace.api_calls[call].end_ns;
     negative += raw < 0 ? 1 : 0;
     depth.push_back(std::max<std::int64_t>(0, raw));
   }
+  if (depth.empty())
+    return std::nullopt;
   std::sort(depth.begin(), depth.end());
   auto at = [&](double q) {
     return depth[static_cast<std::size_t>(q * static_cast<double>(depth.size() - 1))];
