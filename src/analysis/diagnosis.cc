@@ -390,22 +390,27 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   // does not make the program host-bound.
   bool queued = d.queue && d.queue->verdict == "gpu_bound";
   bool idle_decides = idle_share >= kDominantShare || (idle_share == largest && !queued);
-  d.triage.push_back(
-      {"gpu_idle",
-       idle_decides ? "yes" : "no",
-       fmt::format("no GPU work during {} of the steady-state window, {} of it before the first "
-                   "or after the last GPU activity{} (trace)",
-                   Pct(idle_share),
-                   Ms(idle.edge_ns),
-                   d.queue ? fmt::format("; launch-queue depth median {}, p90 {}",
-                                         Ms(d.queue->median_ns),
-                                         Ms(d.queue->p90_ns))
-                           : std::string())});
+  // Nsight Compute replays each kernel alone: no timeline, so no idle, copy or overlap question.
+  bool has_timeline = trace.metadata.format != "ncu-csv";
+  idle_decides = idle_decides && has_timeline;
+  if (has_timeline)
+    d.triage.push_back(
+        {"gpu_idle",
+         idle_decides ? "yes" : "no",
+         fmt::format("no GPU work during {} of the steady-state window, {} of it before the first "
+                     "or after the last GPU activity{} (trace)",
+                     Pct(idle_share),
+                     Ms(idle.edge_ns),
+                     d.queue ? fmt::format("; launch-queue depth median {}, p90 {}",
+                                           Ms(d.queue->median_ns),
+                                           Ms(d.queue->p90_ns))
+                             : std::string())});
+  // Without a timeline the triage starts at the dominant work (marked decided-by-skipping).
   bool decided = idle_decides;
   if (decided) {
     SetIdleClass(d, r, idle, subject, context);
   }
-  if (!decided) {
+  if (!decided && has_timeline) {
     d.triage.push_back(
         {"transfer",
          answer(transfer),
@@ -419,7 +424,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
         d.support.push_back(fmt::format("{} ({}, trace).", f->summary, f->id));
     }
   }
-  if (!decided) {
+  if (!decided && has_timeline) {
     d.triage.push_back({"communication",
                         answer(comm),
                         fmt::format("communication not overlapped by computation: {} of the "
@@ -445,10 +450,14 @@ report::Diagnosis Diagnose(const model::Trace& trace,
     d.triage.push_back(
         {"dominant_work",
          "yes",
-         fmt::format("computation covers {} of the window; {} of kernel time is in launch-bound "
-                     "small kernels (trace)",
-                     Pct(compute),
-                     Pct(launch_share))});
+         has_timeline
+             ? fmt::format("computation covers {} of the window; {} of kernel time is in "
+                           "launch-bound small kernels (trace)",
+                           Pct(compute),
+                           Pct(launch_share))
+             : fmt::format("Nsight Compute input: the profiled kernels are all there is; {} of "
+                           "kernel time is in launch-bound small kernels (counters)",
+                           Pct(launch_share))});
     if (top && IsCollective(r, top->name))
       SetCollectiveClass(d, r, *top, subject);
     else if (top)

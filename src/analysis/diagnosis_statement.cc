@@ -45,6 +45,11 @@ std::string DevicesText(const model::Trace& trace, const report::AnalysisReport&
 }  // namespace
 
 std::string TargetMetric(const report::AnalysisReport& r) {
+  if (r.source.format == "ncu-csv")
+    return fmt::format(
+        "kernel time of the profiled launches, {} (Nsight Compute replays each "
+        "kernel alone: there is no program wall time); lower is better",
+        Ms(r.predictions.wall_ns));
   return fmt::format("wall time of the recorded window, {} ({}); lower is better",
                      Ms(r.predictions.wall_ns),
                      r.predictions.wall_source.empty() ? "trace" : r.predictions.wall_source);
@@ -74,6 +79,13 @@ std::string Baseline(const report::AnalysisReport& r) {
   std::int64_t kernel_ns = 0;
   for (const report::KernelRow& k : r.kernels)
     kernel_ns += k.duration_ns.total;
+  if (r.source.format == "ncu-csv")
+    return fmt::format(
+        "kernels {} over {} profiled launches, each replayed alone by Nsight Compute (clocks "
+        "locked, caches flushed: per-kernel counters, no timeline, so no idle, copy or overlap "
+        "figures; source: counters); one profile, no run-to-run distribution",
+        Ms(kernel_ns),
+        r.audit.kernel_launches);
   return fmt::format(
       "GPU span {}: busy {}, idle {}; kernels {} over {} launches; exposed copies {}, exposed "
       "communication {}. Measured from one trace (source: trace); it holds no run-to-run "

@@ -676,3 +676,19 @@ TEST_CASE("waits: orphan work from before the recording was queued before any wa
   // after the sync is its doing.
   CHECK(*sync->gpu_idle_caused_ns == 60 * kUs);
 }
+
+TEST_CASE("ncu input: no timeline questions, and no program wall time claimed",
+          "[diagnosis][ncu]") {
+  TraceBuilder b;
+  b.trace.metadata.format = "ncu-csv";
+  b.Kernel("gemm", 0, 10 * kMs);
+  b.Kernel("init", 20 * kMs, 25 * kMs);
+  report::AnalysisReport r = Analyze(b.trace);
+  REQUIRE_FALSE(r.diagnosis.triage.empty());
+  CHECK(r.diagnosis.triage.front().question == "dominant_work");
+  for (const report::TriageStep& step : r.diagnosis.triage)
+    CHECK(step.question != "gpu_idle");
+  CHECK(Contains(r.diagnosis.target_metric, "kernel time of the profiled launches"));
+  CHECK(Contains(r.diagnosis.baseline, "no timeline"));
+  CHECK_FALSE(Contains(r.diagnosis.baseline, "GPU span"));
+}
