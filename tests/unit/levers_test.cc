@@ -99,9 +99,9 @@ TEST_CASE("An elementwise chain that outweighs the GEMMs is a fusion lever", "[l
   CHECK(fuse->bound_speedup == Approx(1.25));
   CHECK(fuse->subject == "aten::mul, aten::copy_");
   // The time, the names and the launches say which set each is from.
-  CHECK(fuse->basis.find("400 ns of it launched by elementwise and copy operators (aten::mul "
-                         "300 ns, aten::copy_ 100 ns), 0 ns by other operators") !=
-        std::string::npos);
+  CHECK(fuse->basis.find("400 ns of it launched by elementwise and copy operators (the first "
+                         "by time: aten::mul 300 ns, aten::copy_ 100 ns), 0 ns by other "
+                         "operators") != std::string::npos);
   CHECK(fuse->experiment.find("2 launches by elementwise and copy operators") != std::string::npos);
   // Over a steady-state window the diagnosis names (one-time work left out), not the report's.
   const Lever* steady = Find(FindLevers(trace, r, 1000), "fuse_elementwise");

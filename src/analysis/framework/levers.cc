@@ -189,7 +189,8 @@ class LeverFinder {
     lever.basis = fmt::format(
         "all {} of elementwise and layout-copy kernels ({} of GPU time) would vanish if fused "
         "into the neighbouring kernels; {} of it launched by elementwise and copy operators "
-        "({}), {} by other operators or with no launch call in the trace (trace; an upper bound: "
+        "(the first by time: {}), {} by other operators or with no launch call in the trace "
+        "(trace; an upper bound: "
         "a fused kernel still reads and writes its inputs and outputs once)",
         Ms(total),
         fmt::format("{:.1f}%", 100 * Share(total)),
