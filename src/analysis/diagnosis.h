@@ -46,6 +46,10 @@ struct ExperimentContext {
   // preprocessing, data loading), which graphs and launch batching do not remove; its top names.
   bool host_outside_ops = false;
   std::string host_work_names;
+  // That host work's time in the gaps and the steady window: overlapping it with the GPU bounds
+  // the wall at max(it, the rest), below removing it.
+  std::int64_t host_work_ns = 0;
+  std::int64_t window_ns = 0;
   // The dominant kernel (kernel-level classes only). Its counters show cache traffic without
   // on-chip reuse (cache_reuse.h): that sentence, else "".
   std::string no_reuse;

@@ -3,6 +3,7 @@
 // the hypothesis"). Texts name the subject and carry the Amdahl bound the diagnosis computed.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "analysis/diagnosis.h"
@@ -23,8 +24,21 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
         *d.bound_speedup,
         f < 1.0 ? fmt::format("{:.2f}x", 1.0 / (1.0 - f)) : std::string("unbounded"));
   }
-  return fmt::format(" If it succeeds fully the whole program is at most {:.2f}x faster (Amdahl).",
-                     *d.bound_speedup);
+  std::string text =
+      fmt::format(" If it succeeds fully the whole program is at most {:.2f}x faster (Amdahl).",
+                  *d.bound_speedup);
+  // Host work moved beside the GPU still takes its time: the wall is then at least the larger of
+  // it and the rest of the window.
+  if (d.bottleneck == "host_bound" && context.host_outside_ops && context.host_work_ns > 0 &&
+      context.window_ns > context.host_work_ns) {
+    double w = static_cast<double>(context.window_ns);
+    double h = static_cast<double>(context.host_work_ns);
+    text += fmt::format(
+        " Overlapped with the GPU work without getting faster, it gives at most {:.2f}x "
+        "(window / max(that host work, the rest)).",
+        w / std::max(h, w - h));
+  }
+  return text;
 }
 
 std::string Quoted(const std::string& subject, const char* fallback) {

@@ -561,6 +561,9 @@ TEST_CASE("host-bound: Python frames of launching threads only, work outside ope
   CHECK(r.diagnosis.status == "finding");
   CHECK(Contains(r.diagnosis.next_experiment, "Move the host work that fills the gaps"));
   CHECK(Contains(r.diagnosis.next_experiment, "preprocess.py(10): normalize"));
+  // Overlapping 9.7 ms of host work in a 10.1 ms window leaves max(9.7, 0.4) ms: 1.04x at most.
+  CHECK(Contains(r.diagnosis.next_experiment,
+                 "Overlapped with the GPU work without getting faster, it gives at most 1.04x"));
   CHECK_FALSE(Contains(r.diagnosis.next_experiment, "graph ("));
   for (const std::string& s : r.diagnosis.support)
     CHECK_FALSE(Contains(s, "threading.py"));
