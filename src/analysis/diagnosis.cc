@@ -156,7 +156,7 @@ void SetIdleClass(report::Diagnosis& d,
     // Host ops (framework operators) in the gaps show what the host did; without them the trace
     // shows only that the host was not in CUDA.
     bool shown = idle.host_work_ns * 2 >= idle.host_ns;
-    context.host_outside_ops = idle.host_work_ns > 0 && idle.host_op_ns * 2 < idle.host_work_ns;
+    context.host_outside_ops = idle.host_work_ns > 0 && idle.host_other_ns * 2 > idle.host_work_ns;
     context.host_work_ns = idle.host_work_ns;
     context.window_ns = SteadyWall(r, idle);
     for (const auto& [name, ns] : idle.top_host_work) {

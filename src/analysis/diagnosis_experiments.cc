@@ -29,8 +29,8 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
                   *d.bound_speedup);
   // Host work moved beside the GPU still takes its time: the wall is then at least the larger of
   // it and the rest of the window.
-  if (d.bottleneck == "host_bound" && context.host_outside_ops && context.host_work_ns > 0 &&
-      context.window_ns > context.host_work_ns) {
+  if (d.bottleneck == "host_bound" && d.status == "finding" && context.host_outside_ops &&
+      context.host_work_ns > 0 && context.window_ns > context.host_work_ns) {
     double w = static_cast<double>(context.window_ns);
     double h = static_cast<double>(context.host_work_ns);
     text += fmt::format(

@@ -1,7 +1,9 @@
 #include "analysis/idle_attribution.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
+#include <map>
 #include <set>
 #include <string>
 #include <tuple>
@@ -41,12 +43,38 @@ bool HostBlocking(model::SyncKind kind) {
 // frame that did the work is named, not main() around it.
 // Only threads that launch GPU work can hold the GPU back: a monitor thread asleep in wait() or
 // a worker preparing the next batch in parallel does not (all threads when none launches).
+// The starts of each thread's framework operators and CUDA calls, sorted: a Python frame with
+// one inside is on the dispatch path (a module's forward, torch.nn.functional.linear), which
+// graphs and fewer launches shorten; a frame with none is other host work (decoding, numpy).
+using ThreadStarts = std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::int64_t>>;
+
+ThreadStarts DispatchStarts(const model::Trace& trace) {
+  ThreadStarts starts;
+  for (const model::HostOp& op : trace.host_ops)
+    starts[{op.pid, op.tid}].push_back(op.start_ns);
+  for (const model::ApiCall& c : trace.api_calls)
+    starts[{c.pid, c.tid}].push_back(c.start_ns);
+  for (auto& [thread, list] : starts)
+    util::SortRuns(list.begin(), list.end(), std::less<std::int64_t>());
+  return starts;
+}
+
+bool HoldsDispatch(const ThreadStarts& starts, const model::PythonFrame& f) {
+  auto it = starts.find({f.pid, f.tid});
+  if (it == starts.end())
+    return false;
+  auto first = std::lower_bound(it->second.begin(), it->second.end(), f.start_ns);
+  return first != it->second.end() && *first < f.end_ns;
+}
+
 void AddPythonSelfTime(const model::Trace& trace,
                        const std::vector<Interval>& host_idle,
                        const std::set<std::pair<std::int64_t, std::int64_t>>& launching_threads,
                        std::vector<Interval>& work_raw,
-                       std::unordered_map<model::NameId, std::int64_t>& by_name) {
+                       std::unordered_map<model::NameId, std::int64_t>& by_name,
+                       std::int64_t& other_ns) {
   const auto& frames = trace.python_frames;
+  ThreadStarts dispatch = DispatchStarts(trace);
   // A frame that meets no idle stretch names no idle time, and leaving it out of its parent's
   // children changes nothing the parent's self time has in the idle stretches either.
   std::vector<std::uint32_t> order;
@@ -73,8 +101,11 @@ void AddPythonSelfTime(const model::Trace& trace,
   auto self = [&](const Open& open, std::int64_t end) {
     if (end <= open.cursor)
       return;
-    if (std::int64_t covered = util::CoveredLength(host_idle, open.cursor, end); covered > 0)
+    if (std::int64_t covered = util::CoveredLength(host_idle, open.cursor, end); covered > 0) {
       by_name[frames[open.frame].name] += covered;
+      if (!HoldsDispatch(dispatch, frames[open.frame]))
+        other_ns += covered;
+    }
   };
   auto pop = [&] {
     Open done = stack.back();
@@ -123,9 +154,6 @@ void AttributeHostWork(const model::Trace& trace,
   };
   for (const model::HostOp& op : trace.host_ops)
     add(op.name, op.start_ns, op.end_ns);
-  // Framework operators are the dispatch path that graphs and fewer launches shorten; the rest
-  // (Python frames outside them, ranges) is other host work.
-  out.host_op_ns = util::TotalLength(util::Intersect(host_idle, util::MergeIntervals(work_raw)));
   for (const model::Range& r : trace.ranges) {
     if (r.kind == model::RangeKind::kNvtx || r.kind == model::RangeKind::kUserAnnotation) {
       if (r.device == model::kNoId)
@@ -138,7 +166,7 @@ void AttributeHostWork(const model::Trace& trace,
     if (is_launch(call.name))
       launching_threads.insert({call.pid, call.tid});
   }
-  AddPythonSelfTime(trace, host_idle, launching_threads, work_raw, by_name);
+  AddPythonSelfTime(trace, host_idle, launching_threads, work_raw, by_name, out.host_other_ns);
   out.has_host_work_records = !work_raw.empty() || !trace.python_frames.empty();
   out.host_work_ns =
       util::TotalLength(util::Intersect(host_idle, util::MergeIntervals(std::move(work_raw))));

@@ -59,7 +59,9 @@ struct IdleAttribution {
   // Of host_ns: inside recorded host work (host ops, NVTX and record_function ranges shorter
   // than half the window), and the names that cover most of it, with the time they cover.
   std::int64_t host_work_ns = 0;
-  std::int64_t host_op_ns = 0;  // of host_work_ns: inside framework operators (cpu_op)
+  // Of host_work_ns: the self time of Python frames with no framework operator or CUDA call
+  // inside (decoding, numpy, tokenizers): host work that graphs and fewer launches do not touch.
+  std::int64_t host_other_ns = 0;
   std::vector<std::pair<std::string, std::int64_t>> top_host_work;
   bool has_api_calls = false;  // without them only idle_ns is known
   bool has_host_work_records = false;
