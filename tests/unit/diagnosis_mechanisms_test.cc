@@ -577,6 +577,15 @@ TEST_CASE("host-bound: Python frames of launching threads only, work outside ope
   report::AnalysisReport with_ops = Analyze(ops.trace);
   CHECK(with_ops.diagnosis.bottleneck == "host_bound");
   CHECK_FALSE(Contains(with_ops.diagnosis.next_experiment, "Move the host work"));
+  // A Python frame around an operator (a module's forward, F.linear) is the dispatch path too.
+  TraceBuilder forward;
+  forward.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  forward.Kernel("A", 10 * kUs, 100 * kUs, 1);
+  forward.Frame("<built-in function linear>", 200 * kUs, 9900 * kUs);
+  forward.Op("aten::linear", 9800 * kUs, 9890 * kUs);
+  forward.Api("cudaLaunchKernel", 10 * kMs, 10 * kMs + 5 * kUs, 2);
+  forward.Kernel("B", 10 * kMs + 10 * kUs, 10 * kMs + 100 * kUs, 2);
+  CHECK_FALSE(Contains(Analyze(forward.trace).diagnosis.next_experiment, "Move the host work"));
 }
 
 TEST_CASE("initialization: one-time host work beside GPU work leaves the steady window whole",
