@@ -104,7 +104,8 @@ TEST_CASE("An elementwise chain that outweighs the GEMMs is a fusion lever", "[l
                          "operators") != std::string::npos);
   CHECK(fuse->experiment.find("2 launches by elementwise and copy operators") != std::string::npos);
   // Over a steady-state window the diagnosis names (one-time work left out), not the report's.
-  const Lever* steady = Find(FindLevers(trace, r, 1000), "fuse_elementwise");
+  auto steady_levers = FindLevers(trace, r, 1000);
+  const Lever* steady = Find(steady_levers, "fuse_elementwise");
   REQUIRE(steady);
   CHECK(steady->fraction == Approx(0.4));
 
@@ -149,7 +150,8 @@ TEST_CASE("Eager attention with modelled GEMM FLOPs is bounded at the tensor roo
   r.framework.categories = {Category("gemm", 3'000'000),
                             Category("reduction_normalization", 4'000'000),
                             Category("elementwise", 1'000'000)};
-  const Lever* sdpa = Find(FindLevers(trace, r), "use_sdpa");
+  auto levers = FindLevers(trace, r);
+  const Lever* sdpa = Find(levers, "use_sdpa");
   REQUIRE(sdpa);
   // 8 ms of eager attention falls to at least 1 ms: 7 ms at most come back, more than the 5 ms
   // of softmax and mul alone (the slow GEMMs are replaced too).
