@@ -141,6 +141,7 @@ void AddPythonSelfTime(const model::Trace& trace,
 // those longer than half the window, which enclose everything and say nothing.
 void AttributeHostWork(const model::Trace& trace,
                        const std::vector<Interval>& host_idle,
+                       const std::set<std::pair<std::int64_t, std::int64_t>>& launching_threads,
                        IdleAttribution& out) {
   std::int64_t enclosing = out.window_ns / 2;
   std::vector<Interval> work_raw;
@@ -159,12 +160,6 @@ void AttributeHostWork(const model::Trace& trace,
       if (r.device == model::kNoId)
         add(r.name, r.start_ns, r.end_ns);
     }
-  }
-  std::set<std::pair<std::int64_t, std::int64_t>> launching_threads;
-  CachedNamePredicate is_launch(trace, LaunchCall);
-  for (const model::ApiCall& call : trace.api_calls) {
-    if (is_launch(call.name))
-      launching_threads.insert({call.pid, call.tid});
   }
   AddPythonSelfTime(trace, host_idle, launching_threads, work_raw, by_name, out.host_other_ns);
   out.has_host_work_records = !work_raw.empty() || !trace.python_frames.empty();
@@ -208,15 +203,10 @@ std::vector<Interval> CoverageWaits(const std::vector<Interval>& waits,
 std::vector<std::int64_t> QueuedFrom(const model::Trace& trace,
                                      const ActivityList& activities,
                                      const CorrelationIndex& index,
-                                     const std::vector<Interval>& gaps) {
+                                     const std::vector<Interval>& gaps,
+                                     std::int64_t first_launch) {
   constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
   constexpr std::int64_t kBeforeRecording = std::numeric_limits<std::int64_t>::min();
-  std::int64_t first_launch = kNever;
-  CachedNamePredicate is_launch(trace, LaunchCall);
-  for (const model::ApiCall& c : trace.api_calls) {
-    if (is_launch(c.name))
-      first_launch = std::min(first_launch, c.start_ns);
-  }
   std::vector<std::pair<std::int64_t, std::int64_t>> by_start;  // (start, launch-call end)
   by_start.reserve(activities.size());
   for (const model::GpuActivity* a : activities) {
@@ -284,14 +274,23 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
   CachedNamePredicate is_sync(trace, SyncCall);
   CachedNamePredicate is_launch(trace, LaunchCall);
   CachedNamePredicate is_stream_wait(trace, StreamWaitCall);
+  // Launch calls also say which threads launch GPU work and when the recording's first launch
+  // was (QueuedFrom, AttributeHostWork): one pass over the calls for all of it.
+  std::set<std::pair<std::int64_t, std::int64_t>> launching_threads;
+  std::int64_t first_launch = std::numeric_limits<std::int64_t>::max();
   for (const model::ApiCall& call : trace.api_calls) {
     Interval span{call.start_ns, call.end_ns};
     api_raw.push_back(span);
     if (is_stream_wait(call.name))
       ++out.stream_waits;
+    bool launch = is_launch(call.name);
+    if (launch) {
+      launching_threads.insert({call.pid, call.tid});
+      first_launch = std::min(first_launch, call.start_ns);
+    }
     if (is_sync(call.name))
       sync_raw.push_back(span);
-    else if (is_launch(call.name))
+    else if (launch)
       launch_raw.push_back(span);
   }
   for (std::size_t i : implicit_sync_calls)
@@ -315,7 +314,7 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
   out.last_busy_end = busy.empty() ? window.end_ns : busy.back().end;
   std::vector<std::int64_t> queued_from;
   if (index)
-    queued_from = QueuedFrom(trace, activities, *index, gaps);
+    queued_from = QueuedFrom(trace, activities, *index, gaps, first_launch);
   std::vector<Interval> host_gaps;  // gaps attributed to the host, not to a synchronization
   for (std::size_t g = 0; g < gaps.size(); ++g) {
     const Interval& gap = gaps[g];
@@ -363,7 +362,7 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
     if (start < out.last_busy_end)
       out.other_gaps.push_back({start, end});
   }
-  AttributeHostWork(trace, util::Subtract(host_gaps, api), out);
+  AttributeHostWork(trace, util::Subtract(host_gaps, api), launching_threads, out);
   return out;
 }
 
