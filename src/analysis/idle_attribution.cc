@@ -316,10 +316,12 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
   if (index)
     queued_from = QueuedFrom(trace, activities, *index, gaps, first_launch);
   std::vector<Interval> host_gaps;  // gaps attributed to the host, not to a synchronization
+  // The gaps are sorted and disjoint: each cover is swept once.
+  util::CoverageSweep coverage_of(coverage), launch_of(launch), api_of(api), sync_of(sync);
   for (std::size_t g = 0; g < gaps.size(); ++g) {
     const Interval& gap = gaps[g];
     std::int64_t start = gap.start, end = gap.end;
-    if (util::CoveredLength(coverage, start, end) > 0) {
+    if (coverage_of.Covered(start, end) > 0) {
       ++out.coverage_gaps;
       out.coverage_gap_ns += end - start;
       continue;
@@ -340,9 +342,9 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
         continue;
     }
     std::int64_t length = end - start;
-    std::int64_t launch_ns = util::CoveredLength(launch, start, end);
-    std::int64_t api_ns = util::CoveredLength(api, start, end);
-    if (util::CoveredLength(sync, start, end) > 0) {
+    std::int64_t launch_ns = launch_of.Covered(start, end);
+    std::int64_t api_ns = api_of.Covered(start, end);
+    if (sync_of.Covered(start, end) > 0) {
       // A drained queue costs the round trip back to the GPU; long host work after the
       // synchronization is host time that the synchronization exposed, counted as host.
       std::int64_t uncovered = length - api_ns;
@@ -373,15 +375,13 @@ namespace {
 std::vector<std::size_t> TouchedGaps(const std::vector<Interval>& gaps,
                                      const std::vector<Interval>& waits) {
   std::vector<std::size_t> touched;
+  std::size_t next = 0;  // the waits are sorted: the first gap that can meet one only moves on
   for (const Interval& w : waits) {
-    auto it =
-        std::upper_bound(gaps.begin(), gaps.end(), w.start, [](std::int64_t t, const Interval& g) {
-          return t < g.end;
-        });
-    for (; it != gaps.end() && it->start < w.end; ++it) {
-      auto index = static_cast<std::size_t>(it - gaps.begin());
-      if (touched.empty() || touched.back() < index)
-        touched.push_back(index);
+    while (next < gaps.size() && gaps[next].end <= w.start)
+      ++next;
+    for (std::size_t i = next; i < gaps.size() && gaps[i].start < w.end; ++i) {
+      if (touched.empty() || touched.back() < i)
+        touched.push_back(i);
     }
   }
   return touched;
@@ -391,16 +391,16 @@ std::vector<std::size_t> TouchedGaps(const std::vector<Interval>& gaps,
 
 std::int64_t IdleAttribution::CausedBy(std::vector<Interval> waits) const {
   waits = util::MergeIntervals(std::move(waits));
-  // The waits that overlap [start, end): the first one's start and their summed length.
+  // The waits that overlap [start, end): the first one's start and their summed length. Each
+  // loop below asks in ascending order, so a cursor that only moves forward finds the first.
+  std::size_t next = 0;
   auto overlap = [&](std::int64_t start, std::int64_t end, std::int64_t* first) {
-    auto it =
-        std::upper_bound(waits.begin(), waits.end(), start, [](std::int64_t t, const Interval& w) {
-          return t < w.end;
-        });
-    *first = it != waits.end() && it->start < end ? it->start : end;
+    while (next < waits.size() && waits[next].end <= start)
+      ++next;
+    *first = next < waits.size() && waits[next].start < end ? waits[next].start : end;
     std::int64_t sum = 0;
-    for (; it != waits.end() && it->start < end; ++it)
-      sum += it->end - it->start;
+    for (std::size_t i = next; i < waits.size() && waits[i].start < end; ++i)
+      sum += waits[i].end - waits[i].start;
     return sum;
   };
   std::int64_t caused = 0;
@@ -411,6 +411,7 @@ std::int64_t IdleAttribution::CausedBy(std::vector<Interval> waits) const {
     overlap(g.start, g.end, &first);
     caused += g.end - std::max(g.start, first);
   }
+  next = 0;
   for (std::size_t i : TouchedGaps(other_gaps, waits)) {
     const Interval& g = other_gaps[i];
     caused += std::min(g.end - g.start, overlap(g.start, g.end, &first));

@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -90,10 +91,15 @@ struct GroupKeyHash {
 };
 using Groups = std::unordered_map<GroupKey, Group, GroupKeyHash>;
 
-void AddToGroup(
-    Groups& groups, const GroupKey& key, std::size_t i, std::int64_t start, std::int64_t duration) {
+// Without a duration the group only tracks its first instance.
+void AddToGroup(Groups& groups,
+                const GroupKey& key,
+                std::size_t i,
+                std::int64_t start,
+                std::optional<std::int64_t> duration) {
   Group& g = groups[key];
-  g.durations.push_back(duration);
+  if (duration)
+    g.durations.push_back(*duration);
   if (start < g.first_start) {
     g.first_start = start;
     g.first = i;
@@ -145,19 +151,27 @@ std::unordered_map<std::int64_t, std::size_t> ProcessFirstCalls(const model::Tra
   return first;
 }
 
+// What both the API outliers and the lazy-loading pass need, computed once: each is a pass over
+// millions of records on an export.
+struct LaunchFacts {
+  std::vector<model::NameId> kernel_of;                         // LaunchedKernel
+  std::unordered_map<std::int64_t, std::size_t> process_first;  // ProcessFirstCalls
+};
+
 void ApiOutliers(const model::Trace& trace,
                  const CorrelationIndex& index,
+                 const LaunchFacts& facts,
                  std::vector<Candidate>& out) {
   std::int64_t first_gpu = std::numeric_limits<std::int64_t>::max();
   for (const model::GpuActivity& a : trace.activities)
     first_gpu = std::min(first_gpu, a.start_ns);
-  std::vector<model::NameId> kernel_of = LaunchedKernel(trace, index);
+  const std::vector<model::NameId>& kernel_of = facts.kernel_of;
   CachedNamePredicate is_launch(trace, IsLaunchApi);
   CachedNamePredicate is_wait(trace, IsWaitApi);
   CachedNamePredicate is_graph(trace, IsGraphLaunchApi);
   Groups firsts;   // first per (pid, API, kernel)
   Groups by_name;  // median per (pid, API)
-  std::unordered_map<std::int64_t, std::size_t> process_first = ProcessFirstCalls(trace, index);
+  const std::unordered_map<std::int64_t, std::size_t>& process_first = facts.process_first;
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
     const model::ApiCall& c = trace.api_calls[i];
     if (!index.IsPrimary(i))
@@ -169,7 +183,7 @@ void ApiOutliers(const model::Trace& trace,
     if (is_launch(c.name)) {
       kernel = kernel_of[i] == kNoKernel ? 0 : kernel_of[i] + 1;
     }
-    AddToGroup(firsts, GroupKey{c.pid, c.name, kernel}, i, c.start_ns, c.duration_ns());
+    AddToGroup(firsts, GroupKey{c.pid, c.name, kernel}, i, c.start_ns, std::nullopt);
     AddToGroup(by_name, GroupKey{c.pid, c.name, 0}, i, c.start_ns, c.duration_ns());
   }
   for (auto& [key, group] : firsts) {
@@ -177,7 +191,7 @@ void ApiOutliers(const model::Trace& trace,
     std::string_view name = StripVersionSuffix(trace.Name(c.name));
     Group& all = by_name[GroupKey{c.pid, c.name, 0}];
     std::int64_t median = 0;
-    bool process_first_call = process_first[c.pid] == group.first;
+    bool process_first_call = process_first.at(c.pid) == group.first;
     if (key[2] != 0 && !process_first_call && !is_graph(c.name))
       continue;  // LazyFirstLaunches has first launches of a kernel
     // The process's first CUDA call creates the context whatever its name's other calls take.
@@ -227,12 +241,13 @@ constexpr std::size_t kMinRepeatLaunches = 5;
 
 void LazyFirstLaunches(const model::Trace& trace,
                        const CorrelationIndex& index,
+                       const LaunchFacts& facts,
                        std::vector<Candidate>& out) {
-  std::vector<model::NameId> kernel_of = LaunchedKernel(trace, index);
+  const std::vector<model::NameId>& kernel_of = facts.kernel_of;
   CachedNamePredicate is_launch(trace, IsLaunchApi);
   CachedNamePredicate is_graph(trace, IsGraphLaunchApi);
   CachedNamePredicate is_module_load(trace, IsModuleLoadApi);
-  std::unordered_map<std::int64_t, std::size_t> process_first = ProcessFirstCalls(trace, index);
+  const std::unordered_map<std::int64_t, std::size_t>& process_first = facts.process_first;
   std::vector<std::size_t> launches;
   std::int64_t module_loads = 0;
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
@@ -269,7 +284,7 @@ void LazyFirstLaunches(const model::Trace& trace,
   for (std::size_t i : firsts) {
     const model::ApiCall& c = trace.api_calls[i];
     std::int64_t d = c.duration_ns();
-    if (d < kOneTimeMinNs || process_first[c.pid] == i)
+    if (d < kOneTimeMinNs || process_first.at(c.pid) == i)
       continue;
     auto ref = reference.find(c.pid);
     if (ref != reference.end() &&
@@ -448,8 +463,9 @@ InitializationResult DetectInitialization(const model::Trace& trace,
                                           const CorrelationIndex& index,
                                           const TraceWindow& window) {
   std::vector<Candidate> candidates;
-  ApiOutliers(trace, index, candidates);
-  LazyFirstLaunches(trace, index, candidates);
+  const LaunchFacts facts{LaunchedKernel(trace, index), ProcessFirstCalls(trace, index)};
+  ApiOutliers(trace, index, facts, candidates);
+  LazyFirstLaunches(trace, index, facts, candidates);
   HostOpOutliers(trace, candidates);
   NamedWork(trace, candidates);
   GraphCapture(trace, candidates);

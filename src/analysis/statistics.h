@@ -8,7 +8,8 @@
 
 namespace gpuperf::analysis {
 
-// Sorts `values` in place. An empty input gives an all-zero Distribution.
+// Reorders `values` in place (a selection, not a sort). An empty input gives an all-zero
+// Distribution.
 report::Distribution Summarize(std::vector<std::int64_t>& values);
 
 // 100 * part / whole, 0 when whole is 0.

@@ -35,4 +35,16 @@ std::int64_t CoveredLength(const std::vector<Interval>& merged,
 // Whether merged ∩ [start, end) is not empty, in O(log n).
 bool Overlaps(const std::vector<Interval>& merged, std::int64_t start, std::int64_t end);
 
+// CoveredLength for queries whose starts never decrease (the gaps of a timeline, in order): a
+// cursor that only moves forward makes n queries over m intervals O(n + m), not O(n log m).
+class CoverageSweep {
+ public:
+  explicit CoverageSweep(const std::vector<Interval>& merged) : merged_(merged) {}
+  std::int64_t Covered(std::int64_t start, std::int64_t end);
+
+ private:
+  const std::vector<Interval>& merged_;
+  std::size_t next_ = 0;  // first interval that may end after the last query's start
+};
+
 }  // namespace gpuperf::util

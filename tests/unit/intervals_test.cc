@@ -39,6 +39,30 @@ TEST_CASE("CoveredLength projects a window onto merged intervals", "[intervals]"
   CHECK(gpuperf::util::CoveredLength(merged, -100, 100) == 30);
 }
 
+TEST_CASE("CoverageSweep answers ascending queries as CoveredLength does", "[intervals]") {
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> point(0, 1000);
+  for (int trial = 0; trial < 50; ++trial) {
+    std::vector<Interval> raw;
+    for (int i = 0; i < 40; ++i) {
+      int a = point(rng);
+      raw.push_back({a, a + point(rng) / 20});
+    }
+    std::vector<Interval> merged = gpuperf::util::MergeIntervals(raw);
+    std::vector<std::int64_t> starts;
+    for (int i = 0; i < 60; ++i)
+      starts.push_back(point(rng));
+    std::sort(starts.begin(), starts.end());
+    gpuperf::util::CoverageSweep sweep(merged);
+    for (std::int64_t start : starts) {
+      // Lengths vary, empty and reversed windows included; only the starts ascend.
+      std::int64_t end = start + point(rng) / 10 - 10;
+      INFO("trial " << trial << " [" << start << ", " << end << ")");
+      CHECK(sweep.Covered(start, end) == gpuperf::util::CoveredLength(merged, start, end));
+    }
+  }
+}
+
 TEST_CASE("SortRuns sorts inputs of any order and run structure", "[intervals]") {
   std::mt19937 rng(7);
   auto check = [](std::vector<int> values) {

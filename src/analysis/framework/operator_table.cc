@@ -39,7 +39,7 @@ class OperatorBuilder {
     GroupDirectCalls();
     for (std::size_t op = 0; op < tree_.ops.size(); ++op)
       AddOperator(op);
-    for (const auto& [call, unused] : bare_calls_)
+    for (std::uint32_t call : bare_calls_)
       AddBareCall(call);
     return Finish(kernels);
   }
@@ -55,8 +55,11 @@ class OperatorBuilder {
       if (launcher >= 0)
         direct_calls_[static_cast<std::size_t>(launcher)].push_back(call);
       else
-        bare_calls_.emplace(call, true);
+        bare_calls_.push_back(call);
     }
+    // Ascending and unique: rows come out the same every run.
+    std::sort(bare_calls_.begin(), bare_calls_.end());
+    bare_calls_.erase(std::unique(bare_calls_.begin(), bare_calls_.end()), bare_calls_.end());
   }
 
   // Union length of the activities of `calls`.
@@ -272,7 +275,7 @@ class OperatorBuilder {
   const LaunchTree& tree_;
   CachedNamePredicate is_graph_launch_;
   std::vector<std::vector<std::uint32_t>> direct_calls_;
-  std::map<std::uint32_t, bool> bare_calls_;  // ordered: rows come out the same every run
+  std::vector<std::uint32_t> bare_calls_;
   std::map<std::string_view, model::NameId> bare_keys_;  // stripped API name -> its row's key
   std::unordered_map<std::size_t, std::int64_t> child_time_;
   std::map<model::NameId, RowAccumulator> rows_;
