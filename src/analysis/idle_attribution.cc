@@ -59,8 +59,10 @@ ThreadStarts DispatchStarts(const model::Trace& trace) {
   return starts;
 }
 
-bool HoldsDispatch(const ThreadStarts& starts, const model::PythonFrame& f) {
-  auto it = starts.find({f.pid, f.tid});
+bool HoldsDispatch(const ThreadStarts& starts,
+                   const model::HostThread& thread,
+                   const model::PythonFrame& f) {
+  auto it = starts.find({thread.pid, thread.tid});
   if (it == starts.end())
     return false;
   auto first = std::lower_bound(it->second.begin(), it->second.end(), f.start_ns);
@@ -80,7 +82,8 @@ void AddPythonSelfTime(const model::Trace& trace,
   std::vector<std::uint32_t> order;
   for (std::size_t i = 0; i < frames.size(); ++i) {
     const model::PythonFrame& f = frames[i];
-    if (!launching_threads.empty() && !launching_threads.contains({f.pid, f.tid}))
+    const model::HostThread& thread = trace.ThreadOf(f);
+    if (!launching_threads.empty() && !launching_threads.contains({thread.pid, thread.tid}))
       continue;
     if (util::Overlaps(host_idle, f.start_ns, f.end_ns))
       order.push_back(static_cast<std::uint32_t>(i));
@@ -88,8 +91,10 @@ void AddPythonSelfTime(const model::Trace& trace,
   util::SortRuns(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     const model::PythonFrame& x = frames[a];
     const model::PythonFrame& y = frames[b];
-    return std::tie(x.pid, x.tid, x.start_ns, y.end_ns) <
-           std::tie(y.pid, y.tid, y.start_ns, x.end_ns);
+    const model::HostThread& tx = trace.ThreadOf(x);
+    const model::HostThread& ty = trace.ThreadOf(y);
+    return std::tie(tx.pid, tx.tid, x.start_ns, y.end_ns) <
+           std::tie(ty.pid, ty.tid, y.start_ns, x.end_ns);
   });
   struct Open {
     std::size_t frame;
@@ -103,7 +108,8 @@ void AddPythonSelfTime(const model::Trace& trace,
       return;
     if (std::int64_t covered = util::CoveredLength(host_idle, open.cursor, end); covered > 0) {
       by_name[frames[open.frame].name] += covered;
-      if (!HoldsDispatch(dispatch, frames[open.frame]))
+      const model::PythonFrame& f = frames[open.frame];
+      if (!HoldsDispatch(dispatch, trace.ThreadOf(f), f))
         other_ns += covered;
     }
   };
@@ -116,8 +122,7 @@ void AddPythonSelfTime(const model::Trace& trace,
   };
   for (std::size_t k = 0; k < order.size(); ++k) {
     const model::PythonFrame& f = frames[order[k]];
-    bool same_thread =
-        k > 0 && frames[order[k - 1]].pid == f.pid && frames[order[k - 1]].tid == f.tid;
+    bool same_thread = k > 0 && frames[order[k - 1]].thread == f.thread;
     if (!same_thread) {
       while (!stack.empty())
         pop();

@@ -4,6 +4,7 @@
 
 #include "gpuperf/trace.h"
 
+#include <algorithm>
 #include <string>
 
 namespace gpuperf::testing {
@@ -127,7 +128,14 @@ class TraceBuilder {
                             model::TimeNs start,
                             model::TimeNs end,
                             std::int64_t tid = 101) {
-    trace.python_frames.push_back({trace.strings.Intern(name), start, end, 100, tid});
+    auto& threads = trace.frame_threads;
+    auto it = std::find_if(threads.begin(), threads.end(), [&](const model::HostThread& t) {
+      return t.pid == 100 && t.tid == tid;
+    });
+    if (it == threads.end())
+      it = threads.insert(threads.end(), {100, tid});
+    trace.python_frames.push_back(
+        {start, end, trace.strings.Intern(name), static_cast<std::uint32_t>(it - threads.begin())});
     return trace.python_frames.back();
   }
 

@@ -19,19 +19,19 @@ namespace gpuperf::analysis::framework {
 
 inline constexpr std::int64_t kNone = -1;
 
-// One operator instance.
+// One operator instance. Ordered widest first: a trace holds hundreds of thousands of them.
 struct OpInstance {
-  model::NameId name = 0;
   model::TimeNs start_ns = 0;
   model::TimeNs end_ns = 0;
-  std::size_t source = 0;       // index into Trace::host_ops, or Trace::ranges for NVTX operators
   std::int64_t parent = kNone;  // the enclosing operator instance
+  std::int64_t module = kNone;  // innermost module node around it
+  std::int64_t sequence = model::kNoId;
+  model::NameId name = 0;
+  std::uint32_t source = 0;  // index into Trace::host_ops, or Trace::ranges for NVTX operators
   // The API calls under it: call_order[first_call, last_call) (contiguous: calls nest by time).
   std::uint32_t first_call = 0;
   std::uint32_t last_call = 0;
-  std::int64_t module = kNone;  // innermost module node around it
-  bool backward = false;        // run by the autograd engine (HostOp::IsBackward)
-  std::int64_t sequence = model::kNoId;
+  bool backward = false;  // run by the autograd engine (HostOp::IsBackward)
 };
 
 // One module frame instance ("nn.Module: Linear_3"), linked to its enclosing module frame.

@@ -63,7 +63,8 @@ model::NameId EventMapper::Intern(std::string_view text) {
 
 void EventMapper::Map(const Event& event) {
   ++events_;
-  if (model::RecordLimitReached(*trace_)) return Count("kineto.records_over_limit");  // issue 17
+  if (model::RecordLimitReached(*trace_))
+    return Count("kineto.records_over_limit");  // issue 17
   if (!event.is_object()) {
     Count("kineto.non_object_event");
     return;
@@ -265,8 +266,18 @@ void EventMapper::MapPythonFrame(const Event& event, TimeNs start, TimeNs end) {
   frame.name = Intern(event.Text(Field::kName));
   frame.start_ns = start;
   frame.end_ns = end;
-  frame.pid = IntOr(event, Field::kPid, kNoId);
-  frame.tid = IntOr(event, Field::kTid, kNoId);
+  std::int64_t pid = IntOr(event, Field::kPid, kNoId);
+  std::int64_t tid = IntOr(event, Field::kTid, kNoId);
+  std::vector<model::HostThread>& threads = trace_->frame_threads;
+  if (threads.empty() || threads[last_frame_thread_].pid != pid ||
+      threads[last_frame_thread_].tid != tid) {
+    auto [it, added] =
+        frame_threads_.try_emplace({pid, tid}, static_cast<std::uint32_t>(threads.size()));
+    if (added)
+      threads.push_back({pid, tid});
+    last_frame_thread_ = it->second;
+  }
+  frame.thread = last_frame_thread_;
   trace_->python_frames.push_back(frame);
 }
 

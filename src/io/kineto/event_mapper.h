@@ -69,6 +69,10 @@ class EventMapper {
   std::unordered_set<std::int64_t> api_correlations_;
   std::unordered_set<std::int64_t> named_pids_;
   std::map<std::string_view, std::int64_t> counts_;
+  // (pid, tid) -> index into Trace::frame_threads; frames come in runs of one thread, so the
+  // last one found is tried first.
+  std::map<std::pair<std::int64_t, std::int64_t>, std::uint32_t> frame_threads_;
+  std::uint32_t last_frame_thread_ = 0;
   // cuda_profiler_range events, kept until the whole file is read: the kernel they measured may
   // come later in the file. counters.activity is set when the range is resolved.
   std::vector<std::pair<model::GpuActivity, model::KernelCounters>> profiler_ranges_;
