@@ -51,7 +51,8 @@ int main(int argc, char** argv) {
   std::vector<double> seconds;
   std::vector<double> import_seconds;
   std::size_t activities = 0;
-  std::size_t records = 0;  // every model record: the "rows" of an nsys export
+  std::size_t records = 0;      // every model record: the "rows" of an nsys export
+  double import_rss_bytes = 0;  // the peak when the first import ends: import's or analysis'?
   for (int i = 0; i < repeats; ++i) {
     auto start = std::chrono::steady_clock::now();
     auto trace = gpuperf::io::ImportTraceFile(path);
@@ -61,6 +62,11 @@ int main(int argc, char** argv) {
     }
     import_seconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (i == 0) {
+      rusage after_import{};
+      getrusage(RUSAGE_SELF, &after_import);
+      import_rss_bytes = static_cast<double>(after_import.ru_maxrss) * 1024.0;
+    }
     auto report = gpuperf::analysis::Analyze(*trace);
     seconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -83,7 +89,8 @@ int main(int argc, char** argv) {
       "{\"file\": \"%s\", \"raw_mb\": %.1f, \"best_s\": %.3f, \"import_s\": %.3f, "
       "\"analysis_s\": %.4f, "
       "\"raw_mb_per_s\": %.1f, "
-      "\"first_s\": %.3f, \"peak_rss_mb\": %.1f, \"rss_percent_of_raw\": %.1f, "
+      "\"first_s\": %.3f, \"peak_rss_mb\": %.1f, \"import_peak_rss_mb\": %.1f, "
+      "\"rss_percent_of_raw\": %.1f, "
       "\"gpu_activities\": %zu, \"records\": %zu, \"records_per_s_first\": %.0f}\n",
       path.c_str(),
       static_cast<double>(raw) / 1e6,
@@ -93,6 +100,7 @@ int main(int argc, char** argv) {
       static_cast<double>(raw) / 1e6 / best,
       seconds[0],
       rss_bytes / 1e6,
+      import_rss_bytes / 1e6,
       100.0 * rss_bytes / static_cast<double>(raw),
       activities,
       records,

@@ -10,6 +10,7 @@
 #include "io/ncu/ncu_importer.h"
 #include "io/nsys/nsys_importer.h"
 #include "io/sniff.h"
+#include "model/compact.h"
 #include "model/record_limit.h"
 
 namespace gpuperf::io {
@@ -49,6 +50,7 @@ Result<model::Trace> ImportInput(const Input& input) {
       return trace.error();
     if (Status bounded = CheckRecordLimit(*trace, input.name()); !bounded)
       return bounded.error();
+    model::ReleaseSpareCapacity(*trace);
     trace->metadata.source_path = input.name();
     trace->metadata.format = std::string(importer->FormatName());
     return trace;

@@ -267,6 +267,23 @@ TEST_CASE("Kineto timestamp encodings: int, ns fraction, relative with base", "[
   CHECK(start("-1.25", "1e1") == std::pair<std::int64_t, std::int64_t>(-1250, 10000));
 }
 
+TEST_CASE("Kineto python frames keep their threads through the thread index", "[kineto]") {
+  // Runs of one thread, then a return to the first: the index table must not depend on order.
+  model::Trace trace = Import(Events(
+      R"j({"ph": "X", "cat": "python_function", "name": "a", "pid": 7, "tid": 70, "ts": 1, "dur": 9},
+         {"ph": "X", "cat": "python_function", "name": "b", "pid": 7, "tid": 70, "ts": 2, "dur": 1},
+         {"ph": "X", "cat": "python_function", "name": "c", "pid": 7, "tid": 71, "ts": 3, "dur": 1},
+         {"ph": "X", "cat": "python_function", "name": "d", "pid": 8, "tid": 70, "ts": 4, "dur": 1},
+         {"ph": "X", "cat": "python_function", "name": "e", "pid": 7, "tid": 70, "ts": 5, "dur": 1})j"));
+  REQUIRE(trace.python_frames.size() == 5);
+  CHECK(trace.frame_threads.size() == 3);
+  std::vector<std::pair<std::int64_t, std::int64_t>> threads;
+  for (const model::PythonFrame& f : trace.python_frames)
+    threads.emplace_back(trace.ThreadOf(f).pid, trace.ThreadOf(f).tid);
+  CHECK(threads == std::vector<std::pair<std::int64_t, std::int64_t>>{
+                       {7, 70}, {7, 70}, {7, 71}, {8, 70}, {7, 70}});
+}
+
 TEST_CASE("Kineto classifies by cat, never by pid", "[kineto]") {
   // Variant 6: python frames of unknown threads sit on pid 0 / tid 0, like GPU 0.
   model::Trace trace = Import(Events(

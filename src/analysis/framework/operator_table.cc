@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <span>
 #include <unordered_map>
 
 #include "analysis/framework/framework_view.h"
@@ -45,17 +46,26 @@ class OperatorBuilder {
   }
 
  private:
-  // direct_calls_[op]: the calls whose launcher is operator instance op.
+  // DirectCalls(op): the calls whose launcher is operator instance op, in call order. One array
+  // with offsets, not a vector per instance: a trace holds hundreds of thousands of instances.
   void GroupDirectCalls() {
-    direct_calls_.resize(tree_.ops.size());
+    direct_offsets_.assign(tree_.ops.size() + 1, 0);
+    auto launcher_of = [&](std::uint32_t call) -> std::int64_t {
+      return in_.calls.Of(call).empty() ? kNone : tree_.launcher[call];
+    };
     for (std::uint32_t call : tree_.call_order) {
-      if (in_.calls.Of(call).empty())
-        continue;
-      std::int64_t launcher = tree_.launcher[call];
-      if (launcher >= 0)
-        direct_calls_[static_cast<std::size_t>(launcher)].push_back(call);
-      else
+      if (std::int64_t launcher = launcher_of(call); launcher >= 0)
+        ++direct_offsets_[static_cast<std::size_t>(launcher) + 1];
+      else if (!in_.calls.Of(call).empty())
         bare_calls_.push_back(call);
+    }
+    for (std::size_t op = 0; op < tree_.ops.size(); ++op)
+      direct_offsets_[op + 1] += direct_offsets_[op];
+    direct_list_.resize(direct_offsets_.back());
+    std::vector<std::uint32_t> fill(direct_offsets_.begin(), direct_offsets_.end() - 1);
+    for (std::uint32_t call : tree_.call_order) {
+      if (std::int64_t launcher = launcher_of(call); launcher >= 0)
+        direct_list_[fill[static_cast<std::size_t>(launcher)]++] = call;
     }
     // Ascending and unique: rows come out the same every run.
     std::sort(bare_calls_.begin(), bare_calls_.end());
@@ -63,7 +73,7 @@ class OperatorBuilder {
   }
 
   // Union length of the activities of `calls`.
-  std::int64_t BusyOf(const std::vector<std::uint32_t>& calls) {
+  std::int64_t BusyOf(std::span<const std::uint32_t> calls) {
     scratch_.clear();
     for (std::uint32_t call : calls) {
       for (std::uint32_t i : in_.calls.Of(call))
@@ -104,7 +114,7 @@ class OperatorBuilder {
     return it->second;
   }
 
-  void AddDirect(RowAccumulator& acc, const std::vector<std::uint32_t>& calls) {
+  void AddDirect(RowAccumulator& acc, std::span<const std::uint32_t> calls) {
     for (std::uint32_t call : calls) {
       if (is_graph_launch_(trace_.api_calls[call].name))
         ++acc.row.graph_launches;
@@ -131,7 +141,8 @@ class OperatorBuilder {
       child_time_[static_cast<std::size_t>(op.parent)] += duration;
     if (op.first_call == op.last_call)
       return;
-    const std::vector<std::uint32_t>& direct = direct_calls_[index];
+    std::span<const std::uint32_t> direct(direct_list_.data() + direct_offsets_[index],
+                                          direct_list_.data() + direct_offsets_[index + 1]);
     std::int64_t direct_ns = direct.empty() ? 0 : BusyOf(direct);
     if (!NestedInSameName(op))  // an aten::arange inside an aten::arange: its work counts once
       acc.row.subtree_kernel_ns += SubtreeBusy(op);
@@ -274,7 +285,8 @@ class OperatorBuilder {
   const model::Trace& trace_;
   const LaunchTree& tree_;
   CachedNamePredicate is_graph_launch_;
-  std::vector<std::vector<std::uint32_t>> direct_calls_;
+  std::vector<std::uint32_t> direct_offsets_;  // tree_.ops.size() + 1
+  std::vector<std::uint32_t> direct_list_;
   std::vector<std::uint32_t> bare_calls_;
   std::map<std::string_view, model::NameId> bare_keys_;  // stripped API name -> its row's key
   std::unordered_map<std::size_t, std::int64_t> child_time_;
