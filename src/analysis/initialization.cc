@@ -470,6 +470,16 @@ InitializationResult DetectInitialization(const model::Trace& trace,
   NamedWork(trace, candidates);
   GraphCapture(trace, candidates);
   candidates = DropNested(KeepSpecific(std::move(candidates)));
+  // One record found by two passes (the process's first call is also a named one-time API, a
+  // module load) is one item, under the first pass's kind: the context is created there.
+  std::vector<Candidate> unique;
+  for (Candidate& c : candidates) {
+    if (std::none_of(unique.begin(), unique.end(), [&](const Candidate& u) {
+          return u.start == c.start && u.end == c.end && u.name == c.name;
+        }))
+      unique.push_back(std::move(c));
+  }
+  candidates = std::move(unique);
 
   InitializationResult out;
   std::vector<util::Interval> raw;

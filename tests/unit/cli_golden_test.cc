@@ -9,7 +9,9 @@
 //
 // args syntax: whitespace-separated words, '#' starts a comment line; `$CORPUS/` at the start
 // of a word stands for $GPUPERF_CORPUS (the case is skipped with a WARN when it is unset).
-// Relative paths are relative to the case folder, which is the working directory.
+// Relative paths are relative to the case folder, which is the working directory. A word naming
+// a `.sql` file of the case stands for an SQLite database built from it first (an Nsight Systems
+// export is binary; the case keeps its SQL text, so it needs no corpus and can be read in review).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "cli_test_support.h"
+#include "nsys_test_db.h"
 
 namespace gpuperf::testing {
 namespace {
@@ -28,6 +31,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kCorpusToken = "$CORPUS";
 constexpr const char* kVersionPlaceholder = "<version>";
+constexpr const char* kBuiltToken = "$BUILT";
 
 std::string Env(const char* name) {
   const char* value = std::getenv(name);
@@ -43,9 +47,10 @@ void ReplaceAll(std::string& text, const std::string& from, const std::string& t
   }
 }
 
-// The words of an args file; false when it needs the corpus and the corpus is not there.
-bool ReadArgs(const fs::path& file, std::vector<std::string>& args) {
-  std::istringstream lines(ReadFile(file));
+// The words of an args file; false when it needs the corpus and the corpus is not there. A
+// `.sql` word is built into `built`/<name>.sqlite and replaced by that path.
+bool ReadArgs(const fs::path& dir, const fs::path& built, std::vector<std::string>& args) {
+  std::istringstream lines(ReadFile(dir / "args"));
   std::string corpus = Env("GPUPERF_CORPUS");
   for (std::string line; std::getline(lines, line);) {
     if (line.empty() || line[0] == '#')
@@ -56,6 +61,10 @@ bool ReadArgs(const fs::path& file, std::vector<std::string>& args) {
         if (corpus.empty())
           return false;
         word = corpus + word.substr(std::string(kCorpusToken).size());
+      } else if (fs::path(word).extension() == ".sql") {
+        fs::path database = built / fs::path(word).filename().replace_extension(".sqlite");
+        WriteFile(database, MakeSqliteImage(ReadFile(dir / word)));
+        word = database.string();
       }
       args.push_back(word);
     }
@@ -76,12 +85,14 @@ std::string StripRunId(std::string text) {
   return text;
 }
 
-// Machine-specific text in an output file: the corpus root and the version of gpuperf.
-std::string Normalise(std::string text, const std::string& version) {
+// Machine-specific text in an output file: the corpus root, the folder of built inputs and the
+// version of gpuperf.
+std::string Normalise(std::string text, const std::string& version, const fs::path& built) {
   std::string corpus = Env("GPUPERF_CORPUS");
   while (!corpus.empty() && corpus.back() == '/')
     corpus.pop_back();
   ReplaceAll(text, corpus, kCorpusToken);
+  ReplaceAll(text, built.string(), kBuiltToken);
   ReplaceAll(text,
              "\"version\": \"" + version + "\"",
              std::string("\"version\": \"") + kVersionPlaceholder + "\"");
@@ -112,7 +123,8 @@ void CompareText(const std::string& expected, const std::string& actual, const f
 
 void RunCase(const fs::path& dir, const std::string& version) {
   std::vector<std::string> args;
-  if (!ReadArgs(dir / "args", args)) {
+  TempDir built;
+  if (!ReadArgs(dir, built.path(), args)) {
     WARN("SKIPPED: GPUPERF_CORPUS is unset, golden case not checked: " << dir.filename().string());
     return;
   }
@@ -132,7 +144,7 @@ void RunCase(const fs::path& dir, const std::string& version) {
                                              std::pair{"report.json", "expected.json"}};
   for (const auto& [produced, expected] : outputs) {
     REQUIRE(fs::exists(out.path() / produced));
-    std::string actual = Normalise(ReadFile(out.path() / produced), version);
+    std::string actual = Normalise(ReadFile(out.path() / produced), version, built.path());
     if (update) {
       WriteFile(dir / expected, actual);
       continue;

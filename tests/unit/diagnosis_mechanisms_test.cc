@@ -704,3 +704,24 @@ TEST_CASE("ncu input: no timeline questions, and no program wall time claimed",
   CHECK(Contains(r.diagnosis.baseline, "no timeline"));
   CHECK_FALSE(Contains(r.diagnosis.baseline, "GPU span"));
 }
+
+TEST_CASE("initialization: one call found by two passes is one item",
+          "[diagnosis][initialization]") {
+  TraceBuilder b;
+  // The process's first CUDA call is a module load: context creation and a named one-time API.
+  b.Api("cuModuleLoadData", 0, 3 * kMs);
+  std::int64_t t = 4 * kMs;
+  for (int i = 0; i < 20; ++i) {
+    b.Api("cudaLaunchKernel", t, t + 5 * kUs, i + 1);
+    b.Kernel("k", t + 10 * kUs, t + 200 * kUs, i + 1);
+    t += 300 * kUs;
+  }
+  analysis::CorrelationIndex index(b.trace);
+  analysis::InitializationResult init =
+      analysis::DetectInitialization(b.trace, index, analysis::ComputeTraceWindow(b.trace));
+  std::int64_t module_items = 0;
+  for (const report::InitializationItem& item : init.report.items)
+    module_items += item.name == "cuModuleLoadData" ? 1 : 0;
+  CHECK(module_items == 1);
+  CHECK(init.report.time_ns == 3 * kMs);
+}

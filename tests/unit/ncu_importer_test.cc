@@ -162,6 +162,19 @@ TEST_CASE("ncu raw page: a column per metric, a units row, device attributes", "
   CHECK(trace.devices[0].sm_count == 108);
 }
 
+TEST_CASE("ncu long format: device attributes asked for with --metrics name the device", "[ncu]") {
+  std::string csv = std::string(kLongHeader) +
+                    LongRow(0, "k", "device__attribute_display_name", "", "NVIDIA H100 80GB HBM3") +
+                    LongRow(0, "k", "device__attribute_multiprocessor_count", "", "132") +
+                    LongRow(0, "k", "gpu__time_duration.sum", "usecond", "1.50");
+  model::Trace trace = Import(csv);
+  REQUIRE(trace.devices.size() == 1);
+  CHECK(trace.devices[0].name == "NVIDIA H100 80GB HBM3");
+  CHECK(trace.devices[0].sm_count == 132);
+  // Attributes describe the device, not the kernel: they are not counters.
+  CHECK(CountersOf(trace, 0).metrics.count("device__attribute_display_name") == 0);
+}
+
 TEST_CASE("ncu malformed rows are counted, never fatal", "[ncu]") {
   std::string csv = std::string(kLongHeader) +
                     LongRow(0, "k", "gpu__time_duration.sum", "nsecond", "100") +

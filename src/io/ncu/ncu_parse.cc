@@ -219,6 +219,10 @@ void Parser::LongRow(const std::vector<std::string>& row) {
     AddRule(launch, row);  // a rule result row of the details page
     return;
   }
+  if (metric.rfind("device__attribute_", 0) == 0) {  // `--metrics device__attribute_display_name`
+    launch.device_attributes.emplace(std::string(metric), Field(row, c["Metric Value"]));
+    return;
+  }
   std::string key(metric);
   if (metric.find("__") == std::string_view::npos) {  // a details label, not a raw name
     labels_ = true;
