@@ -13,15 +13,6 @@
 
 namespace gpuperf::analysis {
 
-// The comparison key of a demangled name: the trailing parameter list and a leading "void "
-// dropped, white space removed, because demanglers differ there ("const __half *" /
-// "__half const*"): "void f<int>(float *, int)" -> "f<int>".
-std::string SassKey(std::string_view name);
-
-// The bare function name: no return type, namespace, template arguments or parameters:
-// "void ns::f<int>(float *)" -> "f".
-std::string SassBaseName(std::string_view name);
-
 // How a kernel name matched, tried in this order; the first tier with a match decides.
 enum class SassMatchTier { kNone, kMangled, kDemangled, kSignature, kBaseName };
 
@@ -35,8 +26,9 @@ class SassIndex {
   // `functions` must outlive the index.
   explicit SassIndex(const std::vector<model::SassFunction>& functions);
 
-  // Exact mangled name, exact demangled name, then SassKey. A bare kernel name (no '<', '(',
-  // ':' or space, as nsys' short names) also matches SassBaseName.
+  // Exact mangled name, exact demangled name, then util::SignatureKey (demanglers differ in
+  // spacing and parameters: "const __half *" / "__half const*"). A bare kernel name (nsys'
+  // short names) also matches util::BaseName (util/kernel_name_keys.h).
   SassMatch Find(std::string_view kernel_name) const;
 
  private:

@@ -14,6 +14,7 @@
 #include "cli/gpu_option.h"
 #include "io/ncu/counter_join.h"
 #include "model/ceilings.h"
+#include "util/kernel_name_keys.h"
 
 namespace {
 
@@ -195,7 +196,7 @@ TEST_CASE("counters without durations are not host-bound", "[ncu][diagnosis]") {
 }
 
 TEST_CASE("counter join: normalised names, launch configuration, device", "[ncu][join]") {
-  using gpuperf::io::ncu::NormalKey;
+  using gpuperf::util::NormalKey;
   CHECK(NormalKey("void Kernel2<cutlass_80_wmma_bf16_32x32_tn_align8>(Params)") ==
         NormalKey("void cutlass::Kernel2<cutlass_80_wmma_bf16_32x32_tn_align8>("
                   "cutlass_80_wmma_bf16_32x32_tn_align8::Params)"));

@@ -13,6 +13,7 @@
 #include "analysis_builder.h"
 #include "io/ncu/counter_join.h"
 #include "model/ceilings.h"
+#include "util/kernel_name_keys.h"
 
 namespace {
 
@@ -206,13 +207,13 @@ TEST_CASE("roofline in the analysis: KernelRow::roofline and a note", "[roofline
 }
 
 TEST_CASE("counter join keys: ncu and CUPTI spellings of one kernel agree", "[roofline][ncu]") {
-  using gpuperf::io::ncu::BaseName;
-  using gpuperf::io::ncu::JoinKey;
-  CHECK(JoinKey("void randomInit<float>(T1 *, int, int, unsigned int)") ==
-        JoinKey("void randomInit<float>(float*, int, int, unsigned int)"));
-  CHECK(JoinKey("void k<std::array<char *, 2>>(int)") ==
-        JoinKey("void k<std::array<char*, 2> >(int, float)"));
-  CHECK(JoinKey("ampere_sgemm_128x64_nn") == "ampere_sgemm_128x64_nn");
+  using gpuperf::util::BaseName;
+  using gpuperf::util::SignatureKey;
+  CHECK(SignatureKey("void randomInit<float>(T1 *, int, int, unsigned int)") ==
+        SignatureKey("void randomInit<float>(float*, int, int, unsigned int)"));
+  CHECK(SignatureKey("void k<std::array<char *, 2>>(int)") ==
+        SignatureKey("void k<std::array<char*, 2> >(int, float)"));
+  CHECK(SignatureKey("ampere_sgemm_128x64_nn") == "ampere_sgemm_128x64_nn");
   CHECK(BaseName("void at::native::vectorized_elementwise_kernel<4, F>(int, F)") ==
         "vectorized_elementwise_kernel");
   CHECK(BaseName("kernelUniqueKeys(unsigned int *)") == "kernelUniqueKeys");

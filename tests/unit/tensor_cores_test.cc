@@ -11,15 +11,14 @@
 
 #include "analysis/sass_match.h"
 #include "analysis_builder.h"
+#include "util/kernel_name_keys.h"
 
 namespace {
 
 namespace model = gpuperf::model;
 namespace report = gpuperf::report;
 using gpuperf::analysis::AttachTensorCores;
-using gpuperf::analysis::SassBaseName;
 using gpuperf::analysis::SassIndex;
-using gpuperf::analysis::SassKey;
 using gpuperf::analysis::SassMatchTier;
 using gpuperf::analysis::TensorCoresFromCounters;
 using gpuperf::analysis::TensorCoresFromName;
@@ -63,15 +62,19 @@ bool AnyNoteContains(const std::vector<std::string>& notes, const std::string& t
 }  // namespace
 
 TEST_CASE("sass match: keys drop parameters, return type and white space") {
-  CHECK(SassKey("void fma_kernel<float>(float *, const float *, float, int)") ==
+  CHECK(gpuperf::util::SignatureKey("void fma_kernel<float>(float *, const float *, float, int)") ==
         "fma_kernel<float>");
-  CHECK(SassKey("void fma_kernel<float>(float*, float const*, float, int)") == "fma_kernel<float>");
-  CHECK(SassKey("wmma_kernel(__half const*, __half const*, float*)") == "wmma_kernel");
-  CHECK(SassKey("void ns::f<std::pair<int, int> >(int)") == "ns::f<std::pair<int,int>>");
-  CHECK(SassKey("kernel") == "kernel");
-  CHECK(SassBaseName("void ns::inner::f<int, (int)4>(float *)") == "f");
-  CHECK(SassBaseName("wmma_kernel(__half const*, __half const*, float*)") == "wmma_kernel");
-  CHECK(SassBaseName("gemm_kernel") == "gemm_kernel");
+  CHECK(gpuperf::util::SignatureKey("void fma_kernel<float>(float*, float const*, float, int)") ==
+        "fma_kernel<float>");
+  CHECK(gpuperf::util::SignatureKey("wmma_kernel(__half const*, __half const*, float*)") ==
+        "wmma_kernel");
+  CHECK(gpuperf::util::SignatureKey("void ns::f<std::pair<int, int> >(int)") ==
+        "ns::f<std::pair<int,int>>");
+  CHECK(gpuperf::util::SignatureKey("kernel") == "kernel");
+  CHECK(gpuperf::util::BaseName("void ns::inner::f<int, (int)4>(float *)") == "f");
+  CHECK(gpuperf::util::BaseName("wmma_kernel(__half const*, __half const*, float*)") ==
+        "wmma_kernel");
+  CHECK(gpuperf::util::BaseName("gemm_kernel") == "gemm_kernel");
 }
 
 TEST_CASE("sass match: mangled, demangled, signature and base-name tiers") {

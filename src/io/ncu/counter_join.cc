@@ -9,106 +9,9 @@
 #include <vector>
 
 #include "model/ncu_rules.h"
+#include "util/kernel_name_keys.h"
 
 namespace gpuperf::io::ncu {
-namespace {
-
-// The name without a trailing balanced "(...)": "f<int>(float *, int)" -> "f<int>".
-std::string_view WithoutParameters(std::string_view name) {
-  if (name.empty() || name.back() != ')')
-    return name;
-  int depth = 0;
-  for (std::size_t i = name.size(); i-- > 0;) {
-    if (name[i] == ')')
-      ++depth;
-    else if (name[i] == '(' && --depth == 0)
-      return name.substr(0, i);
-  }
-  return name;
-}
-
-// The start of the function name: after the last space outside template brackets and
-// parentheses ("void ns::f<int>" -> "ns::f<int>", "enable_if<!T7, void>::type k<a, b>" -> "k<a,
-// b>").
-std::size_t FunctionStart(std::string_view name) {
-  int depth = 0;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    char c = name[i];
-    if (c == '<' || c == '(')
-      ++depth;
-    else if ((c == '>' || c == ')') && depth > 0)
-      --depth;
-    else if (c == ' ' && depth == 0)
-      start = i + 1;
-  }
-  return start;
-}
-
-bool IsIdentifierChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
-bool IsBare(std::string_view name) {
-  return name.find_first_of("<(: ") == std::string_view::npos;
-}
-
-}  // namespace
-
-std::string JoinKey(std::string_view kernel_name) {
-  std::string key;
-  for (char c : WithoutParameters(kernel_name)) {
-    if (!std::isspace(static_cast<unsigned char>(c)))
-      key += c;
-  }
-  return key;
-}
-
-std::string NormalKey(std::string_view kernel_name) {
-  std::string_view name = WithoutParameters(kernel_name);
-  name.remove_prefix(FunctionStart(name));
-  std::string compact;
-  for (char c : name) {
-    if (!std::isspace(static_cast<unsigned char>(c)))
-      compact += c;
-  }
-  // Drop every "identifier::" qualifier, at any template depth ("cutlass::Kernel2<a::B>" ->
-  // "Kernel2<B>"), and "(anonymous namespace)::".
-  std::string key;
-  for (std::size_t i = 0; i < compact.size();) {
-    if (compact.compare(i, 22, "(anonymousnamespace)::") == 0) {
-      i += 22;
-      continue;
-    }
-    std::size_t j = i;
-    while (j < compact.size() && IsIdentifierChar(compact[j]))
-      ++j;
-    if (j > i && compact.compare(j, 2, "::") == 0) {
-      i = j + 2;
-      continue;
-    }
-    if (j > i) {
-      key.append(compact, i, j - i);
-      i = j;
-    } else {
-      key += compact[i++];
-    }
-  }
-  return key;
-}
-
-std::string BaseName(std::string_view kernel_name) {
-  std::string_view name = WithoutParameters(kernel_name);
-  name = name.substr(0, name.find('<'));
-  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back())))
-    name.remove_suffix(1);
-  if (std::size_t space = name.find_last_of(' '); space != std::string_view::npos)
-    name = name.substr(space + 1);  // "void ns::f" -> "ns::f"
-  if (std::size_t colons = name.rfind("::"); colons != std::string_view::npos)
-    name = name.substr(colons + 2);
-  return std::string(name);
-}
-
 namespace {
 
 bool Known(const model::Dim3& d) {
@@ -214,9 +117,9 @@ JoinSummary JoinCounters(model::Trace& trace, const model::Trace& counters) {
     if (a.kind != model::ActivityKind::kKernel)
       continue;
     std::string_view name = trace.Name(a.name);
-    by_key[JoinKey(name)].push_back(index);
-    by_normal[NormalKey(name)].push_back(index);
-    by_base[BaseName(name)].push_back(index);
+    by_key[util::SignatureKey(name)].push_back(index);
+    by_normal[util::NormalKey(name)].push_back(index);
+    by_base[util::BaseName(name)].push_back(index);
   }
   // Kernels that already have counters (an earlier --counters file) are not joined again.
   std::vector<bool> taken(trace.activities.size(), false);
@@ -226,12 +129,12 @@ JoinSummary JoinCounters(model::Trace& trace, const model::Trace& counters) {
   }
   static const std::vector<std::size_t> kNone;
   auto queue_for = [&](std::string_view name) -> const std::vector<std::size_t>& {
-    if (IsBare(name)) {
+    if (util::IsBareName(name)) {
       auto it = by_base.find(std::string(name));
       return it == by_base.end() ? kNone : it->second;
     }
     for (auto* level : {&by_key, &by_normal}) {
-      auto it = level->find(level == &by_key ? JoinKey(name) : NormalKey(name));
+      auto it = level->find(level == &by_key ? util::SignatureKey(name) : util::NormalKey(name));
       if (it != level->end())
         return it->second;
     }

@@ -11,20 +11,6 @@
 
 namespace gpuperf::io::ncu {
 
-// The kernel-name key the join matches on: the trailing parameter list is dropped and white
-// space removed, because ncu and CUPTI demangle parameters differently ("T1 *" / "float*") and
-// space template brackets differently ("> >" / ">>").
-std::string JoinKey(std::string_view kernel_name);
-
-// The name without parameters, return type, namespace qualifiers (at any template depth) and
-// white space: unmodified ncu "void Kernel2<cutlass_80_x>(Params)" and CUPTI's "void
-// cutlass::Kernel2<cutlass_80_x>(cutlass_80_x::Params)" both give "Kernel2<cutlass_80_x>".
-std::string NormalKey(std::string_view kernel_name);
-
-// The bare function name (no namespace, template arguments or parameters): ncu's
-// `--print-kernel-base function` writes only this, and such names join on it.
-std::string BaseName(std::string_view kernel_name);
-
 struct JoinSummary {
   std::int64_t joined = 0;           // ncu launches attached to a trace kernel
   std::int64_t unjoined = 0;         // no_kernel + config_mismatch
@@ -43,12 +29,12 @@ Status CheckCounterDevices(const model::Trace& trace,
 // For each kernel name, the i-th profiled launch (ncu ID order) joins the earliest instance of
 // that name in the trace (start-time order) without counters yet whose grid and block agree
 // (unknown agrees), so that several files (one per process of a counter pass) join one after
-// another. Names match at the first level that has the name in the trace: JoinKey, NormalKey,
-// or BaseName for a bare name. Joined counters are appended to trace.counters and their rule
-// rows follow them; the summary is counted in trace.diagnostics ("counters_ncu_launches",
-// "counters_joined", "counters_unjoined", "counters_no_kernel", "counters_config_mismatch"),
-// with up to three examples of launches that did not join in the metadata properties
-// "counters_join_example:<n>" and a note.
+// another. Names match at the first level that has the name in the trace: util::SignatureKey,
+// util::NormalKey, or util::BaseName for a bare name (util/kernel_name_keys.h). Joined counters are
+// appended to trace.counters and their rule rows follow them; the summary is counted in
+// trace.diagnostics ("counters_ncu_launches", "counters_joined", "counters_unjoined",
+// "counters_no_kernel", "counters_config_mismatch"), with up to three examples of launches that did
+// not join in the metadata properties "counters_join_example:<n>" and a note.
 JoinSummary JoinCounters(model::Trace& trace, const model::Trace& counters);
 
 }  // namespace gpuperf::io::ncu
