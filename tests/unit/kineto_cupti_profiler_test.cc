@@ -18,8 +18,9 @@ namespace {
 using model::kNoId;
 
 std::int64_t Count(const model::Trace& trace, const std::string& what) {
-  auto it = trace.diagnostics.counts.find(what);
-  return it == trace.diagnostics.counts.end() ? 0 : it->second;
+  auto diagnostic = gpuperf::model::FindDiagnostic(what);  // a catalogue name
+  REQUIRE(diagnostic);
+  return trace.diagnostics.Get(*diagnostic);
 }
 
 const model::KernelCounters* CountersOf(const model::Trace& trace, std::size_t activity) {

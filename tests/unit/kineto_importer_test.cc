@@ -29,8 +29,9 @@ std::string ErrorOf(const std::string& json) {
 }
 
 std::int64_t Count(const model::Trace& trace, const std::string& what) {
-  auto it = trace.diagnostics.counts.find(what);
-  return it == trace.diagnostics.counts.end() ? 0 : it->second;
+  auto diagnostic = gpuperf::model::FindDiagnostic(what);  // a catalogue name
+  REQUIRE(diagnostic);
+  return trace.diagnostics.Get(*diagnostic);
 }
 
 std::string Events(const std::string& events) {

@@ -27,8 +27,9 @@ model::Trace Import(const std::string& path) {
 }
 
 std::int64_t Count(const model::Trace& trace, const std::string& name) {
-  auto it = trace.diagnostics.counts.find(name);
-  return it == trace.diagnostics.counts.end() ? 0 : it->second;
+  auto diagnostic = gpuperf::model::FindDiagnostic(name);  // a catalogue name
+  REQUIRE(diagnostic);
+  return trace.diagnostics.Get(*diagnostic);
 }
 
 TEST_CASE("ncu corpus: every CSV imports with its number of launches", "[ncu][corpus]") {
