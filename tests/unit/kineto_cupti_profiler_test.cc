@@ -1,5 +1,6 @@
-// Kineto cuda_profiler_range events (CUPTI range profiler, FORMATS.md §1): one kernel per range,
-// its args as KernelCounters under their Nsight Compute names, and the roofline FLOPs from them.
+// Kineto cuda_profiler_range events (CUPTI range profiler, docs/formats.md, "cuda_profiler_range"):
+// one kernel per range, its args as KernelCounters under their Nsight Compute names, and the
+// roofline FLOPs from them.
 #include "gpuperf/analyze.h"
 #include "gpuperf/import.h"
 #include "gpuperf/trace.h"

@@ -1,4 +1,4 @@
-// The Kineto importer on small inline traces: one test per variant of FORMATS.md §1-2.
+// The Kineto importer on small inline traces: one test per variant of docs/formats.md, "Kineto".
 #include "io/kineto/kineto_importer.h"
 
 #include "gpuperf/import.h"

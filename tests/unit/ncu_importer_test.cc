@@ -1,5 +1,5 @@
 // The Nsight Compute CSV importer on hand-written inputs in memory: the three layouts, program
-// output between rows, malformed and truncated input (FORMATS.md §4).
+// output between rows, malformed and truncated input (docs/formats.md, "Nsight Compute CSV").
 #include "gpuperf/import.h"
 
 #include <catch2/catch.hpp>
