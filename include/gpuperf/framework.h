@@ -1,8 +1,8 @@
-// The framework view of a report: GPU time by operator, category, module and step (the seed's
-// hierarchy: kernel -> operator -> module -> step). Computed by src/analysis/framework, written
-// by the report writers as report.json `operators[]`, `categories[]`, `modules[]`,
-// `module_tree[]`, `steps[]` and `step_summary`; docs/metrics.md "Framework view" defines every
-// figure and where it differs from TraceLens, HTA and nsys.
+// The framework view of a report: GPU time by operator, category, module and step (docs/method.md,
+// "Report hierarchically": kernel -> operator -> module -> step). Computed by
+// src/analysis/framework, written by the report writers as report.json `operators[]`,
+// `categories[]`, `modules[]`, `module_tree[]`, `steps[]` and `step_summary`; docs/metrics.md
+// "Framework view" defines every figure and where it differs from TraceLens, HTA and nsys.
 #pragma once
 
 #include <cstdint>

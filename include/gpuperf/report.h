@@ -82,7 +82,7 @@ struct CeilingsUsed {
   std::string reason;  // why no entry matched; "" on a match
 };
 
-// One step of the application-level triage (gpu-performance-engineering.txt's order).
+// One step of the application-level triage (docs/method.md, "Triage order").
 struct TriageStep {
   std::string question;  // "gpu_idle", "transfer", "communication", "dominant_work"
   std::string answer;    // "yes", "no", "unknown"
@@ -101,7 +101,7 @@ struct LaunchQueue {
   std::string sentence;  // "GPU-bound: the host runs 1.2 ms ahead ..."; says why when undetermined
 };
 
-// The seed's deliverable (gpu-performance-evidence.txt, "Deliverable"): report.json `diagnosis`.
+// The bottleneck statement (docs/method.md, "The bottleneck statement"): report.json `diagnosis`.
 struct Diagnosis {
   std::string target_metric;  // what is being minimised, and over which window
   std::string scope;          // workload scope: input, devices, ranks, what the window holds
@@ -212,7 +212,7 @@ struct Finding {
   std::optional<std::int64_t> gpu_idle_caused_ns;
 };
 
-// The kernel-count audit of gpu-performance-evidence.txt.
+// The kernel-count audit (docs/method.md, "Kernel-count audit").
 struct Audit {
   std::int64_t kernel_launches = 0;  // kernel executions on the GPU
   std::int64_t launch_calls = 0;     // host launch API calls (runtime + driver)

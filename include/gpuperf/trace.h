@@ -8,6 +8,7 @@
 //  - Anything malformed that the importer skipped is counted in Trace::diagnostics.
 #pragma once
 
+#include "gpuperf/diagnostics_catalogue.h"
 #include "gpuperf/measured_ceilings.h"
 
 #include <cstddef>
@@ -235,12 +236,22 @@ struct MemoryEvent {
   std::int64_t pid = kNoId;
 };
 
-// Named counters of what an importer skipped or repaired, plus free-form notes.
-// Shown in every report: nothing is dropped silently.
+// Counters of what an importer skipped or repaired, plus free-form notes. Shown in every report:
+// nothing is dropped silently. Every counter is an entry of the catalogue
+// (gpuperf/diagnostics_catalogue.h: name, severity, meaning); there is no counting by string.
 struct Diagnostics {
-  std::map<std::string, std::int64_t> counts;
+  // Iterates in byte order of the names (the catalogue's order): report.json's order.
+  std::map<Diagnostic, std::int64_t> counts;
   std::vector<std::string> notes;
-  void Count(const std::string& what, std::int64_t n = 1) { counts[what] += n; }
+  // Adds `n` to `what`. n = 0 still records `what` (the --counters join counts its zeros: the
+  // join happened).
+  void Count(Diagnostic what, std::int64_t n = 1) { counts[what] += n; }
+  // The count of `what`, 0 when never counted.
+  std::int64_t Get(Diagnostic what) const {
+    auto it = counts.find(what);
+    return it == counts.end() ? 0 : it->second;
+  }
+  bool Has(Diagnostic what) const { return counts.count(what) != 0; }
 };
 
 // Hardware counters of one kernel launch (Nsight Compute), kept beside the activity so that

@@ -1,4 +1,4 @@
-// Amdahl's law as the seeds state it (performance-diagnosis-report.txt): a part that holds the
+// Amdahl's law (docs/method.md, "Amdahl bound and critical time"): a part that holds the
 // fraction f of the critical time and becomes s times faster bounds the whole program's speedup
 // at 1 / ((1 - f) + f / s), and at 1 / (1 - f) however fast the part gets.
 #pragma once

@@ -44,8 +44,8 @@ report::SourceInfo SourceOf(const model::Trace& trace) {
 }
 
 void CopyDiagnostics(const model::Trace& trace, report::AnalysisReport& out) {
-  for (const auto& [name, count] : trace.diagnostics.counts)
-    out.diagnostics.push_back({name, count});
+  for (const auto& [what, count] : trace.diagnostics.counts)  // in byte order of the names
+    out.diagnostics.push_back({std::string(model::DiagnosticName(what)), count});
   out.diagnostic_notes = trace.diagnostics.notes;
 }
 

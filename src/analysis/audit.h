@@ -1,4 +1,5 @@
-// The kernel-count audit of gpu-performance-evidence.txt: launches, copies, syncs, allocations.
+// The kernel-count audit (docs/method.md, "Kernel-count audit"): launches, copies, syncs,
+// allocations.
 #pragma once
 
 #include "gpuperf/report.h"

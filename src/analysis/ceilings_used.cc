@@ -162,7 +162,7 @@ const model::DeviceCeilings* DeviceRoofs::ForCounters() const {
 
 DeviceRoofs RoofsOf(const model::Trace& trace, std::int32_t device) {
   DeviceRoofs roofs{DeviceCeilingMatch(trace, device), std::nullopt, "", true, {}};
-  roofs.durations_from_counters = !trace.diagnostics.counts.count("counters_ncu_launches");
+  roofs.durations_from_counters = !trace.diagnostics.Has(model::Diagnostic::kCountersNcuLaunches);
   if (auto clock = CountersSmClock(trace, device)) {
     roofs.counters_clock_hz = clock->hz;
     roofs.counters_clock_metric = clock->metric;

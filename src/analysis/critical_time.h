@@ -1,6 +1,7 @@
 // Which GPU time is critical: the time a part of the program holds alone, on the path the program
-// waits for. Amdahl's f comes from here, never from invocation counts (performance-diagnosis
-// seed): overlapped time and time the program did not wait for cannot come back.
+// waits for. Amdahl's f comes from here, never from invocation counts (docs/method.md,
+// "Amdahl bound and critical time"): overlapped time and time the program did not wait for cannot
+// come back.
 #pragma once
 
 #include "gpuperf/trace.h"

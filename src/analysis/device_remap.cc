@@ -20,7 +20,7 @@ bool ResolveDeviceRemap(model::Trace& trace) {
   model::Device& copy = trace.devices.front();
   std::int32_t described = copy.id;
   copy.id = *used.begin();
-  trace.diagnostics.Count("analysis.device_remapped");
+  trace.diagnostics.Count(model::Diagnostic::kAnalysisDeviceRemapped);
   trace.diagnostics.notes.push_back(fmt::format(
       "All GPU work runs on device {} while the trace describes one device, id {} ({}): read as "
       "a visible-devices remap (HIP_VISIBLE_DEVICES / CUDA_VISIBLE_DEVICES), so device {} uses "

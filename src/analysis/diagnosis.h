@@ -1,6 +1,6 @@
-// The seed's deliverable (gpu-performance-evidence.txt, "Deliverable"; docs/metrics.md,
+// The bottleneck statement (docs/method.md, "The bottleneck statement"; docs/metrics.md,
 // "Diagnosis"): target metric and scope, baseline, dominant phase or kernel, the application's
-// bottleneck class reached in the triage order of gpu-performance-engineering.txt (GPU idle ->
+// bottleneck class reached in the triage order of docs/method.md ("Triage order": GPU idle ->
 // host, launch or sync; transfer; communication; else the dominant kernel's roofline class), ONE
 // next experiment and the measurement that would falsify it. A class without confirming evidence
 // is a "hypothesis" that names the measurement that would test it, never a finding.

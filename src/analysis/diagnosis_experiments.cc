@@ -1,6 +1,7 @@
 // The one next experiment per bottleneck class, and the measurement that would falsify it
-// (gpu-performance-evidence.txt: "one ranked next experiment; the measurement that would falsify
-// the hypothesis"). Texts name the subject and carry the Amdahl bound the diagnosis computed.
+// (docs/method.md, "The bottleneck statement": one ranked next experiment and the measurement
+// that would falsify the hypothesis). Texts name the subject and carry the Amdahl bound the
+// diagnosis computed.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 // Finding rules (report::Finding with stable ids), mirroring `nsys analyze` where it has a rule
-// (FORMATS.md §6). A rule returns nothing when the trace shows no problem or lacks the data.
+// (docs/formats.md, "nsys analyze rules"; docs/metrics.md, "Findings"). A rule returns nothing when
+// the trace shows no problem or lacks the data.
 #pragma once
 
 #include "gpuperf/analyze.h"

@@ -115,18 +115,14 @@ void AttachNcuEvidence(const model::Trace& trace, std::vector<report::KernelRow>
 }
 
 std::optional<report::CounterJoin> CounterJoinOf(const model::Trace& trace) {
-  const auto& counts = trace.diagnostics.counts;
-  auto count = [&](const char* name) -> std::int64_t {
-    auto it = counts.find(name);
-    return it == counts.end() ? 0 : it->second;
-  };
-  if (!counts.count("counters_ncu_launches"))
+  const model::Diagnostics& counts = trace.diagnostics;
+  if (!counts.Has(model::Diagnostic::kCountersNcuLaunches))
     return std::nullopt;
   report::CounterJoin join;
-  join.ncu_launches = count("counters_ncu_launches");
-  join.joined = count("counters_joined");
-  join.no_kernel = count("counters_no_kernel");
-  join.config_mismatch = count("counters_config_mismatch");
+  join.ncu_launches = counts.Get(model::Diagnostic::kCountersNcuLaunches);
+  join.joined = counts.Get(model::Diagnostic::kCountersJoined);
+  join.no_kernel = counts.Get(model::Diagnostic::kCountersNoKernel);
+  join.config_mismatch = counts.Get(model::Diagnostic::kCountersConfigMismatch);
   for (int i = 0;; ++i) {
     auto it = trace.metadata.properties.find("counters_join_example:" + std::to_string(i));
     if (it == trace.metadata.properties.end())

@@ -1,6 +1,6 @@
 // Amdahl predictions from the timeline: each hot kernel's and phase's share of the critical
 // time, the whole-program bound of a local speedup, and, with a roofline floor, the wall time a
-// kernel could give back (performance-diagnosis-report.txt).
+// kernel could give back (docs/method.md, "Amdahl bound and critical time").
 #pragma once
 
 #include "gpuperf/report.h"
@@ -28,7 +28,8 @@ struct KernelFloor {
 inline constexpr std::int64_t kMinKernelLatencyNs = 2'000;
 
 // Kernels are ranked by critical time (recoverable time, where a floor is known, is a column);
-// the first `kernels_kept` are kept. A floor is never below instances x the minimum latency. Phases are NVTX and user-annotation ranges by their union of host time.
+// the first `kernels_kept` are kept. A floor is never below instances x the minimum latency. Phases
+// are NVTX and user-annotation ranges by their union of host time.
 report::Predictions ComputePredictions(const model::Trace& trace,
                                        const CorrelationIndex& index,
                                        const std::vector<report::KernelRow>& kernels,

@@ -1,5 +1,6 @@
 // The roofline of each kernel name from the hardware counters in Trace::counters (Nsight Compute
-// metric names, FORMATS.md §5) against the datasheet ceilings of its device (model/ceilings.h).
+// metric names, docs/formats.md, "Nsight Compute's roofline") against the datasheet ceilings of its
+// device (model/ceilings.h).
 #pragma once
 
 #include "gpuperf/report.h"

@@ -28,11 +28,11 @@ const std::vector<std::unique_ptr<Importer>>& Importers() {
 }
 
 // A model at the record limit (model/record_limit.h) is not the whole input: an error, never a
-// partial analysis.
+// partial analysis. What an importer drops at the limit is the catalogue's error severity.
 Status CheckRecordLimit(const model::Trace& trace, const std::string& name) {
   std::int64_t dropped = 0;
   for (const auto& [what, count] : trace.diagnostics.counts) {
-    if (what.ends_with(model::kRecordLimitDiagnostic))
+    if (model::Describe(what).severity == model::DiagnosticSeverity::kError)
       dropped += count;
   }
   if (dropped == 0 && model::RecordCount(trace) <= model::MaxTraceRecords())

@@ -1,8 +1,9 @@
 // The most records (activities, API calls, syncs, ranges, host ops, Python frames, memory events,
 // counters) a trace model may hold: memory is bounded by what the model keeps, whatever the input
 // (a 3.6 MB gzip inflated to 7.7 M kernel events took 2.7 GB). Importers stop adding records at the
-// limit and count the rest in the diagnostic kRecordLimitDiagnostic; io's registry then fails the
-// import naming the limit and the option that raises it (--max-records).
+// limit and count the rest in a diagnostic of severity kError (gpuperf/diagnostics_catalogue.h:
+// kKinetoRecordsOverLimit); io's registry then fails the import naming the limit and the option
+// that raises it (--max-records).
 #pragma once
 
 #include "gpuperf/trace.h"
@@ -11,8 +12,6 @@
 #include <cstdint>
 
 namespace gpuperf::model {
-
-inline constexpr const char* kRecordLimitDiagnostic = "records_over_limit";
 
 // The process-wide limit (default 10,000,000); the CLI sets it from --max-records.
 std::uint64_t& MaxTraceRecords();

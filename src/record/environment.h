@@ -1,5 +1,5 @@
 // What baseline.json records about the machine, the software and the workload, so that two
-// baselines can be told apart ("Baseline record" in gpu-performance-evidence.txt). Every value
+// baselines can be told apart (docs/method.md, "Baseline record"). Every value
 // that could not be read is the string "not available" with the reason, never a guess.
 #pragma once
 

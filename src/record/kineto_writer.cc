@@ -20,7 +20,8 @@ namespace {
 using spool::Event;
 using spool::EventKind;
 
-// Kineto's base: now floored to a quarter of an average Gregorian year (FORMATS.md §1.3).
+// Kineto's base: now floored to a quarter of an average Gregorian year (docs/formats.md,
+// "Kineto", "Timestamps").
 constexpr std::int64_t kBaseQuantumNs = 7'889'238'000'000'000;
 
 std::string Escape(std::string_view text) {

@@ -1,5 +1,5 @@
-// A process's spool as a Kineto-dialect Chrome trace (docs/recorder.md, FORMATS.md §1), so that
-// `gpuperf analyze`, Perfetto, HTA and TraceLens read what `gpuperf baseline` recorded.
+// A process's spool as a Kineto-dialect Chrome trace (docs/recorder.md; docs/formats.md, "Kineto"),
+// so that `gpuperf analyze`, Perfetto, HTA and TraceLens read what `gpuperf baseline` recorded.
 //
 // Dialect choices: the 2024+ encoding (relative microseconds with exactly three decimals,
 // baseTimeNanoseconds a multiple of 7 889 238 s); GPU work on pid = device, tid = stream;

@@ -148,9 +148,9 @@ void AddProcess(const SpoolContents& p, model::Trace& trace) {
                             model::kNoId});
   }
   if (nvtx.ends_without_start > 0)
-    trace.diagnostics.Count("nvtx range end without start", nvtx.ends_without_start);
+    trace.diagnostics.Count(model::Diagnostic::kNvtxRangeEndWithoutStart, nvtx.ends_without_start);
   if (nvtx.starts_without_end > 0)
-    trace.diagnostics.Count("nvtx range start without end", nvtx.starts_without_end);
+    trace.diagnostics.Count(model::Diagnostic::kNvtxRangeStartWithoutEnd, nvtx.starts_without_end);
 }
 
 }  // namespace

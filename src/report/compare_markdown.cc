@@ -1,6 +1,6 @@
-// compare.md, in the order of performance-diagnosis-report.txt: decision and quantified result,
-// workload, baseline operating point, limiting operation, predicted mechanism, correctness and
-// mechanism evidence, named-operation timing, end-to-end effect, limitations, reproduction.
+// compare.md, in the report order of docs/method.md ("Report order"): decision and quantified
+// result, workload, baseline operating point, limiting operation, predicted mechanism, correctness
+// and mechanism evidence, named-operation timing, end-to-end effect, limitations, reproduction.
 #include <fmt/format.h>
 
 #include <algorithm>

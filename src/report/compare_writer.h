@@ -1,5 +1,5 @@
 // Writers for `gpuperf compare`: compare.json for CI (docs/compare.md) and compare.md for a
-// pull request, in the order of performance-diagnosis-report.txt.
+// pull request, in the report order of docs/method.md ("Report order").
 #pragma once
 
 #include "gpuperf/compare.h"

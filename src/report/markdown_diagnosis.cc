@@ -1,4 +1,5 @@
-// report.md's diagnosis (the seed's deliverable, first after the headline), the ceilings the
+// report.md's diagnosis (the bottleneck statement of docs/method.md, first after the
+// headline), the ceilings the
 // report used, and the per-kernel classes.
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // report.md's hierarchy, right under the diagnosis: steps -> modules -> operators -> categories
-// -> kernels, a few rows each (the seed's "report performance hierarchically").
+// -> kernels, a few rows each (docs/method.md, "Report hierarchically").
 #include <fmt/format.h>
 
 #include <algorithm>

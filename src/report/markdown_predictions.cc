@@ -26,8 +26,9 @@ std::string Limit(const CriticalShare& s) {
   return s.limit_speedup ? util::FormatRatio(*s.limit_speedup) + "×" : "unbounded";
 }
 
-// The seed's sentence for the top kernel: its share, what a modest local speedup buys, the
-// ceiling, and what the roof allows when a floor is known.
+// The Amdahl sentence for the top kernel (docs/method.md, "Amdahl bound and critical time"): its
+// share, what a modest local speedup buys, the ceiling, and what the roof allows when a floor is
+// known.
 void AppendLeadSentence(std::string& out, const Predictions& p, const MarkdownOptions& options) {
   const CriticalShare& k = p.kernels.front();
   const double s = kIllustrativeSpeedups[0];

@@ -35,7 +35,7 @@ TEST_CASE("Diagnostics and source facts are copied into the report", "[analysis]
   b.trace.metadata.format = "kineto";
   b.trace.metadata.rank = 3;
   b.trace.devices.push_back({.id = 0, .name = "H100", .compute_major = 9, .sm_count = 132});
-  b.trace.diagnostics.Count("kernel.missing_correlation", 4);
+  b.trace.diagnostics.Count(gpuperf::model::Diagnostic::kKinetoOrphanGpuActivity, 4);
   b.trace.diagnostics.notes.push_back("header after traceEvents");
   auto report = gpuperf::analysis::Analyze(b.trace);
   CHECK(report.source.format == "kineto");
@@ -43,7 +43,7 @@ TEST_CASE("Diagnostics and source facts are copied into the report", "[analysis]
   REQUIRE(report.source.devices.size() == 1);
   CHECK(report.source.devices[0] == "0: H100 (cc 9.0, 132 SMs)");
   REQUIRE(report.diagnostics.size() == 1);
-  CHECK(report.diagnostics[0].name == "kernel.missing_correlation");
+  CHECK(report.diagnostics[0].name == "kineto.orphan_gpu_activity");
   CHECK(report.diagnostics[0].count == 4);
   CHECK(report.diagnostic_notes == std::vector<std::string>{"header after traceEvents"});
 }

@@ -34,7 +34,8 @@ TraceBuilder QueuedThenHostBound() {
 }  // namespace
 
 TEST_CASE("Amdahl bound reproduces the seed's worked example", "[predictions]") {
-  // performance-diagnosis-report.txt: f = 0.09, s = 1.12 -> 1.0097 (about 0.97 percent).
+  // docs/method.md, "Amdahl bound and critical time": f = 0.09, s = 1.12 -> 1.0097 (about 0.97
+  // percent).
   CHECK_THAT(AmdahlSpeedup(0.09, 1.12), WithinRel(1.0 / (0.91 + 0.09 / 1.12), 1e-12));
   CHECK_THAT(AmdahlSpeedup(0.09, 1.12), WithinRel(1.0097367, 1e-6));
   CHECK_THAT(AmdahlLimit(0.09), WithinRel(1.0 / 0.91, 1e-12));

@@ -22,6 +22,6 @@ TEST_CASE("trace input: the device remap is applied for every command", "[cli]")
   REQUIRE(trace.ok());
   REQUIRE(trace->FindDevice(2) != nullptr);
   CHECK(trace->FindDevice(2)->name == "AMD Instinct MI300X");
-  CHECK(trace->diagnostics.counts.count("analysis.device_remapped") == 1);
+  CHECK(trace->diagnostics.Has(gpuperf::model::Diagnostic::kAnalysisDeviceRemapped));
   CHECK_FALSE(gpuperf::cli::ImportTraceForAnalysis(dir / "missing.json").ok());
 }

@@ -446,7 +446,7 @@ TEST_CASE("devices: a visible-devices remap is resolved only when unambiguous",
   CHECK(analysis::ResolveDeviceRemap(b.trace));
   REQUIRE(b.trace.FindDevice(2) != nullptr);
   CHECK(b.trace.FindDevice(2)->name == "AMD Instinct MI300X");
-  CHECK(b.trace.diagnostics.counts.at("analysis.device_remapped") == 1);
+  CHECK(b.trace.diagnostics.Get(gpuperf::model::Diagnostic::kAnalysisDeviceRemapped) == 1);
   // Work on two ids: which one the description meant is unknown.
   two.activities[1].device = 3;
   CHECK_FALSE(analysis::ResolveDeviceRemap(two));

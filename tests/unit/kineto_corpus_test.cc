@@ -21,8 +21,9 @@ namespace gpuperf::io {
 namespace {
 
 std::int64_t Count(const model::Trace& trace, const std::string& what) {
-  auto it = trace.diagnostics.counts.find(what);
-  return it == trace.diagnostics.counts.end() ? 0 : it->second;
+  auto diagnostic = gpuperf::model::FindDiagnostic(what);  // a catalogue name
+  REQUIRE(diagnostic);
+  return trace.diagnostics.Get(*diagnostic);
 }
 
 std::size_t CountKind(const model::Trace& trace, model::ActivityKind kind) {

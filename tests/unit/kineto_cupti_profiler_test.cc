@@ -1,5 +1,6 @@
-// Kineto cuda_profiler_range events (CUPTI range profiler, FORMATS.md §1): one kernel per range,
-// its args as KernelCounters under their Nsight Compute names, and the roofline FLOPs from them.
+// Kineto cuda_profiler_range events (CUPTI range profiler, docs/formats.md, "cuda_profiler_range"):
+// one kernel per range, its args as KernelCounters under their Nsight Compute names, and the
+// roofline FLOPs from them.
 #include "gpuperf/analyze.h"
 #include "gpuperf/import.h"
 #include "gpuperf/trace.h"
@@ -18,8 +19,9 @@ namespace {
 using model::kNoId;
 
 std::int64_t Count(const model::Trace& trace, const std::string& what) {
-  auto it = trace.diagnostics.counts.find(what);
-  return it == trace.diagnostics.counts.end() ? 0 : it->second;
+  auto diagnostic = gpuperf::model::FindDiagnostic(what);  // a catalogue name
+  REQUIRE(diagnostic);
+  return trace.diagnostics.Get(*diagnostic);
 }
 
 const model::KernelCounters* CountersOf(const model::Trace& trace, std::size_t activity) {

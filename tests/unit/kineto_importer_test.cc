@@ -1,4 +1,4 @@
-// The Kineto importer on small inline traces: one test per variant of FORMATS.md §1-2.
+// The Kineto importer on small inline traces: one test per variant of docs/formats.md, "Kineto".
 #include "io/kineto/kineto_importer.h"
 
 #include "gpuperf/import.h"
@@ -29,8 +29,9 @@ std::string ErrorOf(const std::string& json) {
 }
 
 std::int64_t Count(const model::Trace& trace, const std::string& what) {
-  auto it = trace.diagnostics.counts.find(what);
-  return it == trace.diagnostics.counts.end() ? 0 : it->second;
+  auto diagnostic = gpuperf::model::FindDiagnostic(what);  // a catalogue name
+  REQUIRE(diagnostic);
+  return trace.diagnostics.Get(*diagnostic);
 }
 
 std::string Events(const std::string& events) {

@@ -27,8 +27,9 @@ model::Trace Import(const std::string& path) {
 }
 
 std::int64_t Count(const model::Trace& trace, const std::string& name) {
-  auto it = trace.diagnostics.counts.find(name);
-  return it == trace.diagnostics.counts.end() ? 0 : it->second;
+  auto diagnostic = gpuperf::model::FindDiagnostic(name);  // a catalogue name
+  REQUIRE(diagnostic);
+  return trace.diagnostics.Get(*diagnostic);
 }
 
 TEST_CASE("ncu corpus: every CSV imports with its number of launches", "[ncu][corpus]") {
@@ -83,7 +84,8 @@ TEST_CASE("ncu corpus: A100 SGEMM FLOPs are exactly 2*M*N*K", "[ncu][roofline][c
   if (!path)
     return;
   // ncu_profile.sh.txt runs the GEMM with M N K = 40960 20480 40960; the kernel does one FFMA
-  // per multiply-add, so ffma = M*N*K (FORMATS.md) and FP32 FLOPs = 2*M*N*K.
+  // per multiply-add, so ffma = M*N*K (docs/formats.md, "Nsight Compute's roofline") and FP32 FLOPs
+  // = 2*M*N*K.
   const double m = 40960, n = 20480, k = 40960;
   model::Trace trace = Import(*path);
   REQUIRE(trace.activities.size() == 3);

@@ -91,7 +91,7 @@ TEST_CASE("ncu clock: compute roofs scaled to the SM clock the counters record",
   // Counters joined to another trace's timeline (analyze --counters): the durations are that
   // trace's, at a clock the counters do not tell, so the peaks stay at the boost clock.
   TraceBuilder joined = NcuGemm(4e11, 1'000'000);
-  joined.trace.diagnostics.Count("counters_ncu_launches", 1);
+  joined.trace.diagnostics.Count(model::Diagnostic::kCountersNcuLaunches, 1);
   report::AnalysisReport j = Analyze(joined.trace);
   CHECK_FALSE(Gemm(j).roofline->sm_clock_hz);
   CHECK(Gemm(j).roofline->compute_fraction_range->first == Approx(2e12 / 19.5e12));

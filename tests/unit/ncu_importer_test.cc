@@ -1,5 +1,5 @@
 // The Nsight Compute CSV importer on hand-written inputs in memory: the three layouts, program
-// output between rows, malformed and truncated input (FORMATS.md §4).
+// output between rows, malformed and truncated input (docs/formats.md, "Nsight Compute CSV").
 #include "gpuperf/import.h"
 
 #include <catch2/catch.hpp>
@@ -49,8 +49,9 @@ const model::KernelCounters& CountersOf(const model::Trace& trace, std::size_t a
 }
 
 std::int64_t Count(const model::Trace& trace, const std::string& name) {
-  auto it = trace.diagnostics.counts.find(name);
-  return it == trace.diagnostics.counts.end() ? 0 : it->second;
+  auto diagnostic = gpuperf::model::FindDiagnostic(name);  // a catalogue name
+  REQUIRE(diagnostic);
+  return trace.diagnostics.Get(*diagnostic);
 }
 
 TEST_CASE("ncu long format: one kernel per ID, values in base units", "[ncu]") {
@@ -124,7 +125,8 @@ TEST_CASE("ncu details page: labels map to raw names, rule rows are kept", "[ncu
   CHECK(metrics.at("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed") == Approx(12.5));
   CHECK(metrics.at("launch__occupancy_limit_blocks") == 32);
   // The rule row is kept as text with the trace, quotes and all.
-  CHECK(trace.diagnostics.counts == std::map<std::string, std::int64_t>{{"ncu_rule_rows", 1}});
+  CHECK(trace.diagnostics.counts ==
+        std::map<model::Diagnostic, std::int64_t>{{model::Diagnostic::kNcuRuleRows, 1}});
   auto rules = gpuperf::model::LoadNcuRules(trace.metadata, 0);
   REQUIRE(rules.size() == 1);
   CHECK(rules[0].section == "SpeedOfLight");
@@ -193,7 +195,7 @@ TEST_CASE("ncu malformed rows are counted, never fatal", "[ncu]") {
 TEST_CASE("ncu header only, or a truncated header, still imports cleanly", "[ncu]") {
   model::Trace empty = Import(std::string("==ERROR== ERR_NVGPUCTRPERM\n") + kLongHeader);
   CHECK(empty.activities.empty());
-  CHECK(empty.diagnostics.counts.at("ncu_error_lines") == 1);
+  CHECK(empty.diagnostics.Get(gpuperf::model::Diagnostic::kNcuErrorLines) == 1);
   // Cut in the middle of the header: the probe still sees it, the header is malformed.
   std::string header = kLongHeader;
   std::string cut = header.substr(0, header.find("\"Block Size\"") + 4);  // inside a quote

@@ -1,4 +1,4 @@
-// Nsight Compute values and units, converted by hand (FORMATS.md §4.1).
+// Nsight Compute values and units, converted by hand (docs/formats.md, "Values").
 #include "io/ncu/ncu_values.h"
 
 #include <catch2/catch.hpp>

@@ -73,7 +73,7 @@ TEST_CASE("nsys corpus: pipit saxpy (nsys 2022.2, schema 2.9)", "[nsys][corpus]"
   // SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59 AND end IS NOT NULL  -> 22
   // (the other 2 rows: one NvtxThread (39), one DomainCreate (75) naming domain 1 "MPI").
   CHECK(trace.ranges.size() == 22);
-  CHECK(trace.diagnostics.counts.at("nsys.nvtx_other_event_skipped") == 1);
+  CHECK(trace.diagnostics.Get(gpuperf::model::Diagnostic::kNsysNvtxOtherEventSkipped) == 1);
   // gold gpukernsum.csv: 5 instances, total 88573480 ns, min 17700808, max 17733416.
   std::int64_t total = 0, min = INT64_MAX, max = 0;
   for (const auto& a : trace.activities) {

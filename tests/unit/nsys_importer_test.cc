@@ -183,12 +183,12 @@ TEST_CASE("nsys importer names NVTX ranges from text or StringIds and counts the
   CHECK(trace->ranges[1].tid == kTid);
   CHECK(trace->Name(trace->ranges[2].name) == "startend");
   CHECK(trace->ranges[2].kind == model::RangeKind::kNvtx);
-  const auto& counts = trace->diagnostics.counts;
-  CHECK(counts.at("nsys.nvtx_marker_skipped") == 1);
-  CHECK(counts.at("nsys.nvtx_other_event_skipped") == 1);
-  CHECK(counts.at("nsys.nvtx_unterminated_range") == 1);
-  CHECK(counts.at("nsys.nvtx_end_before_start") == 1);
-  CHECK(counts.size() == 4);
+  const model::Diagnostics& counts = trace->diagnostics;
+  CHECK(counts.Get(model::Diagnostic::kNsysNvtxMarkerSkipped) == 1);
+  CHECK(counts.Get(model::Diagnostic::kNsysNvtxOtherEventSkipped) == 1);
+  CHECK(counts.Get(model::Diagnostic::kNsysNvtxUnterminatedRange) == 1);
+  CHECK(counts.Get(model::Diagnostic::kNsysNvtxEndBeforeStart) == 1);
+  CHECK(counts.counts.size() == 4);
 }
 
 TEST_CASE("nsys importer skips and counts malformed rows", "[nsys]") {
@@ -207,13 +207,13 @@ TEST_CASE("nsys importer skips and counts malformed rows", "[nsys]") {
                          " srcKind) VALUES (1, 2, 'many', 42, 99), (3, 4, 64, 11, 1);"});
   auto trace = ImportTraceMemory(MakeSqliteImage(sql), "bad.sqlite");
   REQUIRE(trace.ok());
-  const auto& counts = trace->diagnostics.counts;
-  CHECK(counts.at("nsys.kernel_end_before_start") == 1);
-  CHECK(counts.at("nsys.kernel_null_time") == 1);
-  CHECK(counts.at("nsys.kernel_negative_time") == 1);
-  CHECK(counts.at("nsys.string_id_missing") == 1);
-  CHECK(counts.at("nsys.kernel_null_name") == 1);
-  CHECK(counts.at("nsys.kernel_launch_dim_out_of_range") == 2);
+  const model::Diagnostics& counts = trace->diagnostics;
+  CHECK(counts.Get(model::Diagnostic::kNsysKernelEndBeforeStart) == 1);
+  CHECK(counts.Get(model::Diagnostic::kNsysKernelNullTime) == 1);
+  CHECK(counts.Get(model::Diagnostic::kNsysKernelNegativeTime) == 1);
+  CHECK(counts.Get(model::Diagnostic::kNsysStringIdMissing) == 1);
+  CHECK(counts.Get(model::Diagnostic::kNsysKernelNullName) == 1);
+  CHECK(counts.Get(model::Diagnostic::kNsysKernelLaunchDimOutOfRange) == 2);
   REQUIRE(trace->activities.size() == 5);
   CHECK(trace->Name(trace->activities[0].name) == "<unknown string 999>");
   CHECK(trace->activities[2].grid == model::Dim3{0x7FFFFFFF, 0, 0});

@@ -54,13 +54,13 @@ TEST_CASE("nsys importer reads TARGET_INFO_GPU and PROCESSES", "[nsys]") {
   CHECK(h200.warp_size == 32);
   CHECK(trace->devices[1].id == 3);
   CHECK(trace->devices[1].compute_major == 8);
-  CHECK(trace->diagnostics.counts.at("nsys.gpu_duplicate_id") == 1);
+  CHECK(trace->diagnostics.Get(gpuperf::model::Diagnostic::kNsysGpuDuplicateId) == 1);
 
   REQUIRE(trace->processes.size() == 2);
   CHECK(trace->processes[0].pid == 4242);
   CHECK(trace->processes[0].name == "saxpy");
   CHECK(trace->processes[1].pid == 77);  // decoded from globalPid when pid is NULL
-  CHECK(trace->diagnostics.counts.at("nsys.process_null_pid") == 1);
+  CHECK(trace->diagnostics.Get(gpuperf::model::Diagnostic::kNsysProcessNullPid) == 1);
 }
 
 TEST_CASE("nsys importer reads syncs, memsets and GPU memory usage events", "[nsys]") {
@@ -103,7 +103,7 @@ TEST_CASE("nsys importer reads syncs, memsets and GPU memory usage events", "[ns
   CHECK(trace->syncs[0].correlation == 55);
   CHECK(trace->syncs[0].pid == 900);
   CHECK(trace->syncs[1].kind == model::SyncKind::kUnknown);
-  CHECK(trace->diagnostics.counts.at("nsys.sync_unknown_type") == 1);
+  CHECK(trace->diagnostics.Get(gpuperf::model::Diagnostic::kNsysSyncUnknownType) == 1);
 
   REQUIRE(trace->activities.size() == 1);
   CHECK(trace->activities[0].kind == model::ActivityKind::kMemset);
@@ -117,7 +117,7 @@ TEST_CASE("nsys importer reads syncs, memsets and GPU memory usage events", "[ns
   CHECK(trace->memory_events[0].bytes == 1048576);
   CHECK(trace->memory_events[0].pid == 900);
   CHECK(trace->memory_events[1].op == model::MemoryOp::kFree);
-  CHECK(trace->diagnostics.counts.at("nsys.memory_event_malformed") == 1);
+  CHECK(trace->diagnostics.Get(gpuperf::model::Diagnostic::kNsysMemoryEventMalformed) == 1);
 }
 
 TEST_CASE("nsys importer resolves sparse and huge StringIds ids", "[nsys]") {

@@ -246,9 +246,9 @@ TEST_CASE("counter join: by name and launch order, the rest counted", "[roofline
   CHECK(t.trace.counters[0].metrics.at("ffma") == 1);
   CHECK(t.trace.counters[1].activity == 2);
   CHECK(t.trace.counters[2].activity == 1);
-  CHECK(t.trace.diagnostics.counts.at("counters_joined") == 3);
-  CHECK(t.trace.diagnostics.counts.at("counters_unjoined") == 1);
-  CHECK(t.trace.diagnostics.counts.at("counters_no_kernel") == 1);
+  CHECK(t.trace.diagnostics.Get(gpuperf::model::Diagnostic::kCountersJoined) == 3);
+  CHECK(t.trace.diagnostics.Get(gpuperf::model::Diagnostic::kCountersUnjoined) == 1);
+  CHECK(t.trace.diagnostics.Get(gpuperf::model::Diagnostic::kCountersNoKernel) == 1);
   REQUIRE(t.trace.metadata.properties.count("counters_join_example:0"));
   CHECK(t.trace.metadata.properties.at("counters_join_example:0").find("\"void absent(int)\"") !=
         std::string::npos);

@@ -64,14 +64,14 @@ model::NameId EventMapper::Intern(std::string_view text) {
 void EventMapper::Map(const Event& event) {
   ++events_;
   if (model::RecordLimitReached(*trace_))
-    return Count("kineto.records_over_limit");  // issue 17
+    return Count(model::Diagnostic::kKinetoRecordsOverLimit);  // issue 17
   if (!event.is_object()) {
-    Count("kineto.non_object_event");
+    Count(model::Diagnostic::kKinetoNonObjectEvent);
     return;
   }
   ++object_events_;
   if (event.Type(Field::kPh) != JsonToken::kString) {
-    Count("kineto.event_without_ph");
+    Count(model::Diagnostic::kKinetoEventWithoutPh);
     return;
   }
   std::string_view ph = event.Text(Field::kPh);
@@ -82,33 +82,33 @@ void EventMapper::Map(const Event& event) {
   } else if (ph == "M") {
     MapMetadata(event);
   } else if (ph == "s" || ph == "f" || ph == "t") {
-    Count("kineto.ignored.flow");
+    Count(model::Diagnostic::kKinetoIgnoredFlow);
   } else if (ph == "C") {
-    Count("kineto.ignored.counter");
+    Count(model::Diagnostic::kKinetoIgnoredCounter);
   } else {
-    Count("kineto.unknown_ph");
+    Count(model::Diagnostic::kKinetoUnknownPh);
   }
 }
 
 // The [ts, ts + dur] interval of an X event; counts and rejects a missing or bad ts / dur.
 bool EventMapper::Interval(const Event& event, TimeNs* start, TimeNs* end) {
   if (!event.Has(Field::kTs))
-    return Reject("kineto.event_without_ts");
+    return Reject(model::Diagnostic::kKinetoEventWithoutTs);
   if (!event.Has(Field::kDur))
-    return Reject("kineto.event_without_dur");
+    return Reject(model::Diagnostic::kKinetoEventWithoutDur);
   auto ts = event.Type(Field::kTs) == JsonToken::kNumber ? ParseMicrosAsNs(event.Text(Field::kTs))
                                                          : std::nullopt;
   if (!ts)
-    return Reject("kineto.bad_ts");
+    return Reject(model::Diagnostic::kKinetoBadTs);
   auto dur = event.Type(Field::kDur) == JsonToken::kNumber
                  ? ParseMicrosAsNs(event.Text(Field::kDur))
                  : std::nullopt;
   if (!dur)
-    return Reject("kineto.bad_dur");
+    return Reject(model::Diagnostic::kKinetoBadDur);
   if (*dur < 0)
-    return Reject("kineto.negative_dur");
+    return Reject(model::Diagnostic::kKinetoNegativeDur);
   if (*ts > std::numeric_limits<TimeNs>::max() - *dur)
-    return Reject("kineto.bad_dur");
+    return Reject(model::Diagnostic::kKinetoBadDur);
   *start = *ts;
   *end = *ts + *dur;
   return true;
@@ -117,14 +117,14 @@ bool EventMapper::Interval(const Event& event, TimeNs* start, TimeNs* end) {
 void EventMapper::MapComplete(const Event& event, Category category) {
   switch (category) {
     case Category::kFlow:
-      return Count("kineto.ignored.flow");
+      return Count(model::Diagnostic::kKinetoIgnoredFlow);
     case Category::kOverhead:
-      return Count("kineto.ignored.overhead");
+      return Count(model::Diagnostic::kKinetoIgnoredOverhead);
     case Category::kTraceSpan:
-      return Count("kineto.ignored.trace_span");
+      return Count(model::Diagnostic::kKinetoIgnoredTraceSpan);
     case Category::kCpuInstant:
     case Category::kOther:
-      return Count("kineto.ignored.other_category");
+      return Count(model::Diagnostic::kKinetoIgnoredOtherCategory);
     default:
       break;
   }
@@ -186,7 +186,7 @@ void EventMapper::MapGpuActivity(const Event& event, Category category, TimeNs s
     a.bytes = IntOr(event, Field::kArgBytes, 0);
   }
   if (start == end)
-    Count("kineto.zero_duration_gpu_activity");
+    Count(model::Diagnostic::kKinetoZeroDurationGpuActivity);
   trace_->activities.push_back(a);
 }
 
@@ -260,7 +260,7 @@ void EventMapper::MapHostOp(const Event& event, TimeNs start, TimeNs end) {
 }
 
 // python_function frames of threads with an unknown tid are written on pid 0 / tid 0, GPU 0's
-// pid (FORMATS.md): the category, not the pid, says they are host frames.
+// pid (docs/formats.md, "Kineto", "Events"): the category, not the pid, says they are host frames.
 void EventMapper::MapPythonFrame(const Event& event, TimeNs start, TimeNs end) {
   model::PythonFrame frame;
   frame.name = Intern(event.Text(Field::kName));
@@ -301,13 +301,13 @@ void EventMapper::MapProfilerRange(const Event& event, TimeNs start, TimeNs end)
     auto [end_ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (event.MetricType(i) != JsonToken::kNumber || ec != std::errc() ||
         end_ptr != text.data() + text.size()) {
-      Count("kineto.profiler_range_bad_metric");
+      Count(model::Diagnostic::kKinetoProfilerRangeBadMetric);
       continue;
     }
     counters.metrics[std::string(event.MetricName(i))] = value;
   }
   if (counters.metrics.empty())
-    Count("kineto.profiler_range_without_metrics");
+    Count(model::Diagnostic::kKinetoProfilerRangeWithoutMetrics);
   profiler_ranges_.emplace_back(a, std::move(counters));
 }
 
@@ -322,7 +322,7 @@ void EventMapper::ResolveProfilerRanges() {
   }
   std::unordered_set<std::size_t> taken;
   for (auto& [range, counters] : profiler_ranges_) {
-    Count("kineto.profiler_ranges");
+    Count(model::Diagnostic::kKinetoProfilerRanges);
     std::optional<std::size_t> kernel;
     if (auto it = kernels.find(range.name); it != kernels.end()) {
       for (std::size_t i : it->second) {
@@ -334,11 +334,11 @@ void EventMapper::ResolveProfilerRanges() {
       }
     }
     if (kernel) {
-      Count("kineto.profiler_ranges_attached_to_kernel");
+      Count(model::Diagnostic::kKinetoProfilerRangesAttachedToKernel);
       taken.insert(*kernel);
       counters.activity = *kernel;
     } else {
-      Count("kineto.profiler_ranges_as_kernel");
+      Count(model::Diagnostic::kKinetoProfilerRangesAsKernel);
       counters.activity = trace_->activities.size();
       counters.replay_span = true;
       trace_->activities.push_back(range);
@@ -351,16 +351,16 @@ void EventMapper::ResolveProfilerRanges() {
 // Only allocator instants ("[memory]") are kept; others (Iteration Start, ...) are counted.
 void EventMapper::MapInstant(const Event& event) {
   if (event.Text(Field::kName) != "[memory]")
-    return Count("kineto.ignored.instant");
+    return Count(model::Diagnostic::kKinetoIgnoredInstant);
   if (!event.Has(Field::kTs))
-    return Count("kineto.event_without_ts");
+    return Count(model::Diagnostic::kKinetoEventWithoutTs);
   auto ts = event.Type(Field::kTs) == JsonToken::kNumber ? ParseMicrosAsNs(event.Text(Field::kTs))
                                                          : std::nullopt;
   if (!ts)
-    return Count("kineto.bad_ts");
+    return Count(model::Diagnostic::kKinetoBadTs);
   auto bytes = event.Int(Field::kArgMemoryBytes);
   if (!bytes || *bytes == std::numeric_limits<std::int64_t>::min()) {
-    return Count("kineto.memory_event_without_bytes");
+    return Count(model::Diagnostic::kKinetoMemoryEventWithoutBytes);
   }
   model::MemoryEvent memory;
   memory.op = *bytes < 0 ? model::MemoryOp::kFree : model::MemoryOp::kAllocate;
@@ -377,7 +377,7 @@ void EventMapper::MapMetadata(const Event& event) {
   auto pid = event.Int(Field::kPid);
   if (event.Text(Field::kName) != "process_name" || !pid ||
       event.Type(Field::kArgName) != JsonToken::kString) {
-    return Count("kineto.ignored.metadata");
+    return Count(model::Diagnostic::kKinetoIgnoredMetadata);
   }
   if (!named_pids_.insert(*pid).second)
     return;
@@ -387,15 +387,17 @@ void EventMapper::MapMetadata(const Event& event) {
 void EventMapper::Finish() {
   for (const model::GpuActivity& a : trace_->activities) {
     if (a.correlation == kNoId) {
-      Count("kineto.gpu_activity_without_correlation");
+      Count(model::Diagnostic::kKinetoGpuActivityWithoutCorrelation);
     } else if (!api_correlations_.contains(a.correlation)) {
-      Count("kineto.orphan_gpu_activity");
+      Count(model::Diagnostic::kKinetoOrphanGpuActivity);
     }
   }
   ResolveProfilerRanges();  // after the orphan count: ranges have no launch to join
-  for (const auto& [what, n] : counts_)
-    trace_->diagnostics.Count(std::string(what), n);
-  counts_.clear();
+  for (std::size_t i = 0; i < counts_.size(); ++i) {
+    if (counts_[i] > 0)
+      trace_->diagnostics.Count(model::kDiagnosticCatalogue[i].id, counts_[i]);
+  }
+  counts_.fill(0);
 }
 
 }  // namespace gpuperf::io::kineto

@@ -1,13 +1,15 @@
 // Turns Kineto events into model records, one event at a time, and counts what it skips:
 // categories gpuperf does not keep (flows, counters, ...) under
-// "kineto.ignored.<what>", malformed events under "kineto.<problem>" (see kinds below).
+// "kineto.ignored.<what>", malformed events under "kineto.<problem>" (the kKineto* entries of
+// gpuperf/diagnostics_catalogue.h).
 #pragma once
 
 #include "gpuperf/trace.h"
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -53,13 +55,13 @@ class EventMapper {
   void MapPythonFrame(const Event& event, model::TimeNs start, model::TimeNs end);
   void MapProfilerRange(const Event& event, model::TimeNs start, model::TimeNs end);
   // Attaches each profiler range to an overlapping kernel of the same name, or adds it as a
-  // kernel of its own (FORMATS.md: cuda_profiler_range). Called by Finish().
+  // kernel of its own (docs/formats.md, "Kineto": cuda_profiler_range). Called by Finish().
   void ResolveProfilerRanges();
   void MapInstant(const Event& event);
   void MapMetadata(const Event& event);
-  // `what` must be a string literal: counts are kept by view and flushed in Finish().
-  void Count(std::string_view what) { ++counts_[what]; }
-  bool Reject(std::string_view what) {
+  // Counted here, once per event, and flushed into trace->diagnostics in Finish().
+  void Count(model::Diagnostic what) { ++counts_[static_cast<std::size_t>(what)]; }
+  bool Reject(model::Diagnostic what) {
     Count(what);
     return false;
   }
@@ -68,7 +70,7 @@ class EventMapper {
   std::unordered_map<std::string, model::NameId, StringHash, std::equal_to<>> names_;
   std::unordered_set<std::int64_t> api_correlations_;
   std::unordered_set<std::int64_t> named_pids_;
-  std::map<std::string_view, std::int64_t> counts_;
+  std::array<std::int64_t, model::kDiagnosticCount> counts_{};  // by catalogue index
   // (pid, tid) -> index into Trace::frame_threads; frames come in runs of one thread, so the
   // last one found is tried first.
   std::map<std::pair<std::int64_t, std::int64_t>, std::uint32_t> frame_threads_;

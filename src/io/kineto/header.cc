@@ -139,7 +139,7 @@ bool ReadHeaderValue(util::JsonReader& reader,
     if (auto base = ParseInt64(reader.text())) {
       trace->metadata.time_base_ns = *base;
     } else {
-      trace->diagnostics.Count("kineto.bad_base_time");
+      trace->diagnostics.Count(model::Diagnostic::kKinetoBadBaseTime);
     }
     return true;
   }

@@ -1,5 +1,6 @@
 // The top-level keys of a Kineto document other than "traceEvents": devices, distributed info,
-// versions and the time base. They may come before or after the events (FORMATS.md §1.1).
+// versions and the time base. They may come before or after the events (docs/formats.md,
+// "Kineto", "Document").
 #pragma once
 
 #include "gpuperf/trace.h"

@@ -1,5 +1,5 @@
 // Kineto / PyTorch-profiler Chrome-trace JSON (plain or gzip), every writer generation since 2021.
-// See ../shared/traces/FORMATS.md §1-2 for the variants this reader survives.
+// docs/formats.md, "Kineto", lists the variants this reader survives.
 #pragma once
 
 #include <memory>

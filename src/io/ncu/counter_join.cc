@@ -182,11 +182,11 @@ JoinSummary JoinCounters(model::Trace& trace, const model::Trace& counters) {
         trace.metadata, *chosen, model::LoadNcuRules(counters.metadata, c.activity));
     ++summary.joined;
   }
-  trace.diagnostics.Count("counters_ncu_launches", summary.ncu_launches);
-  trace.diagnostics.Count("counters_joined", summary.joined);
-  trace.diagnostics.Count("counters_unjoined", summary.unjoined);
-  trace.diagnostics.Count("counters_no_kernel", summary.no_kernel);
-  trace.diagnostics.Count("counters_config_mismatch", summary.config_mismatch);
+  trace.diagnostics.Count(model::Diagnostic::kCountersNcuLaunches, summary.ncu_launches);
+  trace.diagnostics.Count(model::Diagnostic::kCountersJoined, summary.joined);
+  trace.diagnostics.Count(model::Diagnostic::kCountersUnjoined, summary.unjoined);
+  trace.diagnostics.Count(model::Diagnostic::kCountersNoKernel, summary.no_kernel);
+  trace.diagnostics.Count(model::Diagnostic::kCountersConfigMismatch, summary.config_mismatch);
   trace.diagnostics.notes.push_back(
       "--counters: " + std::to_string(summary.joined) + " of " +
       std::to_string(summary.ncu_launches) +

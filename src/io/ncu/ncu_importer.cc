@@ -166,11 +166,11 @@ model::Trace BuildTrace(ncu::ParsedCsv parsed, model::Diagnostics diagnostics) {
   for (auto& [pid, process] : processes)
     trace.processes.push_back(std::move(process));
   if (from_cycles > 0)
-    trace.diagnostics.Count("ncu_durations_from_cycles", from_cycles);
+    trace.diagnostics.Count(model::Diagnostic::kNcuDurationsFromCycles, from_cycles);
   if (without > 0)
-    trace.diagnostics.Count("ncu_launches_without_duration", without);
+    trace.diagnostics.Count(model::Diagnostic::kNcuLaunchesWithoutDuration, without);
   if (from_totals > 0)
-    trace.diagnostics.Count("ncu_launch_dims_from_totals", from_totals);
+    trace.diagnostics.Count(model::Diagnostic::kNcuLaunchDimsFromTotals, from_totals);
   trace.diagnostics.notes.push_back(
       "Nsight Compute CSV: " + std::to_string(trace.activities.size()) +
       " profiled launches laid back to back on a synthetic timeline from 0 in ID order (ncu "

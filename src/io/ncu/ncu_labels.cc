@@ -14,7 +14,7 @@ struct LabelMapping {
 constexpr std::string_view kSol = "GPU Speed Of Light Throughput";
 constexpr std::string_view kMemory = "Memory Workload Analysis";
 
-// Labels of ncu 2020-2025 (FORMATS.md §4.1 and the "Other Speed-of-Light metrics" table of §5).
+// Labels of ncu 2020-2025 (docs/formats.md, "Nsight Compute CSV", "Labels by version").
 constexpr std::array<LabelMapping, 33> kLabels = {{
     {"", "Duration", "gpu__time_duration.sum"},
     {"", "Elapsed Cycles", "gpc__cycles_elapsed.max"},

@@ -1,6 +1,6 @@
 // `ncu --page details` writes section labels ("Duration", "DRAM Throughput") where `--metrics`
 // writes raw metric names. Labels change between versions; gpuperf keys everything on raw names,
-// so the labels it uses are mapped back here (FORMATS.md §4-5).
+// so the labels it uses are mapped back here (docs/formats.md, "Labels by version").
 #pragma once
 
 #include <optional>

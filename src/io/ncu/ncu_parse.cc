@@ -122,13 +122,14 @@ void Parser::Text(const std::string& text) {
   if (text.empty())
     return;
   if (text.rfind("==ERROR==", 0) == 0) {
-    diagnostics_.Count("ncu_error_lines");
+    diagnostics_.Count(model::Diagnostic::kNcuErrorLines);
     Note("Nsight Compute reported: " + text);
   } else if (text.rfind("==WARNING==", 0) == 0) {
-    diagnostics_.Count("ncu_warning_lines");
+    diagnostics_.Count(model::Diagnostic::kNcuWarningLines);
     Note("Nsight Compute reported: " + text);
   } else {
-    diagnostics_.Count("ncu_text_lines_skipped");  // program output, ==PROF== progress
+    diagnostics_.Count(
+        model::Diagnostic::kNcuTextLinesSkipped);  // program output, ==PROF== progress
   }
 }
 
@@ -184,7 +185,7 @@ void Parser::AddMetric(Launch& launch,
   if (converted.kind == ValueKind::kNumber &&
       unit.find_first_not_of(" \t") == std::string_view::npos && MetricNeedsUnit(key)) {
     // "6.46" with no unit may be ns, us or ms: never guessed.
-    diagnostics_.Count("ncu_missing_units");
+    diagnostics_.Count(model::Diagnostic::kNcuMissingUnits);
     Note("Nsight Compute value without a unit, dropped: " + key);
     return;
   }
@@ -193,14 +194,14 @@ void Parser::AddMetric(Launch& launch,
       launch.metrics.emplace(std::move(key), converted.value);  // the first of duplicates wins
       break;
     case ValueKind::kNotAvailable:
-      diagnostics_.Count("ncu_values_not_available");
+      diagnostics_.Count(model::Diagnostic::kNcuValuesNotAvailable);
       break;
     case ValueKind::kText:
       if (!unit.empty())
-        diagnostics_.Count("ncu_malformed_values");  // a unit but no number
-      break;                                         // else a text attribute: nothing to keep
+        diagnostics_.Count(model::Diagnostic::kNcuMalformedValues);  // a unit but no number
+      break;  // else a text attribute: nothing to keep
     case ValueKind::kUnknownUnit:
-      diagnostics_.Count("ncu_unknown_units");
+      diagnostics_.Count(model::Diagnostic::kNcuUnknownUnits);
       Note("Nsight Compute unit not understood, values dropped: \"" + std::string(unit) + "\"");
       break;
   }
@@ -210,7 +211,7 @@ void Parser::LongRow(const std::vector<std::string>& row) {
   const Columns& c = *columns_;
   auto id = ParseInt(Field(row, c["ID"]));
   if (!id) {
-    diagnostics_.Count("ncu_malformed_rows");
+    diagnostics_.Count(model::Diagnostic::kNcuMalformedRows);
     return;
   }
   Launch& launch = LaunchFor(*id, row);
@@ -249,7 +250,7 @@ void Parser::AddRule(Launch& launch, const std::vector<std::string>& row) {
   rule.speedup_type = std::string(Field(row, c["Estimated Speedup Type"]));
   rule.estimated_speedup_percent = ParseNumber(Field(row, c["Estimated Speedup"]));
   launch.rules.push_back(std::move(rule));
-  diagnostics_.Count("ncu_rule_rows");
+  diagnostics_.Count(model::Diagnostic::kNcuRuleRows);
 }
 
 bool IsIdentityColumn(std::string_view name) {
@@ -282,7 +283,7 @@ void Parser::WideRow(const std::vector<std::string>& row) {
     missing_units_row_ = true;  // a data row right under the names: no unit is known
   auto id = ParseInt(id_text);
   if (!id) {
-    diagnostics_.Count("ncu_malformed_rows");
+    diagnostics_.Count(model::Diagnostic::kNcuMalformedRows);
     return;
   }
   Launch& launch = LaunchFor(*id, row);
@@ -319,11 +320,12 @@ Result<ParsedCsv> Parser::Run(util::ByteSource& source) {
           continue;
         columns_.reset();
       }
-      diagnostics_.Count("ncu_text_lines_skipped");  // quoted program output before the header
+      diagnostics_.Count(
+          model::Diagnostic::kNcuTextLinesSkipped);  // quoted program output before the header
       continue;
     }
     if (line.malformed || !RowFits(line.fields)) {
-      diagnostics_.Count("ncu_malformed_rows");
+      diagnostics_.Count(model::Diagnostic::kNcuMalformedRows);
       continue;
     }
     if (wide_)

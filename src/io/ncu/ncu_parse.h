@@ -1,5 +1,5 @@
 // Reads the rows of an Nsight Compute CSV into one record per profiled kernel launch, whichever
-// of the three layouts ncu wrote (FORMATS.md §4):
+// of the three layouts ncu wrote (docs/formats.md, "Layouts"):
 //  - "metrics": `--csv --metrics ...`, one row per (launch, metric) with raw metric names;
 //  - "details": `--csv --page details`, the same long shape with section labels in "Metric Name"
 //    and rule rows (Rule Name/Type/Description) with an empty metric;

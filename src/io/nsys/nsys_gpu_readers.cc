@@ -1,6 +1,7 @@
 // Kernels, copies and memsets: the CUPTI_ACTIVITY_KIND_{KERNEL,MEMCPY,MEMSET} tables.
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string>
 
 #include "io/nsys/nsys_readers.h"
@@ -65,7 +66,7 @@ model::Dim3 ReadDim3(const Statement& row,
         static_cast<std::int32_t>(std::clamp<std::int64_t>(value, 0, limit));
   }
   if (clamped)
-    diagnostics.Count("nsys.kernel_launch_dim_out_of_range");
+    diagnostics.Count(model::Diagnostic::kNsysKernelLaunchDimOutOfRange);
   return {dims[0], dims[1], dims[2]};
 }
 
@@ -107,27 +108,27 @@ constexpr model::TimeNs kMaxTimeNs = model::TimeNs{1} << 62;
 bool ReadSpan(const Statement& row,
               int start_column,
               int end_column,
-              const char* what,
+              const SpanDiagnostics& counted,
               model::Diagnostics& diagnostics,
               model::TimeNs* start,
               model::TimeNs* end) {
   auto start_ns = row.Int(start_column);
   auto end_ns = row.Int(end_column);
-  const char* problem = nullptr;
+  std::optional<model::Diagnostic> problem;
   if (!start_ns || !end_ns) {
-    problem = "_null_time";
+    problem = counted.null_time;
   } else if (*start_ns < 0) {
     // nsys counts from the session start; a negative time is damage, and keeping it could
     // overflow end - start downstream.
-    problem = "_negative_time";
+    problem = counted.negative_time;
   } else if (*end_ns < *start_ns) {
-    problem = "_end_before_start";
+    problem = counted.end_before_start;
   } else if (*end_ns > kMaxTimeNs) {
     // Past year 2116 in epoch ns: damage; sums and spans of such values would overflow int64.
-    problem = "_time_out_of_range";
+    problem = counted.time_out_of_range;
   }
-  if (problem != nullptr) {
-    diagnostics.Count(std::string("nsys.") + what + problem);
+  if (problem) {
+    diagnostics.Count(*problem);
     return false;
   }
   *start = *start_ns;
@@ -175,7 +176,7 @@ Status ReadKernels(ReadContext& context) {
   return ForEachRow(context, kKernelTable, kColumns, [&](const Statement& row) {
     GpuActivity kernel = ReadCommon(row, ActivityKind::kKernel);
     if (!ReadSpan(
-            row, kStart, kEnd, "kernel", trace.diagnostics, &kernel.start_ns, &kernel.end_ns)) {
+            row, kStart, kEnd, kKernelSpan, trace.diagnostics, &kernel.start_ns, &kernel.end_ns)) {
       return;
     }
     // `nsys stats` shows the demangled name; the short name stands in when it is NULL.
@@ -185,7 +186,7 @@ Status ReadKernels(ReadContext& context) {
     if (name_id) {
       kernel.name = context.strings.Resolve(*name_id, trace);
     } else {
-      trace.diagnostics.Count("nsys.kernel_null_name");
+      trace.diagnostics.Count(model::Diagnostic::kNsysKernelNullName);
     }
     kernel.registers_per_thread = SaturateInt32(row.IntOr(kRegisters, 0));
     kernel.grid = ReadDim3(row, kGridX, {0x7FFFFFFF, 0xFFFF, 0xFFFF}, trace.diagnostics);
@@ -217,7 +218,8 @@ Status ReadMemcpys(ReadContext& context) {
   model::Trace& trace = context.trace;
   return ForEachRow(context, kMemcpyTable, kColumns, [&](const Statement& row) {
     GpuActivity copy = ReadCommon(row, ActivityKind::kMemcpy);
-    if (!ReadSpan(row, kStart, kEnd, "memcpy", trace.diagnostics, &copy.start_ns, &copy.end_ns)) {
+    if (!ReadSpan(
+            row, kStart, kEnd, kMemcpySpan, trace.diagnostics, &copy.start_ns, &copy.end_ns)) {
       return;
     }
     copy.bytes = ReadBytes(row, kBytes);
@@ -245,7 +247,7 @@ Status ReadMemsets(ReadContext& context) {
   return ForEachRow(context, kMemsetTable, kColumns, [&](const Statement& row) {
     GpuActivity memset = ReadCommon(row, ActivityKind::kMemset);
     if (!ReadSpan(
-            row, kStart, kEnd, "memset", trace.diagnostics, &memset.start_ns, &memset.end_ns)) {
+            row, kStart, kEnd, kMemsetSpan, trace.diagnostics, &memset.start_ns, &memset.end_ns)) {
       return;
     }
     memset.bytes = ReadBytes(row, kBytes);

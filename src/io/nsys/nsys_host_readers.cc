@@ -28,7 +28,7 @@ model::SyncKind ToSyncKind(std::optional<std::int64_t> value, model::Diagnostics
   if (value && *value >= 1 && *value <= 4)
     return static_cast<model::SyncKind>(*value);
   if (!value || *value != 0)
-    diagnostics.Count("nsys.sync_unknown_type");
+    diagnostics.Count(model::Diagnostic::kNsysSyncUnknownType);
   return model::SyncKind::kUnknown;
 }
 
@@ -46,7 +46,8 @@ Status ReadRuntimeCalls(ReadContext& context) {
   model::Trace& trace = context.trace;
   return ForEachRow(context, kRuntimeTable, kColumns, [&](const Statement& row) {
     model::ApiCall call;
-    if (!ReadSpan(row, kStart, kEnd, "runtime", trace.diagnostics, &call.start_ns, &call.end_ns)) {
+    if (!ReadSpan(
+            row, kStart, kEnd, kRuntimeSpan, trace.diagnostics, &call.start_ns, &call.end_ns)) {
       return;
     }
     // The name stays as recorded ("cudaMemcpy_v3020"); the analysis strips the suffix.
@@ -55,7 +56,7 @@ Status ReadRuntimeCalls(ReadContext& context) {
       if (IsDriverCall(context.strings.Find(*name_id)))
         call.kind = model::ApiKind::kDriver;
     } else {
-      trace.diagnostics.Count("nsys.runtime_null_name");
+      trace.diagnostics.Count(model::Diagnostic::kNsysRuntimeNullName);
     }
     if (auto global_tid = row.Int(kGlobalTid)) {
       call.pid = DecodePid(*global_tid);
@@ -80,7 +81,7 @@ Status ReadSyncs(ReadContext& context) {
   model::Trace& trace = context.trace;
   return ForEachRow(context, kSyncTable, kColumns, [&](const Statement& row) {
     model::SyncEvent sync;
-    if (!ReadSpan(row, kStart, kEnd, "sync", trace.diagnostics, &sync.start_ns, &sync.end_ns)) {
+    if (!ReadSpan(row, kStart, kEnd, kSyncSpan, trace.diagnostics, &sync.start_ns, &sync.end_ns)) {
       return;
     }
     sync.kind = ToSyncKind(row.Int(kSyncType), trace.diagnostics);
@@ -126,16 +127,17 @@ Status ReadNvtxRanges(ReadContext& context) {
       return;
     }
     if (type != kNvtxPushPopRange && type != kNvtxStartEndRange) {
-      trace.diagnostics.Count(type == kNvtxMark ? "nsys.nvtx_marker_skipped"
-                                                : "nsys.nvtx_other_event_skipped");
+      trace.diagnostics.Count(type == kNvtxMark ? model::Diagnostic::kNsysNvtxMarkerSkipped
+                                                : model::Diagnostic::kNsysNvtxOtherEventSkipped);
       return;
     }
     if (row.IsNull(kEnd)) {
-      trace.diagnostics.Count("nsys.nvtx_unterminated_range");
+      trace.diagnostics.Count(model::Diagnostic::kNsysNvtxUnterminatedRange);
       return;
     }
     model::Range range;
-    if (!ReadSpan(row, kStart, kEnd, "nvtx", trace.diagnostics, &range.start_ns, &range.end_ns)) {
+    if (!ReadSpan(
+            row, kStart, kEnd, kNvtxSpan, trace.diagnostics, &range.start_ns, &range.end_ns)) {
       return;
     }
     range.name = read_text(row).value_or(0);
@@ -155,7 +157,7 @@ Status ReadNvtxRanges(ReadContext& context) {
     if (it != domain_names.end()) {
       trace.ranges[index].domain = it->second;
     } else {
-      trace.diagnostics.Count("nsys.nvtx_unknown_domain");
+      trace.diagnostics.Count(model::Diagnostic::kNsysNvtxUnknownDomain);
     }
   }
   return Status::Ok();

@@ -63,12 +63,44 @@ inline std::int32_t SaturateInt32(std::int64_t value) {
   return static_cast<std::int32_t>(value);
 }
 
-// Reads [start, end] from two columns. Returns false, counting "nsys.<what>_null_time",
-// "nsys.<what>_negative_time" or "nsys.<what>_end_before_start", when the row must be skipped.
+// What ReadSpan counts for the rows of one table ("nsys.<table>_null_time", ...).
+struct SpanDiagnostics {
+  model::Diagnostic null_time;
+  model::Diagnostic negative_time;
+  model::Diagnostic end_before_start;
+  model::Diagnostic time_out_of_range;
+};
+inline constexpr SpanDiagnostics kKernelSpan{model::Diagnostic::kNsysKernelNullTime,
+                                             model::Diagnostic::kNsysKernelNegativeTime,
+                                             model::Diagnostic::kNsysKernelEndBeforeStart,
+                                             model::Diagnostic::kNsysKernelTimeOutOfRange};
+inline constexpr SpanDiagnostics kMemcpySpan{model::Diagnostic::kNsysMemcpyNullTime,
+                                             model::Diagnostic::kNsysMemcpyNegativeTime,
+                                             model::Diagnostic::kNsysMemcpyEndBeforeStart,
+                                             model::Diagnostic::kNsysMemcpyTimeOutOfRange};
+inline constexpr SpanDiagnostics kMemsetSpan{model::Diagnostic::kNsysMemsetNullTime,
+                                             model::Diagnostic::kNsysMemsetNegativeTime,
+                                             model::Diagnostic::kNsysMemsetEndBeforeStart,
+                                             model::Diagnostic::kNsysMemsetTimeOutOfRange};
+inline constexpr SpanDiagnostics kRuntimeSpan{model::Diagnostic::kNsysRuntimeNullTime,
+                                              model::Diagnostic::kNsysRuntimeNegativeTime,
+                                              model::Diagnostic::kNsysRuntimeEndBeforeStart,
+                                              model::Diagnostic::kNsysRuntimeTimeOutOfRange};
+inline constexpr SpanDiagnostics kSyncSpan{model::Diagnostic::kNsysSyncNullTime,
+                                           model::Diagnostic::kNsysSyncNegativeTime,
+                                           model::Diagnostic::kNsysSyncEndBeforeStart,
+                                           model::Diagnostic::kNsysSyncTimeOutOfRange};
+inline constexpr SpanDiagnostics kNvtxSpan{model::Diagnostic::kNsysNvtxNullTime,
+                                           model::Diagnostic::kNsysNvtxNegativeTime,
+                                           model::Diagnostic::kNsysNvtxEndBeforeStart,
+                                           model::Diagnostic::kNsysNvtxTimeOutOfRange};
+
+// Reads [start, end] from two columns. Returns false, counting one of `counted` (a NULL time, a
+// negative start, an end before the start, an end past 2^62 ns), when the row must be skipped.
 bool ReadSpan(const Statement& row,
               int start_column,
               int end_column,
-              const char* what,
+              const SpanDiagnostics& counted,
               model::Diagnostics& diagnostics,
               model::TimeNs* start,
               model::TimeNs* end);

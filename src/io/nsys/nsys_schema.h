@@ -1,6 +1,6 @@
 // What an Nsight Systems export holds: its tables and their columns. Tables that had no events
-// are missing, and columns come and go between schema versions (FORMATS.md §3.2), so every reader
-// asks the schema before it selects.
+// are missing, and columns come and go between schema versions (docs/formats.md, "Differences
+// between versions"), so every reader asks the schema before it selects.
 #pragma once
 
 #include "gpuperf/result.h"

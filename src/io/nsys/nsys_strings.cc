@@ -21,7 +21,7 @@ Status StringIds::Load(const Database& db, model::Diagnostics& diagnostics) {
     auto id = stmt->Int(0);
     auto value = stmt->Text(1);
     if (!id || *id < 0 || !value) {
-      diagnostics.Count("nsys.string_id_malformed");
+      diagnostics.Count(model::Diagnostic::kNsysStringIdMalformed);
       continue;
     }
     max_id = std::max(max_id, *id);
@@ -67,7 +67,7 @@ const std::string* StringIds::Find(std::int64_t id) const {
 model::NameId StringIds::Resolve(std::int64_t id, model::Trace& trace) {
   std::int64_t slot = SlotOf(id);
   if (slot < 0) {
-    trace.diagnostics.Count("nsys.string_id_missing");
+    trace.diagnostics.Count(model::Diagnostic::kNsysStringIdMissing);
     return trace.strings.Intern("<unknown string " + std::to_string(id) + ">");
   }
   auto index = static_cast<std::size_t>(slot);

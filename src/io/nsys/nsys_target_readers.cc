@@ -25,7 +25,7 @@ Status ReadSessionStart(ReadContext& context) {
     if (epoch_ns && *epoch_ns >= 0 && *epoch_ns < kMaxEpochNs) {
       metadata.time_base_ns = *epoch_ns;
     } else {
-      context.trace.diagnostics.Count("nsys.session_start_invalid");
+      context.trace.diagnostics.Count(model::Diagnostic::kNsysSessionStartInvalid);
     }
   });
 }
@@ -37,7 +37,8 @@ Status ReadMetadata(ReadContext& context) {
   const std::string& table = context.schema.metadata_table();
   if (!table.empty()) {
     static constexpr std::array<ColumnSpec, 2> kColumns = {{{"name", true}, {"value"}}};
-    // Both generations use (name, value) rows with the same keys (FORMATS.md §3.2).
+    // Both generations use (name, value) rows with the same keys (docs/formats.md,
+    // "Nsight Systems export", "Differences between versions").
     Status status = ForEachRow(context, table.c_str(), kColumns, [&](const Statement& row) {
       auto name = row.Text(0);
       auto value = row.Text(1);
@@ -98,14 +99,14 @@ Status ReadDevices(ReadContext& context) {
   Status status = ForEachRow(context, kGpuTable, kColumns, [&](const Statement& row) {
     auto id = row.Int(kId);
     if (!id) {
-      trace.diagnostics.Count("nsys.gpu_null_id");
+      trace.diagnostics.Count(model::Diagnostic::kNsysGpuNullId);
       return;
     }
     model::Device device;
     device.id = SaturateInt32(*id);
     // Several VMs of one export could list the same id; the first row wins.
     if (!seen.insert(device.id).second) {
-      trace.diagnostics.Count("nsys.gpu_duplicate_id");
+      trace.diagnostics.Count(model::Diagnostic::kNsysGpuDuplicateId);
       return;
     }
     device.name = std::string(row.Text(kName).value_or(""));
@@ -114,7 +115,8 @@ Status ReadDevices(ReadContext& context) {
     device.sm_count = SaturateInt32(row.IntOr(kSmCount, 0));
     device.memory_bytes = std::max<std::int64_t>(0, row.IntOr(kMemory, 0));
     device.l2_bytes = std::max<std::int64_t>(0, row.IntOr(kL2, 0));
-    // memoryBandwidth is B/s although the schema comment says "(B)" (FORMATS.md §3.1).
+    // memoryBandwidth is B/s although the schema comment says "(B)" (docs/formats.md,
+    // "Nsight Systems export", "Tables and columns").
     device.peak_bandwidth_bytes_per_s = std::max(0.0, row.Real(kBandwidth).value_or(0));
     device.sm_clock_hz = std::max(0.0, row.Real(kClock).value_or(0));
     device.warp_size = SaturateInt32(row.IntOr(kWarpSize, 0));
@@ -144,7 +146,7 @@ Status ReadProcesses(ReadContext& context) {
     } else if (auto global_pid = row.Int(0)) {
       process.pid = DecodePid(*global_pid);
     } else {
-      trace.diagnostics.Count("nsys.process_null_pid");
+      trace.diagnostics.Count(model::Diagnostic::kNsysProcessNullPid);
       return;
     }
     process.name = std::string(row.Text(2).value_or(""));
@@ -168,7 +170,7 @@ Status ReadMemoryEvents(ReadContext& context) {
     auto operation = row.Int(kOperation);  // 0 allocation, 1 deallocation
     if (!start || *start < 0 || !bytes || *bytes < 0 || !operation || *operation < 0 ||
         *operation > 1) {
-      trace.diagnostics.Count("nsys.memory_event_malformed");
+      trace.diagnostics.Count(model::Diagnostic::kNsysMemoryEventMalformed);
       return;
     }
     model::MemoryEvent event;

@@ -2,7 +2,7 @@
 """Writes the seed corpus of the nsys fuzz target into tests/fuzz/corpus/nsys/.
 
 Every file is synthetic: tiny Nsight-Systems-shaped SQLite databases with the column sets of
-each schema generation (FORMATS.md section 3), plus damaged variants. 512-byte pages keep each
+each schema generation (docs/formats.md, "Nsight Systems export"), plus damaged variants. 512-byte pages keep each
 file a few KB. Run from anywhere: python3 tests/fuzz/corpus/make_nsys_corpus.py
 """
 import gzip
