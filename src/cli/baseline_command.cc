@@ -4,7 +4,7 @@
 
 #include "cli/errors.h"
 #include "cli/terminal.h"
-#include "record/metric_sets.h"
+#include "spool/metric_sets.h"
 #include "util/terminal_text.h"
 
 namespace gpuperf::cli {
@@ -70,7 +70,7 @@ CLI::App* BaselineCommand::Register(CLI::App& app) {
 int BaselineCommand::Run() {
   options_.quiet = Quiet();  // the common -q,--quiet (app.cc): no progress lines either
   if (!metrics_.empty()) {
-    record::ExpandedMetrics expanded = record::ExpandMetricList(metrics_);
+    spool::ExpandedMetrics expanded = spool::ExpandMetricList(metrics_);
     if (!expanded.error.empty()) {
       PrintError("--metrics: " + expanded.error);
       return kExitUsage;

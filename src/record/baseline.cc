@@ -10,7 +10,7 @@
 
 #include "record/cuda_probe_isolated.h"
 #include "record/output_lock.h"
-#include "record/spool_writer.h"
+#include "spool/spool_writer.h"
 #include "util/durable_file.h"
 #include "util/sha256.h"
 
@@ -261,11 +261,11 @@ std::optional<TracingOverhead> MeasuredTracingOverhead(const BaselineData& data)
 }
 
 std::string RankOutputDirectory(const std::string& out_dir,
-                                const JobInfo& job,
+                                const spool::JobInfo& job,
                                 std::string_view host) {
   if (!job.has_rank())
     return out_dir;
-  return (fs::path(out_dir) / RankDirectoryName(job.rank, host)).string();
+  return (fs::path(out_dir) / spool::RankDirectoryName(job.rank, host)).string();
 }
 
 std::string LocateInjectLibrary() {
@@ -292,7 +292,7 @@ std::string LocateInjectLibrary() {
 BaselineOutcome RunBaseline(const BaselineOptions& options) {
   BaselineData data;
   data.options = options;
-  data.job = DetectJob();
+  data.job = spool::DetectJob();
   const fs::path job_dir = fs::absolute(options.out_dir);
   const fs::path out = RankOutputDirectory(job_dir.string(), data.job, spool::HostName());
   std::error_code error;

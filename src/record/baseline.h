@@ -14,14 +14,15 @@
 #include <string_view>
 #include <vector>
 
+#include "io/spool/spool_model.h"
 #include "record/counter_pass.h"
 #include "record/cuda_probe.h"
 #include "record/device_in_use.h"
 #include "record/environment.h"
-#include "record/job_environment.h"
 #include "record/launcher.h"
 #include "record/repeat_policy.h"
-#include "record/spool_model.h"
+#include "record/run_figures.h"
+#include "spool/job_environment.h"
 
 namespace gpuperf::record {
 
@@ -59,7 +60,7 @@ struct MeasuredRun {
 struct BaselineData {
   BaselineOptions options;
   ProbeResult probe;
-  JobInfo job;                                      // the launcher's rank, if any
+  spool::JobInfo job;                               // the launcher's rank, if any
   DeviceInUse device;                               // which of probe.devices the program uses
   std::optional<std::string> cuda_visible_devices;  // as the program sees it; nullopt when unset
   HostInfo host;
@@ -95,7 +96,7 @@ BaselineOutcome RunBaseline(const BaselineOptions& options);
 // Where one `gpuperf baseline` process writes: `out_dir` itself, or, under a launcher (job has a
 // rank), out_dir/RankDirectoryName(rank, host), so that ranks sharing --out never collide.
 std::string RankOutputDirectory(const std::string& out_dir,
-                                const JobInfo& job,
+                                const spool::JobInfo& job,
                                 std::string_view host);
 
 // The path of libgpuperf_inject.so: $GPUPERF_INJECT_LIB, next to the gpuperf executable, in

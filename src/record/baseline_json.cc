@@ -32,7 +32,7 @@ ordered_json CountOrNull(std::int64_t value) {
 
 // The multi-rank job this baseline is one rank of; nulls when not under a launcher.
 ordered_json Job(const BaselineData& data) {
-  const JobInfo& job = data.job;
+  const spool::JobInfo& job = data.job;
   const bool ranked = job.has_rank();
   return {{"rank", CountOrNull(job.rank)},
           {"local_rank", CountOrNull(job.local_rank)},
@@ -282,7 +282,7 @@ ordered_json CounterPass(const BaselineData& data) {
   const CounterPassResult& pass = *data.counter_pass;
   const CounterPassOptions& options = data.options.counters;
   ordered_json statuses = ordered_json::array();
-  for (const SpoolStatus& status : pass.statuses) {
+  for (const io::SpoolStatus& status : pass.statuses) {
     const char* level = status.level == spool::StatusLevel::kError     ? "error"
                         : status.level == spool::StatusLevel::kWarning ? "warning"
                                                                        : "info";

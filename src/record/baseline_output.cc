@@ -21,10 +21,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Result<std::vector<SpoolContents>> ReadRunSpools(const fs::path& spool_dir) {
-  std::vector<SpoolContents> processes;
-  for (const std::string& path : ListSpoolFiles(spool_dir.string())) {
-    auto contents = ReadSpoolFile(path);
+Result<std::vector<io::SpoolContents>> ReadRunSpools(const fs::path& spool_dir) {
+  std::vector<io::SpoolContents> processes;
+  for (const std::string& path : io::ListSpoolFiles(spool_dir.string())) {
+    auto contents = io::ReadSpoolFile(path);
     if (!contents)
       return contents.error();
     processes.push_back(std::move(*contents));
@@ -91,7 +91,7 @@ Result<RunFigures> ConvertRun(const std::string& out_dir,
   auto processes = ReadRunSpools(run_dir / "spool");
   if (!processes)
     return processes.error();
-  for (const SpoolContents& process : *processes) {
+  for (const io::SpoolContents& process : *processes) {
     const std::string stem = fs::path(process.path).stem().string();  // host.pid[.rN]
     const std::string name = stem + (gzip ? ".json.gz" : ".json");
     KinetoWriteOptions options;
@@ -122,7 +122,7 @@ Status AnalyzeMedianRun(const std::string& out_dir, BaselineData& data) {
   auto processes = ReadRunSpools(fs::path(out_dir) / median.dir / "spool");
   if (!processes || processes->empty())
     return Status::Ok();
-  model::Trace trace = SpoolsToTrace(*processes);
+  model::Trace trace = io::SpoolsToTrace(*processes);
   if (!data.options.counters.metrics.empty())
     RunCounterPassInto(out_dir, median.outcome.wall_ns, trace, data);
   data.analysis = analysis::Analyze(trace);

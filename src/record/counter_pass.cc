@@ -12,7 +12,7 @@
 #include <map>
 
 #include "io/ncu/counter_join.h"
-#include "record/metric_sets.h"
+#include "spool/metric_sets.h"
 
 namespace gpuperf::record {
 namespace {
@@ -99,7 +99,7 @@ CounterPassResult RunCounterPass(const CounterPassOptions& options,
   spec.set_env = {{"CUDA_INJECTION64_PATH", inject_library},
                   {"GPUPERF_OUT_DIR", (root / "spool").string()},
                   {"GPUPERF_SESSION", "counter-pass"},
-                  {"GPUPERF_METRICS", JoinMetrics(options.metrics)},
+                  {"GPUPERF_METRICS", spool::JoinMetrics(options.metrics)},
                   {"GPUPERF_METRICS_KERNELS", (root / "kernels.txt").string()},
                   {"GPUPERF_METRICS_PER_KERNEL", std::to_string(std::max(options.per_kernel, 1))}};
   spec.timeout_ms = timeout_ms;
@@ -117,9 +117,9 @@ CounterPassResult RunCounterPass(const CounterPassOptions& options,
         "(--metrics-timeout); launches profiled until then are kept",
         static_cast<double>(timeout_ms) / 1000));
   }
-  for (const std::string& path : ListSpoolFiles((root / "spool").string())) {
-    if (auto contents = ReadSpoolFile(path); contents.ok()) {
-      for (const SpoolStatus& status : contents->statuses)
+  for (const std::string& path : io::ListSpoolFiles((root / "spool").string())) {
+    if (auto contents = io::ReadSpoolFile(path); contents.ok()) {
+      for (const io::SpoolStatus& status : contents->statuses)
         result.statuses.push_back(status);
     }
   }
@@ -146,7 +146,7 @@ CounterPassResult RunCounterPass(const CounterPassOptions& options,
   }
   if (result.joined == 0) {
     std::string why;
-    for (const SpoolStatus& status : result.statuses) {
+    for (const io::SpoolStatus& status : result.statuses) {
       if (status.level == spool::StatusLevel::kError) {
         why = status.message;
         break;

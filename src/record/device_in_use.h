@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "record/job_environment.h"
+#include "spool/job_environment.h"
 
 namespace gpuperf::record {
 
@@ -19,6 +19,6 @@ struct DeviceInUse {
 // the job's local rank when it is below their count (the cudaSetDevice(LOCAL_RANK) convention of
 // torchrun and most MPI programs), unknown when it is not, device 0 (CUDA's default) without a
 // rank. None (the GPU check was skipped): unknown.
-DeviceInUse SelectDeviceInUse(std::size_t visible_devices, const JobInfo& job);
+DeviceInUse SelectDeviceInUse(std::size_t visible_devices, const spool::JobInfo& job);
 
 }  // namespace gpuperf::record

@@ -10,8 +10,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "io/spool/spool_model.h"
 #include "model/measured_ceilings.h"
-#include "record/spool_model.h"
 #include "util/durable_file.h"
 
 namespace gpuperf::record {
@@ -80,7 +80,7 @@ std::string Dims(const std::int32_t* v) {
   return fmt::format("[{}, {}, {}]", v[0], v[1], v[2]);
 }
 
-void WriteGpuEvent(const SpoolContents& p, const Event& e, JsonOut& json) {
+void WriteGpuEvent(const io::SpoolContents& p, const Event& e, JsonOut& json) {
   const std::string head = fmt::format(R"J("ph": "X", "pid": {}, "tid": {}, "ts": {}, "dur": {})J",
                                        e.device,
                                        e.stream,
@@ -91,7 +91,7 @@ void WriteGpuEvent(const SpoolContents& p, const Event& e, JsonOut& json) {
   if (e.kind == EventKind::kKernel) {
     json.Event(fmt::format(
         R"J("cat": "kernel", "name": "{}", {}, "args": {{{}, "correlation": {}, "registers per thread": {}, "shared memory": {}, "grid": {}, "block": {}{}}})J",
-        Escape(Demangle(p.String(e.name))),
+        Escape(spool::Demangle(p.String(e.name))),
         head,
         common,
         e.correlation,
@@ -107,10 +107,10 @@ void WriteGpuEvent(const SpoolContents& p, const Event& e, JsonOut& json) {
         static_cast<double>(std::max<std::int64_t>(e.end_ns - e.start_ns, 1));
     json.Event(fmt::format(
         R"J("cat": "gpu_memcpy", "name": "{}", {}, "args": {{{}, "correlation": {}, "bytes": {}, "memory bandwidth (GB/s)": {:.6g}}})J",
-        MemcpyName(e.a, e.b, e.c),
+        io::MemcpyName(e.a, e.b, e.c),
         head,
         common,
-        MemcpyCorrelation(e),
+        io::MemcpyCorrelation(e),
         e.bytes,
         static_cast<double>(e.bytes) / duration_ns));
   } else {
@@ -123,7 +123,7 @@ void WriteGpuEvent(const SpoolContents& p, const Event& e, JsonOut& json) {
   }
 }
 
-void WriteApiEvent(const SpoolContents& p, const Event& e, JsonOut& json) {
+void WriteApiEvent(const io::SpoolContents& p, const Event& e, JsonOut& json) {
   std::string name = p.String(e.name);
   // CUPTI names carry a version suffix ("cudaLaunchKernel_v7000"); Kineto writes the bare name.
   if (const auto v = name.rfind("_v");
@@ -146,20 +146,20 @@ void WriteApiEvent(const SpoolContents& p, const Event& e, JsonOut& json) {
 void WriteSyncEvent(const Event& e, std::int32_t device, JsonOut& json) {
   json.Event(fmt::format(
       R"J("ph": "X", "cat": "cuda_sync", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{"cuda_sync_kind": "{}", "device": {}, "context": {}, "stream": {}, "correlation": {}}})J",
-      SyncName(e.a),
+      io::SyncName(e.a),
       device,
       e.stream,
       json.Ts(e.start_ns),
       json.Dur(e.end_ns - e.start_ns),
-      SyncName(e.a),
+      io::SyncName(e.a),
       device,
       e.context,
       e.stream,
       e.correlation));
 }
 
-void WriteHostEvents(const SpoolContents& p, JsonOut& json) {
-  for (const NvtxRange& range : PairNvtxRanges(p).ranges) {
+void WriteHostEvents(const io::SpoolContents& p, JsonOut& json) {
+  for (const io::NvtxRange& range : io::PairNvtxRanges(p).ranges) {
     const Event& s = *range.start;
     json.Event(fmt::format(
         R"J("ph": "X", "cat": "user_annotation", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{"nvtx domain": "{}"}})J",
@@ -201,7 +201,7 @@ std::string Uuid(const spool::DeviceInfo& d) {
   return fmt::format(R"J( "uuid": "{}",)J", model::FormatGpuUuid(d.uuid));
 }
 
-std::string DeviceProperties(const SpoolContents& p) {
+std::string DeviceProperties(const io::SpoolContents& p) {
   std::string out;
   for (const spool::DeviceInfo& d : p.devices) {
     if (!out.empty())
@@ -226,7 +226,7 @@ std::string DeviceProperties(const SpoolContents& p) {
 
 }  // namespace
 
-std::string ToKinetoJson(const SpoolContents& p, const KinetoWriteOptions& options) {
+std::string ToKinetoJson(const io::SpoolContents& p, const KinetoWriteOptions& options) {
   std::int64_t first_ns = std::numeric_limits<std::int64_t>::max();
   for (const Event& e : p.events) {
     if (e.start_ns > 0)
@@ -294,7 +294,7 @@ std::string ToKinetoJson(const SpoolContents& p, const KinetoWriteOptions& optio
   return out;
 }
 
-Status WriteKinetoTrace(const SpoolContents& process,
+Status WriteKinetoTrace(const io::SpoolContents& process,
                         const KinetoWriteOptions& options,
                         const std::string& path,
                         bool gzip) {

@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "record/spool_reader.h"
+#include "io/spool/spool_reader.h"
 
 namespace gpuperf::record {
 
@@ -21,10 +21,10 @@ struct KinetoWriteOptions {
 };
 
 // The whole document as text.
-std::string ToKinetoJson(const SpoolContents& process, const KinetoWriteOptions& options);
+std::string ToKinetoJson(const io::SpoolContents& process, const KinetoWriteOptions& options);
 
 // Writes ToKinetoJson to `path`, gzip-compressed when `gzip` is set.
-Status WriteKinetoTrace(const SpoolContents& process,
+Status WriteKinetoTrace(const io::SpoolContents& process,
                         const KinetoWriteOptions& options,
                         const std::string& path,
                         bool gzip);

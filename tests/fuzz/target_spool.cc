@@ -6,14 +6,14 @@
 #include <cstdint>
 #include <string_view>
 
-#include "record/spool_model.h"
-#include "record/spool_reader.h"
+#include "io/spool/spool_model.h"
+#include "io/spool/spool_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  auto contents = gpuperf::record::ParseSpool(bytes, "fuzz.spool");
+  auto contents = gpuperf::io::ParseSpool(bytes, "fuzz.spool");
   if (contents.ok()) {
-    gpuperf::model::Trace trace = gpuperf::record::SpoolsToTrace({*contents});
+    gpuperf::model::Trace trace = gpuperf::io::SpoolsToTrace({*contents});
     (void)gpuperf::analysis::Analyze(trace);
   }
   return 0;

@@ -15,7 +15,7 @@
 #include "cli_test_support.h"
 #include "io/ceilings/ceilings_json.h"
 #include "record/baseline.h"
-#include "record/metric_sets.h"
+#include "spool/metric_sets.h"
 
 namespace {
 
@@ -129,7 +129,7 @@ TEST_CASE("gpu checks: the counter pass check reads a real counter-pass baseline
   TempDir dir;
   const fs::path out = dir.path() / "baseline";
   auto options = FakeBaseline(out, "ok");
-  options.counters.metrics = gpuperf::record::ExpandMetricList("roofline").metrics;
+  options.counters.metrics = gpuperf::spool::ExpandMetricList("roofline").metrics;
   options.counters.metrics_list = "roofline";
   options.counters.per_kernel = 2;
   const auto outcome = gpuperf::record::RunBaseline(options);

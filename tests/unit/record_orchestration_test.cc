@@ -15,8 +15,8 @@
 #include <string>
 
 #include "record/baseline.h"
-#include "record/metric_sets.h"
-#include "record/spool_writer.h"
+#include "spool/metric_sets.h"
+#include "spool/spool_writer.h"
 
 namespace {
 
@@ -49,7 +49,7 @@ record::BaselineOptions CounterOptions(
   auto options = FakeOptions(out, {mode});
   options.warmup = warmup;
   options.repeat = repeat;
-  options.counters.metrics = record::ExpandMetricList(list).metrics;
+  options.counters.metrics = spool::ExpandMetricList(list).metrics;
   options.counters.metrics_list = list;
   return options;
 }
@@ -180,7 +180,7 @@ TEST_CASE("forked processes and ranks each get their own file", "[record]") {
   unsetenv("OMPI_COMM_WORLD_RANK");
   CHECK(outcome.exit_code == 0);
   // Under a launcher the rank writes into its own directory (record_multirank_test.cc).
-  const fs::path rank_dir = dir / "out" / record::RankDirectoryName(5, spool::HostName());
+  const fs::path rank_dir = dir / "out" / spool::RankDirectoryName(5, spool::HostName());
   CHECK(outcome.out_dir == rank_dir.string());
   const nlohmann::json baseline = ReadJson(rank_dir / "baseline.json");
   const auto& run = baseline["runs"][0];

@@ -63,7 +63,8 @@ model::NameId EventMapper::Intern(std::string_view text) {
 
 void EventMapper::Map(const Event& event) {
   ++events_;
-  if (model::RecordLimitReached(*trace_)) return Count("kineto.records_over_limit");  // issue 17
+  if (model::RecordLimitReached(*trace_))
+    return Count("kineto.records_over_limit");  // issue 17
   if (!event.is_object()) {
     Count("kineto.non_object_event");
     return;
@@ -232,6 +233,11 @@ void EventMapper::MapRange(const Event& event, Category category, TimeNs start, 
     range.kind = model::RangeKind::kGpuUserAnnotation;
     range.device = Int32Or(event, Field::kArgDevice, Int32Or(event, Field::kPid, -1));
     range.stream = IntOr(event, Field::kArgStream, range.tid);
+  } else if (event.Has(Field::kArgNvtxDomain)) {
+    // gpuperf baseline writes the program's NVTX ranges as user_annotation with their domain
+    // (record/kineto_writer.h): NVTX ranges, as the recorder's own model has them.
+    range.kind = model::RangeKind::kNvtx;
+    range.domain = Intern(event.Text(Field::kArgNvtxDomain));
   } else {
     range.kind = name.starts_with("ProfilerStep#") ? model::RangeKind::kProfilerStep
                                                    : model::RangeKind::kUserAnnotation;

@@ -1,4 +1,4 @@
-#include "record/spool_model.h"
+#include "io/spool/spool_model.h"
 
 #include <cxxabi.h>
 
@@ -9,7 +9,7 @@
 
 #include "model/measured_ceilings.h"
 
-namespace gpuperf::record {
+namespace gpuperf::io {
 namespace {
 
 using spool::Event;
@@ -62,7 +62,7 @@ void AddGpuActivity(const SpoolContents& p, const Event& e, model::Trace& trace)
   a.bytes = e.bytes;
   if (e.kind == EventKind::kKernel) {
     a.kind = model::ActivityKind::kKernel;
-    a.name = trace.strings.Intern(Demangle(p.String(e.name)));
+    a.name = trace.strings.Intern(spool::Demangle(p.String(e.name)));
     a.correlation = e.correlation;
     a.grid = {e.grid[0], e.grid[1], e.grid[2]};
     a.block = {e.block[0], e.block[1], e.block[2]};
@@ -234,4 +234,4 @@ model::Trace SpoolsToTrace(const std::vector<SpoolContents>& processes) {
   return trace;
 }
 
-}  // namespace gpuperf::record
+}  // namespace gpuperf::io
