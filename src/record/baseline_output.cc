@@ -1,7 +1,5 @@
-// Turning recorded runs into outputs: per-process Kineto traces, the analysis of the median
-// steady-state run, and report.md.
-#include "gpuperf/analyze.h"
-
+// Turning recorded runs into outputs: per-process Kineto traces, the median steady-state run as a
+// trace for the analysis, and report.md.
 #include <fmt/format.h>
 
 #include <unistd.h>
@@ -11,10 +9,6 @@
 
 #include "record/baseline.h"
 #include "record/kineto_writer.h"
-#include "report/json_writer.h"
-#include "report/markdown_writer.h"
-#include "report/roofline_svg.h"
-#include "util/durable_file.h"
 
 namespace gpuperf::record {
 namespace {
@@ -106,7 +100,7 @@ Result<RunFigures> ConvertRun(const std::string& out_dir,
   return ComputeRunFigures(*processes);
 }
 
-Status AnalyzeMedianRun(const std::string& out_dir, BaselineData& data) {
+std::optional<model::Trace> MedianRunTrace(const std::string& out_dir, BaselineData& data) {
   // Steady state = every measured run after the first; with one run, that run.
   std::vector<const MeasuredRun*> steady;
   for (const MeasuredRun& run : data.runs) {
@@ -114,36 +108,22 @@ Status AnalyzeMedianRun(const std::string& out_dir, BaselineData& data) {
       steady.push_back(&run);
   }
   if (steady.empty())
-    return Status::Ok();
+    return std::nullopt;
   std::sort(steady.begin(), steady.end(), [](const MeasuredRun* a, const MeasuredRun* b) {
     return a->outcome.wall_ns < b->outcome.wall_ns;
   });
   const MeasuredRun& median = *steady[(steady.size() - 1) / 2];
   auto processes = ReadRunSpools(fs::path(out_dir) / median.dir / "spool");
   if (!processes || processes->empty())
-    return Status::Ok();
+    return std::nullopt;
   model::Trace trace = io::SpoolsToTrace(*processes);
   if (!data.options.counters.metrics.empty())
     RunCounterPassInto(out_dir, median.outcome.wall_ns, trace, data);
-  data.analysis = analysis::Analyze(trace);
-  data.analysis->source.path = median.dir;
-  data.analysis->source.format = "gpuperf recording (Kineto dialect)";
   data.analyzed_run = median.index;
-  report::ToolInfo tool;
-  tool.version = GPUPERF_RECORD_VERSION;
-  if (Status written = util::WriteNewFile((fs::path(out_dir) / "report.json").string(),
-                                          report::DumpJson(report::ToJson(*data.analysis, tool)));
-      !written) {
-    return written;
-  }
-  // report.md (BaselineMarkdown) links roofline.svg exactly when there is a chart.
-  if (report::HasRooflineChart(*data.analysis))
-    return util::WriteNewFile((fs::path(out_dir) / "roofline.svg").string(),
-                              report::RooflineSvg(*data.analysis));
-  return Status::Ok();
+  return trace;
 }
 
-std::string BaselineMarkdown(const BaselineData& data) {
+std::string BaselineMarkdown(const BaselineData& data, const std::string& analysis_markdown) {
   std::vector<double> wall_s;
   for (const MeasuredRun& run : data.runs)
     wall_s.push_back(static_cast<double>(run.outcome.wall_ns) / 1e9);
@@ -229,9 +209,7 @@ std::string BaselineMarkdown(const BaselineData& data) {
   if (data.analysis) {
     out +=
         fmt::format("\n## Analysis of run {} (the median steady-state run)\n\n", data.analyzed_run);
-    report::MarkdownOptions options;
-    options.tool.version = GPUPERF_RECORD_VERSION;
-    std::string analysis = report::ToMarkdown(*data.analysis, options);
+    const std::string& analysis = analysis_markdown;
     // Demote the analyzer's headings one level under ours.
     std::string demoted;
     for (std::size_t pos = 0; pos < analysis.size();) {

@@ -17,7 +17,7 @@
 #include <string>
 #include <thread>
 
-#include "record/baseline.h"
+#include "cli/baseline_command.h"
 #include "record/device_in_use.h"
 #include "record/output_lock.h"
 #include "spool/job_environment.h"
@@ -336,7 +336,7 @@ TEST_CASE("two ranks recording concurrently into one --out get separate complete
       setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
       auto options = Options(out, {GPUPERF_FAKE_APP, "ok"});
       options.repeat = 4;
-      return record::RunBaseline(options).exit_code;
+      return cli::RunBaseline(options).exit_code;
     }));
   }
   close(gate[0]);
@@ -381,8 +381,8 @@ TEST_CASE("two ranks recording concurrently into one --out get separate complete
 TEST_CASE("without a launcher the layout is unchanged and the job is null", "[record]") {
   ClearLauncherEnvironment();
   const fs::path dir = TempDir("single");
-  const record::BaselineOutcome outcome =
-      record::RunBaseline(Options(dir / "out", {GPUPERF_FAKE_APP, "ok"}));
+  const cli::BaselineOutcome outcome =
+      cli::RunBaseline(Options(dir / "out", {GPUPERF_FAKE_APP, "ok"}));
   INFO(outcome.message);
   CHECK(outcome.exit_code == 0);
   CHECK(outcome.out_dir == (dir / "out").string());
@@ -400,8 +400,8 @@ TEST_CASE("a rank refuses a --out that holds a single-process baseline", "[recor
   std::ofstream(dir / "out" / "baseline.json") << "{}\n";
   ClearLauncherEnvironment();
   setenv("PMI_RANK", "1", 1);
-  const record::BaselineOutcome outcome =
-      record::RunBaseline(Options(dir / "out", {GPUPERF_FAKE_APP, "ok"}));
+  const cli::BaselineOutcome outcome =
+      cli::RunBaseline(Options(dir / "out", {GPUPERF_FAKE_APP, "ok"}));
   ClearLauncherEnvironment();
   CHECK(outcome.exit_code == 1);
   CHECK(outcome.message.find("single-process baseline") != std::string::npos);
@@ -420,11 +420,10 @@ TEST_CASE("a second gpuperf with the same --out fails on the lock and touches no
     auto options = Options(out, {"/bin/sleep", "1"});
     options.warmup = 0;
     options.repeat = 1;
-    return record::RunBaseline(options).exit_code;
+    return cli::RunBaseline(options).exit_code;
   });
   REQUIRE(WaitForFile(lock));
-  const record::BaselineOutcome second =
-      record::RunBaseline(Options(out, {GPUPERF_FAKE_APP, "ok"}));
+  const cli::BaselineOutcome second = cli::RunBaseline(Options(out, {GPUPERF_FAKE_APP, "ok"}));
   CHECK(second.exit_code == 1);
   CHECK(second.message.find(out.string() + " is being recorded by another gpuperf (pid " +
                             std::to_string(first)) == 0);
@@ -444,8 +443,8 @@ TEST_CASE("a lock left by a dead gpuperf is reported as stale", "[record]") {
   const pid_t dead = Spawn([] { return 0; });
   REQUIRE(WaitFor(dead) == 0);
   std::ofstream(dir / "out.lock") << dead << " " << spool::HostName() << "\n";
-  const record::BaselineOutcome outcome =
-      record::RunBaseline(Options(dir / "out", {GPUPERF_FAKE_APP, "ok"}));
+  const cli::BaselineOutcome outcome =
+      cli::RunBaseline(Options(dir / "out", {GPUPERF_FAKE_APP, "ok"}));
   CHECK(outcome.exit_code == 1);
   CHECK(outcome.message.find("stale lock") != std::string::npos);
   CHECK(outcome.message.find((dir / "out.lock").string()) != std::string::npos);
