@@ -8,8 +8,8 @@
 
 #include "cli/errors.h"
 #include "cli/terminal.h"
+#include "report/baseline_writer.h"
 #include "report/json_writer.h"
-#include "report/markdown_writer.h"
 #include "report/roofline_svg.h"
 #include "spool/metric_sets.h"
 #include "util/terminal_text.h"
@@ -34,21 +34,18 @@ int ExitCodeOf(record::RecordStatus status) {
 // The report files of a recording, in the order they are written: the analysis of the median
 // run (report.json, and roofline.svg exactly when report.md links one), then baseline.json and
 // report.md.
-std::vector<std::pair<std::string, std::string>> BaselineFiles(const record::BaselineData& data) {
+std::vector<std::pair<std::string, std::string>> BaselineFiles(const baseline::Baseline& model) {
   std::vector<std::pair<std::string, std::string>> files;
-  std::string analysis_markdown;
-  if (data.analysis) {
-    report::ToolInfo tool;
-    tool.version = GPUPERF_VERSION;
-    files.emplace_back("report.json", report::DumpJson(report::ToJson(*data.analysis, tool)));
-    if (report::HasRooflineChart(*data.analysis))
-      files.emplace_back("roofline.svg", report::RooflineSvg(*data.analysis));
-    report::MarkdownOptions options;
-    options.tool = tool;
-    analysis_markdown = report::ToMarkdown(*data.analysis, options);
+  report::MarkdownOptions options;
+  options.tool.version = GPUPERF_VERSION;
+  if (model.analysis) {
+    files.emplace_back("report.json",
+                       report::DumpJson(report::ToJson(*model.analysis, options.tool)));
+    if (report::HasRooflineChart(*model.analysis))
+      files.emplace_back("roofline.svg", report::RooflineSvg(*model.analysis));
   }
-  files.emplace_back("baseline.json", record::BaselineJson(data).dump(2) + "\n");
-  files.emplace_back("report.md", record::BaselineMarkdown(data, analysis_markdown));
+  files.emplace_back("baseline.json", report::BaselineJson(model).dump(2) + "\n");
+  files.emplace_back("report.md", report::BaselineMarkdown(model, options));
   return files;
 }
 
@@ -69,7 +66,7 @@ BaselineOutcome RunBaseline(const record::BaselineOptions& options) {
     data.analysis->source.format = "gpuperf recording (Kineto dialect)";
   }
   // Every write, the final flush and fsync checked: a full disk fails here, not silently.
-  for (const auto& [name, content] : BaselineFiles(data)) {
+  for (const auto& [name, content] : BaselineFiles(record::ToBaselineModel(data))) {
     if (Status staged = record::StageBaselineFile(session, name, content); !staged)
       return {kExitFailure, staged.error().message, ""};
   }

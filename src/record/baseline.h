@@ -5,6 +5,7 @@
 // are the CLI's (cli/baseline_command.h). See docs/recorder.md.
 #pragma once
 
+#include "gpuperf/baseline.h"
 #include "gpuperf/report.h"
 
 #include <nlohmann/json.hpp>
@@ -47,15 +48,9 @@ struct BaselineOptions {
   std::string inject_library;  // "" = locate next to gpuperf; "none" = run without injection
 };
 
-struct MeasuredRun {
-  int index = 0;  // 1-based among measured runs
-  RunOutcome outcome;
-  RunFigures figures;
-  std::string dir;                       // relative to out_dir ("runs/run-001")
-  std::vector<std::string> trace_files;  // relative to out_dir
-};
+using baseline::MeasuredRun;
 
-// Everything baseline.json and report.md are written from.
+// The recorder's working state: what the baseline model (ToBaselineModel) is made of.
 struct BaselineData {
   BaselineOptions options;
   ProbeResult probe;
@@ -139,18 +134,14 @@ std::string LocateInjectLibrary();
 
 // The tracing overhead: median wall time of the traced measured runs over the median of the
 // untraced runs, minus one. nullopt when no untraced run was timed (data.overhead_note says why).
-struct TracingOverhead {
-  Summary traced_s;
-  Summary untraced_s;
-  double relative = 0;  // 0.05 = traced runs take 5% longer
-};
+using baseline::TracingOverhead;
 std::optional<TracingOverhead> MeasuredTracingOverhead(const BaselineData& data);
 
+// The baseline model of baseline.json and report.md, its statistics computed here: summaries
+// and the median's interval across runs, the hot kernels, the tracing overhead (baseline_model.cc).
+baseline::Baseline ToBaselineModel(const BaselineData& data);
+
 // Pieces of RecordBaseline, in baseline_output.cc.
-nlohmann::ordered_json BaselineJson(const BaselineData& data);
-// report.md: the recording's summary, then `analysis_markdown` (the analysis' report.md, its
-// headings demoted one level) when data.analysis is set.
-std::string BaselineMarkdown(const BaselineData& data, const std::string& analysis_markdown);
 // Reads a run's spools, writes its traces into `run_dir`, returns its figures.
 Result<RunFigures> ConvertRun(const std::string& out_dir,
                               MeasuredRun& run,

@@ -3,6 +3,8 @@
 // says how it decided.
 #pragma once
 
+#include "gpuperf/baseline.h"
+
 #include <cstddef>
 #include <string>
 
@@ -10,10 +12,7 @@
 
 namespace gpuperf::record {
 
-struct DeviceInUse {
-  int ordinal = -1;         // CUDA ordinal among the devices visible to the program; -1 unknown
-  std::string selected_by;  // why this one, for the reader
-};
+using baseline::DeviceInUse;
 
 // One visible device (the launcher narrowed CUDA_VISIBLE_DEVICES per rank): that one. Several:
 // the job's local rank when it is below their count (the cudaSetDevice(LOCAL_RANK) convention of
