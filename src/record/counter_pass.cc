@@ -13,6 +13,7 @@
 
 #include "io/ncu/counter_join.h"
 #include "spool/metric_sets.h"
+#include "util/durable_file.h"
 
 namespace gpuperf::record {
 namespace {
@@ -82,17 +83,15 @@ CounterPassResult RunCounterPass(const CounterPassOptions& options,
     result.problem = root.string() + ": " + error.message();
     return result;
   }
-  {
-    std::ofstream names(root / "kernels.txt");
-    for (const std::string& name : result.kernels) {
-      std::string line = name;
-      std::replace(line.begin(), line.end(), '\n', ' ');
-      names << line << '\n';
-    }
-    if (!names) {
-      result.problem = (root / "kernels.txt").string() + ": cannot write";
-      return result;
-    }
+  std::string names;
+  for (const std::string& name : result.kernels) {
+    std::string line = name;
+    std::replace(line.begin(), line.end(), '\n', ' ');
+    names += line + '\n';
+  }
+  if (Status written = util::WriteNewFile((root / "kernels.txt").string(), names); !written) {
+    result.problem = written.error().message;
+    return result;
   }
   ChildSpec spec;
   spec.argv = command;

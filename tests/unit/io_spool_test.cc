@@ -6,10 +6,15 @@
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <iterator>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -286,4 +291,62 @@ TEST_CASE("a spool file is a trace format: probed by its magic, imported like th
   std::string foreign = bytes;
   foreign[0] = 'X';  // not a spool any more: no importer takes it
   CHECK_FALSE(io::ImportTraceMemory(foreign, "foreign").ok());
+}
+
+TEST_CASE("the Kineto trace of a spool draws launch-to-GPU arrows and is valid UTF-8", "[spool]") {
+  io::SpoolContents contents = EverythingSpool();
+  // A kernel name that is not UTF-8 (CUPTI hands names through as bytes).
+  contents.strings[contents.events[1].name] = "bad\xff\xfename";
+  const std::string json = record::ToKinetoJson(contents, {"run-001/testhost.4242.json", 13000});
+  nlohmann::json document;
+  REQUIRE_NOTHROW(document = nlohmann::json::parse(json));  // throws on invalid UTF-8
+  std::map<std::int64_t, std::pair<nlohmann::json, nlohmann::json>> flows;  // id -> (s, f)
+  std::string bad_name;
+  for (const nlohmann::json& e : document["traceEvents"]) {
+    if (e["ph"] == "s")
+      flows[e["id"].get<std::int64_t>()].first = e;
+    else if (e["ph"] == "f")
+      flows[e["id"].get<std::int64_t>()].second = e;
+    else if (e.value("cat", "") == "kernel" && e["args"]["correlation"] == 11)
+      bad_name = e["name"];
+  }
+  CHECK(bad_name == "bad\xEF\xBF\xBD\xEF\xBF\xBDname");  // one U+FFFD per invalid byte
+  // One arrow per launch with GPU work: two kernels, the copy (by its runtime id), the memset.
+  REQUIRE(flows.size() == 4);
+  for (const std::int64_t id : {11, 12, 13, 21}) {
+    INFO(id);
+    REQUIRE(flows.count(id) == 1);
+    const auto& [start, finish] = flows.at(id);
+    CHECK(start["pid"] == kPid);  // on the launching thread
+    CHECK(start["tid"] == kTid);
+    CHECK(finish["pid"] == 0);  // on the GPU row: pid = device, tid = stream
+    CHECK(finish["bp"] == "e");
+    CHECK(start["cat"] == "ac2g");
+  }
+  CHECK(flows.at(11).first["ts"].get<double>() == Approx(1.0));   // the call at +1 µs
+  CHECK(flows.at(11).second["ts"].get<double>() == Approx(5.0));  // its kernel at +5 µs
+  CHECK(flows.at(21).second["tid"] == 8);
+  // Still one trace for gpuperf: the arrows are counted as ignored flow events, nothing else.
+  auto imported = io::ImportTraceMemory(json, "arrows.json");
+  REQUIRE(imported.ok());
+  CHECK(imported->diagnostics.counts.at("kineto.ignored.flow") == 8);
+}
+
+TEST_CASE("a gzip Kineto trace is written whole through the durable writer", "[spool]") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("gpuperf-kineto-gz-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const io::SpoolContents contents = EverythingSpool();
+  const std::string path = (dir / "testhost.4242.json.gz").string();
+  REQUIRE(record::WriteKinetoTrace(contents, {"testhost.4242.json.gz", 13000}, path, true).ok());
+  auto imported = io::ImportTraceFile(path);
+  REQUIRE(imported.ok());
+  CHECK(Lines(*imported) ==
+        Lines(io::ImportTraceMemory(
+                  record::ToKinetoJson(contents, {"testhost.4242.json.gz", 13000}), "plain.json")
+                  .value()));
+  // A new file only: an existing one is never overwritten.
+  CHECK_FALSE(record::WriteKinetoTrace(contents, {"again", 13000}, path, true).ok());
+  std::filesystem::remove_all(dir);
 }
