@@ -129,7 +129,8 @@ void WriteGpuEvent(const io::SpoolContents& p, const Event& e, JsonOut& json) {
         static_cast<double>(e.bytes) / duration_ns));
   } else {
     json.Event(fmt::format(
-        R"J("cat": "gpu_memset", "name": "Memset (Device)", {}, "args": {{{}, "correlation": {}, "bytes": {}}})J",
+        R"J("cat": "gpu_memset", "name": "{}", {}, "args": {{{}, "correlation": {}, "bytes": {}}})J",
+        io::MemsetName(e.b),
         head,
         common,
         e.correlation,
@@ -138,13 +139,8 @@ void WriteGpuEvent(const io::SpoolContents& p, const Event& e, JsonOut& json) {
 }
 
 void WriteApiEvent(const io::SpoolContents& p, const Event& e, JsonOut& json) {
-  std::string name = p.String(e.name);
   // CUPTI names carry a version suffix ("cudaLaunchKernel_v7000"); Kineto writes the bare name.
-  if (const auto v = name.rfind("_v");
-      v != std::string::npos && v + 2 < name.size() &&
-      name.find_first_not_of("0123456789", v + 2) == std::string::npos) {
-    name.resize(v);
-  }
+  const std::string_view name = io::ApiName(p.String(e.name));
   json.Event(fmt::format(
       R"J("ph": "X", "cat": "{}", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{"cbid": {}, "correlation": {}}})J",
       e.kind == EventKind::kDriverApi ? "cuda_driver" : "cuda_runtime",

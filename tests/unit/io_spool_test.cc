@@ -18,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "analysis/names.h"
 #include "io/spool/spool_model.h"
 #include "io/spool/spool_reader.h"
 #include "record/kineto_writer.h"
@@ -119,6 +118,23 @@ io::SpoolContents EverythingSpool() {
   spool::Event& set = b.Gpu(spool::EventKind::kMemset, 37000, 37500, 13);
   set.b = 3;  // device memory
   set.bytes = 256;
+  spool::Event& host_set_call = b.Add(spool::EventKind::kRuntimeApi, 38000, 38200);
+  host_set_call.name = b.String("cudaMemsetAsync_v3020");
+  host_set_call.correlation = 15;
+  host_set_call.code = 51;
+  spool::Event& host_set = b.Gpu(spool::EventKind::kMemset, 38500, 38700, 15);
+  host_set.b = 2;  // pinned host memory
+  host_set.bytes = 64;
+  spool::Event& graph_call = b.Add(spool::EventKind::kRuntimeApi, 39000, 39100);
+  graph_call.name = b.String("cudaGraphLaunch_v10000");
+  graph_call.correlation = 16;
+  graph_call.code = 311;
+  spool::Event& node = b.Gpu(spool::EventKind::kKernel, 39500, 40500, 16);
+  node.name = b.String("graph_node_kernel");
+  node.graph_id = 3;
+  node.correlation2 = 77;  // the node id
+  node.grid[0] = node.grid[1] = node.grid[2] = 1;
+  node.block[0] = 64, node.block[1] = node.block[2] = 1;
   spool::Event& sync = b.Gpu(spool::EventKind::kSync, 41000, 45000, 14);
   sync.a = 4;  // context synchronize
   sync.stream = -1;
@@ -177,10 +193,9 @@ std::vector<std::string> Lines(const model::Trace& t) {
         a.graph_id));
   }
   for (const model::ApiCall& c : t.api_calls) {
-    // API names as the analysis reads them: CUPTI's "cudaMemcpy_v3020" is Kineto's "cudaMemcpy".
     lines.push_back(fmt::format("api {} '{}' {}..{} pid {} tid {} correlation {} cbid {}",
                                 static_cast<int>(c.kind),
-                                analysis::StripVersionSuffix(t.Name(c.name)),
+                                t.Name(c.name),
                                 c.start_ns + base,
                                 c.end_ns + base,
                                 c.pid,
@@ -246,7 +261,7 @@ TEST_CASE("spool to Trace equals spool to Kineto JSON to import", "[spool]") {
   REQUIRE(imported.ok());
   const std::vector<std::string> direct_lines = Lines(direct);
   const std::vector<std::string> imported_lines = Lines(*imported);
-  CHECK(direct_lines.size() == 13);
+  CHECK(direct_lines.size() == 17);
   CHECK(Missing(direct_lines, imported_lines) == std::vector<std::string>{});
   CHECK(Missing(imported_lines, direct_lines) == std::vector<std::string>{});
 }
@@ -286,7 +301,7 @@ TEST_CASE("a spool file is a trace format: probed by its magic, imported like th
   // Cut short inside the last chunk: the complete chunks are kept, as by the CLI.
   auto cut = io::ImportTraceMemory(std::string_view(bytes).substr(0, bytes.size() - 3), "cut");
   REQUIRE(cut.ok());
-  CHECK(cut->activities.size() == 4);
+  CHECK(cut->activities.size() == 6);
 
   std::string foreign = bytes;
   foreign[0] = 'X';  // not a spool any more: no importer takes it
@@ -311,9 +326,9 @@ TEST_CASE("the Kineto trace of a spool draws launch-to-GPU arrows and is valid U
       bad_name = e["name"];
   }
   CHECK(bad_name == "bad\xEF\xBF\xBD\xEF\xBF\xBDname");  // one U+FFFD per invalid byte
-  // One arrow per launch with GPU work: two kernels, the copy (by its runtime id), the memset.
-  REQUIRE(flows.size() == 4);
-  for (const std::int64_t id : {11, 12, 13, 21}) {
+  // One arrow per launch with GPU work: three kernels, the copy (by its runtime id), two memsets.
+  REQUIRE(flows.size() == 6);
+  for (const std::int64_t id : {11, 12, 13, 15, 16, 21}) {
     INFO(id);
     REQUIRE(flows.count(id) == 1);
     const auto& [start, finish] = flows.at(id);
@@ -329,7 +344,7 @@ TEST_CASE("the Kineto trace of a spool draws launch-to-GPU arrows and is valid U
   // Still one trace for gpuperf: the arrows are counted as ignored flow events, nothing else.
   auto imported = io::ImportTraceMemory(json, "arrows.json");
   REQUIRE(imported.ok());
-  CHECK(imported->diagnostics.counts.at("kineto.ignored.flow") == 8);
+  CHECK(imported->diagnostics.counts.at("kineto.ignored.flow") == 12);
 }
 
 TEST_CASE("a gzip Kineto trace is written whole through the durable writer", "[spool]") {

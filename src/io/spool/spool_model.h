@@ -17,6 +17,14 @@ namespace gpuperf::io {
 // The human name of a spool memcpy, as Kineto writes it: "Memcpy HtoD (Pageable -> Device)".
 std::string MemcpyName(std::uint8_t copy_kind, std::uint8_t src_kind, std::uint8_t dst_kind);
 
+// The human name of a spool memset, as the model and the Kineto dialect have it:
+// "Memset (Device)", "Memset (Pinned)".
+std::string MemsetName(std::uint8_t memory_kind);
+
+// An API call's name without CUPTI's version suffix ("cudaLaunchKernel_v7000" ->
+// "cudaLaunchKernel", "cudaGraphLaunch_v10000" -> "cudaGraphLaunch"), as Kineto writes it.
+std::string_view ApiName(std::string_view cupti_name);
+
 // "Stream Sync", "Event Sync", "Context Sync", "Stream Wait Event".
 std::string SyncName(std::uint8_t sync_type);
 
