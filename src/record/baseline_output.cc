@@ -1,5 +1,5 @@
-// Turning recorded runs into outputs: per-process Kineto traces, the median steady-state run as a
-// trace for the analysis, and report.md.
+// Turning recorded runs into what the CLI analyses and writes: per-process Kineto traces, the
+// median steady-state run as a trace (with the counter pass joined).
 #include <fmt/format.h>
 
 #include <unistd.h>
