@@ -1,13 +1,84 @@
 #include "cli/baseline_command.h"
 
+#include "gpuperf/analyze.h"
+
 #include <fmt/format.h>
+
+#include <utility>
 
 #include "cli/errors.h"
 #include "cli/terminal.h"
-#include "record/metric_sets.h"
+#include "report/baseline_writer.h"
+#include "report/json_writer.h"
+#include "report/roofline_svg.h"
+#include "spool/metric_sets.h"
 #include "util/terminal_text.h"
 
 namespace gpuperf::cli {
+namespace {
+
+int ExitCodeOf(record::RecordStatus status) {
+  switch (status) {
+    case record::RecordStatus::kRecorded:
+      return kExitOk;
+    case record::RecordStatus::kUsage:
+      return kExitUsage;
+    case record::RecordStatus::kNoGpu:
+      return kExitNoGpu;
+    case record::RecordStatus::kFailure:
+      break;
+  }
+  return kExitFailure;
+}
+
+// The report files of a recording, in the order they are written: the analysis of the median
+// run (report.json, and roofline.svg exactly when report.md links one), then baseline.json and
+// report.md.
+std::vector<std::pair<std::string, std::string>> BaselineFiles(const baseline::Baseline& model) {
+  std::vector<std::pair<std::string, std::string>> files;
+  report::MarkdownOptions options;
+  options.tool.version = GPUPERF_VERSION;
+  if (model.analysis) {
+    files.emplace_back("report.json",
+                       report::DumpJson(report::ToJson(*model.analysis, options.tool)));
+    if (report::HasRooflineChart(*model.analysis))
+      files.emplace_back("roofline.svg", report::RooflineSvg(*model.analysis));
+  }
+  files.emplace_back("baseline.json", report::BaselineJson(model).dump(2) + "\n");
+  files.emplace_back("report.md", report::BaselineMarkdown(model, options));
+  return files;
+}
+
+}  // namespace
+
+BaselineOutcome RunBaseline(const record::BaselineOptions& options) {
+  record::BaselineSession session;
+  const record::RecordResult recorded = record::RecordBaseline(options, session);
+  if (recorded.status != record::RecordStatus::kRecorded)
+    return {ExitCodeOf(recorded.status), recorded.message, ""};
+  record::BaselineData& data = session.data;
+  if (session.analysed_run) {
+    data.analysis = analysis::Analyze(*session.analysed_run);
+    for (const record::MeasuredRun& run : data.runs) {
+      if (run.index == data.analyzed_run)
+        data.analysis->source.path = run.dir;
+    }
+    data.analysis->source.format = "gpuperf recording (Kineto dialect)";
+  }
+  // Every write, the final flush and fsync checked: a full disk fails here, not silently.
+  for (const auto& [name, content] : BaselineFiles(record::ToBaselineModel(data))) {
+    if (Status staged = record::StageBaselineFile(session, name, content); !staged)
+      return {kExitFailure, staged.error().message, ""};
+  }
+  if (Status committed = record::CommitBaseline(session); !committed)
+    return {kExitFailure, committed.error().message, ""};
+  if (data.complete)
+    return {kExitOk, "", session.out.string()};
+  return {kExitIncomplete,
+          "recording incomplete: " +
+              (data.problems.empty() ? std::string("no measured run") : data.problems.front()),
+          session.out.string()};
+}
 
 CLI::App* BaselineCommand::Register(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
@@ -70,7 +141,7 @@ CLI::App* BaselineCommand::Register(CLI::App& app) {
 int BaselineCommand::Run() {
   options_.quiet = Quiet();  // the common -q,--quiet (app.cc): no progress lines either
   if (!metrics_.empty()) {
-    record::ExpandedMetrics expanded = record::ExpandMetricList(metrics_);
+    spool::ExpandedMetrics expanded = spool::ExpandMetricList(metrics_);
     if (!expanded.error.empty()) {
       PrintError("--metrics: " + expanded.error);
       return kExitUsage;
@@ -92,7 +163,7 @@ int BaselineCommand::Run() {
       return kExitUsage;
     }
   }
-  const record::BaselineOutcome outcome = record::RunBaseline(options_);
+  const BaselineOutcome outcome = RunBaseline(options_);
   if (!outcome.message.empty())
     PrintError(outcome.message);
   if (!outcome.out_dir.empty() && !options_.quiet) {

@@ -8,6 +8,18 @@
 
 namespace gpuperf::cli {
 
+struct BaselineOutcome {
+  int exit_code = kExitOk;
+  std::string message;  // for "gpuperf: error: ..." when exit_code != 0
+  std::string out_dir;  // where the results are (empty when nothing was written)
+};
+
+// The whole verb, as `analyze` is: record (record::RecordBaseline), analyse the median
+// steady-state run (analysis::Analyze), write report.json, roofline.svg, baseline.json and
+// report.md into the recording's staging directory and commit it (record::CommitBaseline).
+// Exit codes: 0 recorded, 1 failure, 2 usage, 3 no usable GPU, 4 recorded but incomplete.
+BaselineOutcome RunBaseline(const record::BaselineOptions& options);
+
 // gpuperf baseline [--warmup K] [--repeat N|auto] [--out DIR] [--quiet] -- ./app args...
 // Exit codes: 0 recorded, 1 failure, 2 usage, 3 no usable GPU, 4 recorded but incomplete.
 class BaselineCommand final : public Command {

@@ -129,7 +129,7 @@ int CeilingsCommand::Measure(const std::string& dir) const {
     gpu = record::ProbeCudaIsolated();
     if (gpu.status != record::ProbeStatus::kOk) {
       PrintError(gpu.message);
-      return record::kExitNoGpu;
+      return kExitNoGpu;
     }
     if (static_cast<std::size_t>(device_) >= gpu.devices.size()) {
       PrintError(

@@ -12,7 +12,7 @@ namespace gpuperf::cli {
 // local GPU with gpuperf_ceilings_probe (kernels/ceilings_probe.cu), caches them as
 // DIR/<uuid>.json (evidence "measured") and prints them beside the datasheet. --show prints the
 // cache without measuring (no GPU needed). Exit codes: 0 ok, 1 failure, 2 usage, 3 no usable GPU
-// (record::kExitNoGpu, as `baseline`).
+// (kExitNoGpu, as `baseline`).
 class CeilingsCommand final : public Command {
  public:
   CLI::App* Register(CLI::App& app) override;

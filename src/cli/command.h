@@ -9,11 +9,13 @@
 
 namespace gpuperf::cli {
 
-// Documented process exit codes (docs/cli.md).
+// Documented process exit codes (docs/cli.md). `compare` adds its verdicts (compare_command.h).
 enum ExitCode : int {
   kExitOk = 0,
-  kExitFailure = 1,  // bad input, failed import, failed write
-  kExitUsage = 2,    // wrong arguments
+  kExitFailure = 1,     // bad input, failed import, failed write
+  kExitUsage = 2,       // wrong arguments
+  kExitNoGpu = 3,       // baseline, ceilings: no driver, no device, driver too old
+  kExitIncomplete = 4,  // baseline: recorded, but a run is partial or nothing was traced
 };
 
 class Command {

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "record/spool_format.h"
+#include "spool/spool_format.h"
 
 namespace gpuperf::inject {
 

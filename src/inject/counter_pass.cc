@@ -22,7 +22,7 @@
 #include "inject/counter_csv.h"
 #include "inject/launch_selection.h"
 #include "inject/range_profiler_session.h"
-#include "record/spool_writer.h"
+#include "spool/spool_writer.h"
 
 namespace gpuperf::inject {
 namespace {

@@ -10,8 +10,8 @@
 #include <cstring>
 
 #include "inject/counter_pass.h"
-#include "record/metric_sets.h"
-#include "record/spool_writer.h"
+#include "spool/metric_sets.h"
+#include "spool/spool_writer.h"
 
 namespace gpuperf::inject {
 namespace {
@@ -83,7 +83,7 @@ Options ReadOptions() {
                          << 20;
   options.discard = EnvOr("GPUPERF_DISCARD", "0") == "1";
   options.flush_period_ms = static_cast<std::uint32_t>(EnvInt("GPUPERF_FLUSH_MS", 1000));
-  options.metrics = record::SplitMetrics(EnvOr("GPUPERF_METRICS", ""));
+  options.metrics = spool::SplitMetrics(EnvOr("GPUPERF_METRICS", ""));
   options.metrics_kernels = EnvOr("GPUPERF_METRICS_KERNELS", "");
   options.metrics_per_kernel = EnvInt("GPUPERF_METRICS_PER_KERNEL", 3);
   return options;

@@ -1,6 +1,6 @@
 #include "inject/launch_selection.h"
 
-#include "record/demangle.h"
+#include "spool/demangle.h"
 
 namespace gpuperf::inject {
 
@@ -27,7 +27,7 @@ bool LaunchSelection::Take(const char* symbol, std::string& name) {
   std::lock_guard lock(mutex_);
   auto cached = demangled_.find(symbol);
   if (cached == demangled_.end())
-    cached = demangled_.emplace(symbol, record::Demangle(symbol)).first;
+    cached = demangled_.emplace(symbol, spool::Demangle(symbol)).first;
   name = cached->second;
   auto& counts = all_ ? taken_all_ : wanted_;
   auto it = counts.find(name);

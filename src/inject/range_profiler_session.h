@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "inject/profiler_host.h"
-#include "record/spool_format.h"
+#include "spool/spool_format.h"
 
 namespace gpuperf::inject {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "inject/activity_decoder.h"
-#include "record/spool_writer.h"
+#include "spool/spool_writer.h"
 
 namespace gpuperf::inject {
 

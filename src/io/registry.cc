@@ -10,6 +10,7 @@
 #include "io/ncu/ncu_importer.h"
 #include "io/nsys/nsys_importer.h"
 #include "io/sniff.h"
+#include "io/spool/spool_importer.h"
 #include "model/compact.h"
 #include "model/record_limit.h"
 
@@ -19,6 +20,7 @@ namespace {
 const std::vector<std::unique_ptr<Importer>>& Importers() {
   static const auto* importers = [] {
     auto* list = new std::vector<std::unique_ptr<Importer>>();
+    list->push_back(MakeSpoolImporter());
     list->push_back(MakeNsysImporter());
     list->push_back(MakeKinetoImporter());
     list->push_back(MakeNcuImporter());

@@ -10,7 +10,7 @@
 
 #include "record/cuda_probe_isolated.h"
 #include "record/output_lock.h"
-#include "record/spool_writer.h"
+#include "spool/spool_writer.h"
 #include "util/durable_file.h"
 #include "util/sha256.h"
 
@@ -174,36 +174,6 @@ void ConvertRuns(const fs::path& tmp, BaselineData& data) {
   }
 }
 
-Status Finalize(const fs::path& tmp, const fs::path& out, BaselineData& data) {
-  if (Status analysed = AnalyzeMedianRun(tmp.string(), data); !analysed)
-    return analysed;
-  if (!data.options.keep_spool) {
-    for (const MeasuredRun& run : data.runs) {
-      std::error_code ignored;
-      fs::remove_all(tmp / run.dir / "spool", ignored);
-    }
-  }
-  // Every write, the final flush and fsync checked: a full disk fails here, not silently.
-  if (Status written =
-          util::WriteNewFile((tmp / "baseline.json").string(), BaselineJson(data).dump(2) + "\n");
-      !written) {
-    return written;
-  }
-  if (Status written = util::WriteNewFile((tmp / "report.md").string(), BaselineMarkdown(data));
-      !written) {
-    return written;
-  }
-  if (Status synced = util::SyncDirectory(tmp.string()); !synced)
-    return synced;
-  std::error_code error;
-  if (data.options.force)
-    fs::remove_all(out, error);
-  fs::rename(tmp, out, error);
-  if (error)
-    return Error{"cannot move " + tmp.string() + " to " + out.string() + ": " + error.message()};
-  return Status::Ok();
-}
-
 // The directory that all ranks of a job share: created by whichever rank comes first. A
 // single-process baseline already there would be mixed with rank directories: refused.
 Status PrepareJobDirectory(const fs::path& job_dir) {
@@ -261,11 +231,11 @@ std::optional<TracingOverhead> MeasuredTracingOverhead(const BaselineData& data)
 }
 
 std::string RankOutputDirectory(const std::string& out_dir,
-                                const JobInfo& job,
+                                const spool::JobInfo& job,
                                 std::string_view host) {
   if (!job.has_rank())
     return out_dir;
-  return (fs::path(out_dir) / RankDirectoryName(job.rank, host)).string();
+  return (fs::path(out_dir) / spool::RankDirectoryName(job.rank, host)).string();
 }
 
 std::string LocateInjectLibrary() {
@@ -289,29 +259,37 @@ std::string LocateInjectLibrary() {
   return "";
 }
 
-BaselineOutcome RunBaseline(const BaselineOptions& options) {
-  BaselineData data;
+BaselineSession::~BaselineSession() {
+  if (!tmp.empty()) {
+    std::error_code ignored;
+    fs::remove_all(tmp, ignored);
+  }
+}
+
+RecordResult RecordBaseline(const BaselineOptions& options, BaselineSession& session) {
+  BaselineData& data = session.data;
   data.options = options;
-  data.job = DetectJob();
+  data.job = spool::DetectJob();
   const fs::path job_dir = fs::absolute(options.out_dir);
   const fs::path out = RankOutputDirectory(job_dir.string(), data.job, spool::HostName());
+  session.out = out;
   std::error_code error;
   if (options.command.empty())
-    return {kExitUsageError, "no program given: gpuperf baseline [options] -- ./app args", ""};
+    return {RecordStatus::kUsage, "no program given: gpuperf baseline [options] -- ./app args"};
   if (fs::exists(out, error) && !options.force) {
-    return {1, out.string() + " already exists; choose another --out or pass --force", ""};
+    return {RecordStatus::kFailure,
+            out.string() + " already exists; choose another --out or pass --force"};
   }
   if (const char* other = std::getenv("CUDA_INJECTION64_PATH");
       other != nullptr && *other != '\0') {
-    return {1,
+    return {RecordStatus::kFailure,
             std::string("CUDA_INJECTION64_PATH is already set (") + other +
-                "): another CUDA tool is active; unset it to record with gpuperf",
-            ""};
+                "): another CUDA tool is active; unset it to record with gpuperf"};
   }
   if (options.check_gpu) {
     data.probe = ProbeCudaIsolated();
     if (data.probe.status != ProbeStatus::kOk)
-      return {kExitNoGpu, data.probe.message, ""};
+      return {RecordStatus::kNoGpu, data.probe.message};
   }
   data.device = SelectDeviceInUse(data.probe.devices.size(), data.job);
   if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"))
@@ -320,21 +298,21 @@ BaselineOutcome RunBaseline(const BaselineOptions& options) {
     data.inject_library =
         options.inject_library.empty() ? LocateInjectLibrary() : options.inject_library;
     if (data.inject_library.empty()) {
-      return {1,
+      return {RecordStatus::kFailure,
               "libgpuperf_inject.so not found (gpuperf was built without the CUDA toolkit, or "
-              "set GPUPERF_INJECT_LIB)",
-              ""};
+              "set GPUPERF_INJECT_LIB)"};
     }
   }
-  OutputLock lock;  // held until return; removed on SIGINT/SIGTERM/SIGHUP too
-  if (Status claimed = ClaimOutput(job_dir, out, data, lock); !claimed)
-    return {1, claimed.error().message, ""};
+  // The lock is held until the session ends; removed on SIGINT/SIGTERM/SIGHUP too.
+  if (Status claimed = ClaimOutput(job_dir, out, data, session.lock); !claimed)
+    return {RecordStatus::kFailure, claimed.error().message};
   // DIR.tmp-<pid>, or DIR/rank-RRRRR-host.tmp-<pid> under a launcher: never shared.
-  const std::string tmp = out.string() + ".tmp-" + std::to_string(getpid());
+  const fs::path tmp = out.string() + ".tmp-" + std::to_string(getpid());
   fs::remove_all(tmp, error);
   fs::create_directories(tmp, error);
   if (error)
-    return {1, tmp + ": " + error.message(), ""};
+    return {RecordStatus::kFailure, tmp.string() + ": " + error.message()};
+  session.tmp = tmp;
   data.host = CaptureHost();
   data.environment = RelevantEnvironment();
   data.cwd = CurrentDirectory();
@@ -347,10 +325,8 @@ BaselineOutcome RunBaseline(const BaselineOptions& options) {
   Status status = RunWarmups(options, data.inject_library, tmp, progress, data);
   if (status)
     status = RunMeasured(options, data.inject_library, tmp, progress, data);
-  if (!status) {
-    fs::remove_all(tmp, error);
-    return {1, status.error().message, ""};
-  }
+  if (!status)
+    return {RecordStatus::kFailure, status.error().message};
   data.gpu_state_after = GpuStateSnapshot();
   MeasureOverhead(options, progress, data);
   ConvertRuns(tmp, data);
@@ -360,16 +336,36 @@ BaselineOutcome RunBaseline(const BaselineOptions& options) {
   }
   if (data.runs.empty())
     data.complete = false;
-  if (Status written = Finalize(tmp, out, data); !written) {
-    fs::remove_all(tmp, error);
-    return {1, written.error().message, ""};
+  session.analysed_run = MedianRunTrace(tmp.string(), data);
+  return {};
+}
+
+Status StageBaselineFile(const BaselineSession& session,
+                         const std::string& name,
+                         const std::string& content) {
+  return util::WriteNewFile((session.tmp / name).string(), content);
+}
+
+Status CommitBaseline(BaselineSession& session) {
+  const BaselineData& data = session.data;
+  if (!data.options.keep_spool) {
+    for (const MeasuredRun& run : data.runs) {
+      std::error_code ignored;
+      fs::remove_all(session.tmp / run.dir / "spool", ignored);
+    }
   }
-  return {data.complete ? 0 : kExitIncomplete,
-          data.complete
-              ? ""
-              : "recording incomplete: " + (data.problems.empty() ? std::string("no measured run")
-                                                                  : data.problems.front()),
-          out.string()};
+  if (Status synced = util::SyncDirectory(session.tmp.string()); !synced)
+    return synced;
+  std::error_code error;
+  if (data.options.force)
+    fs::remove_all(session.out, error);
+  fs::rename(session.tmp, session.out, error);
+  if (error) {
+    return Error{"cannot move " + session.tmp.string() + " to " + session.out.string() + ": " +
+                 error.message()};
+  }
+  session.tmp.clear();  // committed: nothing left to remove
+  return Status::Ok();
 }
 
 }  // namespace gpuperf::record

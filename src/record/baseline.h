@@ -1,34 +1,35 @@
-// `gpuperf baseline`: K warm-up runs and N (or --repeat auto) measured runs of an unmodified
-// program under the injected recorder; one Kineto trace per process per measured run, plus
-// baseline.json and report.md. See docs/recorder.md.
+// The recording half of `gpuperf baseline`: K warm-up runs and N (or --repeat auto) measured runs
+// of an unmodified program under the injected recorder, one Kineto trace per process per measured
+// run, the median steady-state run as a trace (with the counter pass of --metrics joined), all in
+// a staging directory that CommitBaseline renames into place. The analysis and the report files
+// are the CLI's (cli/baseline_command.h). See docs/recorder.md.
 #pragma once
 
+#include "gpuperf/baseline.h"
 #include "gpuperf/report.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "io/spool/spool_model.h"
 #include "record/counter_pass.h"
 #include "record/cuda_probe.h"
 #include "record/device_in_use.h"
 #include "record/environment.h"
-#include "record/job_environment.h"
 #include "record/launcher.h"
+#include "record/output_lock.h"
 #include "record/repeat_policy.h"
-#include "record/spool_model.h"
+#include "record/run_figures.h"
+#include "spool/job_environment.h"
 
 namespace gpuperf::record {
-
-// gpuperf baseline's documented exit codes beyond 0/1/2 (docs/recorder.md).
-inline constexpr int kExitUsageError = 2;  // same as the CLI's usage code
-inline constexpr int kExitNoGpu = 3;       // no driver, no device, driver too old
-inline constexpr int kExitIncomplete = 4;  // recorded, but a run is partial or nothing was traced
 
 struct BaselineOptions {
   std::vector<std::string> command;  // program and arguments
@@ -47,19 +48,13 @@ struct BaselineOptions {
   std::string inject_library;  // "" = locate next to gpuperf; "none" = run without injection
 };
 
-struct MeasuredRun {
-  int index = 0;  // 1-based among measured runs
-  RunOutcome outcome;
-  RunFigures figures;
-  std::string dir;                       // relative to out_dir ("runs/run-001")
-  std::vector<std::string> trace_files;  // relative to out_dir
-};
+using baseline::MeasuredRun;
 
-// Everything baseline.json and report.md are written from.
+// The recorder's working state: what the baseline model (ToBaselineModel) is made of.
 struct BaselineData {
   BaselineOptions options;
   ProbeResult probe;
-  JobInfo job;                                      // the launcher's rank, if any
+  spool::JobInfo job;                               // the launcher's rank, if any
   DeviceInUse device;                               // which of probe.devices the program uses
   std::optional<std::string> cuda_visible_devices;  // as the program sees it; nullopt when unset
   HostInfo host;
@@ -83,19 +78,54 @@ struct BaselineData {
   bool complete = true;
 };
 
-struct BaselineOutcome {
-  int exit_code = 0;
-  std::string message;  // for "gpuperf: error: ..." when exit_code != 0
-  std::string out_dir;  // where the results are (empty when nothing was written)
+// How the recording ended; the CLI turns it into an exit code (docs/recorder.md).
+enum class RecordStatus {
+  kRecorded,  // runs recorded, complete or not (BaselineData::complete says which)
+  kUsage,     // no program given
+  kNoGpu,     // no driver, no device, driver too old: checked before anything runs
+  kFailure,   // the program could not start, the output exists or is locked, ...
 };
 
-// Runs the whole baseline. Progress goes to stderr only when it is a TTY and !quiet.
-BaselineOutcome RunBaseline(const BaselineOptions& options);
+struct RecordResult {
+  RecordStatus status = RecordStatus::kRecorded;
+  std::string message;  // why, when status != kRecorded
+};
+
+// One `gpuperf baseline` from its first run to its commit. Holds the output lock; a session
+// destroyed before CommitBaseline removes its staging directory, so nothing half-written stays.
+struct BaselineSession {
+  BaselineSession() = default;
+  ~BaselineSession();
+  BaselineSession(const BaselineSession&) = delete;
+  BaselineSession& operator=(const BaselineSession&) = delete;
+
+  BaselineData data;
+  std::filesystem::path out;  // the final directory (the rank's under a launcher)
+  std::filesystem::path tmp;  // the staging directory, out + ".tmp-<pid>"; "" before one exists
+  std::optional<model::Trace> analysed_run;  // the median steady-state run (data.analyzed_run)
+  OutputLock lock;
+};
+
+// Checks, claims the output, runs the warm-up, measured and untraced runs, converts every run's
+// spools to traces in `session.tmp` and reads the median steady-state run into
+// `session.analysed_run` (running the counter pass of --metrics on it). Progress goes to stderr
+// only when it is a TTY and !quiet.
+RecordResult RecordBaseline(const BaselineOptions& options, BaselineSession& session);
+
+// Writes the report file `name` into the staging directory: a new file, every write, the fsync
+// and the close checked.
+Status StageBaselineFile(const BaselineSession& session,
+                         const std::string& name,
+                         const std::string& content);
+
+// Removes the spools (unless --keep-spool), syncs the staging directory and renames it to `out`
+// (replacing an older one with --force): the directory appears whole or not at all.
+Status CommitBaseline(BaselineSession& session);
 
 // Where one `gpuperf baseline` process writes: `out_dir` itself, or, under a launcher (job has a
 // rank), out_dir/RankDirectoryName(rank, host), so that ranks sharing --out never collide.
 std::string RankOutputDirectory(const std::string& out_dir,
-                                const JobInfo& job,
+                                const spool::JobInfo& job,
                                 std::string_view host);
 
 // The path of libgpuperf_inject.so: $GPUPERF_INJECT_LIB, next to the gpuperf executable, in
@@ -104,22 +134,21 @@ std::string LocateInjectLibrary();
 
 // The tracing overhead: median wall time of the traced measured runs over the median of the
 // untraced runs, minus one. nullopt when no untraced run was timed (data.overhead_note says why).
-struct TracingOverhead {
-  Summary traced_s;
-  Summary untraced_s;
-  double relative = 0;  // 0.05 = traced runs take 5% longer
-};
+using baseline::TracingOverhead;
 std::optional<TracingOverhead> MeasuredTracingOverhead(const BaselineData& data);
 
-// Pieces of RunBaseline, in baseline_output.cc.
-nlohmann::ordered_json BaselineJson(const BaselineData& data);
-std::string BaselineMarkdown(const BaselineData& data);
+// The baseline model of baseline.json and report.md, its statistics computed here: summaries
+// and the median's interval across runs, the hot kernels, the tracing overhead (baseline_model.cc).
+baseline::Baseline ToBaselineModel(const BaselineData& data);
+
+// Pieces of RecordBaseline, in baseline_output.cc.
 // Reads a run's spools, writes its traces into `run_dir`, returns its figures.
 Result<RunFigures> ConvertRun(const std::string& out_dir,
                               MeasuredRun& run,
                               bool gzip,
                               int driver_api_version);
-// Analyses the steady-state run with the median wall time.
-Status AnalyzeMedianRun(const std::string& out_dir, BaselineData& data);
+// The steady-state run with the median wall time as one trace, the counter pass joined into it
+// (--metrics); sets data.analyzed_run. nullopt when no such run recorded anything.
+std::optional<model::Trace> MedianRunTrace(const std::string& out_dir, BaselineData& data);
 
 }  // namespace gpuperf::record

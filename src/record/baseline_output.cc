@@ -1,7 +1,5 @@
-// Turning recorded runs into outputs: per-process Kineto traces, the analysis of the median
-// steady-state run, and report.md.
-#include "gpuperf/analyze.h"
-
+// Turning recorded runs into what the CLI analyses and writes: per-process Kineto traces, the
+// median steady-state run as a trace (with the counter pass joined).
 #include <fmt/format.h>
 
 #include <unistd.h>
@@ -11,20 +9,16 @@
 
 #include "record/baseline.h"
 #include "record/kineto_writer.h"
-#include "report/json_writer.h"
-#include "report/markdown_writer.h"
-#include "report/roofline_svg.h"
-#include "util/durable_file.h"
 
 namespace gpuperf::record {
 namespace {
 
 namespace fs = std::filesystem;
 
-Result<std::vector<SpoolContents>> ReadRunSpools(const fs::path& spool_dir) {
-  std::vector<SpoolContents> processes;
-  for (const std::string& path : ListSpoolFiles(spool_dir.string())) {
-    auto contents = ReadSpoolFile(path);
+Result<std::vector<io::SpoolContents>> ReadRunSpools(const fs::path& spool_dir) {
+  std::vector<io::SpoolContents> processes;
+  for (const std::string& path : io::ListSpoolFiles(spool_dir.string())) {
+    auto contents = io::ReadSpoolFile(path);
     if (!contents)
       return contents.error();
     processes.push_back(std::move(*contents));
@@ -60,27 +54,6 @@ void RunCounterPassInto(const std::string& out_dir,
   }
 }
 
-std::string Seconds(double s) {
-  return fmt::format("{:.4f} s", s);
-}
-
-std::string CounterPassMarkdown(const CounterPassResult& pass, const CounterPassOptions& options) {
-  std::string out = fmt::format(
-      "\nCounter pass (`--metrics {}`, {} metrics, CUPTI range profiler with kernel replay, a "
-      "separate untimed run): {} launches profiled of the top {} kernels (up to {} each), {} "
-      "joined to the analysed run's kernels",
-      options.metrics_list,
-      options.metrics.size(),
-      pass.launches_profiled,
-      pass.kernels.size(),
-      options.per_kernel,
-      pass.joined);
-  if (pass.ran)
-    out += fmt::format("; the program {}", DescribeOutcome(pass.outcome));
-  out += pass.problem.empty() ? ".\n" : fmt::format(". **No counters: {}**\n", pass.problem);
-  return out;
-}
-
 }  // namespace
 
 Result<RunFigures> ConvertRun(const std::string& out_dir,
@@ -91,7 +64,7 @@ Result<RunFigures> ConvertRun(const std::string& out_dir,
   auto processes = ReadRunSpools(run_dir / "spool");
   if (!processes)
     return processes.error();
-  for (const SpoolContents& process : *processes) {
+  for (const io::SpoolContents& process : *processes) {
     const std::string stem = fs::path(process.path).stem().string();  // host.pid[.rN]
     const std::string name = stem + (gzip ? ".json.gz" : ".json");
     KinetoWriteOptions options;
@@ -106,7 +79,7 @@ Result<RunFigures> ConvertRun(const std::string& out_dir,
   return ComputeRunFigures(*processes);
 }
 
-Status AnalyzeMedianRun(const std::string& out_dir, BaselineData& data) {
+std::optional<model::Trace> MedianRunTrace(const std::string& out_dir, BaselineData& data) {
   // Steady state = every measured run after the first; with one run, that run.
   std::vector<const MeasuredRun*> steady;
   for (const MeasuredRun& run : data.runs) {
@@ -114,135 +87,19 @@ Status AnalyzeMedianRun(const std::string& out_dir, BaselineData& data) {
       steady.push_back(&run);
   }
   if (steady.empty())
-    return Status::Ok();
+    return std::nullopt;
   std::sort(steady.begin(), steady.end(), [](const MeasuredRun* a, const MeasuredRun* b) {
     return a->outcome.wall_ns < b->outcome.wall_ns;
   });
   const MeasuredRun& median = *steady[(steady.size() - 1) / 2];
   auto processes = ReadRunSpools(fs::path(out_dir) / median.dir / "spool");
   if (!processes || processes->empty())
-    return Status::Ok();
-  model::Trace trace = SpoolsToTrace(*processes);
+    return std::nullopt;
+  model::Trace trace = io::SpoolsToTrace(*processes);
   if (!data.options.counters.metrics.empty())
     RunCounterPassInto(out_dir, median.outcome.wall_ns, trace, data);
-  data.analysis = analysis::Analyze(trace);
-  data.analysis->source.path = median.dir;
-  data.analysis->source.format = "gpuperf recording (Kineto dialect)";
   data.analyzed_run = median.index;
-  report::ToolInfo tool;
-  tool.version = GPUPERF_RECORD_VERSION;
-  if (Status written = util::WriteNewFile((fs::path(out_dir) / "report.json").string(),
-                                          report::DumpJson(report::ToJson(*data.analysis, tool)));
-      !written) {
-    return written;
-  }
-  // report.md (BaselineMarkdown) links roofline.svg exactly when there is a chart.
-  if (report::HasRooflineChart(*data.analysis))
-    return util::WriteNewFile((fs::path(out_dir) / "roofline.svg").string(),
-                              report::RooflineSvg(*data.analysis));
-  return Status::Ok();
-}
-
-std::string BaselineMarkdown(const BaselineData& data) {
-  std::vector<double> wall_s;
-  for (const MeasuredRun& run : data.runs)
-    wall_s.push_back(static_cast<double>(run.outcome.wall_ns) / 1e9);
-  const Summary wall = Summarize(wall_s);
-  std::string out = "# gpuperf baseline\n\n";
-  std::string command;
-  for (const std::string& word : data.options.command)
-    command += (command.empty() ? "" : " ") + word;
-  const auto device = static_cast<std::size_t>(std::max(data.device.ordinal, 0));
-  out += fmt::format("`{}` on {}",
-                     command,
-                     device < data.probe.devices.size() ? data.probe.devices[device].name
-                                                        : std::string("(no GPU probed)"));
-  if (data.job.has_rank()) {
-    out += fmt::format(" (rank {}{} on {}, {})",
-                       data.job.rank,
-                       data.job.world_size >= 0 ? fmt::format(" of {}", data.job.world_size) : "",
-                       data.host.host,
-                       ToString(data.job.launcher));
-  }
-  out += fmt::format(
-      ": **median wall time {}** over {} measured run(s) (p95 {}, min {}, max {}, MAD {}); "
-      "{} warm-up run(s) excluded; stopped: {}.\n\n",
-      Seconds(wall.median),
-      wall.count,
-      Seconds(wall.p95),
-      Seconds(wall.min),
-      Seconds(wall.max),
-      Seconds(wall.mad),
-      data.warmups.size(),
-      ToString(data.stop_reason));
-  if (!data.runs.empty()) {
-    const RunFigures& first = data.runs.front().figures;
-    out += fmt::format(
-        "First measured run: {} kernels, {} memcpys ({} bytes), {} allocations, peak device "
-        "memory {} bytes, {} dropped records.\n\n",
-        first.kernels,
-        first.memcpys,
-        first.memcpy_bytes,
-        first.allocations,
-        first.peak_device_memory_bytes,
-        first.dropped_records);
-  }
-  if (const std::optional<TracingOverhead> overhead = MeasuredTracingOverhead(data)) {
-    out += fmt::format(
-        "Tracing overhead: **{:+.1f}%** (median traced run {} over median untraced run {}, {} "
-        "untraced run(s) timed after the measured ones; source: these runs).\n\n",
-        100 * overhead->relative,
-        Seconds(overhead->traced_s.median),
-        Seconds(overhead->untraced_s.median),
-        overhead->untraced_s.count);
-  } else {
-    out += "Tracing overhead: " +
-           (data.overhead_note.empty() ? std::string("not measured") : data.overhead_note) +
-           ".\n\n";
-  }
-  out += data.complete ? "Recording: complete.\n\n" : "Recording: **incomplete**.\n\n";
-  for (const std::string& problem : data.problems)
-    out += "- " + problem + "\n";
-  if (!data.problems.empty())
-    out += "\n";
-  out +=
-      "Timing scope: whole-process wall time from fork to exit, including process start, CUDA "
-      "initialisation, module loading/JIT, allocations, host work, transfers, teardown and the "
-      "tracing overhead. See baseline.json `timing_scope` and `overhead`.\n\n";
-  out +=
-      "| run | wall time | exit | kernels | memcpys | allocations | peak device memory | dropped "
-      "|\n";
-  out += "|---:|---:|---|---:|---:|---:|---:|---:|\n";
-  for (const MeasuredRun& run : data.runs) {
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                       run.index,
-                       Seconds(static_cast<double>(run.outcome.wall_ns) / 1e9),
-                       DescribeOutcome(run.outcome),
-                       run.figures.kernels,
-                       run.figures.memcpys,
-                       run.figures.allocations,
-                       run.figures.peak_device_memory_bytes,
-                       run.figures.dropped_records);
-  }
-  if (data.counter_pass)
-    out += CounterPassMarkdown(*data.counter_pass, data.options.counters);
-  if (data.analysis) {
-    out +=
-        fmt::format("\n## Analysis of run {} (the median steady-state run)\n\n", data.analyzed_run);
-    report::MarkdownOptions options;
-    options.tool.version = GPUPERF_RECORD_VERSION;
-    std::string analysis = report::ToMarkdown(*data.analysis, options);
-    // Demote the analyzer's headings one level under ours.
-    std::string demoted;
-    for (std::size_t pos = 0; pos < analysis.size();) {
-      const std::size_t end = std::min(analysis.find('\n', pos), analysis.size());
-      const std::string line = analysis.substr(pos, end - pos);
-      demoted += (line.starts_with("#") ? "#" : "") + line + "\n";
-      pos = end + 1;
-    }
-    out += demoted;
-  }
-  return out;
+  return trace;
 }
 
 }  // namespace gpuperf::record

@@ -12,7 +12,8 @@
 #include <map>
 
 #include "io/ncu/counter_join.h"
-#include "record/metric_sets.h"
+#include "spool/metric_sets.h"
+#include "util/durable_file.h"
 
 namespace gpuperf::record {
 namespace {
@@ -82,24 +83,22 @@ CounterPassResult RunCounterPass(const CounterPassOptions& options,
     result.problem = root.string() + ": " + error.message();
     return result;
   }
-  {
-    std::ofstream names(root / "kernels.txt");
-    for (const std::string& name : result.kernels) {
-      std::string line = name;
-      std::replace(line.begin(), line.end(), '\n', ' ');
-      names << line << '\n';
-    }
-    if (!names) {
-      result.problem = (root / "kernels.txt").string() + ": cannot write";
-      return result;
-    }
+  std::string names;
+  for (const std::string& name : result.kernels) {
+    std::string line = name;
+    std::replace(line.begin(), line.end(), '\n', ' ');
+    names += line + '\n';
+  }
+  if (Status written = util::WriteNewFile((root / "kernels.txt").string(), names); !written) {
+    result.problem = written.error().message;
+    return result;
   }
   ChildSpec spec;
   spec.argv = command;
   spec.set_env = {{"CUDA_INJECTION64_PATH", inject_library},
                   {"GPUPERF_OUT_DIR", (root / "spool").string()},
                   {"GPUPERF_SESSION", "counter-pass"},
-                  {"GPUPERF_METRICS", JoinMetrics(options.metrics)},
+                  {"GPUPERF_METRICS", spool::JoinMetrics(options.metrics)},
                   {"GPUPERF_METRICS_KERNELS", (root / "kernels.txt").string()},
                   {"GPUPERF_METRICS_PER_KERNEL", std::to_string(std::max(options.per_kernel, 1))}};
   spec.timeout_ms = timeout_ms;
@@ -117,9 +116,9 @@ CounterPassResult RunCounterPass(const CounterPassOptions& options,
         "(--metrics-timeout); launches profiled until then are kept",
         static_cast<double>(timeout_ms) / 1000));
   }
-  for (const std::string& path : ListSpoolFiles((root / "spool").string())) {
-    if (auto contents = ReadSpoolFile(path); contents.ok()) {
-      for (const SpoolStatus& status : contents->statuses)
+  for (const std::string& path : io::ListSpoolFiles((root / "spool").string())) {
+    if (auto contents = io::ReadSpoolFile(path); contents.ok()) {
+      for (const io::SpoolStatus& status : contents->statuses)
         result.statuses.push_back(status);
     }
   }
@@ -146,7 +145,7 @@ CounterPassResult RunCounterPass(const CounterPassOptions& options,
   }
   if (result.joined == 0) {
     std::string why;
-    for (const SpoolStatus& status : result.statuses) {
+    for (const io::SpoolStatus& status : result.statuses) {
       if (status.level == spool::StatusLevel::kError) {
         why = status.message;
         break;

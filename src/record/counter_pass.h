@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "io/spool/spool_reader.h"
 #include "record/launcher.h"
-#include "record/spool_reader.h"
 
 namespace gpuperf::record {
 
 struct CounterPassOptions {
-  std::vector<std::string> metrics;  // expanded (ExpandMetricList); empty: no counter pass
+  std::vector<std::string> metrics;  // expanded (spool::ExpandMetricList); empty: no counter pass
   std::string metrics_list;          // as the user wrote it, for the record
   int kernels = 10;                  // top kernel names by total time
   int per_kernel = 3;                // launches profiled per name
@@ -29,8 +29,8 @@ struct CounterPassResult {
   std::vector<std::string> kernels;  // the names selected, by total time
   bool ran = false;                  // the program was started
   RunOutcome outcome;
-  std::vector<SpoolStatus> statuses;   // what the injected library said
-  std::vector<std::string> csv_files;  // relative to the output directory
+  std::vector<io::SpoolStatus> statuses;  // what the injected library said
+  std::vector<std::string> csv_files;     // relative to the output directory
   std::int64_t launches_profiled = 0;
   std::int64_t joined = 0;
   std::int64_t unjoined = 0;

@@ -3,6 +3,8 @@
 // starts (and fails clearly) on machines without one.
 #pragma once
 
+#include "gpuperf/baseline.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,22 +20,7 @@ enum class ProbeStatus {
   kDriverError,   // any other cuInit / cuDeviceGetCount failure
 };
 
-struct ProbedDevice {
-  std::int32_t ordinal = 0;
-  std::string name;
-  std::string uuid;  // "GPU-xxxxxxxx-xxxx-...", as nvidia-smi prints it
-  std::string pci_bus_id;
-  std::int32_t compute_major = 0;
-  std::int32_t compute_minor = 0;
-  std::int32_t sm_count = 0;
-  std::int64_t memory_bytes = 0;
-  std::int64_t l2_bytes = 0;
-  std::int64_t sm_clock_khz = 0;      // peak
-  std::int64_t memory_clock_khz = 0;  // peak
-  std::int32_t bus_width_bits = 0;
-  // 2 (DDR) x memory clock x bus width / 8; 0 when an attribute is missing.
-  double peak_bandwidth_bytes_per_s = 0;
-};
+using baseline::ProbedDevice;
 
 struct ProbeResult {
   ProbeStatus status = ProbeStatus::kNoDriver;

@@ -2,7 +2,7 @@
 
 namespace gpuperf::record {
 
-DeviceInUse SelectDeviceInUse(std::size_t visible_devices, const JobInfo& job) {
+DeviceInUse SelectDeviceInUse(std::size_t visible_devices, const spool::JobInfo& job) {
   const std::string count = std::to_string(visible_devices);
   if (visible_devices == 0)
     return {-1, "not available (GPU check skipped)"};

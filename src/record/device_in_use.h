@@ -3,22 +3,21 @@
 // says how it decided.
 #pragma once
 
+#include "gpuperf/baseline.h"
+
 #include <cstddef>
 #include <string>
 
-#include "record/job_environment.h"
+#include "spool/job_environment.h"
 
 namespace gpuperf::record {
 
-struct DeviceInUse {
-  int ordinal = -1;         // CUDA ordinal among the devices visible to the program; -1 unknown
-  std::string selected_by;  // why this one, for the reader
-};
+using baseline::DeviceInUse;
 
 // One visible device (the launcher narrowed CUDA_VISIBLE_DEVICES per rank): that one. Several:
 // the job's local rank when it is below their count (the cudaSetDevice(LOCAL_RANK) convention of
 // torchrun and most MPI programs), unknown when it is not, device 0 (CUDA's default) without a
 // rank. None (the GPU check was skipped): unknown.
-DeviceInUse SelectDeviceInUse(std::size_t visible_devices, const JobInfo& job);
+DeviceInUse SelectDeviceInUse(std::size_t visible_devices, const spool::JobInfo& job);
 
 }  // namespace gpuperf::record

@@ -3,6 +3,8 @@
 // that could not be read is the string "not available" with the reason, never a guess.
 #pragma once
 
+#include "gpuperf/baseline.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -13,15 +15,8 @@
 
 namespace gpuperf::record {
 
-inline constexpr const char* kNotAvailable = "not available";
-
-struct HostInfo {
-  std::string host;
-  std::string os;   // uname sysname release version machine
-  std::string cpu;  // /proc/cpuinfo "model name"
-  int logical_cpus = 0;
-  std::string driver_release;  // "580.65.06" from /proc/driver/nvidia/version, or not available
-};
+using baseline::HostInfo;
+using baseline::kNotAvailable;
 
 HostInfo CaptureHost();
 

@@ -10,9 +10,10 @@
 #include <set>
 #include <unordered_map>
 
+#include "io/spool/spool_model.h"
 #include "model/measured_ceilings.h"
-#include "record/spool_model.h"
 #include "util/durable_file.h"
+#include "util/utf8.h"
 
 namespace gpuperf::record {
 namespace {
@@ -24,10 +25,23 @@ using spool::EventKind;
 // "Kineto", "Timestamps").
 constexpr std::int64_t kBaseQuantumNs = 7'889'238'000'000'000;
 
+// `text` as the inside of a JSON string: valid UTF-8 (an invalid byte becomes U+FFFD, so that
+// every JSON reader takes the document), quotes, backslashes and control characters escaped.
 std::string Escape(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 2);
-  for (const char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      const util::CodePoint point = util::DecodeUtf8(text.substr(i));
+      if (point.length == 0) {
+        out += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
+      } else {
+        out.append(text.substr(i, point.length));
+        i += point.length - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '"':
         out += "\\\"";
@@ -81,7 +95,7 @@ std::string Dims(const std::int32_t* v) {
   return fmt::format("[{}, {}, {}]", v[0], v[1], v[2]);
 }
 
-void WriteGpuEvent(const SpoolContents& p, const Event& e, JsonOut& json) {
+void WriteGpuEvent(const io::SpoolContents& p, const Event& e, JsonOut& json) {
   const std::string head = fmt::format(R"J("ph": "X", "pid": {}, "tid": {}, "ts": {}, "dur": {})J",
                                        e.device,
                                        e.stream,
@@ -92,7 +106,7 @@ void WriteGpuEvent(const SpoolContents& p, const Event& e, JsonOut& json) {
   if (e.kind == EventKind::kKernel) {
     json.Event(fmt::format(
         R"J("cat": "kernel", "name": "{}", {}, "args": {{{}, "correlation": {}, "registers per thread": {}, "shared memory": {}, "grid": {}, "block": {}{}}})J",
-        Escape(Demangle(p.String(e.name))),
+        Escape(spool::Demangle(p.String(e.name))),
         head,
         common,
         e.correlation,
@@ -108,15 +122,16 @@ void WriteGpuEvent(const SpoolContents& p, const Event& e, JsonOut& json) {
         static_cast<double>(std::max<std::int64_t>(e.end_ns - e.start_ns, 1));
     json.Event(fmt::format(
         R"J("cat": "gpu_memcpy", "name": "{}", {}, "args": {{{}, "correlation": {}, "bytes": {}, "memory bandwidth (GB/s)": {:.6g}}})J",
-        MemcpyName(e.a, e.b, e.c),
+        io::MemcpyName(e.a, e.b, e.c),
         head,
         common,
-        MemcpyCorrelation(e),
+        io::MemcpyCorrelation(e),
         e.bytes,
         static_cast<double>(e.bytes) / duration_ns));
   } else {
     json.Event(fmt::format(
-        R"J("cat": "gpu_memset", "name": "Memset (Device)", {}, "args": {{{}, "correlation": {}, "bytes": {}}})J",
+        R"J("cat": "gpu_memset", "name": "{}", {}, "args": {{{}, "correlation": {}, "bytes": {}}})J",
+        io::MemsetName(e.b),
         head,
         common,
         e.correlation,
@@ -124,14 +139,9 @@ void WriteGpuEvent(const SpoolContents& p, const Event& e, JsonOut& json) {
   }
 }
 
-void WriteApiEvent(const SpoolContents& p, const Event& e, JsonOut& json) {
-  std::string name = p.String(e.name);
+void WriteApiEvent(const io::SpoolContents& p, const Event& e, JsonOut& json) {
   // CUPTI names carry a version suffix ("cudaLaunchKernel_v7000"); Kineto writes the bare name.
-  if (const auto v = name.rfind("_v");
-      v != std::string::npos && v + 2 < name.size() &&
-      name.find_first_not_of("0123456789", v + 2) == std::string::npos) {
-    name.resize(v);
-  }
+  const std::string_view name = io::ApiName(p.String(e.name));
   json.Event(fmt::format(
       R"J("ph": "X", "cat": "{}", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{"cbid": {}, "correlation": {}}})J",
       e.kind == EventKind::kDriverApi ? "cuda_driver" : "cuda_runtime",
@@ -144,23 +154,66 @@ void WriteApiEvent(const SpoolContents& p, const Event& e, JsonOut& json) {
       e.correlation));
 }
 
+// The launch -> GPU work arrows Perfetto and chrome://tracing draw: a flow start ("s") on the API
+// call and its end ("f", bound to the enclosing slice) on the first kernel, copy or memset with
+// its correlation id, as Kineto writes them ("ac2g").
+class Flows {
+ public:
+  void AddLaunch(const Event& e, std::int64_t pid) {
+    // A runtime call and the driver call inside it have different correlation ids; should one
+    // id appear twice, the runtime call (the one the program made) wins.
+    auto [it, added] = launches_.try_emplace(e.correlation, Launch{pid, e.tid, e.start_ns});
+    if (!added && e.kind == EventKind::kRuntimeApi)
+      it->second = Launch{pid, e.tid, e.start_ns};
+  }
+
+  void Write(const std::vector<std::pair<std::int64_t, const Event*>>& gpu, JsonOut& json) const {
+    std::set<std::int64_t> done;
+    for (const auto& [correlation, e] : gpu) {
+      const auto launch = launches_.find(correlation);
+      if (launch == launches_.end() || !done.insert(correlation).second)
+        continue;
+      json.Event(fmt::format(
+          R"J("ph": "s", "id": {}, "pid": {}, "tid": {}, "ts": {}, "cat": "ac2g", "name": "ac2g")J",
+          correlation,
+          launch->second.pid,
+          launch->second.tid,
+          json.Ts(launch->second.start_ns)));
+      json.Event(fmt::format(
+          R"J("ph": "f", "id": {}, "pid": {}, "tid": {}, "ts": {}, "cat": "ac2g", "name": "ac2g", "bp": "e")J",
+          correlation,
+          e->device,
+          e->stream,
+          json.Ts(e->start_ns)));
+    }
+  }
+
+ private:
+  struct Launch {
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+    std::int64_t start_ns = 0;
+  };
+  std::unordered_map<std::int64_t, Launch> launches_;
+};
+
 void WriteSyncEvent(const Event& e, std::int32_t device, JsonOut& json) {
   json.Event(fmt::format(
       R"J("ph": "X", "cat": "cuda_sync", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{"cuda_sync_kind": "{}", "device": {}, "context": {}, "stream": {}, "correlation": {}}})J",
-      SyncName(e.a),
+      io::SyncName(e.a),
       device,
       e.stream,
       json.Ts(e.start_ns),
       json.Dur(e.end_ns - e.start_ns),
-      SyncName(e.a),
+      io::SyncName(e.a),
       device,
       e.context,
       e.stream,
       e.correlation));
 }
 
-void WriteHostEvents(const SpoolContents& p, JsonOut& json) {
-  for (const NvtxRange& range : PairNvtxRanges(p).ranges) {
+void WriteHostEvents(const io::SpoolContents& p, JsonOut& json) {
+  for (const io::NvtxRange& range : io::PairNvtxRanges(p).ranges) {
     const Event& s = *range.start;
     json.Event(fmt::format(
         R"J("ph": "X", "cat": "user_annotation", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{"nvtx domain": "{}"}})J",
@@ -202,7 +255,7 @@ std::string Uuid(const spool::DeviceInfo& d) {
   return fmt::format(R"J( "uuid": "{}",)J", model::FormatGpuUuid(d.uuid));
 }
 
-std::string DeviceProperties(const SpoolContents& p) {
+std::string DeviceProperties(const io::SpoolContents& p) {
   std::string out;
   for (const spool::DeviceInfo& d : p.devices) {
     if (!out.empty())
@@ -225,9 +278,30 @@ std::string DeviceProperties(const SpoolContents& p) {
   return "[" + out + "]";
 }
 
+// `text` as one gzip member (level 6), in memory, so that the file is written like every other
+// output: new, every write, the fsync and the close checked.
+Result<std::string> GzipText(std::string_view text) {
+  if (text.size() > std::numeric_limits<uInt>::max())
+    return Error{"gzip: the trace is larger than 4 GiB; write it without --gzip"};
+  z_stream stream{};
+  if (deflateInit2(&stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    return Error{"gzip: deflateInit2 failed"};
+  std::string out(deflateBound(&stream, static_cast<uLong>(text.size())), '\0');
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  stream.avail_in = static_cast<uInt>(text.size());
+  stream.next_out = reinterpret_cast<Bytef*>(out.data());
+  stream.avail_out = static_cast<uInt>(out.size());
+  const int result = deflate(&stream, Z_FINISH);
+  out.resize(stream.total_out);
+  deflateEnd(&stream);
+  if (result != Z_STREAM_END)
+    return Error{"gzip: deflate failed"};
+  return out;
+}
+
 }  // namespace
 
-std::string ToKinetoJson(const SpoolContents& p, const KinetoWriteOptions& options) {
+std::string ToKinetoJson(const io::SpoolContents& p, const KinetoWriteOptions& options) {
   std::int64_t first_ns = std::numeric_limits<std::int64_t>::max();
   for (const Event& e : p.events) {
     if (e.start_ns > 0)
@@ -254,6 +328,8 @@ std::string ToKinetoJson(const SpoolContents& p, const KinetoWriteOptions& optio
   JsonOut json(out, base_ns);
   std::unordered_map<std::int64_t, std::int32_t> context_device;
   std::set<std::pair<std::int32_t, std::int64_t>> streams;
+  Flows flows;
+  std::vector<std::pair<std::int64_t, const Event*>> gpu;  // correlation, GPU activity
   for (const Event& e : p.events) {
     if (e.context >= 0 && e.device >= 0)
       context_device.emplace(e.context, e.device);
@@ -265,10 +341,13 @@ std::string ToKinetoJson(const SpoolContents& p, const KinetoWriteOptions& optio
       case EventKind::kMemset:
         streams.emplace(e.device, e.stream);
         WriteGpuEvent(p, e, json);
+        gpu.emplace_back(e.kind == EventKind::kMemcpy ? io::MemcpyCorrelation(e) : e.correlation,
+                         &e);
         break;
       case EventKind::kRuntimeApi:
       case EventKind::kDriverApi:
         WriteApiEvent(p, e, json);
+        flows.AddLaunch(e, e.pid >= 0 ? e.pid : p.header.pid);
         break;
       case EventKind::kSync: {
         const auto device = context_device.find(e.context);
@@ -280,6 +359,7 @@ std::string ToKinetoJson(const SpoolContents& p, const KinetoWriteOptions& optio
     }
   }
   WriteHostEvents(p, json);
+  flows.Write(gpu, json);
   for (const auto& [device, stream] : streams) {
     json.Event(fmt::format(
         R"J("ph": "M", "name": "process_name", "pid": {}, "tid": 0, "ts": 0, "args": {{"name": "GPU {}"}})J",
@@ -295,22 +375,17 @@ std::string ToKinetoJson(const SpoolContents& p, const KinetoWriteOptions& optio
   return out;
 }
 
-Status WriteKinetoTrace(const SpoolContents& process,
+Status WriteKinetoTrace(const io::SpoolContents& process,
                         const KinetoWriteOptions& options,
                         const std::string& path,
                         bool gzip) {
   const std::string text = ToKinetoJson(process, options);
-  if (gzip) {
-    gzFile file = gzopen(path.c_str(), "wb6");
-    if (file == nullptr)
-      return Error{path + ": cannot create"};
-    const bool ok = gzwrite(file, text.data(), static_cast<unsigned>(text.size())) ==
-                    static_cast<int>(text.size());
-    if (gzclose(file) != Z_OK || !ok)
-      return Error{path + ": write failed"};
-    return Status::Ok();
-  }
-  return util::WriteNewFile(path, text);
+  if (!gzip)
+    return util::WriteNewFile(path, text);
+  auto compressed = GzipText(text);
+  if (!compressed)
+    return Error{path + ": " + compressed.error().message};
+  return util::WriteNewFile(path, *compressed);
 }
 
 }  // namespace gpuperf::record

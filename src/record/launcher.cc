@@ -88,13 +88,6 @@ int LastInterruptSignal() {
   return g_interrupt;
 }
 
-std::string DescribeOutcome(const RunOutcome& outcome) {
-  if (!outcome.signaled)
-    return "exit code " + std::to_string(outcome.exit_code);
-  const char* name = strsignal(outcome.signal);
-  return "signal " + std::to_string(outcome.signal) + " (" + (name ? name : "?") + ")";
-}
-
 std::string ResolveProgram(const std::string& program) {
   namespace fs = std::filesystem;
   std::error_code error;

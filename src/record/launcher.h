@@ -4,6 +4,7 @@
 // SIGINT sent by another process, are forwarded.
 #pragma once
 
+#include "gpuperf/baseline.h"
 #include "gpuperf/result.h"
 
 #include <cstdint>
@@ -22,16 +23,7 @@ struct ChildSpec {
   std::int64_t timeout_ms = 0;
 };
 
-struct RunOutcome {
-  std::int64_t wall_ns = 0;  // fork to reaped, steady clock
-  bool signaled = false;
-  int exit_code = 0;  // valid when !signaled
-  int signal = 0;     // valid when signaled
-  std::int64_t max_rss_kb = 0;
-  double user_s = 0;
-  double system_s = 0;
-  bool timed_out = false;  // ChildSpec::timeout_ms ran out and the program was killed
-};
+using baseline::RunOutcome;
 
 // Runs the program to completion. Fails only when it could not be started (the message names the
 // program and the errno text); a program that fails or crashes is an outcome, not an error.
@@ -42,7 +34,7 @@ Result<RunOutcome> RunChild(const ChildSpec& spec);
 int LastInterruptSignal();
 
 // "exit code 3" or "signal 9 (Killed)".
-std::string DescribeOutcome(const RunOutcome& outcome);
+using baseline::DescribeOutcome;
 
 // The absolute path execvp would run for `program`, or "" when not found.
 std::string ResolveProgram(const std::string& program);

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "record/spool_writer.h"
+#include "spool/spool_writer.h"
 
 namespace gpuperf::record {
 namespace {

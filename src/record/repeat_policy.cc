@@ -78,22 +78,6 @@ MedianInterval MedianConfidenceInterval(std::vector<double> values, double confi
   return interval;
 }
 
-std::string_view ToString(StopReason reason) {
-  switch (reason) {
-    case StopReason::kFixedCount:
-      return "fixed_count";
-    case StopReason::kConverged:
-      return "converged";
-    case StopReason::kTimeBudget:
-      return "time_budget";
-    case StopReason::kMaxRuns:
-      return "max_runs";
-    case StopReason::kInterrupted:
-      return "interrupted";
-  }
-  return "unknown";
-}
-
 std::optional<StopReason> ShouldStopAuto(const std::vector<double>& wall_s,
                                          double elapsed_s,
                                          const AutoRepeatOptions& options) {

@@ -1,10 +1,12 @@
-// ComputeRunFigures (declared in spool_model.h): the per-run counts of baseline.json.
+// ComputeRunFigures (run_figures.h): the per-run counts of baseline.json.
+#include "record/run_figures.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
 
-#include "record/spool_model.h"
+#include "spool/demangle.h"
 
 namespace gpuperf::record {
 namespace {
@@ -32,7 +34,9 @@ std::int64_t PeakDeviceMemory(const std::vector<const Event*>& memory_events) {
   return total;
 }
 
-void CountProcess(const SpoolContents& p, RunFigures& figures, std::vector<const Event*>& memory) {
+void CountProcess(const io::SpoolContents& p,
+                  RunFigures& figures,
+                  std::vector<const Event*>& memory) {
   // Graph launches: the recorder traces graphs node by node (GRAPH_TRACE off), so one launch is
   // the set of node records sharing its correlation id; GRAPH_TRACE records count themselves.
   std::set<std::int64_t> graph_correlations;
@@ -47,7 +51,7 @@ void CountProcess(const SpoolContents& p, RunFigures& figures, std::vector<const
       case EventKind::kKernel:
         ++figures.kernels;
         figures.kernel_time_ns += e.end_ns - e.start_ns;
-        figures.kernel_total_ns[Demangle(p.String(e.name))] += e.end_ns - e.start_ns;
+        figures.kernel_total_ns[spool::Demangle(p.String(e.name))] += e.end_ns - e.start_ns;
         break;
       case EventKind::kMemcpy:
         ++figures.memcpys;
@@ -90,11 +94,11 @@ void CountProcess(const SpoolContents& p, RunFigures& figures, std::vector<const
 
 }  // namespace
 
-RunFigures ComputeRunFigures(const std::vector<SpoolContents>& processes) {
+RunFigures ComputeRunFigures(const std::vector<io::SpoolContents>& processes) {
   RunFigures figures;
   figures.processes = static_cast<std::int64_t>(processes.size());
   std::vector<const Event*> memory;
-  for (const SpoolContents& p : processes) {
+  for (const io::SpoolContents& p : processes) {
     CountProcess(p, figures, memory);
     const std::string who = "process " + std::to_string(p.header.pid);
     if (p.has_footer) {
@@ -123,7 +127,7 @@ RunFigures ComputeRunFigures(const std::vector<SpoolContents>& processes) {
       figures.problems.push_back(who + ": last " + std::to_string(p.truncated_bytes) +
                                  " bytes of the recording were cut short and not read");
     }
-    for (const SpoolStatus& status : p.statuses) {
+    for (const io::SpoolStatus& status : p.statuses) {
       if (status.level == spool::StatusLevel::kError) {
         figures.complete = false;
         figures.problems.push_back(who + ": " + status.message);

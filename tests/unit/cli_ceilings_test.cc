@@ -11,9 +11,9 @@
 
 #include "ceilings_test_support.h"
 #include "cli/ceilings_option.h"
+#include "cli/command.h"
 #include "cli_test_support.h"
 #include "io/ceilings/ceilings_cache.h"
-#include "record/baseline.h"
 #include "record/cuda_probe.h"
 
 namespace {
@@ -55,7 +55,7 @@ TEST_CASE("gpuperf ceilings exits 3 within seconds without a GPU", "[ceilings][n
   const auto start = std::chrono::steady_clock::now();
   auto run = RunGpuperf({"ceilings", "--cache-dir", tmp / "cache"});
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
-  CHECK(run.exit_code == gpuperf::record::kExitNoGpu);
+  CHECK(run.exit_code == gpuperf::cli::kExitNoGpu);
   CHECK(run.out.empty());
   REQUIRE(run.ErrLines().size() == 1);
   const std::string line = run.ErrLines()[0];

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "ceilings_test_support.h"
+#include "cli/baseline_command.h"
 #include "cli_test_support.h"
 #include "io/ceilings/ceilings_json.h"
-#include "record/baseline.h"
-#include "record/metric_sets.h"
+#include "spool/metric_sets.h"
 
 namespace {
 
@@ -80,7 +80,7 @@ TEST_CASE("gpu checks: counts and the example read a real baseline directory", "
   REQUIRE_PYTHON_OR_SKIP();
   TempDir dir;
   const fs::path out = dir.path() / "baseline";
-  REQUIRE(gpuperf::record::RunBaseline(FakeBaseline(out, "ok")).exit_code == 0);
+  REQUIRE(gpuperf::cli::RunBaseline(FakeBaseline(out, "ok")).exit_code == 0);
 
   // The fake program records 3 kernels and nothing else; its stdout holds other lines too.
   WriteFile(dir / "right.stdout", "fake stdout line\n" + ProgramLine(3, 0, 0));
@@ -129,10 +129,10 @@ TEST_CASE("gpu checks: the counter pass check reads a real counter-pass baseline
   TempDir dir;
   const fs::path out = dir.path() / "baseline";
   auto options = FakeBaseline(out, "ok");
-  options.counters.metrics = gpuperf::record::ExpandMetricList("roofline").metrics;
+  options.counters.metrics = gpuperf::spool::ExpandMetricList("roofline").metrics;
   options.counters.metrics_list = "roofline";
   options.counters.per_kernel = 2;
-  const auto outcome = gpuperf::record::RunBaseline(options);
+  const auto outcome = gpuperf::cli::RunBaseline(options);
   INFO(outcome.message);
   REQUIRE(outcome.exit_code == 0);
   // The fake program's counters: 1000 bytes read + 500 written per profiled launch.

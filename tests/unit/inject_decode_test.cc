@@ -16,9 +16,10 @@
 #include "inject/activity_decoder.h"
 #include "inject/buffer_pool.h"
 #include "inject/spool_sink.h"
+#include "io/spool/spool_model.h"
+#include "io/spool/spool_reader.h"
 #include "record/kineto_writer.h"
-#include "record/spool_model.h"
-#include "record/spool_reader.h"
+#include "record/run_figures.h"
 
 namespace {
 
@@ -96,12 +97,12 @@ void Fill(RecordBuffer& buffer) {
 
 // The buffer decoded by the production decoder into what the spool reader would return for a
 // process with a footer (pid 4242).
-record::SpoolContents DecodeToContents(RecordBuffer& buffer, inject::DecodeStats& stats) {
+io::SpoolContents DecodeToContents(RecordBuffer& buffer, inject::DecodeStats& stats) {
   inject::StringInterner strings;
   inject::Batch batch;
   REQUIRE(inject::DecodeBuffer(buffer.data(), buffer.size(), strings, batch, stats) ==
           CUPTI_SUCCESS);
-  record::SpoolContents contents;
+  io::SpoolContents contents;
   contents.header.pid = 4242;
   contents.events = batch.events;
   for (const auto& [id, text] : batch.strings)
@@ -149,7 +150,7 @@ TEST_CASE("DecodeBuffer walks synthesized records with cuptiActivityGetNextRecor
   CHECK(kernel.shared_bytes == 1536);
   const spool::Event& copy = batch.events[3];
   CHECK(copy.bytes == 4096);
-  CHECK(record::MemcpyCorrelation(copy) == 12);
+  CHECK(io::MemcpyCorrelation(copy) == 12);
   CHECK(inject::CountRecords(buffer.data(), buffer.size()) == 9);
 }
 
@@ -177,7 +178,7 @@ TEST_CASE("graph nodes count as graph launches, untimed GPU records are counted,
   eager.name = "_Z5eagerv";
 
   inject::DecodeStats stats;
-  record::SpoolContents contents = DecodeToContents(buffer, stats);
+  io::SpoolContents contents = DecodeToContents(buffer, stats);
   CHECK(stats.records == 6);
   CHECK(stats.kept == 5);
   CHECK(stats.incomplete == 1);
@@ -213,7 +214,7 @@ TEST_CASE("an NVTX end written before its start still pairs, host memory is not 
   pinned.streamId = 0xFFFFFFFFu, pinned.contextId = 0xFFFFFFFFu;
 
   inject::DecodeStats stats;
-  const record::SpoolContents contents = DecodeToContents(buffer, stats);
+  const io::SpoolContents contents = DecodeToContents(buffer, stats);
 
   const spool::Event& memory = contents.events[2];
   CHECK(memory.device == -1);
@@ -223,7 +224,7 @@ TEST_CASE("an NVTX end written before its start still pairs, host memory is not 
   CHECK(figures.allocations == 0);
   CHECK(figures.peak_device_memory_bytes == 0);
 
-  const model::Trace trace = record::SpoolsToTrace({contents});
+  const model::Trace trace = io::SpoolsToTrace({contents});
   REQUIRE(trace.ranges.size() == 1);
   CHECK(trace.ranges[0].start_ns == static_cast<std::int64_t>(kT0 + 1000));
   CHECK(trace.ranges[0].end_ns == static_cast<std::int64_t>(kT0 + 9000));
@@ -260,7 +261,7 @@ TEST_CASE("spool round trip: decode, sink, reader, Kineto JSON, gpuperf importer
     footer.cuda_runtime_version = 13000;
     sink.Close(footer);
   }
-  auto contents = record::ReadSpoolFile(path);
+  auto contents = io::ReadSpoolFile(path);
   REQUIRE(contents.ok());
   CHECK(contents->has_footer);
   CHECK(contents->footer.dropped_records == 2);

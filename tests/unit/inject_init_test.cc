@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-#include "record/spool_reader.h"
+#include "io/spool/spool_reader.h"
 
 namespace fs = std::filesystem;
 
@@ -49,10 +49,10 @@ pid_t InitializeInChild(const fs::path& dir, const char* metrics) {
 }
 
 // The one spool in `dir`, with a footer and no events.
-gpuperf::record::SpoolContents OnlyEmptySpool(const fs::path& dir) {
-  const auto files = gpuperf::record::ListSpoolFiles(dir.string());
+gpuperf::io::SpoolContents OnlyEmptySpool(const fs::path& dir) {
+  const auto files = gpuperf::io::ListSpoolFiles(dir.string());
   REQUIRE(files.size() == 1);
-  auto contents = gpuperf::record::ReadSpoolFile(files.front());
+  auto contents = gpuperf::io::ReadSpoolFile(files.front());
   REQUIRE(contents.ok());
   CHECK(contents->has_footer);
   CHECK(contents->events.empty());
@@ -118,7 +118,7 @@ TEST_CASE("the injection library exports its entry points and nothing of ours el
   CHECK(dlsym(library, "InitializeInjectionNvtx2") != nullptr);
   CHECK(dlsym(library, "InitializeInjectionNvtxExtension") != nullptr);
   CHECK(dlsym(library, "_ZN7gpuperf6inject14ForwardToCuptiEPKcPKv") == nullptr);
-  // gpuperf::record::Demangle(std::string const&), linked in from the static spool library.
+  // gpuperf::spool::Demangle(std::string const&), linked in from the static spool library.
   CHECK(dlsym(library,
               "_ZN7gpuperf6record8DemangleERKNSt7__cxx1112basic_stringIcSt11char_"
               "traitsIcESaIcEEE") == nullptr);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "inject/profiler_host.h"
-#include "record/metric_sets.h"
+#include "spool/metric_sets.h"
 
 using gpuperf::inject::ProfilerHost;
 
@@ -35,7 +35,7 @@ bool HostApiUsable() {
 }
 
 std::vector<std::string> SetMetrics(std::string_view name) {
-  auto expanded = gpuperf::record::ExpandMetricList(name);
+  auto expanded = gpuperf::spool::ExpandMetricList(name);
   REQUIRE(expanded.error.empty());
   return expanded.metrics;
 }
@@ -121,7 +121,7 @@ TEST_CASE("profiler host: an unknown chip fails with a message", "[inject][count
 }
 
 TEST_CASE("metric lists: sets expand, raw names stay, words are checked", "[record][counters]") {
-  using gpuperf::record::ExpandMetricList;
+  using gpuperf::spool::ExpandMetricList;
   auto both = ExpandMetricList("memory, lts__t_bytes.sum,l1tex__t_bytes.sum");
   REQUIRE(both.error.empty());
   CHECK(both.metrics == std::vector<std::string>{"gpu__time_duration.sum",
@@ -132,5 +132,5 @@ TEST_CASE("metric lists: sets expand, raw names stay, words are checked", "[reco
   CHECK(ExpandMetricList("rooflin").error.find("\"rooflin\"") != std::string::npos);
   CHECK_FALSE(ExpandMetricList(" , ").error.empty());
   CHECK_FALSE(ExpandMetricList("dram__bytes`|<b>.sum").error.empty());  // reaches report.md
-  CHECK(gpuperf::record::SplitMetrics(gpuperf::record::JoinMetrics(both.metrics)) == both.metrics);
+  CHECK(gpuperf::spool::SplitMetrics(gpuperf::spool::JoinMetrics(both.metrics)) == both.metrics);
 }

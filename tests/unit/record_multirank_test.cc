@@ -17,22 +17,22 @@
 #include <string>
 #include <thread>
 
-#include "record/baseline.h"
+#include "cli/baseline_command.h"
 #include "record/device_in_use.h"
-#include "record/job_environment.h"
 #include "record/output_lock.h"
-#include "record/spool_writer.h"
+#include "spool/job_environment.h"
+#include "spool/spool_writer.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace gpuperf;
-using record::Launcher;
+using spool::Launcher;
 
 using Env = std::map<std::string, std::string>;
 
-record::JobInfo Detect(const Env& env) {
-  return record::DetectJob([&env](const char* name) -> const char* {
+spool::JobInfo Detect(const Env& env) {
+  return spool::DetectJob([&env](const char* name) -> const char* {
     const auto it = env.find(name);
     return it == env.end() ? nullptr : it->second.c_str();
   });
@@ -136,7 +136,7 @@ TEST_CASE("DetectJob reads each launcher's variables", "[record]") {
     CHECK_FALSE(job.has_rank());
     CHECK(job.launcher == Launcher::kNone);
     CHECK(job.world_size == -1);
-    CHECK(std::string(record::ToString(job.launcher)).empty());
+    CHECK(std::string(spool::ToString(job.launcher)).empty());
   }
   SECTION("Open MPI") {
     const auto job = Detect({{"OMPI_COMM_WORLD_RANK", "3"},
@@ -144,7 +144,7 @@ TEST_CASE("DetectJob reads each launcher's variables", "[record]") {
                              {"OMPI_COMM_WORLD_SIZE", "8"},
                              {"OMPI_COMM_WORLD_LOCAL_SIZE", "4"}});
     CHECK(job.launcher == Launcher::kOpenMpi);
-    CHECK(std::string(record::ToString(job.launcher)) == "openmpi");
+    CHECK(std::string(spool::ToString(job.launcher)) == "openmpi");
     CHECK(job.rank == 3);
     CHECK(job.local_rank == 1);
     CHECK(job.world_size == 8);
@@ -193,7 +193,7 @@ TEST_CASE("DetectJob reads each launcher's variables", "[record]") {
                              {"MPI_LOCALRANKID", "2"},
                              {"MPI_LOCALNRANKS", "4"}});
     CHECK(job.launcher == Launcher::kPmi);
-    CHECK(std::string(record::ToString(job.launcher)) == "pmi");
+    CHECK(std::string(spool::ToString(job.launcher)) == "pmi");
     CHECK(job.rank == 6);
     CHECK(job.world_size == 8);
     CHECK(job.local_rank == 2);
@@ -225,7 +225,7 @@ TEST_CASE("DetectJob reads each launcher's variables", "[record]") {
                              {"SLURM_STEP_ID", "0"},
                              {"OMPI_COMM_WORLD_RANK", "1"}});
     CHECK(job.launcher == Launcher::kTorchrun);
-    CHECK(std::string(record::ToString(job.launcher)) == "torchrun");
+    CHECK(std::string(spool::ToString(job.launcher)) == "torchrun");
     CHECK(job.rank == 9);
     CHECK(job.local_rank == 1);
     CHECK(job.world_size == 16);
@@ -272,41 +272,40 @@ TEST_CASE("the recorder and the injected library read the same rank", "[record]"
   setenv("SLURM_PROCID", "1", 1);
   setenv("SLURM_STEP_ID", "0", 1);
   setenv("PMI_RANK", "6", 1);
-  CHECK(spool::RankFromEnvironment() == record::DetectJob().rank);
+  CHECK(spool::RankFromEnvironment() == spool::DetectJob().rank);
   CHECK(spool::RankFromEnvironment() == 6);
   ClearLauncherEnvironment();
 }
 
 TEST_CASE("rank directories are zero-padded and safe from hostile host names", "[record]") {
-  CHECK(record::RankDirectoryName(3, "node1") == "rank-00003-node1");
-  CHECK(record::RankDirectoryName(0, "gpu-a_7") == "rank-00000-gpu-a_7");
-  CHECK(record::RankDirectoryName(123456, "n") == "rank-123456-n");
-  CHECK(record::RankDirectoryName(12, "node1.cluster.example.org") == "rank-00012-node1");
-  CHECK(record::RankDirectoryName(1, "a/b c") == "rank-00001-a_b_c");
-  CHECK(record::RankDirectoryName(1, "x\n;rm -rf *") == "rank-00001-x__rm_-rf__");
-  CHECK(record::RankDirectoryName(1, "") == "rank-00001-unknown-host");
-  CHECK(record::RankDirectoryName(1, "../../etc") == "rank-00001-unknown-host");
-  CHECK(record::RankDirectoryName(1, "/") == "rank-00001-_");
-  CHECK(record::RankDirectoryName(1, std::string(200, 'h')) ==
-        "rank-00001-" + std::string(63, 'h'));
+  CHECK(spool::RankDirectoryName(3, "node1") == "rank-00003-node1");
+  CHECK(spool::RankDirectoryName(0, "gpu-a_7") == "rank-00000-gpu-a_7");
+  CHECK(spool::RankDirectoryName(123456, "n") == "rank-123456-n");
+  CHECK(spool::RankDirectoryName(12, "node1.cluster.example.org") == "rank-00012-node1");
+  CHECK(spool::RankDirectoryName(1, "a/b c") == "rank-00001-a_b_c");
+  CHECK(spool::RankDirectoryName(1, "x\n;rm -rf *") == "rank-00001-x__rm_-rf__");
+  CHECK(spool::RankDirectoryName(1, "") == "rank-00001-unknown-host");
+  CHECK(spool::RankDirectoryName(1, "../../etc") == "rank-00001-unknown-host");
+  CHECK(spool::RankDirectoryName(1, "/") == "rank-00001-_");
+  CHECK(spool::RankDirectoryName(1, std::string(200, 'h')) == "rank-00001-" + std::string(63, 'h'));
   const std::string with_nul("ab\0cd", 5);
-  CHECK(record::RankDirectoryName(1, with_nul) == "rank-00001-ab_cd");
+  CHECK(spool::RankDirectoryName(1, with_nul) == "rank-00001-ab_cd");
   for (const char* host : {"..", ".", "a/../../b", "\xff\xfe", "-rf", "node 1/2"}) {
-    const std::string name = record::RankDirectoryName(7, host);
+    const std::string name = spool::RankDirectoryName(7, host);
     INFO(name);
     CHECK(name.find('/') == std::string::npos);
     CHECK(name.find("..") == std::string::npos);
     CHECK(fs::path(name).filename() == name);
   }
-  record::JobInfo none;
+  spool::JobInfo none;
   CHECK(record::RankOutputDirectory("/o/base", none, "node1") == "/o/base");
-  record::JobInfo ranked;
+  spool::JobInfo ranked;
   ranked.rank = 2;
   CHECK(record::RankOutputDirectory("/o/base", ranked, "node1.x") == "/o/base/rank-00002-node1");
 }
 
 TEST_CASE("the device a rank uses follows CUDA_VISIBLE_DEVICES and the local rank", "[record]") {
-  record::JobInfo job;
+  spool::JobInfo job;
   CHECK(record::SelectDeviceInUse(0, job).ordinal == -1);
   CHECK(record::SelectDeviceInUse(1, job).ordinal == 0);
   CHECK(record::SelectDeviceInUse(8, job).ordinal == 0);  // CUDA's default without a rank
@@ -337,7 +336,7 @@ TEST_CASE("two ranks recording concurrently into one --out get separate complete
       setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
       auto options = Options(out, {GPUPERF_FAKE_APP, "ok"});
       options.repeat = 4;
-      return record::RunBaseline(options).exit_code;
+      return cli::RunBaseline(options).exit_code;
     }));
   }
   close(gate[0]);
@@ -346,11 +345,11 @@ TEST_CASE("two ranks recording concurrently into one --out get separate complete
     CHECK(WaitFor(pid) == 0);
   const std::string host = spool::HostName();
   // Exactly the two rank directories: no shared baseline.json, no staging or lock left behind.
-  CHECK(Entries(out) == std::set<std::string>{record::RankDirectoryName(0, host),
-                                              record::RankDirectoryName(1, host)});
+  CHECK(Entries(out) == std::set<std::string>{spool::RankDirectoryName(0, host),
+                                              spool::RankDirectoryName(1, host)});
   CHECK(Entries(dir) == std::set<std::string>{"job"});
   for (int rank = 0; rank < 2; ++rank) {
-    const fs::path rank_dir = out / record::RankDirectoryName(rank, host);
+    const fs::path rank_dir = out / spool::RankDirectoryName(rank, host);
     INFO(rank_dir);
     REQUIRE(fs::exists(rank_dir / "baseline.json"));
     CHECK(fs::exists(rank_dir / "report.md"));
@@ -382,8 +381,8 @@ TEST_CASE("two ranks recording concurrently into one --out get separate complete
 TEST_CASE("without a launcher the layout is unchanged and the job is null", "[record]") {
   ClearLauncherEnvironment();
   const fs::path dir = TempDir("single");
-  const record::BaselineOutcome outcome =
-      record::RunBaseline(Options(dir / "out", {GPUPERF_FAKE_APP, "ok"}));
+  const cli::BaselineOutcome outcome =
+      cli::RunBaseline(Options(dir / "out", {GPUPERF_FAKE_APP, "ok"}));
   INFO(outcome.message);
   CHECK(outcome.exit_code == 0);
   CHECK(outcome.out_dir == (dir / "out").string());
@@ -401,8 +400,8 @@ TEST_CASE("a rank refuses a --out that holds a single-process baseline", "[recor
   std::ofstream(dir / "out" / "baseline.json") << "{}\n";
   ClearLauncherEnvironment();
   setenv("PMI_RANK", "1", 1);
-  const record::BaselineOutcome outcome =
-      record::RunBaseline(Options(dir / "out", {GPUPERF_FAKE_APP, "ok"}));
+  const cli::BaselineOutcome outcome =
+      cli::RunBaseline(Options(dir / "out", {GPUPERF_FAKE_APP, "ok"}));
   ClearLauncherEnvironment();
   CHECK(outcome.exit_code == 1);
   CHECK(outcome.message.find("single-process baseline") != std::string::npos);
@@ -421,11 +420,10 @@ TEST_CASE("a second gpuperf with the same --out fails on the lock and touches no
     auto options = Options(out, {"/bin/sleep", "1"});
     options.warmup = 0;
     options.repeat = 1;
-    return record::RunBaseline(options).exit_code;
+    return cli::RunBaseline(options).exit_code;
   });
   REQUIRE(WaitForFile(lock));
-  const record::BaselineOutcome second =
-      record::RunBaseline(Options(out, {GPUPERF_FAKE_APP, "ok"}));
+  const cli::BaselineOutcome second = cli::RunBaseline(Options(out, {GPUPERF_FAKE_APP, "ok"}));
   CHECK(second.exit_code == 1);
   CHECK(second.message.find(out.string() + " is being recorded by another gpuperf (pid " +
                             std::to_string(first)) == 0);
@@ -445,8 +443,8 @@ TEST_CASE("a lock left by a dead gpuperf is reported as stale", "[record]") {
   const pid_t dead = Spawn([] { return 0; });
   REQUIRE(WaitFor(dead) == 0);
   std::ofstream(dir / "out.lock") << dead << " " << spool::HostName() << "\n";
-  const record::BaselineOutcome outcome =
-      record::RunBaseline(Options(dir / "out", {GPUPERF_FAKE_APP, "ok"}));
+  const cli::BaselineOutcome outcome =
+      cli::RunBaseline(Options(dir / "out", {GPUPERF_FAKE_APP, "ok"}));
   CHECK(outcome.exit_code == 1);
   CHECK(outcome.message.find("stale lock") != std::string::npos);
   CHECK(outcome.message.find((dir / "out.lock").string()) != std::string::npos);

@@ -46,7 +46,7 @@ TEST_CASE("gpuperf baseline exits 3 within seconds without a GPU", "[record][nog
     argv.push_back(arg.data());
   app.parse(static_cast<int>(argv.size()), argv.data());
   const auto start = std::chrono::steady_clock::now();
-  CHECK(command.Run() == gpuperf::record::kExitNoGpu);
+  CHECK(command.Run() == gpuperf::cli::kExitNoGpu);
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
   CHECK_FALSE(fs::exists(out));
 }
@@ -68,7 +68,7 @@ TEST_CASE("gpuperf baseline --metrics: a bad metric list is a usage error before
       argv.push_back(arg.data());
     app.parse(static_cast<int>(argv.size()), argv.data());
     INFO(list);
-    CHECK(command.Run() == gpuperf::record::kExitUsageError);
+    CHECK(command.Run() == gpuperf::cli::kExitUsage);
     CHECK_FALSE(fs::exists(out));
   }
 }

@@ -14,9 +14,9 @@
 #include <sstream>
 #include <string>
 
-#include "record/baseline.h"
-#include "record/metric_sets.h"
-#include "record/spool_writer.h"
+#include "cli/baseline_command.h"
+#include "spool/metric_sets.h"
+#include "spool/spool_writer.h"
 
 namespace {
 
@@ -49,7 +49,7 @@ record::BaselineOptions CounterOptions(
   auto options = FakeOptions(out, {mode});
   options.warmup = warmup;
   options.repeat = repeat;
-  options.counters.metrics = record::ExpandMetricList(list).metrics;
+  options.counters.metrics = spool::ExpandMetricList(list).metrics;
   options.counters.metrics_list = list;
   return options;
 }
@@ -77,7 +77,7 @@ TEST_CASE("baseline runs warm-ups and measured runs, one trace per run", "[recor
   auto options = FakeOptions(dir / "out", {"ok"});
   options.warmup = 2;
   options.repeat = 3;
-  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  const cli::BaselineOutcome outcome = cli::RunBaseline(options);
   unsetenv("FAKE_APP_COUNTER");
   INFO(outcome.message);
   CHECK(outcome.exit_code == 0);
@@ -114,7 +114,7 @@ TEST_CASE("the tracing overhead is measured by default with untraced runs", "[re
   options.measure_overhead = record::BaselineOptions{}.measure_overhead;  // the default
   options.warmup = 1;
   options.repeat = 4;
-  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  const cli::BaselineOutcome outcome = cli::RunBaseline(options);
   unsetenv("FAKE_APP_COUNTER");
   INFO(outcome.message);
   REQUIRE(outcome.exit_code == 0);
@@ -135,7 +135,7 @@ TEST_CASE("the tracing overhead is measured by default with untraced runs", "[re
   // --no-overhead: no untraced run, and both outputs say why.
   options.measure_overhead = false;
   options.out_dir = (dir / "out2").string();
-  REQUIRE(record::RunBaseline(options).exit_code == 0);
+  REQUIRE(cli::RunBaseline(options).exit_code == 0);
   CHECK(ReadJson(dir / "out2" / "baseline.json")["overhead"]["tracing_overhead"] ==
         "not measured: --no-overhead was given");
   fs::remove_all(dir);
@@ -146,7 +146,7 @@ TEST_CASE("the program's exit code is recorded, not returned", "[record]") {
   auto options = FakeOptions(dir / "out", {"ok", "7"});
   options.warmup = 0;
   options.repeat = 1;
-  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  const cli::BaselineOutcome outcome = cli::RunBaseline(options);
   CHECK(outcome.exit_code == 0);
   const nlohmann::json baseline = ReadJson(dir / "out" / "baseline.json");
   CHECK(baseline["runs"][0]["exit_code"] == 7);
@@ -158,8 +158,8 @@ TEST_CASE("a program killed by a signal is marked partial with the signal", "[re
   auto options = FakeOptions(dir / "out", {"kill"});
   options.warmup = 0;
   options.repeat = 1;
-  const record::BaselineOutcome outcome = record::RunBaseline(options);
-  CHECK(outcome.exit_code == record::kExitIncomplete);
+  const cli::BaselineOutcome outcome = cli::RunBaseline(options);
+  CHECK(outcome.exit_code == cli::kExitIncomplete);
   const nlohmann::json baseline = ReadJson(dir / "out" / "baseline.json");
   CHECK(baseline["complete"] == false);
   const auto& run = baseline["runs"][0];
@@ -176,11 +176,11 @@ TEST_CASE("forked processes and ranks each get their own file", "[record]") {
   auto options = FakeOptions(dir / "out", {"fork"});
   options.warmup = 0;
   options.repeat = 1;
-  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  const cli::BaselineOutcome outcome = cli::RunBaseline(options);
   unsetenv("OMPI_COMM_WORLD_RANK");
   CHECK(outcome.exit_code == 0);
   // Under a launcher the rank writes into its own directory (record_multirank_test.cc).
-  const fs::path rank_dir = dir / "out" / record::RankDirectoryName(5, spool::HostName());
+  const fs::path rank_dir = dir / "out" / spool::RankDirectoryName(5, spool::HostName());
   CHECK(outcome.out_dir == rank_dir.string());
   const nlohmann::json baseline = ReadJson(rank_dir / "baseline.json");
   const auto& run = baseline["runs"][0];
@@ -203,7 +203,7 @@ TEST_CASE("the program's stdout passes through untouched", "[record]") {
   auto options = FakeOptions(dir / "out", {"ok"});
   options.warmup = 1;
   options.repeat = 2;
-  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  const cli::BaselineOutcome outcome = cli::RunBaseline(options);
   std::fflush(stdout);
   dup2(saved, STDOUT_FILENO);
   close(saved);
@@ -220,7 +220,7 @@ TEST_CASE("a program that cannot start fails without leaving an output directory
   const fs::path dir = TempDir("missing");
   auto options = FakeOptions(dir / "out", {});
   options.command = {"/nonexistent/program"};
-  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  const cli::BaselineOutcome outcome = cli::RunBaseline(options);
   CHECK(outcome.exit_code == 1);
   CHECK(outcome.message.find("cannot run '/nonexistent/program'") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "out"));
@@ -236,7 +236,7 @@ TEST_CASE("Repeat auto stops and says why", "[record]") {
   options.auto_repeat.max_runs = 8;
   options.auto_repeat.time_budget_s = 60;
   options.auto_repeat.target_relative_width = 1e-9;  // unreachable: the cap must end it
-  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  const cli::BaselineOutcome outcome = cli::RunBaseline(options);
   CHECK(outcome.exit_code == 0);
   const nlohmann::json baseline = ReadJson(dir / "out" / "baseline.json");
   CHECK(baseline["runs"].size() == 8);
@@ -252,7 +252,7 @@ TEST_CASE("baseline --metrics: a counter pass after the timed runs, joined to th
   setenv("FAKE_APP_COUNTER", counter.c_str(), 1);
   auto options = CounterOptions(dir / "out", "ok", "memory", 1, 2);
   options.counters.per_kernel = 2;
-  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  const cli::BaselineOutcome outcome = cli::RunBaseline(options);
   unsetenv("FAKE_APP_COUNTER");
   INFO(outcome.message);
   CHECK(outcome.exit_code == 0);
@@ -288,8 +288,8 @@ TEST_CASE("baseline --metrics: a counter pass that profiles nothing says why, ex
           "[record][counters]") {
   const fs::path dir = TempDir("nocounters");
   auto options = CounterOptions(dir / "out", "nocounters", "roofline", 0, 1);
-  const record::BaselineOutcome outcome = record::RunBaseline(options);
-  CHECK(outcome.exit_code == record::kExitIncomplete);
+  const cli::BaselineOutcome outcome = cli::RunBaseline(options);
+  CHECK(outcome.exit_code == cli::kExitIncomplete);
   CHECK(outcome.message.find("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES") != std::string::npos);
   const nlohmann::json baseline = ReadJson(dir / "out" / "baseline.json");
   CHECK(baseline["complete"] == false);
@@ -307,7 +307,7 @@ TEST_CASE("baseline --metrics: a counter pass that hangs is killed, its counters
   auto options = CounterOptions(dir / "out", "hang", "memory", 0, 1);
   options.counters.timeout_s = 1;
   const auto start = std::chrono::steady_clock::now();
-  const record::BaselineOutcome outcome = record::RunBaseline(options);
+  const cli::BaselineOutcome outcome = cli::RunBaseline(options);
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
   INFO(outcome.message);
   CHECK(outcome.exit_code == 0);  // the counters it profiled are valid and joined

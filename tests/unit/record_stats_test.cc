@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "record/repeat_policy.h"
-#include "record/spool_writer.h"
+#include "spool/spool_writer.h"
 #include "util/sha256.h"
 
 using namespace gpuperf;

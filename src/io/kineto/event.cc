@@ -47,6 +47,7 @@ constexpr KeyName kArgKeys[] = {
     {"graph id", Field::kArgGraphId},
     {"Sequence number", Field::kArgSequence},
     {"Fwd thread id", Field::kArgFwdThread},
+    {"nvtx domain", Field::kArgNvtxDomain},
 };
 
 template <std::size_t N>

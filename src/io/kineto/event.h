@@ -45,6 +45,7 @@ enum class Field : std::uint8_t {
   kArgGraphId,         // "graph id"
   kArgSequence,        // "Sequence number" (cpu_op: autograd forward/backward link)
   kArgFwdThread,       // "Fwd thread id" (cpu_op: > 0 on backward ops)
+  kArgNvtxDomain,      // "nvtx domain" (user_annotation written by gpuperf baseline: an NVTX range)
   kCount,
 };
 

@@ -233,6 +233,11 @@ void EventMapper::MapRange(const Event& event, Category category, TimeNs start, 
     range.kind = model::RangeKind::kGpuUserAnnotation;
     range.device = Int32Or(event, Field::kArgDevice, Int32Or(event, Field::kPid, -1));
     range.stream = IntOr(event, Field::kArgStream, range.tid);
+  } else if (event.Has(Field::kArgNvtxDomain)) {
+    // gpuperf baseline writes the program's NVTX ranges as user_annotation with their domain
+    // (record/kineto_writer.h): NVTX ranges, as the recorder's own model has them.
+    range.kind = model::RangeKind::kNvtx;
+    range.domain = Intern(event.Text(Field::kArgNvtxDomain));
   } else {
     range.kind = name.starts_with("ProfilerStep#") ? model::RangeKind::kProfilerStep
                                                    : model::RangeKind::kUserAnnotation;

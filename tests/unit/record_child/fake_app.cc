@@ -23,7 +23,7 @@
 #include <cstring>
 #include <string>
 
-#include "record/spool_writer.h"
+#include "spool/spool_writer.h"
 
 namespace {
 

@@ -2,18 +2,17 @@
 // kBaselineSchemaVersion.
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <set>
+#include "report/baseline_writer.h"
 
-#include "record/baseline.h"
-
-namespace gpuperf::record {
+namespace gpuperf::report {
 namespace {
 
+using baseline::Baseline;
+using baseline::kNotAvailable;
+using baseline::Summary;
 using nlohmann::ordered_json;
 
 constexpr const char* kBaselineSchemaVersion = "1.3.0";
-constexpr std::size_t kHotKernels = 10;
 
 ordered_json SummaryJson(const Summary& s, const char* unit) {
   return {{"unit", unit},
@@ -31,14 +30,14 @@ ordered_json CountOrNull(std::int64_t value) {
 }
 
 // The multi-rank job this baseline is one rank of; nulls when not under a launcher.
-ordered_json Job(const BaselineData& data) {
-  const JobInfo& job = data.job;
+ordered_json Job(const Baseline& data) {
+  const baseline::Job& job = data.job;
   const bool ranked = job.has_rank();
   return {{"rank", CountOrNull(job.rank)},
           {"local_rank", CountOrNull(job.local_rank)},
           {"world_size", CountOrNull(job.world_size)},
           {"local_size", CountOrNull(job.local_size)},
-          {"launcher", ranked ? ordered_json(ToString(job.launcher)) : ordered_json(nullptr)},
+          {"launcher", ranked ? ordered_json(job.launcher) : ordered_json(nullptr)},
           {"rank_variable", ranked ? ordered_json(job.rank_variable) : ordered_json(nullptr)},
           {"host", data.host.host}};
 }
@@ -54,17 +53,17 @@ ordered_json StateOf(const ordered_json& snapshot, const std::string& uuid) {
   return std::string(kNotAvailable) + " (no nvidia-smi entry with this UUID)";
 }
 
-ordered_json DeviceInUseJson(const BaselineData& data) {
+ordered_json DeviceInUseJson(const Baseline& data) {
   ordered_json device;
   const int ordinal = data.device.ordinal;
-  const bool known = ordinal >= 0 && static_cast<std::size_t>(ordinal) < data.probe.devices.size();
+  const bool known = ordinal >= 0 && static_cast<std::size_t>(ordinal) < data.gpus.size();
   device["ordinal"] = known ? ordered_json(ordinal) : ordered_json(nullptr);
   device["selected_by"] = data.device.selected_by;
   device["cuda_visible_devices"] =
       data.cuda_visible_devices ? ordered_json(*data.cuda_visible_devices) : ordered_json(nullptr);
   if (!known)
     return device;
-  const ProbedDevice& probed = data.probe.devices[static_cast<std::size_t>(ordinal)];
+  const baseline::ProbedDevice& probed = data.gpus[static_cast<std::size_t>(ordinal)];
   device["name"] = probed.name;
   device["uuid"] = probed.uuid;
   device["pci_bus_id"] = probed.pci_bus_id;
@@ -73,9 +72,9 @@ ordered_json DeviceInUseJson(const BaselineData& data) {
   return device;
 }
 
-ordered_json Hardware(const BaselineData& data) {
+ordered_json Hardware(const Baseline& data) {
   ordered_json gpus = ordered_json::array();
-  for (const ProbedDevice& d : data.probe.devices) {
+  for (const baseline::ProbedDevice& d : data.gpus) {
     gpus.push_back(
         {{"ordinal", d.ordinal},
          {"name", d.name},
@@ -103,14 +102,12 @@ ordered_json Hardware(const BaselineData& data) {
   return hardware;
 }
 
-ordered_json Software(const BaselineData& data) {
+ordered_json Software(const Baseline& data) {
   ordered_json software;
-  software["gpuperf_version"] = GPUPERF_RECORD_VERSION;
+  software["gpuperf_version"] = data.gpuperf_version;
   software["driver_release"] = data.host.driver_release;
-  software["driver_cuda_api_version"] = data.probe.driver_api_version;
-  std::int32_t runtime = 0;
-  for (const MeasuredRun& run : data.runs)
-    runtime = std::max(runtime, run.figures.cuda_runtime_version);
+  software["driver_cuda_api_version"] = data.driver_api_version;
+  const std::int32_t runtime = data.cuda_runtime_version;
   software["cuda_runtime_version"] =
       runtime > 0 ? ordered_json(fmt::format("{}.{} ({}, cudaRuntimeGetVersion in the program's "
                                              "libcudart)",
@@ -135,8 +132,8 @@ ordered_json InputsJson(const std::map<std::string, std::string>& inputs) {
   return list;
 }
 
-ordered_json Workload(const BaselineData& data) {
-  return {{"command", data.options.command},
+ordered_json Workload(const Baseline& data) {
+  return {{"command", data.command},
           {"cwd", data.cwd},
           {"executable",
            data.executable.empty() ? ordered_json(kNotAvailable) : ordered_json(data.executable)},
@@ -148,7 +145,7 @@ ordered_json Workload(const BaselineData& data) {
           {"injection_library", data.inject_library}};
 }
 
-ordered_json TimingScope(const BaselineData& data) {
+ordered_json TimingScope(const Baseline& data) {
   return {
       {"warmup_runs", data.warmups.size()},
       {"warmup_excluded", true},
@@ -171,8 +168,8 @@ ordered_json TimingScope(const BaselineData& data) {
        "driver-level JIT caches persist across runs"}};
 }
 
-ordered_json Run(const MeasuredRun& run) {
-  const RunFigures& f = run.figures;
+ordered_json Run(const baseline::MeasuredRun& run) {
+  const baseline::RunFigures& f = run.figures;
   return {
       {"index", run.index},
       {"wall_time_s", static_cast<double>(run.outcome.wall_ns) / 1e9},
@@ -202,108 +199,72 @@ ordered_json Run(const MeasuredRun& run) {
       {"traces", run.trace_files}};
 }
 
-ordered_json HotKernels(const std::vector<const MeasuredRun*>& runs) {
-  std::map<std::string, std::int64_t> total;
-  for (const MeasuredRun* run : runs) {
-    for (const auto& [name, ns] : run->figures.kernel_total_ns)
-      total[name] += ns;
-  }
-  std::vector<std::pair<std::string, std::int64_t>> ranked(total.begin(), total.end());
-  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-    return a.second > b.second;
-  });
-  if (ranked.size() > kHotKernels)
-    ranked.resize(kHotKernels);
+ordered_json HotKernels(const std::vector<baseline::HotKernel>& hot) {
   ordered_json kernels = ordered_json::array();
-  for (const auto& [name, unused] : ranked) {
-    std::vector<double> per_run;
-    for (const MeasuredRun* run : runs) {
-      const auto it = run->figures.kernel_total_ns.find(name);
-      per_run.push_back(it == run->figures.kernel_total_ns.end() ? 0.0
-                                                                 : static_cast<double>(it->second));
-    }
-    const Summary s = Summarize(per_run);
-    kernels.push_back({{"name", name},
-                       {"time_per_run_ns", SummaryJson(s, "ns")},
+  for (const baseline::HotKernel& kernel : hot) {
+    kernels.push_back({{"name", kernel.name},
+                       {"time_per_run_ns", SummaryJson(kernel.time_per_run_ns, "ns")},
                        {"noise_mad_over_median",
-                        s.median > 0 ? ordered_json(s.mad / s.median) : ordered_json(nullptr)}});
+                        kernel.noise ? ordered_json(*kernel.noise) : ordered_json(nullptr)}});
   }
   return kernels;
 }
 
-ordered_json AcrossRuns(const BaselineData& data) {
-  std::vector<const MeasuredRun*> steady;
-  std::vector<double> all_s, steady_s;
-  for (const MeasuredRun& run : data.runs) {
-    const double s = static_cast<double>(run.outcome.wall_ns) / 1e9;
-    all_s.push_back(s);
-    if (run.index > 1 || data.runs.size() == 1) {
-      steady.push_back(&run);
-      steady_s.push_back(s);
-    }
-  }
-  const MedianInterval ci = MedianConfidenceInterval(all_s);
+ordered_json AcrossRuns(const baseline::AcrossRuns& across) {
+  const baseline::MedianInterval& ci = across.median_interval_s;
   ordered_json interval =
       ci.available ? ordered_json{{"low_s", ci.low}, {"high_s", ci.high}, {"coverage", ci.coverage}}
                    : ordered_json("not available (fewer than 6 runs)");
-  return {{"stop_reason", ToString(data.stop_reason)},
+  return {{"stop_reason", ToString(across.stop_reason)},
           {"auto_target_relative_width",
-           data.options.repeat == 0 ? ordered_json(data.options.auto_repeat.target_relative_width)
-                                    : ordered_json(nullptr)},
-          {"wall_time_all_runs", SummaryJson(Summarize(all_s), "s")},
+           across.auto_target_relative_width ? ordered_json(*across.auto_target_relative_width)
+                                             : ordered_json(nullptr)},
+          {"wall_time_all_runs", SummaryJson(across.wall_time_all_s, "s")},
           {"median_95_interval", interval},
           {"first_measured_run_wall_time_s",
-           all_s.empty() ? ordered_json(nullptr) : ordered_json(all_s.front())},
-          {"wall_time_steady_state", SummaryJson(Summarize(steady_s), "s")},
-          {"hot_kernels_steady_state", HotKernels(steady)}};
+           across.first_measured_run_s ? ordered_json(*across.first_measured_run_s)
+                                       : ordered_json(nullptr)},
+          {"wall_time_steady_state", SummaryJson(across.wall_time_steady_s, "s")},
+          {"hot_kernels_steady_state", HotKernels(across.hot_kernels)}};
 }
 
-ordered_json Overhead(const BaselineData& data) {
+ordered_json Overhead(const baseline::Overhead& data) {
   ordered_json overhead;
-  std::int64_t cupti_ns = 0;
-  for (const MeasuredRun& run : data.runs)
-    cupti_ns += run.figures.cupti_overhead_ns;
-  overhead["cupti_overhead_records_ns_total"] = cupti_ns;
-  const std::optional<TracingOverhead> measured = MeasuredTracingOverhead(data);
-  if (!measured) {
-    overhead["tracing_overhead"] = data.overhead_note;
+  overhead["cupti_overhead_records_ns_total"] = data.cupti_overhead_records_ns;
+  if (!data.measured) {
+    overhead["tracing_overhead"] = data.note;
     return overhead;
   }
-  overhead["untraced_wall_time"] = SummaryJson(measured->untraced_s, "s");
-  overhead["traced_median_s"] = measured->traced_s.median;
-  overhead["tracing_overhead_relative"] = measured->relative;
+  overhead["untraced_wall_time"] = SummaryJson(data.measured->untraced_s, "s");
+  overhead["traced_median_s"] = data.measured->traced_s.median;
+  overhead["tracing_overhead_relative"] = data.measured->relative;
   overhead["method"] = "median wall time of traced measured runs / median of untraced runs - 1";
   return overhead;
 }
 
-ordered_json CounterPass(const BaselineData& data) {
+ordered_json CounterPass(const Baseline& data) {
   if (!data.counter_pass)
     return nullptr;
-  const CounterPassResult& pass = *data.counter_pass;
-  const CounterPassOptions& options = data.options.counters;
+  const baseline::CounterPass& pass = *data.counter_pass;
   ordered_json statuses = ordered_json::array();
-  for (const SpoolStatus& status : pass.statuses) {
-    const char* level = status.level == spool::StatusLevel::kError     ? "error"
-                        : status.level == spool::StatusLevel::kWarning ? "warning"
-                                                                       : "info";
-    statuses.push_back({{"level", level}, {"message", status.message}});
-  }
+  for (const baseline::CounterStatus& status : pass.statuses)
+    statuses.push_back({{"level", status.level}, {"message", status.message}});
   return {
-      {"metrics_requested", options.metrics_list},
-      {"metrics", options.metrics},
+      {"metrics_requested", pass.metrics_requested},
+      {"metrics", pass.metrics},
       {"method",
        "CUPTI range profiler (host + range-profiler API), auto range, kernel replay, in a separate "
        "run after the timed runs; counters joined to the analysed run's kernels by name and "
        "launch order (as analyze --counters)"},
-      {"kernels_selected", pass.kernels},
-      {"launches_per_kernel", options.per_kernel},
+      {"kernels_selected", pass.kernels_selected},
+      {"launches_per_kernel", pass.launches_per_kernel},
       {"launches_profiled", pass.launches_profiled},
       {"joined", pass.joined},
       {"unjoined", pass.unjoined},
       {"program_outcome", pass.ran ? ordered_json(DescribeOutcome(pass.outcome)) : nullptr},
       {"timeout_s", static_cast<double>(pass.timeout_ms) / 1000},
       {"timed_out", pass.ran && pass.outcome.timed_out},
-      {"files", pass.csv_files},
+      {"files", pass.files},
       {"statuses", statuses},
       {"problem", pass.problem.empty() ? ordered_json(nullptr) : ordered_json(pass.problem)},
   };
@@ -311,7 +272,7 @@ ordered_json CounterPass(const BaselineData& data) {
 
 }  // namespace
 
-ordered_json BaselineJson(const BaselineData& data) {
+ordered_json BaselineJson(const Baseline& data) {
   ordered_json json;
   json["schema_version"] = kBaselineSchemaVersion;
   json["complete"] = data.complete;
@@ -322,16 +283,16 @@ ordered_json BaselineJson(const BaselineData& data) {
   json["workload"] = Workload(data);
   json["timing_scope"] = TimingScope(data);
   ordered_json warmups = ordered_json::array();
-  for (const RunOutcome& w : data.warmups)
+  for (const baseline::RunOutcome& w : data.warmups)
     warmups.push_back(
         {{"wall_time_s", static_cast<double>(w.wall_ns) / 1e9}, {"outcome", DescribeOutcome(w)}});
   json["warmup_runs"] = warmups;
   ordered_json runs = ordered_json::array();
-  for (const MeasuredRun& run : data.runs)
+  for (const baseline::MeasuredRun& run : data.runs)
     runs.push_back(Run(run));
   json["runs"] = runs;
-  json["across_runs"] = AcrossRuns(data);
-  json["overhead"] = Overhead(data);
+  json["across_runs"] = AcrossRuns(data.across_runs);
+  json["overhead"] = Overhead(data.overhead);
   json["counter_pass"] = CounterPass(data);
   json["analysis"] = data.analysis
                          ? ordered_json({{"run", data.analyzed_run}, {"report", "report.json"}})
@@ -339,4 +300,4 @@ ordered_json BaselineJson(const BaselineData& data) {
   return json;
 }
 
-}  // namespace gpuperf::record
+}  // namespace gpuperf::report

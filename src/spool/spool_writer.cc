@@ -1,4 +1,4 @@
-#include "record/spool_writer.h"
+#include "spool/spool_writer.h"
 
 #include <fcntl.h>
 #include <sys/uio.h>
@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "record/job_environment.h"
+#include "spool/job_environment.h"
 
 namespace gpuperf::spool {
 namespace {
@@ -32,7 +32,7 @@ std::string SpoolFileName(std::string_view host, std::int64_t pid, std::int64_t 
 }
 
 std::int64_t RankFromEnvironment() {
-  return record::DetectJob().rank;
+  return DetectJob().rank;
 }
 
 std::string HostName() {

@@ -1,4 +1,4 @@
-#include "record/spool_model.h"
+#include "io/spool/spool_model.h"
 
 #include <cxxabi.h>
 
@@ -9,7 +9,7 @@
 
 #include "model/measured_ceilings.h"
 
-namespace gpuperf::record {
+namespace gpuperf::io {
 namespace {
 
 using spool::Event;
@@ -62,7 +62,7 @@ void AddGpuActivity(const SpoolContents& p, const Event& e, model::Trace& trace)
   a.bytes = e.bytes;
   if (e.kind == EventKind::kKernel) {
     a.kind = model::ActivityKind::kKernel;
-    a.name = trace.strings.Intern(Demangle(p.String(e.name)));
+    a.name = trace.strings.Intern(spool::Demangle(p.String(e.name)));
     a.correlation = e.correlation;
     a.grid = {e.grid[0], e.grid[1], e.grid[2]};
     a.block = {e.block[0], e.block[1], e.block[2]};
@@ -78,7 +78,7 @@ void AddGpuActivity(const SpoolContents& p, const Event& e, model::Trace& trace)
   } else {
     a.kind = model::ActivityKind::kMemset;
     a.src_kind = ToMemoryKind(e.b);
-    a.name = trace.strings.Intern("Memset (" + std::string(MemoryKindText(e.b)) + ")");
+    a.name = trace.strings.Intern(MemsetName(e.b));
     a.correlation = e.correlation;
   }
   trace.activities.push_back(a);
@@ -97,7 +97,7 @@ void AddProcess(const SpoolContents& p, model::Trace& trace) {
       case EventKind::kDriverApi:
         trace.api_calls.push_back(
             {e.kind == EventKind::kDriverApi ? model::ApiKind::kDriver : model::ApiKind::kRuntime,
-             trace.strings.Intern(p.String(e.name)),
+             trace.strings.Intern(ApiName(p.String(e.name))),
              e.start_ns,
              e.end_ns,
              e.pid >= 0 ? e.pid : p.header.pid,
@@ -183,6 +183,19 @@ std::string MemcpyName(std::uint8_t copy_kind, std::uint8_t src_kind, std::uint8
          ")";
 }
 
+std::string MemsetName(std::uint8_t memory_kind) {
+  return "Memset (" + std::string(MemoryKindText(memory_kind)) + ")";
+}
+
+std::string_view ApiName(std::string_view cupti_name) {
+  const auto v = cupti_name.rfind("_v");
+  if (v != std::string_view::npos && v + 2 < cupti_name.size() &&
+      cupti_name.find_first_not_of("0123456789", v + 2) == std::string_view::npos) {
+    return cupti_name.substr(0, v);
+  }
+  return cupti_name;
+}
+
 std::string SyncName(std::uint8_t sync_type) {
   switch (sync_type) {
     case 1:
@@ -234,4 +247,4 @@ model::Trace SpoolsToTrace(const std::vector<SpoolContents>& processes) {
   return trace;
 }
 
-}  // namespace gpuperf::record
+}  // namespace gpuperf::io

@@ -1,4 +1,4 @@
-// Reading a spool written by the injected library (spool_format.h).
+// Reading a spool written by the injected library (spool/spool_format.h).
 #pragma once
 
 #include "gpuperf/result.h"
@@ -9,9 +9,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "record/spool_format.h"
+#include "spool/spool_format.h"
 
-namespace gpuperf::record {
+namespace gpuperf::io {
+
+// A spool file is one process's recording; larger than this it is not one of ours.
+inline constexpr std::size_t kMaxSpoolBytes = std::size_t{64} << 30;
 
 struct SpoolStatus {
   spool::StatusLevel level = spool::StatusLevel::kInfo;
@@ -43,4 +46,4 @@ Result<SpoolContents> ParseSpool(std::string_view data, const std::string& path)
 // Every "*.gpuperf" file directly in `dir`, sorted by name.
 std::vector<std::string> ListSpoolFiles(const std::string& dir);
 
-}  // namespace gpuperf::record
+}  // namespace gpuperf::io

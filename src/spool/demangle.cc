@@ -1,11 +1,11 @@
-#include "record/demangle.h"
+#include "spool/demangle.h"
 
 #include <cxxabi.h>
 
 #include <cstdlib>
 #include <memory>
 
-namespace gpuperf::record {
+namespace gpuperf::spool {
 
 std::string Demangle(const std::string& name) {
   if (!name.starts_with("_Z"))
@@ -16,4 +16,4 @@ std::string Demangle(const std::string& name) {
   return status == 0 && demangled ? std::string(demangled.get()) : name;
 }
 
-}  // namespace gpuperf::record
+}  // namespace gpuperf::spool

@@ -1,8 +1,8 @@
-#include "record/metric_sets.h"
+#include "spool/metric_sets.h"
 
 #include <algorithm>
 
-namespace gpuperf::record {
+namespace gpuperf::spool {
 
 const std::vector<MetricSet>& MetricSets() {
   // The roofline set: everything analysis/roofline.cc reads, with Nsight Compute's formulas
@@ -112,4 +112,4 @@ std::vector<std::string> SplitMetrics(std::string_view joined) {
   return out;
 }
 
-}  // namespace gpuperf::record
+}  // namespace gpuperf::spool

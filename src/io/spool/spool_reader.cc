@@ -1,4 +1,4 @@
-#include "record/spool_reader.h"
+#include "io/spool/spool_reader.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,12 +7,10 @@
 
 #include "util/byte_source.h"
 
-namespace gpuperf::record {
+namespace gpuperf::io {
 namespace {
 
 const std::string kEmpty;
-// A spool file is one process's recording; larger than this it is not one of ours.
-constexpr std::size_t kMaxSpoolBytes = std::size_t{64} << 30;
 
 // Applies one complete chunk; returns false on a chunk that cannot be what it says it is.
 bool ApplyChunk(spool::ChunkType type,
@@ -130,4 +128,4 @@ std::vector<std::string> ListSpoolFiles(const std::string& dir) {
   return files;
 }
 
-}  // namespace gpuperf::record
+}  // namespace gpuperf::io

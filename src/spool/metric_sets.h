@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace gpuperf::record {
+namespace gpuperf::spool {
 
 struct MetricSet {
   std::string_view name;
@@ -31,4 +31,4 @@ ExpandedMetrics ExpandMetricList(std::string_view list);
 std::string JoinMetrics(const std::vector<std::string>& metrics);
 std::vector<std::string> SplitMetrics(std::string_view joined);
 
-}  // namespace gpuperf::record
+}  // namespace gpuperf::spool

@@ -5,10 +5,10 @@
 
 #include <string>
 
-namespace gpuperf::record {
+namespace gpuperf::spool {
 
 // The demangled form of a kernel name ("_Z3fooPf" -> "foo(float*)"); the input when it is not a
 // mangled C++ name or does not demangle.
 std::string Demangle(const std::string& name);
 
-}  // namespace gpuperf::record
+}  // namespace gpuperf::spool

@@ -1,4 +1,4 @@
-#include "record/job_environment.h"
+#include "spool/job_environment.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-namespace gpuperf::record {
+namespace gpuperf::spool {
 namespace {
 
 // A non-negative decimal integer, the whole text; -1 otherwise.
@@ -168,4 +168,4 @@ std::string RankDirectoryName(std::int64_t rank, std::string_view host) {
   return std::string("rank-") + digits + "-" + SanitizedHostName(host);
 }
 
-}  // namespace gpuperf::record
+}  // namespace gpuperf::spool

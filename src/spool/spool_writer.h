@@ -7,14 +7,14 @@
 #include <string>
 #include <string_view>
 
-#include "record/spool_format.h"
+#include "spool/spool_format.h"
 
 namespace gpuperf::spool {
 
 // "<host>.<pid>.gpuperf", or "<host>.<pid>.r<rank>.gpuperf" when rank >= 0.
 std::string SpoolFileName(std::string_view host, std::int64_t pid, std::int64_t rank);
 
-// The process's rank as record::DetectJob (record/job_environment.h) reads it from the
+// The process's rank as DetectJob (spool/job_environment.h) reads it from the
 // launcher's variables, so that spool names and `gpuperf baseline`'s rank directory agree; -1
 // when not under a launcher.
 std::int64_t RankFromEnvironment();

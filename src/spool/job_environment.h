@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace gpuperf::record {
+namespace gpuperf::spool {
 
 enum class Launcher { kNone, kSlurm, kOpenMpi, kPmi, kTorchrun };
 
@@ -54,4 +54,4 @@ std::string SanitizedHostName(std::string_view host);
 // SanitizedHostName(host).
 std::string RankDirectoryName(std::int64_t rank, std::string_view host);
 
-}  // namespace gpuperf::record
+}  // namespace gpuperf::spool
