@@ -344,7 +344,7 @@ TEST_CASE("the Kineto trace of a spool draws launch-to-GPU arrows and is valid U
   // Still one trace for gpuperf: the arrows are counted as ignored flow events, nothing else.
   auto imported = io::ImportTraceMemory(json, "arrows.json");
   REQUIRE(imported.ok());
-  CHECK(imported->diagnostics.counts.at("kineto.ignored.flow") == 12);
+  CHECK(imported->diagnostics.counts.at(model::Diagnostic::kKinetoIgnoredFlow) == 12);
 }
 
 TEST_CASE("a gzip Kineto trace is written whole through the durable writer", "[spool]") {
