@@ -17,7 +17,7 @@
 namespace gpuperf::report {
 
 // The semver of report.json; bump minor for added keys, major for removed or renamed ones.
-inline constexpr const char* kReportSchemaVersion = "1.7.0";
+inline constexpr const char* kReportSchemaVersion = "1.8.0";
 
 // Summary statistics of a set of durations (or sizes), with `nsys stats` definitions:
 // avg = mean, med = median (mean of the two middle values for even counts), stddev = sample
@@ -112,8 +112,8 @@ struct Diagnosis {
   std::string dominant_name;
   double dominant_fraction = 0;  // of the target metric's window
   // "host_bound", "launch_bound", "sync_bound", "dependency_bound", "transfer_bound",
-  // "communication_bound", "memory_bound", "compute_bound", "latency_bound",
-  // "tensor_cores_unused", "initialization", "unknown"
+  // "communication_bound", "memory_bound", "compute_bound", "latency_bound", "cache_bound"
+  // (since 1.8.0), "tensor_cores_unused", "initialization", "unknown"
   std::string bottleneck;
   std::string status;                   // "finding" (evidence confirms) or "hypothesis"
   std::string evidence;                 // tier: "measured", "modeled", "inferred", "assumed"

@@ -329,7 +329,8 @@ void DescribeDominantKernel(const model::Trace& trace,
   const report::KernelRow* row = FindKernel(r, share.name);
   if (!row)
     return;
-  if (row->roofline && row->roofline->evidence == "measured") {
+  if (row->roofline &&
+      (row->roofline->evidence == "measured" || row->classification.bound == "cache")) {
     if (auto reuse = NoOnChipReuse(*row->roofline))
       context.no_reuse = NoReuseText(*reuse);
   }
