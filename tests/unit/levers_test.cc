@@ -205,3 +205,22 @@ TEST_CASE("Eager attention with modelled GEMM FLOPs is bounded at the tensor roo
   CHECK(sdpa->basis.find("an upper bound") != std::string::npos);
   CHECK(sdpa->falsified_by.find("4.50 ms") != std::string::npos);
 }
+
+TEST_CASE("The pre-roll's kernels are no part of the work a lever acts on", "[levers][preroll]") {
+  AnalysisReport r = Report(2000, 1000);
+  r.framework.operators = {Op("aten::mul", "elementwise", 300),
+                           Op("aten::copy_", "copy_layout", 100),
+                           Op("aten::mm", "gemm", 250)};
+  r.framework.categories = {
+      Category("elementwise", 300), Category("copy_layout", 100), Category("gemm", 250)};
+  // 100 ns of the elementwise time ran before the trace's first launch call (orphans).
+  gpuperf::report::PreRollSummary preroll;
+  preroll.category_ns = {{"elementwise", 100}};
+  r.predictions.preroll = preroll;
+  gpuperf::model::Trace trace;
+  const Lever* fuse = Find(FindLevers(trace, r), "fuse_elementwise");
+  REQUIRE(fuse);
+  CHECK(fuse->time_ns == 300);
+  CHECK(fuse->fraction == Approx(0.15));
+  CHECK(fuse->basis.find("(33.3% of GPU time)") != std::string::npos);  // 300 of 900
+}
