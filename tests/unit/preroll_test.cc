@@ -63,6 +63,15 @@ TEST_CASE("pre-roll: orphan work before the first launch call is left out of the
   }
   CHECK(report.diagnosis.dominant_name == "step");
   CHECK(report.diagnosis.dominant_fraction == Approx(19.4 / 20.0));
+  // The triage's shares are of the measured window too: 19.4 ms of computation in 20 ms.
+  bool computed = false;
+  for (const auto& step : report.diagnosis.triage) {
+    if (step.question == "dominant_work") {
+      computed = true;
+      CHECK(step.detail.find("computation covers 97.0% of the window") != std::string::npos);
+    }
+  }
+  CHECK(computed);
   CHECK(report.diagnosis.baseline.find(
             "Excluded from the diagnosis window: its first 10.0 ms, where 2 GPU activities "
             "(10.0 ms of GPU busy time) ran") != std::string::npos);
@@ -105,4 +114,11 @@ TEST_CASE("pre-roll: capped at the first launch call, absent without orphans or 
   orphans.Kernel("k", 0, 5 * kMs);
   CorrelationIndex orphans_index(orphans.trace);
   CHECK(FindPreRoll(orphans.trace, orphans_index, ComputeTraceWindow(orphans.trace)).empty());
+}
+
+TEST_CASE("pre-roll: the headline says what was left out", "[diagnosis][preroll]") {
+  auto report = Analyze(StepAfterTail(10 * kMs).trace);
+  CHECK(report.headline.find("The first 10.0 ms (2 GPU activities launched before the recording "
+                             "began, the previous step's tail) are left out: the diagnosis and "
+                             "bounds are for the 20.0 ms after them") != std::string::npos);
 }
