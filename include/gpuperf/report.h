@@ -10,6 +10,7 @@
 #include "gpuperf/roofline.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,7 +18,7 @@
 namespace gpuperf::report {
 
 // The semver of report.json; bump minor for added keys, major for removed or renamed ones.
-inline constexpr const char* kReportSchemaVersion = "1.7.0";
+inline constexpr const char* kReportSchemaVersion = "1.8.0";
 
 // Summary statistics of a set of durations (or sizes), with `nsys stats` definitions:
 // avg = mean, med = median (mean of the two middle values for even counts), stddev = sample
@@ -112,8 +113,8 @@ struct Diagnosis {
   std::string dominant_name;
   double dominant_fraction = 0;  // of the target metric's window
   // "host_bound", "launch_bound", "sync_bound", "dependency_bound", "transfer_bound",
-  // "communication_bound", "memory_bound", "compute_bound", "latency_bound",
-  // "tensor_cores_unused", "initialization", "unknown"
+  // "communication_bound", "memory_bound", "compute_bound", "latency_bound", "cache_bound"
+  // (since 1.8.0), "tensor_cores_unused", "initialization", "unknown"
   std::string bottleneck;
   std::string status;                   // "finding" (evidence confirms) or "hypothesis"
   std::string evidence;                 // tier: "measured", "modeled", "inferred", "assumed"
@@ -282,15 +283,29 @@ struct CriticalShare {
   std::string floor_evidence;  // "measured", "modeled", ... ; empty without a floor
 };
 
+// GPU work from before the recording (analysis/preroll.h), left out of the window: orphan GPU
+// activities that ran from the window's start until the trace's first launch call.
+struct PreRollSummary {
+  std::int64_t time_ns = 0;     // [window start, its end): left out of Predictions::wall_ns
+  std::int64_t gpu_ns = 0;      // the busy union of its activities inside it
+  std::int64_t activities = 0;  // orphan GPU activities that start in it
+  // Their summed durations per framework category of the kernel name ("elementwise", ...;
+  // copies "memcpy", memsets "memset"), for the levers' shares of the window.
+  std::map<std::string, std::int64_t> category_ns;
+};
+
 struct Predictions {
-  std::int64_t wall_ns = 0;  // Amdahl's denominator: the trace window
-  std::string wall_source;   // how wall_ns was measured
+  // Amdahl's denominator: the trace window, less the pre-roll (orphan work from before the
+  // recording) when there is one
+  std::int64_t wall_ns = 0;
+  std::string wall_source;  // how wall_ns was measured
   std::int64_t device_groups = 0;
   std::string method;                  // one paragraph: how critical time is attributed
   std::string ranking;                 // "recoverable_ns" or "critical_ns"
   std::vector<CriticalShare> kernels;  // ranked, at most `kernels_kept`
   std::int64_t kernels_omitted = 0;
-  std::vector<CriticalShare> phases;  // NVTX / user-annotation ranges by host time
+  std::vector<CriticalShare> phases;      // NVTX / user-annotation ranges by host time
+  std::optional<PreRollSummary> preroll;  // since 1.8.0
 };
 
 // `analyze --counters`: how the Nsight Compute launches joined the trace's kernels

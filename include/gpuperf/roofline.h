@@ -99,9 +99,11 @@ struct TensorCoreEvidence {
 // The per-kernel class (docs/metrics.md, "Classification"): the roofline's bound when there is
 // one, else "launch" for microsecond kernels of a fraction of a wave, else "unknown".
 struct KernelClass {
-  std::string bound = "unknown";  // "memory", "compute", "latency", "launch", "unknown"
-  std::string evidence;           // tier of the bound: "measured", "modeled", "inferred", ""
-  std::string reason;             // one sentence with the numbers
+  // "memory", "compute", "latency", "cache" (since 1.8.0: under both roofs, cache traffic
+  // without on-chip reuse), "launch", "unknown"
+  std::string bound = "unknown";
+  std::string evidence;  // tier of the bound: "measured", "modeled", "inferred", ""
+  std::string reason;    // one sentence with the numbers
   // What the bound rests on: "roofline", "roofline_candidates" (the range of datasheet entries
   // of an unnamed device's compute capability), "speed_of_light" (Nsight Compute's per-unit
   // throughput), "launch" (duration and wave fraction); "" for "unknown".

@@ -23,6 +23,7 @@
 #include "analysis/ncu_evidence.h"
 #include "analysis/occupancy.h"
 #include "analysis/predictions.h"
+#include "analysis/preroll.h"
 #include "analysis/ranges.h"
 #include "analysis/roofline.h"
 #include "analysis/shape_model.h"
@@ -172,12 +173,17 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   TraceWindow window = ComputeTraceWindow(trace);
   InitializationResult init = DetectInitialization(trace, index, window);
   out.initialization = init.report;
+  // Orphan work from before the recording (the previous step's tail) is no part of the measured
+  // iteration: the steady-state window starts where it ends.
+  PreRoll preroll = FindPreRoll(trace, index, window);
+  TraceWindow measured = window;
+  measured.start_ns = preroll.end_ns;
   IdleAttribution idle =
-      AttributeIdle(trace, all, window, ImplicitSyncCalls(trace, index), init.intervals, &index);
+      AttributeIdle(trace, all, measured, ImplicitSyncCalls(trace, index), init.intervals, &index);
   out.findings =
       RunRules({trace, index, options, out.timeline, out.launch, &idle, &init.intervals});
   out.predictions = ComputePredictions(
-      trace, index, out.kernels, RooflineFloors(out.kernels), options.prediction_rows);
+      trace, index, out.kernels, RooflineFloors(out.kernels), options.prediction_rows, &preroll);
   BoundFindings(out.findings, idle.steady_window_ns);
 
   CopyDiagnostics(trace, out);

@@ -329,7 +329,8 @@ void DescribeDominantKernel(const model::Trace& trace,
   const report::KernelRow* row = FindKernel(r, share.name);
   if (!row)
     return;
-  if (row->roofline && row->roofline->evidence == "measured") {
+  if (row->roofline &&
+      (row->roofline->evidence == "measured" || row->classification.bound == "cache")) {
     if (auto reuse = NoOnChipReuse(*row->roofline))
       context.no_reuse = NoReuseText(*reuse);
   }
@@ -383,7 +384,11 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   QueueAgainstIdle(d, Fraction(idle.queued_ns, window));
   double transfer = Fraction(t.exposed_memcpy_ns, window);
   double comm = Fraction(t.exposed_communication_ns, window);
-  double compute = Fraction(t.computation_ns, window);
+  // The pre-roll's GPU work (orphans before the first launch call) is outside the window.
+  std::int64_t computation_ns = t.computation_ns;
+  if (r.predictions.preroll)
+    computation_ns = std::max<std::int64_t>(0, computation_ns - r.predictions.preroll->gpu_ns);
+  double compute = std::min(1.0, Fraction(computation_ns, window));
   double largest = std::max({idle_share, transfer, comm, compute});
   auto answer = [&](double share) {
     return share >= kDominantShare || share == largest ? "yes" : "no";

@@ -233,7 +233,7 @@ Advice AdviceFor(const report::Diagnosis& d,
                         kernel),
             "The FLOPs come from a shape model, not counters; measure them."};
   }
-  if (c == "latency_bound" && !context.no_reuse.empty()) {
+  if ((c == "cache_bound" || c == "latency_bound") && !context.no_reuse.empty()) {
     return {fmt::format(
                 "Give {} on-chip reuse: {}. Stage tiles of its inputs in shared memory and keep "
                 "a block of outputs per thread in registers, so that each loaded value feeds "

@@ -69,7 +69,7 @@ void AddCollectiveEvidence(report::Diagnosis& d, const report::AnalysisReport& r
     if (c.name != "communication")
       continue;
     for (const std::string& op : c.top_operators)
-      launchers += (launchers.empty() ? "" : ", ") + op;
+      launchers += (launchers.empty() ? "" : ", ") + OperatorDisplayName(r.framework, op);
   }
   d.support.push_back(fmt::format(
       "Collectives hold {} of kernel time ({}{}): communication, not computation; whether it "

@@ -50,7 +50,8 @@ std::string TargetMetric(const report::AnalysisReport& r) {
         "kernel time of the profiled launches, {} (Nsight Compute replays each "
         "kernel alone: there is no program wall time); lower is better",
         Ms(r.predictions.wall_ns));
-  return fmt::format("wall time of the recorded window, {} ({}); lower is better",
+  return fmt::format("wall time of the {} window, {} ({}); lower is better",
+                     r.predictions.preroll ? "measured" : "recorded",
                      Ms(r.predictions.wall_ns),
                      r.predictions.wall_source.empty() ? "trace" : r.predictions.wall_source);
 }
@@ -86,9 +87,21 @@ std::string Baseline(const report::AnalysisReport& r) {
         "figures; source: counters); one profile, no run-to-run distribution",
         Ms(kernel_ns),
         r.audit.kernel_launches);
+  std::string preroll;
+  if (const auto& p = r.predictions.preroll) {
+    preroll = fmt::format(
+        ". Excluded from the diagnosis window: its first {}, where {} GPU activities ({} of "
+        "GPU busy time) ran that have no launch call in the trace and started before its first "
+        "launch call: work launched before the recording began (the previous step's tail), "
+        "not part of the measured iteration; the window left is {}",
+        Ms(p->time_ns),
+        p->activities,
+        Ms(p->gpu_ns),
+        Ms(r.predictions.wall_ns));
+  }
   return fmt::format(
       "GPU span {}: busy {}, idle {}; kernels {} over {} launches; exposed copies {}, exposed "
-      "communication {}. Measured from one trace (source: trace); it holds no run-to-run "
+      "communication {}{}. Measured from one trace (source: trace); it holds no run-to-run "
       "distribution, so repeat the run before trusting differences under a few percent",
       Ms(t.total_ns),
       Pct(Fraction(t.busy_ns, t.total_ns)),
@@ -96,7 +109,8 @@ std::string Baseline(const report::AnalysisReport& r) {
       Ms(kernel_ns),
       r.audit.kernel_launches,
       Ms(t.exposed_memcpy_ns),
-      Ms(t.exposed_communication_ns));
+      Ms(t.exposed_communication_ns),
+      preroll);
 }
 
 // One-time work: always said when present; the diagnosis itself when it holds most of the

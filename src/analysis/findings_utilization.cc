@@ -2,7 +2,9 @@
 // GPU operation is cut into `utilization_chunks` chunks of ceil(span / chunks) ns (the last one
 // clipped to the span). A chunk's in-use percent is the summed overlap of all operations with it
 // (overlapping operations add up, so it can exceed 100) over its length. Chunks under the
-// threshold are flagged; consecutive flagged chunks merge, weighted by chunk length.
+// threshold are flagged; consecutive flagged chunks merge, weighted by chunk length. The part of
+// the windows inside one-time work (initialization.h) is start-up: said, and left out of
+// time_ns, so that the bound is over the same steady state as the diagnosis.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include "analysis/findings.h"
 #include "analysis/gpu_groups.h"
 #include "analysis/names.h"
+#include "util/intervals.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -98,15 +101,36 @@ std::optional<report::Finding> LowUtilizationRule(const RuleInput& in) {
   f.severity = "warning";
   f.source = "trace";
   f.count = static_cast<std::int64_t>(windows.size());
-  for (const Window& w : windows)
-    f.time_ns += w.duration_ns;
+  std::int64_t total_ns = 0;
+  std::int64_t start_up_ns = 0;  // inside one-time work: not the steady state the diagnosis is of
+  std::int64_t start_up_windows = 0;
+  for (const Window& w : windows) {
+    total_ns += w.duration_ns;
+    std::int64_t inside =
+        in.one_time ? util::CoveredLength(*in.one_time, w.start_ns, w.start_ns + w.duration_ns) : 0;
+    start_up_ns += inside;
+    start_up_windows += inside > 0 ? 1 : 0;
+  }
+  // The bound (time_ns over the steady-state window) counts only the steady-state part.
+  f.time_ns = total_ns - start_up_ns;
   f.summary = fmt::format(
       "{} windows ({} in total) where GPU operations covered less than {:.0f}% of the time "
       "(span cut into {} equal chunks per device).",
       f.count,
-      Ms(f.time_ns),
+      Ms(total_ns),
       in.options.utilization_threshold_percent,
       in.options.utilization_chunks);
+  if (start_up_ns > 0) {
+    f.summary += fmt::format(
+        " {} of it ({} of the windows) lies inside one-time work (start-up: section "
+        "Initialization), which the diagnosis leaves out of the steady state; only the other "
+        "{} counts in the bound.",
+        Ms(start_up_ns),
+        start_up_windows,
+        Ms(f.time_ns));
+    if (f.time_ns == 0)
+      f.severity = "info";
+  }
   // What the host did in these windows is the idle attribution's (Diagnosis): this finding only
   // locates them.
   f.advice =

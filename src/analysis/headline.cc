@@ -141,6 +141,15 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
         init.items.empty() ? ""
                            : ", most in " + init.items.front().kind + " " + init.items.front().name,
         kSource);
+  if (const auto& preroll = report.predictions.preroll) {
+    text += fmt::format(
+        " The first {} ({} GPU activities launched before the recording began, the previous "
+        "step's tail) are left out: the diagnosis and bounds are for the {} after them{}.",
+        Ms(preroll->time_ns),
+        preroll->activities,
+        Ms(report.predictions.wall_ns),
+        kSource);
+  }
   if (report.diagnosis.queue) {
     std::string_view sentence = report.diagnosis.queue->sentence;
     text += " " + std::string(sentence);

@@ -234,8 +234,12 @@ report::KernelClass Classify(const model::Trace& trace,
     c.evidence = roof->evidence;
     c.reason = RooflineReason(*roof);
     c.basis = roof_basis;
-    if (auto reuse = NoOnChipReuse(*roof))  // what the latency is spent on, with its counters
+    // Under both roofs yet moving many times its DRAM bytes through a cache level at under one
+    // FLOP per byte: the cache hierarchy (L1/TEX or L2 bandwidth, LSU) limits it, not latency.
+    if (auto reuse = NoOnChipReuse(*roof)) {
+      c.bound = "cache";
       c.reason += "; " + NoReuseText(*reuse);
+    }
   } else if (auto sol =
                  row.speed_of_light ? SpeedOfLightClass(*row.speed_of_light) : std::nullopt) {
     c = *sol;

@@ -1,6 +1,7 @@
 // The per-kernel class (KernelRow::classification; docs/metrics.md, "Classification"): memory-,
-// compute- or latency-bound from the roofline, launch-bound for microsecond kernels that fill a
-// fraction of one wave, and the tensor-core-expected-but-unused flag.
+// compute- or latency-bound from the roofline, cache-bound for a kernel under both roofs whose
+// cache traffic shows no on-chip reuse (cache_reuse.h), launch-bound for microsecond kernels that
+// fill a fraction of one wave, and the tensor-core-expected-but-unused flag.
 #pragma once
 
 #include "gpuperf/report.h"

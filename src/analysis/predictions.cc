@@ -7,6 +7,7 @@
 
 #include "analysis/amdahl.h"
 #include "analysis/critical_time.h"
+#include "analysis/findings.h"
 #include "util/intervals.h"
 
 namespace gpuperf::analysis {
@@ -98,7 +99,8 @@ report::Predictions ComputePredictions(const model::Trace& trace,
                                        const CorrelationIndex& index,
                                        const std::vector<report::KernelRow>& kernels,
                                        const std::map<std::string, KernelFloor>& floors,
-                                       std::size_t kernels_kept) {
+                                       std::size_t kernels_kept,
+                                       const PreRoll* preroll) {
   report::Predictions out;
   TraceWindow window = ComputeTraceWindow(trace);
   out.wall_ns = window.length_ns();
@@ -106,6 +108,20 @@ report::Predictions ComputePredictions(const model::Trace& trace,
       "trace window: first to last recorded event (GPU activities, host API calls, host ops, "
       "ranges, sync records)";
   std::vector<bool> critical = CriticalActivities(trace, index);
+  if (preroll && !preroll->empty()) {
+    out.wall_ns -= preroll->length_ns();
+    out.preroll = preroll->Summary();
+    out.wall_source += fmt::format(
+        ", less its first {}: {} GPU activities with no launch call in the trace ran there "
+        "before the trace's first launch call, work launched before the recording began (the "
+        "previous step's tail), not part of the measured iteration",
+        Ms(preroll->length_ns()),
+        preroll->activities);
+    for (std::size_t i = 0; i < trace.activities.size() && i < critical.size(); ++i) {
+      if (preroll->Holds(trace.activities[i], index))
+        critical[i] = false;
+    }
+  }
   CriticalTimes times = AttributeCriticalTime(trace, critical, [&](std::size_t i) {
     const model::GpuActivity& a = trace.activities[i];
     return a.kind == model::ActivityKind::kKernel ? static_cast<std::int64_t>(a.name) : kNotAKernel;

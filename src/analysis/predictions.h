@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/correlation.h"
+#include "analysis/preroll.h"
 
 namespace gpuperf::analysis {
 
@@ -29,12 +30,14 @@ inline constexpr std::int64_t kMinKernelLatencyNs = 2'000;
 
 // Kernels are ranked by critical time (recoverable time, where a floor is known, is a column);
 // the first `kernels_kept` are kept. A floor is never below instances x the minimum latency. Phases
-// are NVTX and user-annotation ranges by their union of host time.
+// are NVTX and user-annotation ranges by their union of host time. With a pre-roll (orphan work
+// from before the recording) the window starts at its end and its activities hold no critical time.
 report::Predictions ComputePredictions(const model::Trace& trace,
                                        const CorrelationIndex& index,
                                        const std::vector<report::KernelRow>& kernels,
                                        const std::map<std::string, KernelFloor>& floors,
-                                       std::size_t kernels_kept);
+                                       std::size_t kernels_kept,
+                                       const PreRoll* preroll = nullptr);
 
 // One share for every kernel whose name passes `select`, taken together: a stretch counts when
 // only selected kernels run on the device (`gpuperf predict --kernel REGEX`).

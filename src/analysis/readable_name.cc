@@ -91,4 +91,18 @@ std::string KernelWithOperator(std::string_view kernel,
   return util::Shorten(ReadableKernelName(kernel), room) + suffix;
 }
 
+std::string OperatorDisplayName(std::string_view name, std::string_view source) {
+  if (source == "launch_call")
+    return "(no operator) via " + std::string(name);
+  return std::string(name);
+}
+
+std::string OperatorDisplayName(const report::FrameworkView& view, std::string_view name) {
+  for (const report::OperatorRow& op : view.operators) {
+    if (op.name == name)
+      return OperatorDisplayName(op.name, op.source);
+  }
+  return std::string(name);
+}
+
 }  // namespace gpuperf::analysis

@@ -2,6 +2,8 @@
 // ...>(int, ...)" -> "at::native::elementwise_kernel<…>". report.json keeps the full name.
 #pragma once
 
+#include "gpuperf/framework.h"
+
 #include <string>
 #include <string_view>
 
@@ -17,5 +19,13 @@ std::string ReadableKernelName(std::string_view name);
 // is shortened first, so the operator stays readable: "at::native::elementwise_kernel<128, …>
 // [aten::mul]". Without an operator, the readable name alone.
 std::string KernelWithOperator(std::string_view kernel, std::string_view op, std::size_t max_chars);
+
+// An operator row's name as report.md and the diagnosis' sentences show it. GPU work launched
+// outside any operator forms a row named after its launch call (TraceLens' definition, kept in
+// report.json: source "launch_call"); shown bare, "cudaLaunchKernel" reads like an operator, so
+// such a row reads "(no operator) via cudaLaunchKernel". Other rows keep their name.
+std::string OperatorDisplayName(std::string_view name, std::string_view source);
+// The same for a name listed elsewhere (a category's top operators): looked up in the view.
+std::string OperatorDisplayName(const report::FrameworkView& view, std::string_view name);
 
 }  // namespace gpuperf::analysis

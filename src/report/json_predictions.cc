@@ -42,6 +42,23 @@ Json CriticalShareJson(const CriticalShare& share) {
               {"recoverable_ns", Optional(share.recoverable_ns)}};
 }
 
+namespace {
+
+// The orphan work left out of the window before the trace's first launch call, or null.
+Json PreRollJson(const std::optional<PreRollSummary>& preroll) {
+  if (!preroll)
+    return Json(nullptr);
+  Json categories = Json::object();
+  for (const auto& [name, ns] : preroll->category_ns)
+    categories[name] = ns;
+  return Json{{"time_ns", preroll->time_ns},
+              {"gpu_ns", preroll->gpu_ns},
+              {"activities", preroll->activities},
+              {"category_ns", std::move(categories)}};
+}
+
+}  // namespace
+
 Json PredictionsJson(const Predictions& predictions) {
   Json kernels = Json::array();
   for (const CriticalShare& k : predictions.kernels)
@@ -56,7 +73,8 @@ Json PredictionsJson(const Predictions& predictions) {
               {"ranking", predictions.ranking},
               {"kernels", std::move(kernels)},
               {"kernels_omitted", predictions.kernels_omitted},
-              {"phases", std::move(phases)}};
+              {"phases", std::move(phases)},
+              {"preroll", PreRollJson(predictions.preroll)}};
 }
 
 }  // namespace gpuperf::report

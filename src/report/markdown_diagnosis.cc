@@ -201,8 +201,10 @@ void AppendClassification(std::string& out,
     return;
   out += "## Kernel classes\n\n";
   out +=
-      "The roofline's bound where one exists; \"launch\" for kernels of under 10 us on less "
-      "than one wave. Tensor-core use only with evidence: counters or SASS (measured), else the "
+      "The roofline's bound where one exists; \"cache\" for a kernel under both roofs whose "
+      "L1/TEX or L2 traffic is many times its DRAM bytes at under one FLOP per byte of it (no "
+      "on-chip reuse); \"launch\" for kernels of under 10 us on less than one wave. Tensor-core "
+      "use only with evidence: counters or SASS (measured), else the "
       "name (inferred). Rules: `docs/metrics.md`, \"Classification\".\n\n";
   MarkdownTable table(
       {{"#", Align::kRight}, {"kernel"}, {"class"}, {"evidence"}, {"why"}, {"tensor cores"}});

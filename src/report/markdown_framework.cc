@@ -126,7 +126,8 @@ void AppendOperators(std::string& out, const FrameworkView& view, const Markdown
       "**Operators** ({}; instances: all of the name; calls: the instances that launch GPU work "
       "themselves (TraceLens' Count), an instance whose work all comes from child operators is "
       "none; GPU time launched by those calls, and under it including child operators, "
-      "TraceLens' definitions):\n\n",
+      "TraceLens' definitions; \"(no operator) via cudaLaunchKernel\": work launched outside any "
+      "operator, grouped by its launch call, as TraceLens does):\n\n",
       view.op_source == "nvtx" ? "NVTX ranges" : "framework operators");
   MarkdownTable table({{"operator"},
                        {"category"},
@@ -139,7 +140,7 @@ void AppendOperators(std::string& out, const FrameworkView& view, const Markdown
   std::size_t shown = std::min(view.operators.size(), kOperatorRows);
   for (std::size_t i = 0; i < shown; ++i) {
     const OperatorRow& op = view.operators[i];
-    table.AddRow({Shorten(op.name, options.name_chars),
+    table.AddRow({Shorten(analysis::OperatorDisplayName(op.name, op.source), options.name_chars),
                   op.category,
                   util::FormatCount(op.instances),
                   util::FormatCount(op.calls),
@@ -167,7 +168,7 @@ void AppendCategories(std::string& out, const FrameworkView& view) {
   for (const CategoryRow& c : view.categories) {
     std::string ops;
     for (const std::string& op : c.top_operators)
-      ops += (ops.empty() ? "" : ", ") + op;
+      ops += (ops.empty() ? "" : ", ") + analysis::OperatorDisplayName(view, op);
     table.AddRow(
         {c.name,
          Ns(c.kernel_ns),

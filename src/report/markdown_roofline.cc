@@ -123,7 +123,9 @@ void AppendRoofline(std::string& out,
         "FLOPs and DRAM bytes are Nsight Compute counters summed over each kernel's instances with "
         "counters; roofs are the peaks (datasheet or measured: see \"Ceilings used\") for the "
         "precision the kernel spends most time on. "
-        "\"latency\": under {} of both roofs. Formulas: `docs/metrics.md`, \"Roofline\".\n\n",
+        "\"latency\": under {} of both roofs; \"cache\": that, with L1/TEX or L2 traffic "
+        "many times the DRAM bytes at under one FLOP per byte of it (no on-chip reuse). "
+        "Formulas: `docs/metrics.md`, \"Roofline\".\n\n",
         util::FormatPercent(100.0 * kLatencyBoundFraction));
   } else {
     out += fmt::format(
@@ -170,7 +172,8 @@ void AppendRoofline(std::string& out,
                   Or(r.achieved_bytes_per_s, "B/s"),
                   RoofText(r),
                   r.floor_ns ? util::FormatDuration(static_cast<double>(*r.floor_ns)) : "n/a",
-                  r.bound});
+                  // the roofline's "latency" refined by the class: cache traffic, no reuse
+                  rows[i]->classification.bound == "cache" ? "cache" : r.bound});
   }
   out += table.Render() + "\n";
   AppendShownNote(

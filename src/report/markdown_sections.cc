@@ -49,7 +49,8 @@ void AppendFinding(std::string& out,
         Ns(f.host_blocked_ns.value_or(0)));
   } else if (f.wall_fraction && f.bound_speedup_if_removed) {
     out += fmt::format(
-        "**Bound:** {} is {} of the trace's wall time; removing it entirely bounds the gain at "
+        "**Bound:** {} is {} of the steady-state wall time; removing it entirely bounds the gain "
+        "at "
         "{}× (an upper bound: it assumes all of it delays the program).\n\n",
         Ns(f.time_ns),
         util::FormatPercent(100.0 * *f.wall_fraction),

@@ -23,7 +23,15 @@ const char* BoundColor(const std::string& bound) {
     return "#b2182b";
   if (bound == "latency")
     return "#e08214";
+  if (bound == "cache")
+    return "#8c510a";
   return "#666666";
+}
+
+// The roofline's bound, "latency" refined to "cache" by the kernel's class (no on-chip reuse).
+const std::string& ShownBound(const KernelRow& row) {
+  static const std::string kCache = "cache";
+  return row.classification.bound == "cache" ? kCache : row.roofline->bound;
 }
 
 // Circle area grows with the kernel's share of kernel time: 4 px at 0%, 14 px at 100%.
@@ -33,7 +41,7 @@ double Radius(const KernelRow& row) {
 
 // Filled for counters (measured), hollow for shape models (modeled).
 std::string Marker(double cx, double cy, double r, const KernelRow& row) {
-  const char* color = BoundColor(row.roofline->bound);
+  const char* color = BoundColor(ShownBound(row));
   const bool measured = row.roofline->evidence != "modeled";
   return fmt::format(
       "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" fill-opacity=\"{}\" stroke=\"{}\" "
@@ -208,8 +216,8 @@ void AppendLegend(std::string& out, const std::vector<Point>& points, double y) 
     AppendText(out,
                790,
                y,
-               EscapeXml(p.row->roofline->bound),
-               fmt::format(" fill=\"{}\"", BoundColor(p.row->roofline->bound)));
+               EscapeXml(ShownBound(*p.row)),
+               fmt::format(" fill=\"{}\"", BoundColor(ShownBound(*p.row))));
     AppendText(out, 860, y, EscapeXml(p.row->roofline->evidence));
   }
 }

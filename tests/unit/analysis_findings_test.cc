@@ -202,3 +202,36 @@ TEST_CASE("Edge cases: no GPU work, CPU-only trace, a single kernel", "[analysis
   REQUIRE(one.kernels.size() == 1);
   CHECK(one.kernels[0].wall_percent == Approx(100.0));
 }
+
+// The low-utilization windows are nsys' (rows unchanged), but their part inside one-time work is
+// start-up: said, and left out of the time the bound is over, as the diagnosis leaves it out.
+TEST_CASE("gpu_low_utilization: windows inside one-time work are start-up, not in the bound",
+          "[analysis][findings][initialization]") {
+  constexpr std::int64_t kMs = 1'000'000;
+  auto build = [](std::int64_t busy_from_ms) {
+    TraceBuilder b;
+    b.Op("nvrtcCompileProgram", 0, 40 * kMs, 202);  // JIT compilation: one-time work, [0, 40)
+    b.Kernel("a", 0, 1 * kMs);
+    b.Kernel("big", busy_from_ms * kMs, 100 * kMs);
+    return b;
+  };
+  AnalyzeOptions options;
+  options.utilization_chunks = 10;  // chunks of 10 ms
+  // [0, 40) under 50%: all of it inside the compilation.
+  auto all_start_up = Analyze(build(40).trace, options);
+  const Finding* f = Find(all_start_up, "gpu_low_utilization");
+  REQUIRE(f != nullptr);
+  CHECK(f->rows.at(0).cells[1] == "40000000");  // nsys' window, unchanged
+  CHECK(f->time_ns == 0);
+  CHECK(f->severity == "info");
+  CHECK_FALSE(f->bound_speedup_if_removed);
+  CHECK(f->summary.find("40.0 ms of it (1 of the windows) lies inside one-time work (start-up") !=
+        std::string::npos);
+  // [0, 60) under 50%: 20 ms of it after the compilation is steady state and bounded.
+  auto part = Analyze(build(60).trace, options);
+  f = Find(part, "gpu_low_utilization");
+  REQUIRE(f != nullptr);
+  CHECK(f->time_ns == 20 * kMs);
+  CHECK(f->severity == "warning");
+  REQUIRE(f->bound_speedup_if_removed);
+}

@@ -6,7 +6,9 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/framework/categories.h"
+#include "analysis/readable_name.h"
 #include "analysis_builder.h"
+#include "report/markdown_writer.h"
 
 namespace {
 
@@ -330,4 +332,25 @@ TEST_CASE(
     for (const std::string& op : c.top_operators)
       CHECK(op != "cudaLaunchKernel_v7000");
   }
+}
+
+// Launches outside any operator keep TraceLens' row name in report.json (the gold test needs it)
+// but never read as an operator in report.md: the operators and the categories tables say
+// "(no operator) via cudaLaunchKernel".
+TEST_CASE("report.md labels a launch call's row as no operator, report.json keeps its name",
+          "[framework][markdown]") {
+  AnalysisReport report = gpuperf::analysis::Analyze(OperatorTrace().trace);
+  const OperatorRow* bare = FindOp(report, "cudaLaunchKernel");
+  REQUIRE(bare);
+  CHECK(bare->source == "launch_call");
+  CHECK(gpuperf::analysis::OperatorDisplayName(bare->name, bare->source) ==
+        "(no operator) via cudaLaunchKernel");
+  CHECK(gpuperf::analysis::OperatorDisplayName("aten::addmm", "cpu_op") == "aten::addmm");
+  std::string md = gpuperf::report::ToMarkdown(report);
+  CHECK(md.find("| (no operator) via cudaLaunchKernel | elementwise |") != std::string::npos);
+  CHECK(md.find("| cudaLaunchKernel | elementwise |") == std::string::npos);
+  // The categories table's top operators too: the row above and the elementwise category.
+  std::size_t first = md.find("(no operator) via cudaLaunchKernel");
+  REQUIRE(first != std::string::npos);
+  CHECK(md.find("(no operator) via cudaLaunchKernel", first + 1) != std::string::npos);
 }

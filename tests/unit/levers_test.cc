@@ -114,6 +114,39 @@ TEST_CASE("An elementwise chain that outweighs the GEMMs is a fusion lever", "[l
   CHECK_FALSE(Find(FindLevers(trace, r), "fuse_elementwise"));
 }
 
+TEST_CASE("A fused elementwise chain is not free: its modelled bytes at DRAM bandwidth stay",
+          "[levers]") {
+  gpuperf::model::Trace trace = A100Trace();  // A100 SXM4 80GB: 2039 GB/s
+  AnalysisReport r = Report(2'000'000, 1'000'000);
+  auto mul = Op("aten::mul", "elementwise", 300'000);
+  gpuperf::report::OperatorShape shape;
+  shape.calls = 1;
+  shape.kernel_ns = 300'000;
+  shape.bytes = 203'900'000;  // 100 us at 2039 GB/s
+  shape.precision = "fp32";
+  mul.shapes = {shape};
+  r.framework.operators = {
+      mul, Op("aten::copy_", "copy_layout", 100'000), Op("aten::mm", "gemm", 250'000)};
+  r.framework.categories = {Category("elementwise", 300'000),
+                            Category("copy_layout", 100'000),
+                            Category("gemm", 250'000)};
+  const Lever* fuse = Find(FindLevers(trace, r), "fuse_elementwise");
+  REQUIRE(fuse);
+  CHECK(fuse->time_ns == 400'000);
+  // 400 us less the 100 us floor: the copy without a byte model counts as free.
+  CHECK(fuse->saved_ns == 300'000);
+  CHECK(fuse->fraction == Approx(0.15));
+  CHECK(fuse->basis.find("the shape models' 0.204 GB of those ops (over 300 µs of their time) take "
+                         "100 µs at the 2039 GB/s DRAM bandwidth") != std::string::npos);
+  CHECK(fuse->basis.find("the other 100 µs has no byte model and is counted as free") !=
+        std::string::npos);
+  // Without a device the bandwidth is unknown: the whole time, said to be an upper bound.
+  gpuperf::model::Trace bare;
+  const Lever* free_fuse = Find(FindLevers(bare, r), "fuse_elementwise");
+  REQUIRE(free_fuse);
+  CHECK(free_fuse->saved_ns == 400'000);
+}
+
 TEST_CASE("FP32 GEMMs on a TF32 GPU are bounded at the TF32 roof", "[levers]") {
   gpuperf::model::Trace trace = A100Trace();
   AnalysisReport r = Report(10'000'000, 10'000'000);
@@ -121,7 +154,8 @@ TEST_CASE("FP32 GEMMs on a TF32 GPU are bounded at the TF32 roof", "[levers]") {
   gpuperf::report::OperatorShape shape;
   shape.precision = "fp32";
   shape.kernel_ns = 5'000'000;
-  shape.flops = 78'000'000'000;  // 5 ms at 15.6 TFLOP/s: the FP32 roof; TF32 is 156 TFLOP/s
+  // 5 ms at 15.6 TFLOP/s: 80% of the A100's 19.5 TFLOP/s FP32 peak; TF32 is 156 TFLOP/s.
+  shape.flops = 78'000'000'000;
   shape.calls = 1;
   mm.shapes = {shape};
   r.framework.operators = {mm};
@@ -129,8 +163,20 @@ TEST_CASE("FP32 GEMMs on a TF32 GPU are bounded at the TF32 roof", "[levers]") {
   auto levers = FindLevers(trace, r);
   const Lever* tf32 = Find(levers, "tf32_or_amp");
   REQUIRE(tf32);
-  CHECK(tf32->saved_ns == 4'500'000);  // 78 GFLOP at 156 TFLOP/s takes 0.5 ms
-  CHECK(tf32->bound_speedup == Approx(1.0 / (1.0 - 0.45)));
+  // Not at 100% of the TF32 peak (0.5 ms): at the 80% of peak the shape reaches now,
+  // 78 GFLOP / (0.8 x 156 TFLOP/s) = 0.625 ms, so 4.375 ms come back.
+  CHECK(tf32->saved_ns == 4'375'000);
+  CHECK(tf32->bound_speedup == Approx(1.0 / (1.0 - 0.4375)));
+  CHECK(tf32->basis.find("80% of the 19.5 TFLOP/s FP32 peak, measured in this trace") !=
+        std::string::npos);
+  CHECK(tf32->basis.find("at 100% of the TF32 peak they would take 500 µs") != std::string::npos);
+
+  // A shape whose bytes at the DRAM bandwidth (2039 GB/s) take longer than its FLOPs: 4.078 GB
+  // take 2 ms, so only 3 ms come back.
+  r.framework.operators[0].shapes[0].bytes = 4'078'000'000;
+  const Lever* bytes_bound = Find(FindLevers(trace, r), "tf32_or_amp");
+  REQUIRE(bytes_bound);
+  CHECK(bytes_bound->saved_ns == 3'000'000);
 }
 
 TEST_CASE("Eager attention with modelled GEMM FLOPs is bounded at the tensor roof", "[levers]") {
@@ -158,4 +204,23 @@ TEST_CASE("Eager attention with modelled GEMM FLOPs is bounded at the tensor roo
   CHECK(sdpa->saved_ns == 7'000'000);
   CHECK(sdpa->basis.find("an upper bound") != std::string::npos);
   CHECK(sdpa->falsified_by.find("4.50 ms") != std::string::npos);
+}
+
+TEST_CASE("The pre-roll's kernels are no part of the work a lever acts on", "[levers][preroll]") {
+  AnalysisReport r = Report(2000, 1000);
+  r.framework.operators = {Op("aten::mul", "elementwise", 300),
+                           Op("aten::copy_", "copy_layout", 100),
+                           Op("aten::mm", "gemm", 250)};
+  r.framework.categories = {
+      Category("elementwise", 300), Category("copy_layout", 100), Category("gemm", 250)};
+  // 100 ns of the elementwise time ran before the trace's first launch call (orphans).
+  gpuperf::report::PreRollSummary preroll;
+  preroll.category_ns = {{"elementwise", 100}};
+  r.predictions.preroll = preroll;
+  gpuperf::model::Trace trace;
+  const Lever* fuse = Find(FindLevers(trace, r), "fuse_elementwise");
+  REQUIRE(fuse);
+  CHECK(fuse->time_ns == 300);
+  CHECK(fuse->fraction == Approx(0.15));
+  CHECK(fuse->basis.find("(33.3% of GPU time)") != std::string::npos);  // 300 of 900
 }

@@ -11,6 +11,7 @@
 #include "analysis/findings.h"
 #include "analysis/framework/categories.h"
 #include "analysis/names.h"
+#include "analysis/readable_name.h"
 
 namespace gpuperf::analysis::framework {
 namespace {
@@ -34,7 +35,14 @@ class LeverFinder {
   }
 
   std::vector<Lever> Find() {
-    if (wall_ns_ <= 0 || view_.total_gpu_ns <= 0)
+    // The pre-roll (orphan work from before the recording) is outside the window the bounds are
+    // over: its GPU time is no share of the work a lever can act on.
+    total_gpu_ns_ = view_.total_gpu_ns;
+    if (r_.predictions.preroll) {
+      for (const auto& [category, ns] : r_.predictions.preroll->category_ns)
+        total_gpu_ns_ -= ns;
+    }
+    if (wall_ns_ <= 0 || total_gpu_ns_ <= 0)
       return {};
     EagerAttention();
     ElementwiseChain();
@@ -48,7 +56,15 @@ class LeverFinder {
 
  private:
   double Share(std::int64_t ns) const {
-    return static_cast<double>(ns) / static_cast<double>(view_.total_gpu_ns);
+    return static_cast<double>(ns) / static_cast<double>(total_gpu_ns_);
+  }
+
+  // GPU time of a category's kernels inside the pre-roll.
+  std::int64_t PreRollNs(const std::string& category) const {
+    if (!r_.predictions.preroll)
+      return 0;
+    auto it = r_.predictions.preroll->category_ns.find(category);
+    return it == r_.predictions.preroll->category_ns.end() ? 0 : it->second;
   }
 
   void Add(Lever lever) {
@@ -151,27 +167,35 @@ class LeverFinder {
   // Elementwise (and layout-copy kernels, not DMA copies) that outweigh the GEMMs: memory-bound
   // ops each reading and writing a whole tensor; fused, the intermediates stay on chip.
   void ElementwiseChain() {
-    std::int64_t elementwise = CategoryNs("elementwise");
+    std::int64_t elementwise = CategoryNs("elementwise") - PreRollNs("elementwise");
     std::int64_t copies = 0;
     for (const report::CategoryRow& c : view_.categories) {
       if (c.name == "copy_layout")
-        copies = c.kernel_ns - c.by_activity_ns;
+        copies = c.kernel_ns - c.by_activity_ns - PreRollNs("copy_layout");
     }
     std::int64_t total = elementwise + copies;
-    if (Share(total) < 0.25 || total < CategoryNs("gemm"))
+    if (Share(total) < 0.25 || total < CategoryNs("gemm") - PreRollNs("gemm"))
       return;
     std::vector<std::string> top;
     std::vector<std::string> top_timed;
     std::int64_t launches = 0;
-    std::int64_t ops_ns = 0;  // of `total`, launched directly by elementwise and copy operators
+    std::int64_t ops_ns = 0;      // of `total`, launched directly by elementwise and copy operators
+    double modeled_bytes = 0;     // the shape models' bytes of those ops
+    std::int64_t modeled_ns = 0;  // the kernel time those bytes cover
     for (const report::OperatorRow& op : view_.operators) {
       if (op.category != "elementwise" && op.category != "copy_layout")
         continue;
       launches += op.launches;
       ops_ns += op.kernel_ns;
+      for (const report::OperatorShape& s : op.shapes) {
+        if (s.bytes && *s.bytes > 0 && s.kernel_ns > 0) {
+          modeled_bytes += static_cast<double>(*s.bytes);
+          modeled_ns += s.kernel_ns;
+        }
+      }
       if (top.size() < 4 && op.kernel_ns > 0) {
-        top.push_back(op.name);
-        top_timed.push_back(fmt::format("{} {}", op.name, Ms(op.kernel_ns)));
+        top.push_back(OperatorDisplayName(op.name, op.source));
+        top_timed.push_back(fmt::format("{} {}", top.back(), Ms(op.kernel_ns)));
       }
     }
     ops_ns = std::min(ops_ns, total);
@@ -183,20 +207,44 @@ class LeverFinder {
         "roof, low sm__throughput) would confirm that they are memory-bound";
     lever.subject = fmt::format("{}", fmt::join(top, ", "));
     lever.time_ns = total;
-    lever.saved_ns = total;
+    // A fused kernel is not free: it still reads its inputs and writes its outputs once, at best
+    // at the DRAM bandwidth. The shape models give those bytes per op; work without a byte model
+    // (no shapes, a layout copy, no launch call) is counted as free, so the bound stays high.
+    std::optional<double> bandwidth = DramBandwidth();
+    std::int64_t floor_ns = 0;
+    if (bandwidth && modeled_bytes > 0) {
+      floor_ns = std::min(modeled_ns, static_cast<std::int64_t>(modeled_bytes / *bandwidth * 1e9));
+    }
+    lever.saved_ns = total - floor_ns;
+    std::string floor_text =
+        floor_ns > 0
+            ? fmt::format(
+                  "the fused kernels still read their inputs and write their outputs once: the "
+                  "shape models' {:.3g} GB of those ops (over {} of their time) take {} at the "
+                  "{:.0f} GB/s DRAM bandwidth, a floor the fusion cannot go below, so at most {} "
+                  "comes back (modeled: shape models and the datasheet bandwidth; the other {} "
+                  "has no byte model and is counted as free, an upper bound)",
+                  modeled_bytes / 1e9,
+                  Ms(modeled_ns),
+                  Ms(floor_ns),
+                  *bandwidth / 1e9,
+                  Ms(lever.saved_ns),
+                  Ms(total - modeled_ns))
+            : "no shape model gives their bytes, so they are counted as free (an upper bound: a "
+              "fused kernel still reads its inputs and writes its outputs once)";
     // The time, the names and the launch count say which set each comes from: the category holds
     // kernels launched by other operators or with no launch call in the trace (orphans) too.
     lever.basis = fmt::format(
-        "all {} of elementwise and layout-copy kernels ({} of GPU time) would vanish if fused "
+        "{} of elementwise and layout-copy kernels ({} of GPU time) would fall if fused "
         "into the neighbouring kernels; {} of it launched by elementwise and copy operators "
         "(the first by time: {}), {} by other operators or with no launch call in the trace "
-        "(trace; an upper bound: "
-        "a fused kernel still reads and writes its inputs and outputs once)",
+        "(trace); {}",
         Ms(total),
         fmt::format("{:.1f}%", 100 * Share(total)),
         Ms(ops_ns),
         fmt::format("{}", fmt::join(top_timed, ", ")),
-        Ms(total - ops_ns));
+        Ms(total - ops_ns),
+        floor_text);
     lever.experiment = fmt::format(
         "Fuse the elementwise chain ({}; {} launches by elementwise and copy operators): "
         "torch.compile the model, or fold the ops into the producing GEMM's epilogue",
@@ -233,23 +281,41 @@ class LeverFinder {
     Add(std::move(lever));
   }
 
-  // FP32 GEMMs (shape models say the operands are float) on a GPU with TF32 tensor cores: the
-  // roof the change reaches is the TF32 tensor peak.
+  // FP32 GEMMs (shape models say the operands are float) on a GPU with TF32 tensor cores. No
+  // GEMM reaches 100% of a peak: each shape is taken to reach the same fraction of the TF32
+  // tensor peak as it reaches of the FP32 vector peak now (measured in this trace: same shape,
+  // same library), and never to run faster than its modelled bytes at the DRAM bandwidth.
   void Fp32Gemms() {
     std::int64_t time = 0, saved = 0;
+    double tf32_floor_s = 0;  // at 100% of the TF32 peak, for the sentence
+    double min_fraction = 1, max_fraction = 0;
     std::vector<std::string> names;
+    const model::DeviceCeilings* entry = Tf32Entry();
+    if (!entry)
+      return;
+    std::optional<double> tf32 = entry->Peak(model::Precision::kTf32, model::MathUnit::kTensor);
+    std::optional<double> fp32 = entry->Peak(model::Precision::kFp32, model::MathUnit::kVector);
+    if (!tf32 || !fp32 || *tf32 <= 0 || *fp32 <= 0)
+      return;
     for (const report::OperatorRow& op : view_.operators) {
       if (op.category != "gemm")
         continue;
       for (const report::OperatorShape& s : op.shapes) {
-        if (s.precision != "fp32" || !s.flops || s.kernel_ns <= 0)
+        if (s.precision != "fp32" || !s.flops || *s.flops <= 0 || s.kernel_ns <= 0)
           continue;
-        auto peak = Tf32Peak();
-        if (!peak)
-          return;
-        auto floor_ns = static_cast<std::int64_t>(static_cast<double>(*s.flops) / *peak * 1e9);
+        auto flops = static_cast<double>(*s.flops);
+        double achieved = flops / (static_cast<double>(s.kernel_ns) * 1e-9);
+        // A shape already faster than the FP32 peak is not FP32 SIMT work: no lever for it.
+        double fraction = std::min(1.0, achieved / *fp32);
+        double floor_s = flops / (*tf32 * fraction);
+        if (s.bytes && entry->dram_bytes_per_s.value_or(0) > 0)
+          floor_s = std::max(floor_s, static_cast<double>(*s.bytes) / *entry->dram_bytes_per_s);
+        auto floor_ns = static_cast<std::int64_t>(floor_s * 1e9);
         time += s.kernel_ns;
         saved += std::max<std::int64_t>(0, s.kernel_ns - floor_ns);
+        tf32_floor_s += flops / *tf32;
+        min_fraction = std::min(min_fraction, fraction);
+        max_fraction = std::max(max_fraction, fraction);
         if (names.empty() || names.back() != op.name)
           names.push_back(op.name);
       }
@@ -265,11 +331,25 @@ class LeverFinder {
     lever.subject = fmt::format("{}", fmt::join(names, ", "));
     lever.time_ns = time;
     lever.saved_ns = saved;
+    std::string fractions =
+        max_fraction - min_fraction < 0.005
+            ? fmt::format("{:.0f}%", 100 * min_fraction)
+            : fmt::format("{:.0f}-{:.0f}%", 100 * min_fraction, 100 * max_fraction);
     lever.basis = fmt::format(
-        "the FP32 GEMMs' {} would fall to their modelled FLOPs at the TF32 tensor peak of the "
-        "datasheet, {} saved (modeled: shape models and datasheet ceilings)",
+        "the FP32 GEMMs' {} would give back at most {}: each shape at the fraction of peak it "
+        "reaches "
+        "now on the FP32 units ({} of the {:.1f} TFLOP/s FP32 peak, measured in this trace) "
+        "applied to the {:.0f} TFLOP/s TF32 tensor peak, so none more than {:.3g}x faster (the "
+        "ratio of the peaks), and never faster than its bytes at the DRAM bandwidth (modeled: "
+        "shape models and datasheet ceilings; at 100% of the TF32 peak they would take {}, an "
+        "upper bound no GEMM reaches)",
         Ms(time),
-        Ms(saved));
+        Ms(saved),
+        fractions,
+        *fp32 / 1e12,
+        *tf32 / 1e12,
+        *tf32 / *fp32,
+        Ms(static_cast<std::int64_t>(tf32_floor_s * 1e9)));
     lever.experiment = fmt::format(
         "Run the FP32 GEMMs ({}) on tensor cores: torch.backends.cuda.matmul.allow_tf32 = True "
         "(or torch.set_float32_matmul_precision('high')), or autocast to bf16",
@@ -323,28 +403,47 @@ class LeverFinder {
     return std::nullopt;
   }
 
-  std::optional<double> Tf32Peak() {
+  // The DRAM bandwidth of the trace's first device with ceilings.
+  std::optional<double> DramBandwidth() {
+    for (const model::Device& d : trace_.devices) {
+      DeviceRoofs roofs = RoofsOf(trace_, d.id);
+      if (roofs.match.entry && roofs.match.entry->dram_bytes_per_s.value_or(0) > 0)
+        return roofs.match.entry->dram_bytes_per_s;
+    }
+    return std::nullopt;
+  }
+
+  // The datasheet entry of the trace's first device with a TF32 tensor peak.
+  const model::DeviceCeilings* Tf32Entry() {
     if (tf32_checked_)
-      return tf32_peak_;
+      return tf32_entry_ ? &*tf32_entry_ : nullptr;
     tf32_checked_ = true;
     for (const model::Device& d : trace_.devices) {
       DeviceRoofs roofs = RoofsOf(trace_, d.id);
-      if (roofs.match.entry) {
-        tf32_peak_ = roofs.match.entry->Peak(model::Precision::kTf32, model::MathUnit::kTensor);
-        if (tf32_peak_)
-          break;
+      if (roofs.match.entry &&
+          roofs.match.entry->Peak(model::Precision::kTf32, model::MathUnit::kTensor)) {
+        tf32_entry_ = *roofs.match.entry;  // a copy: a measured entry lives in the match
+        break;
       }
     }
-    return tf32_peak_;
+    return tf32_entry_ ? &*tf32_entry_ : nullptr;
+  }
+
+  std::optional<double> Tf32Peak() {
+    const model::DeviceCeilings* entry = Tf32Entry();
+    if (!entry)
+      return std::nullopt;
+    return entry->Peak(model::Precision::kTf32, model::MathUnit::kTensor);
   }
 
   const model::Trace& trace_;
   const report::AnalysisReport& r_;
   const report::FrameworkView& view_;
   std::int64_t wall_ns_ = 0;
+  std::int64_t total_gpu_ns_ = 0;  // the view's GPU time less the pre-roll's
   std::vector<Lever> levers_;
   bool tf32_checked_ = false;
-  std::optional<double> tf32_peak_;
+  std::optional<model::DeviceCeilings> tf32_entry_;
 };
 
 }  // namespace

@@ -1,0 +1,124 @@
+// The pre-roll (src/analysis/preroll.h): orphan GPU work from before the recording, before the
+// trace's first launch call, is left out of the window the diagnosis measures. Hand-built traces
+// with every figure computed by hand.
+#include "analysis/preroll.h"
+
+#include "gpuperf/analyze.h"
+
+#include <catch2/catch.hpp>
+
+#include "analysis/correlation.h"
+#include "analysis/critical_time.h"
+#include "analysis_builder.h"
+
+namespace {
+
+using Catch::Detail::Approx;
+using gpuperf::analysis::Analyze;
+using gpuperf::analysis::ComputeTraceWindow;
+using gpuperf::analysis::CorrelationIndex;
+using gpuperf::analysis::FindPreRoll;
+using gpuperf::testing::TraceBuilder;
+
+constexpr std::int64_t kMs = 1'000'000;
+
+// The previous step's tail: two orphan kernels [0, 4) and [4, orphan_end) ms; the host waits for
+// them, then launches the step's one kernel at 10.5 ms, which runs [10.6, 30) ms.
+TraceBuilder StepAfterTail(std::int64_t orphan_end) {
+  TraceBuilder b;
+  b.Kernel("void at::native::vectorized_elementwise_kernel<4>(int)", 0, 4 * kMs);
+  b.Kernel("sm80_xmma_gemm_bf16", 4 * kMs, orphan_end);
+  b.Api("cudaDeviceSynchronize", kMs / 10, 10 * kMs);
+  b.Api("cudaLaunchKernel", 10 * kMs + kMs / 2, 10 * kMs + kMs / 2 + 10'000, 1);
+  b.Kernel("step", 10 * kMs + 6 * kMs / 10, 30 * kMs, 1);
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("pre-roll: orphan work before the first launch call is left out of the window",
+          "[diagnosis][preroll]") {
+  TraceBuilder b = StepAfterTail(10 * kMs);
+  CorrelationIndex index(b.trace);
+  auto preroll = FindPreRoll(b.trace, index, ComputeTraceWindow(b.trace));
+  CHECK(preroll.start_ns == 0);
+  CHECK(preroll.end_ns == 10 * kMs);  // the tail ends before the first launch call
+  CHECK(preroll.activities == 2);
+  CHECK(preroll.gpu_ns == 10 * kMs);
+  CHECK(preroll.category_ns.at("elementwise") == 4 * kMs);
+  CHECK(preroll.category_ns.at("gemm") == 6 * kMs);
+
+  auto report = Analyze(b.trace);
+  // The window is 30 ms; the measured one 20 ms, and "step" holds 19.4 ms of it.
+  CHECK(report.predictions.wall_ns == 20 * kMs);
+  REQUIRE(report.predictions.preroll);
+  CHECK(report.predictions.preroll->time_ns == 10 * kMs);
+  CHECK(report.predictions.wall_source.find(
+            "less its first 10.0 ms: 2 GPU activities with no launch call in the trace ran "
+            "there before the trace's first launch call") != std::string::npos);
+  // The orphan GEMM holds no critical time: it belongs to a step the trace did not record.
+  for (const auto& share : report.predictions.kernels) {
+    if (share.name == "sm80_xmma_gemm_bf16")
+      CHECK(share.critical_ns == 0);
+  }
+  CHECK(report.diagnosis.dominant_name == "step");
+  CHECK(report.diagnosis.dominant_fraction == Approx(19.4 / 20.0));
+  // The triage's shares are of the measured window too: 19.4 ms of computation in 20 ms.
+  bool computed = false;
+  for (const auto& step : report.diagnosis.triage) {
+    if (step.question == "dominant_work") {
+      computed = true;
+      CHECK(step.detail.find("computation covers 97.0% of the window") != std::string::npos);
+    }
+  }
+  CHECK(computed);
+  CHECK(report.diagnosis.baseline.find(
+            "Excluded from the diagnosis window: its first 10.0 ms, where 2 GPU activities "
+            "(10.0 ms of GPU busy time) ran") != std::string::npos);
+}
+
+TEST_CASE("pre-roll: capped at the first launch call, absent without orphans or launch calls",
+          "[diagnosis][preroll]") {
+  // The tail runs on past the first launch call (12 ms): from 10.5 ms the step's work is queued
+  // behind it, and that is the measured iteration.
+  TraceBuilder late = StepAfterTail(12 * kMs);
+  CorrelationIndex late_index(late.trace);
+  auto capped = FindPreRoll(late.trace, late_index, ComputeTraceWindow(late.trace));
+  CHECK(capped.end_ns == 10 * kMs + kMs / 2);
+  CHECK(capped.gpu_ns == 10 * kMs + kMs / 2);
+
+  // Every kernel launched in the trace: nothing to leave out.
+  TraceBuilder launched;
+  launched.Api("cudaLaunchKernel", 0, 10'000, 1);
+  launched.Kernel("k", 20'000, 5 * kMs, 1);
+  CorrelationIndex launched_index(launched.trace);
+  CHECK(FindPreRoll(launched.trace, launched_index, ComputeTraceWindow(launched.trace)).empty());
+  CHECK_FALSE(Analyze(launched.trace).predictions.preroll);
+
+  // A tail of queued work runs back to back: after an idle gap of 1 ms the GPU had run out of
+  // it, and an orphan there was launched by a call the trace lost. The pre-roll stops at the gap.
+  TraceBuilder gap = StepAfterTail(4 * kMs);
+  gap.Kernel("lost_launch", 5 * kMs, 6 * kMs);
+  CorrelationIndex gap_index(gap.trace);
+  auto stopped = FindPreRoll(gap.trace, gap_index, ComputeTraceWindow(gap.trace));
+  CHECK(stopped.end_ns == 4 * kMs);
+  CHECK(stopped.activities == 2);
+  // A pre-roll under 1% of the window changes no share: none.
+  TraceBuilder tiny = StepAfterTail(4 * kMs + kMs / 2);
+  tiny.trace.activities[0].end_ns = kMs / 10;  // the tail: [0, 0.1) ms, then a 3.9 ms gap
+  CorrelationIndex tiny_index(tiny.trace);
+  CHECK(FindPreRoll(tiny.trace, tiny_index, ComputeTraceWindow(tiny.trace)).empty());
+
+  // Only orphans (an Nsight Compute CSV, a GPU-only trace): no launch call to measure from.
+  TraceBuilder orphans;
+  orphans.Kernel("k", 0, 5 * kMs);
+  CorrelationIndex orphans_index(orphans.trace);
+  CHECK(FindPreRoll(orphans.trace, orphans_index, ComputeTraceWindow(orphans.trace)).empty());
+}
+
+TEST_CASE("pre-roll: the headline says what was left out", "[diagnosis][preroll]") {
+  auto report = Analyze(StepAfterTail(10 * kMs).trace);
+  CHECK(report.headline.find("The first 10.0 ms (2 GPU activities launched before the recording "
+                             "began, the previous step's tail) are left out: the diagnosis and "
+                             "bounds are for the 20.0 ms after them") != std::string::npos);
+}
