@@ -18,7 +18,7 @@
 namespace gpuperf::report {
 
 // The semver of report.json; bump minor for added keys, major for removed or renamed ones.
-inline constexpr const char* kReportSchemaVersion = "1.8.0";
+inline constexpr const char* kReportSchemaVersion = "1.9.0";
 
 // Summary statistics of a set of durations (or sizes), with `nsys stats` definitions:
 // avg = mean, med = median (mean of the two middle values for even counts), stddev = sample
@@ -142,8 +142,11 @@ struct InitializationItem {
 };
 
 struct Initialization {
-  std::int64_t time_ns = 0;               // union of the items' intervals
-  double fraction = 0;                    // of the recorded window
+  std::int64_t time_ns = 0;  // union of the items' intervals
+  double fraction = 0;       // of the recorded window
+  // The window the diagnosis and its bounds are over: the recorded (or measured) window less the
+  // one-time work during which the GPU idled (one-time work beside GPU work still had to run).
+  std::int64_t steady_window_ns = 0;
   std::vector<InitializationItem> items;  // by time, descending
   std::int64_t items_omitted = 0;
 };

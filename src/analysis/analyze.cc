@@ -180,6 +180,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   measured.start_ns = preroll.end_ns;
   IdleAttribution idle =
       AttributeIdle(trace, all, measured, ImplicitSyncCalls(trace, index), init.intervals, &index);
+  out.initialization.steady_window_ns = idle.steady_window_ns;
   out.findings =
       RunRules({trace, index, options, out.timeline, out.launch, &idle, &init.intervals});
   out.predictions = ComputePredictions(

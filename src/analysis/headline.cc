@@ -135,11 +135,13 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
   if (init.time_ns > 0)
     text += fmt::format(
         " One-time work (initialization) covers {} ({:.1f}% of the window){}; the diagnosis and "
-        "bounds are for the steady state without it{}.",
+        "bounds are for the steady state without it: a {} window, the part of the one-time work "
+        "during which the GPU idled left out{}.",
         Ms(init.time_ns),
         100.0 * init.fraction,
         init.items.empty() ? ""
                            : ", most in " + init.items.front().kind + " " + init.items.front().name,
+        Ms(init.steady_window_ns),
         kSource);
   if (const auto& preroll = report.predictions.preroll) {
     text += fmt::format(

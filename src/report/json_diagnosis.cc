@@ -59,6 +59,7 @@ Json InitializationJson(const Initialization& init) {
                          {"evidence", item.evidence}});
   return Json{{"time_ns", init.time_ns},
               {"fraction", RoundedNumber(init.fraction, 6)},
+              {"steady_window_ns", init.steady_window_ns},
               {"items", std::move(items)},
               {"items_omitted", init.items_omitted}};
 }

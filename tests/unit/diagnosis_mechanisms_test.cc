@@ -601,6 +601,9 @@ TEST_CASE("initialization: one-time host work beside GPU work leaves the steady 
   CHECK(r.initialization.time_ns == 70 * kMs);
   // f over the 60 ms steady window (100 ms less the 40 ms with the GPU idle), not over 30 ms.
   CHECK(r.diagnosis.dominant_fraction == Approx(59.0 / 60.0));
+  // The report says which window that is: 100 - 70 = 30 ms is not it.
+  CHECK(r.initialization.steady_window_ns == 60 * kMs);
+  CHECK(Contains(r.headline, "a 60.0 ms window"));
 }
 
 TEST_CASE("initialization: a first host op of another shape is not a slow first instance",

@@ -352,11 +352,14 @@ class LeverFinder {
         Ms(static_cast<std::int64_t>(tf32_floor_s * 1e9)));
     lever.experiment = fmt::format(
         "Run the FP32 GEMMs ({}) on tensor cores: torch.backends.cuda.matmul.allow_tf32 = True "
-        "(or torch.set_float32_matmul_precision('high')), or autocast to bf16",
+        "(or torch.set_float32_matmul_precision('high')), or autocast to bf16; TF32 keeps 10 "
+        "mantissa bits and bf16 7, so check the model's outputs or accuracy against the FP32 run "
+        "before keeping the change",
         lever.subject);
     lever.falsified_by =
         "Nsight Compute on the GEMM kernels after the change: no tensor-pipe activity "
-        "(sm__pipe_tensor_op_hmma_cycles_active) means they still run on the FP32 units";
+        "(sm__pipe_tensor_op_hmma_cycles_active) means they still run on the FP32 units; outputs "
+        "that differ from the FP32 run beyond the model's tolerance rule the change out";
     Add(std::move(lever));
   }
 
