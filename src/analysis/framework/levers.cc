@@ -7,10 +7,10 @@
 #include <map>
 #include <set>
 
-#include "analysis/ceilings_used.h"
-#include "analysis/findings.h"
+#include "analysis/core/names.h"
+#include "analysis/findings/findings.h"
 #include "analysis/framework/categories.h"
-#include "analysis/names.h"
+#include "analysis/kernel/ceilings_used.h"
 
 namespace gpuperf::analysis::framework {
 namespace {
