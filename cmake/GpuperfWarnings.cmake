@@ -33,10 +33,16 @@ if(GPUPERF_FUZZ)
   target_link_options(gpuperf_warnings INTERFACE -fsanitize=address,undefined)
 endif()
 
-# gpuperf_library(name DIR dir DEPS ...): a static library from every .cc below src/<dir>.
+# gpuperf_library(name DIR dir [FLAT] DEPS ...): a static library from every .cc below
+# <current source dir>/<dir>; FLAT: only the .cc directly in it (the folder's subfolders are
+# libraries of their own, as src/analysis' rooms).
 function(gpuperf_library name)
-  cmake_parse_arguments(ARG "" "DIR" "DEPS" ${ARGN})
-  file(GLOB_RECURSE _sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_DIR}/*.cc)
+  cmake_parse_arguments(ARG "FLAT" "DIR" "DEPS" ${ARGN})
+  if(ARG_FLAT)
+    file(GLOB _sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_DIR}/*.cc)
+  else()
+    file(GLOB_RECURSE _sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_DIR}/*.cc)
+  endif()
   add_library(${name} STATIC ${_sources})
   target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(${name} PUBLIC ${ARG_DEPS} PRIVATE gpuperf_warnings)

@@ -25,7 +25,7 @@ struct AnalyzeOptions {
   // default, so that `gpuperf predict` can read any kernel back from report.json.
   std::size_t prediction_rows = SIZE_MAX;
   // SASS functions of the traced program (`analyze --sass`, read by io/sass): evidence of
-  // tensor-core use per kernel (analysis/tensor_cores.h). Empty: counters and names only.
+  // tensor-core use per kernel (analysis/kernel/tensor_cores.h). Empty: counters and names only.
   std::vector<model::SassFunction> sass;
   // The user model file (`analyze --model`, read by io/kernel_model): FLOP and byte formulas per
   // kernel-name pattern, for kernels without counters; before the shape models.

@@ -130,7 +130,8 @@ struct Diagnosis {
   std::vector<Diagnosis> secondary;
 };
 
-// One-time work found in the window (analysis/initialization.h), aggregated by (kind, name).
+// One-time work found in the window (analysis/diagnosis/initialization.h), aggregated by
+// (kind, name).
 struct InitializationItem {
   // "context_creation", "lazy_loading", "jit_compile", "autotune", "first_call",
   // "graph_capture", "teardown"

@@ -15,8 +15,8 @@
 #include <optional>
 #include <utility>
 
-#include "analysis/rank_summary.h"
-#include "analysis/trace_tracks.h"
+#include "analysis/ranks/rank_summary.h"
+#include "analysis/timeline/trace_tracks.h"
 #include "cli/app.h"
 #include "cli/ceilings_option.h"
 #include "cli/errors.h"

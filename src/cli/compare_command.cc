@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "analysis/compare.h"
+#include "analysis/compare/compare.h"
 #include "cli/app.h"
 #include "cli/compare_inputs.h"
 #include "cli/errors.h"

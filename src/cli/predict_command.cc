@@ -10,9 +10,9 @@
 #include <fstream>
 #include <set>
 
-#include "analysis/amdahl.h"
-#include "analysis/correlation.h"
-#include "analysis/predictions.h"
+#include "analysis/core/correlation.h"
+#include "analysis/predictions/amdahl.h"
+#include "analysis/predictions/predictions.h"
 #include "cli/errors.h"
 #include "cli/input_options.h"
 #include "cli/terminal.h"

@@ -14,7 +14,7 @@
 #include <sstream>
 #include <thread>
 
-#include "analysis/rank_summary.h"
+#include "analysis/ranks/rank_summary.h"
 #include "cli/trace_input.h"
 #include "io/report/rank_summary_json.h"
 #include "util/byte_source.h"

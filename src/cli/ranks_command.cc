@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "analysis/ranks.h"
+#include "analysis/ranks/ranks.h"
 #include "cli/app.h"
 #include "cli/errors.h"
 #include "cli/input_options.h"

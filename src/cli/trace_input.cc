@@ -2,7 +2,7 @@
 
 #include "gpuperf/import.h"
 
-#include "analysis/device_remap.h"
+#include "analysis/timeline/device_remap.h"
 
 namespace gpuperf::cli {
 

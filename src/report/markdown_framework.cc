@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "analysis/readable_name.h"
+#include "analysis/kernel/readable_name.h"
 #include "report/markdown_escape.h"
 #include "report/markdown_sections.h"
 #include "report/markdown_table.h"

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "analysis/amdahl.h"
+#include "analysis/predictions/amdahl.h"
 #include "report/markdown_escape.h"
 #include "report/markdown_sections.h"
 #include "report/markdown_table.h"

@@ -14,7 +14,7 @@
 
 #include <string>
 
-#include "analysis/trace_tracks.h"
+#include "analysis/timeline/trace_tracks.h"
 #include "report/tool_info.h"
 
 namespace gpuperf::report {

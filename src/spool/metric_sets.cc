@@ -5,7 +5,7 @@
 namespace gpuperf::spool {
 
 const std::vector<MetricSet>& MetricSets() {
-  // The roofline set: everything analysis/roofline.cc reads, with Nsight Compute's formulas
+  // The roofline set: everything analysis/kernel/roofline.cc reads, with Nsight Compute's formulas
   // (docs/metrics.md "Counters"). Pass counts on GH100 from the offline host API are asserted in
   // tests/unit/inject_profiler_host_test.cc.
   static const std::vector<MetricSet> sets = {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "analysis/ranks.h"
+#include "analysis/ranks/ranks.h"
 #include "io/report/rank_summary_json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "analysis/audit.h"
-#include "analysis/correlation.h"
+#include "analysis/core/correlation.h"
+#include "analysis/timeline/audit.h"
 #include "analysis_builder.h"
 
 namespace {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "analysis/compare.h"
+#include "analysis/compare/compare.h"
 
 namespace gpuperf::analysis {
 namespace {

@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
-#include "analysis/audit.h"
-#include "analysis/correlation.h"
-#include "analysis/launch_overhead.h"
+#include "analysis/core/correlation.h"
+#include "analysis/timeline/audit.h"
+#include "analysis/timeline/launch_overhead.h"
 #include "analysis_builder.h"
 
 namespace {

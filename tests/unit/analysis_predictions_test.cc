@@ -1,11 +1,11 @@
 // Amdahl bounds and critical-time attribution, on traces small enough to compute by hand.
 #include <catch2/catch.hpp>
 
-#include "analysis/amdahl.h"
-#include "analysis/correlation.h"
-#include "analysis/critical_time.h"
-#include "analysis/predictions.h"
-#include "analysis/tables.h"
+#include "analysis/core/correlation.h"
+#include "analysis/predictions/amdahl.h"
+#include "analysis/predictions/predictions.h"
+#include "analysis/timeline/critical_time.h"
+#include "analysis/timeline/tables.h"
 #include "analysis_builder.h"
 
 namespace gpuperf::analysis {

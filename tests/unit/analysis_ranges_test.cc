@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "analysis/ranges.h"
+#include "analysis/timeline/ranges.h"
 #include "analysis_builder.h"
 
 namespace {

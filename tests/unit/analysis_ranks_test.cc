@@ -1,8 +1,8 @@
 // Cross-rank analysis on hand-built rank summaries, and rank numbers from file names.
 #include <catch2/catch.hpp>
 
-#include "analysis/rank_summary.h"
-#include "analysis/ranks.h"
+#include "analysis/ranks/rank_summary.h"
+#include "analysis/ranks/ranks.h"
 #include "cli_test_support.h"
 #include "io/report/rank_summary_json.h"
 

@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "analysis/correlation.h"
-#include "analysis/names.h"
-#include "analysis/tables.h"
+#include "analysis/core/correlation.h"
+#include "analysis/core/names.h"
+#include "analysis/timeline/tables.h"
 #include "analysis_builder.h"
 
 namespace {

@@ -2,8 +2,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis/correlation.h"
-#include "analysis/timeline.h"
+#include "analysis/core/correlation.h"
+#include "analysis/timeline/timeline.h"
 #include "analysis_builder.h"
 
 namespace {

@@ -1,4 +1,4 @@
-#include "analysis/compare_stats.h"
+#include "analysis/compare/compare_stats.h"
 
 #include <catch2/catch.hpp>
 

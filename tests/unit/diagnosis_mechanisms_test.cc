@@ -8,12 +8,12 @@
 
 #include <string>
 
-#include "analysis/amdahl.h"
-#include "analysis/correlation.h"
-#include "analysis/device_remap.h"
-#include "analysis/initialization.h"
-#include "analysis/predictions.h"
-#include "analysis/tables.h"
+#include "analysis/core/correlation.h"
+#include "analysis/diagnosis/initialization.h"
+#include "analysis/predictions/amdahl.h"
+#include "analysis/predictions/predictions.h"
+#include "analysis/timeline/device_remap.h"
+#include "analysis/timeline/tables.h"
 #include "analysis_builder.h"
 
 using Catch::Detail::Approx;

@@ -5,11 +5,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis/ceilings_used.h"
-#include "analysis/critical_time.h"
-#include "analysis/idle_attribution.h"
-#include "analysis/kernel_class.h"
-#include "analysis/timeline.h"
+#include "analysis/kernel/ceilings_used.h"
+#include "analysis/kernel/kernel_class.h"
+#include "analysis/timeline/critical_time.h"
+#include "analysis/timeline/idle_attribution.h"
+#include "analysis/timeline/timeline.h"
 #include "analysis_builder.h"
 #include "model/ceilings.h"
 

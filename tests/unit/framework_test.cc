@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/framework/categories.h"
-#include "analysis/readable_name.h"
+#include "analysis/kernel/readable_name.h"
 #include "analysis_builder.h"
 #include "report/markdown_writer.h"
 

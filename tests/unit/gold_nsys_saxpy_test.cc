@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <sstream>
 
-#include "analysis/correlation.h"
-#include "analysis/launch_overhead.h"
+#include "analysis/core/correlation.h"
+#include "analysis/timeline/launch_overhead.h"
 #include "corpus.h"
 #include "gold_csv.h"
 #include "report/csv_writer.h"

@@ -1,6 +1,6 @@
-// The user model file attached to a synthetic trace (analysis/kernel_model.h through Analyze):
-// FLOPs, bytes, intensity and floors by hand; counters win; the user model beats the shape
-// models; capture groups and launch geometry; launches that fail are left out and named.
+// The user model file attached to a synthetic trace (analysis/kernel/kernel_model.h through
+// Analyze): FLOPs, bytes, intensity and floors by hand; counters win; the user model beats the
+// shape models; capture groups and launch geometry; launches that fail are left out and named.
 #include "gpuperf/analyze.h"
 
 #include <catch2/catch.hpp>
@@ -10,7 +10,7 @@
 #include <map>
 #include <string>
 
-#include "analysis/kernel_model.h"
+#include "analysis/kernel/kernel_model.h"
 #include "analysis_builder.h"
 #include "model/ceilings.h"
 #include "model/kernel_model.h"

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <string>
 
-#include "analysis/roofline.h"
+#include "analysis/kernel/roofline.h"
 #include "corpus.h"
 
 namespace gpuperf::io {

@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include "analysis/ceilings_used.h"
+#include "analysis/kernel/ceilings_used.h"
 #include "analysis_builder.h"
 #include "corpus.h"
 #include "nsys_test_db.h"

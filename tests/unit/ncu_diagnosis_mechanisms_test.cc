@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "analysis/cache_reuse.h"
-#include "analysis/names.h"
+#include "analysis/core/names.h"
+#include "analysis/kernel/cache_reuse.h"
 #include "analysis_builder.h"
 
 using Catch::Detail::Approx;

@@ -9,7 +9,7 @@
 #include <map>
 #include <string>
 
-#include "analysis/roofline_candidates.h"
+#include "analysis/kernel/roofline_candidates.h"
 #include "analysis_builder.h"
 #include "cli/gpu_option.h"
 #include "io/ncu/counter_join.h"

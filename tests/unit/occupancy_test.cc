@@ -1,6 +1,6 @@
 // Theoretical occupancy: hand-computed cases with the rules of NVIDIA's occupancy calculator
 // (cuda_occupancy.h), the per-kernel attachment, and corpus traces that record launch attributes.
-#include "analysis/occupancy.h"
+#include "analysis/kernel/occupancy.h"
 
 #include "gpuperf/analyze.h"
 #include "gpuperf/import.h"

@@ -1,14 +1,14 @@
 // The pre-roll (src/analysis/preroll.h): orphan GPU work from before the recording, before the
 // trace's first launch call, is left out of the window the diagnosis measures. Hand-built traces
 // with every figure computed by hand.
-#include "analysis/preroll.h"
+#include "analysis/predictions/preroll.h"
 
 #include "gpuperf/analyze.h"
 
 #include <catch2/catch.hpp>
 
-#include "analysis/correlation.h"
-#include "analysis/critical_time.h"
+#include "analysis/core/correlation.h"
+#include "analysis/timeline/critical_time.h"
 #include "analysis_builder.h"
 
 namespace {

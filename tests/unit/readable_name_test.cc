@@ -1,5 +1,5 @@
 // Kernel names as tables show them (src/report/readable_name.h).
-#include "analysis/readable_name.h"
+#include "analysis/kernel/readable_name.h"
 
 #include <catch2/catch.hpp>
 

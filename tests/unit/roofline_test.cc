@@ -1,6 +1,6 @@
 // The roofline on synthetic counters with hand-computed values, Nsight Compute's FLOP formulas,
 // and the --counters join.
-#include "analysis/roofline.h"
+#include "analysis/kernel/roofline.h"
 
 #include "gpuperf/analyze.h"
 #include "gpuperf/import.h"

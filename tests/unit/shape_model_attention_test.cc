@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/correlation.h"
-#include "analysis/shape_model.h"
+#include "analysis/core/correlation.h"
+#include "analysis/kernel/shape_model.h"
 #include "corpus.h"
 #include "shape_model_helpers.h"
 

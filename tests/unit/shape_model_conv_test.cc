@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/correlation.h"
-#include "analysis/shape_model.h"
-#include "analysis/shape_model_ops.h"
+#include "analysis/core/correlation.h"
+#include "analysis/kernel/shape_model.h"
+#include "analysis/kernel/shape_model_ops.h"
 #include "shape_model_helpers.h"
 
 namespace {

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "analysis/shape_model.h"
+#include "analysis/kernel/shape_model.h"
 
 namespace gpuperf::testing {
 

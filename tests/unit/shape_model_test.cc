@@ -1,7 +1,7 @@
 // Shape models: FLOPs and bytes of GEMM-family and elementwise ops from "Input Dims" / "Input
 // type", computed by hand on small shapes; attribution to launched kernels; and TraceLens' GEMM
 // table (gold/tracelens/h100/*/GEMM.csv) reproduced exactly on the three H100 traces.
-#include "analysis/shape_model.h"
+#include "analysis/kernel/shape_model.h"
 
 #include "gpuperf/analyze.h"
 #include "gpuperf/import.h"
@@ -13,7 +13,7 @@
 #include <string>
 #include <tuple>
 
-#include "analysis/correlation.h"
+#include "analysis/core/correlation.h"
 #include "analysis_builder.h"
 #include "corpus.h"
 #include "gold_csv.h"

@@ -1,4 +1,4 @@
-#include "analysis/statistics.h"
+#include "analysis/core/statistics.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // Tensor-core evidence: matching trace kernel names to SASS functions, the three tiers and their
 // order (counters over SASS over name), ambiguity, the GA100 aggregate-pipe rule and the notes.
-#include "analysis/tensor_cores.h"
+#include "analysis/kernel/tensor_cores.h"
 
 #include "gpuperf/analyze.h"
 
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <string>
 
-#include "analysis/sass_match.h"
+#include "analysis/kernel/sass_match.h"
 #include "analysis_builder.h"
 #include "util/kernel_name_keys.h"
 

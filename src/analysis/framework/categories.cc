@@ -4,7 +4,7 @@
 #include <array>
 #include <string>
 
-#include "analysis/names.h"
+#include "analysis/core/names.h"
 
 namespace gpuperf::analysis::framework {
 namespace {

@@ -3,8 +3,8 @@
 #include <iterator>
 #include <map>
 
+#include "analysis/core/names.h"
 #include "analysis/framework/framework_view.h"
-#include "analysis/names.h"
 
 namespace gpuperf::analysis::framework {
 namespace {

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis/correlation.h"
+#include "analysis/core/correlation.h"
 #include "analysis/framework/categories.h"
 #include "analysis/framework/launch_tree.h"
-#include "analysis/shape_model.h"
+#include "analysis/kernel/shape_model.h"
 
 namespace gpuperf::analysis::framework {
 

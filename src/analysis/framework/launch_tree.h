@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/correlation.h"
+#include "analysis/core/correlation.h"
 
 namespace gpuperf::analysis::framework {
 

@@ -7,11 +7,11 @@
 #include <map>
 #include <set>
 
-#include "analysis/ceilings_used.h"
-#include "analysis/findings.h"
+#include "analysis/core/names.h"
+#include "analysis/findings/findings.h"
 #include "analysis/framework/categories.h"
-#include "analysis/names.h"
-#include "analysis/readable_name.h"
+#include "analysis/kernel/ceilings_used.h"
+#include "analysis/kernel/readable_name.h"
 
 namespace gpuperf::analysis::framework {
 namespace {

@@ -2,10 +2,10 @@
 #include <span>
 #include <unordered_map>
 
+#include "analysis/core/names.h"
+#include "analysis/core/statistics.h"
 #include "analysis/framework/framework_view.h"
-#include "analysis/names.h"
-#include "analysis/shape_model.h"
-#include "analysis/statistics.h"
+#include "analysis/kernel/shape_model.h"
 #include "util/intervals.h"
 
 namespace gpuperf::analysis::framework {

@@ -3,10 +3,10 @@
 #include <set>
 #include <tuple>
 
-#include "analysis/ceilings_used.h"
-#include "analysis/critical_time.h"
 #include "analysis/framework/framework_view.h"
-#include "analysis/shape_model.h"
+#include "analysis/kernel/ceilings_used.h"
+#include "analysis/kernel/shape_model.h"
+#include "analysis/timeline/critical_time.h"
 #include "util/intervals.h"
 #include "util/sort_runs.h"
 #include "util/user_regex.h"

@@ -1,0 +1,54 @@
+#include "analysis/core/statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace gpuperf::analysis {
+
+report::Distribution Summarize(std::vector<std::int64_t>& values) {
+  report::Distribution d;
+  if (values.empty())
+    return d;
+  // Only the median needs order: a selection is O(n) where a sort of a million launches is not.
+  std::size_t mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
+  d.count = static_cast<std::int64_t>(values.size());
+  // Hostile inputs can hold durations near INT64_MAX: saturate instead of overflowing.
+  bool saturated = false;
+  double exact_sum = 0;
+  for (std::int64_t v : values) {
+    exact_sum += static_cast<double>(v);
+    if (!saturated && __builtin_add_overflow(d.total, v, &d.total))
+      saturated = true;
+  }
+  if (saturated)
+    d.total = exact_sum > 0 ? INT64_MAX : INT64_MIN;
+  auto [min, max] = std::minmax_element(values.begin(), values.end());
+  d.min = *min;
+  d.max = *max;
+  d.avg = (saturated ? exact_sum : static_cast<double>(d.total)) / static_cast<double>(d.count);
+  // After the selection, the lower middle of an even count is the largest element before mid.
+  d.med = values.size() % 2 == 1
+              ? static_cast<double>(values[mid])
+              : (static_cast<double>(*std::max_element(
+                     values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid))) +
+                 static_cast<double>(values[mid])) /
+                    2.0;
+  if (values.size() > 1) {
+    // Two-pass sum of squared deviations: stable for nanosecond values near 1e12.
+    double sum_sq = 0;
+    for (std::int64_t v : values) {
+      double dev = static_cast<double>(v) - d.avg;
+      sum_sq += dev * dev;
+    }
+    d.stddev = std::sqrt(sum_sq / static_cast<double>(values.size() - 1));
+  }
+  return d;
+}
+
+double Percent(double part, double whole) {
+  return whole == 0 ? 0.0 : 100.0 * part / whole;
+}
+
+}  // namespace gpuperf::analysis

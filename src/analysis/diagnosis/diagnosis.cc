@@ -1,0 +1,513 @@
+#include "analysis/diagnosis/diagnosis.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <string_view>
+
+#include "analysis/core/names.h"
+#include "analysis/diagnosis/diagnosis_parts.h"
+#include "analysis/findings/findings.h"
+#include "analysis/kernel/cache_reuse.h"
+#include "analysis/kernel/kernel_class.h"
+#include "analysis/predictions/amdahl.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+double Fraction(std::int64_t part, std::int64_t whole) {
+  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
+std::string Pct(double fraction) {
+  return fmt::format("{:.1f}%", fraction * 100);
+}
+
+const report::Finding* FindFinding(const report::AnalysisReport& r, std::string_view id) {
+  for (const report::Finding& f : r.findings) {
+    if (f.id == id)
+      return &f;
+  }
+  return nullptr;
+}
+
+const report::KernelRow* FindKernel(const report::AnalysisReport& r, std::string_view name) {
+  for (const report::KernelRow& k : r.kernels) {
+    if (k.name == name)
+      return &k;
+  }
+  return nullptr;
+}
+
+// The kernel with the most critical time (Amdahl's f), else the one with the most total time.
+const report::CriticalShare* DominantKernelShare(const report::AnalysisReport& r) {
+  const report::CriticalShare* best = nullptr;
+  for (const report::CriticalShare& s : r.predictions.kernels) {
+    if (!best || s.critical_ns > best->critical_ns)
+      best = &s;
+  }
+  return best;
+}
+
+// Shares of the steady-state window: the recorded window less one-time work.
+std::int64_t SteadyWall(const report::AnalysisReport& r, const IdleAttribution& idle) {
+  if (idle.steady_window_ns > 0)
+    return idle.steady_window_ns;
+  return r.predictions.wall_ns > 0 ? r.predictions.wall_ns : r.timeline.total_ns;
+}
+
+double WallFraction(const report::AnalysisReport& r, const IdleAttribution& idle, std::int64_t ns) {
+  return std::min(1.0, Fraction(ns, SteadyWall(r, idle)));
+}
+
+// The column of a finding's rows named `column`, or -1.
+int ColumnIndex(const report::Finding& f, std::string_view column) {
+  for (std::size_t i = 0; i < f.columns.size(); ++i) {
+    if (f.columns[i] == column)
+      return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void SetIdleClass(report::Diagnosis& d,
+                  const report::AnalysisReport& r,
+                  const IdleAttribution& idle,
+                  std::string& subject,
+                  ExperimentContext& context) {
+  d.dominant_kind = "idle";
+  d.dominant_fraction = Fraction(idle.idle_ns, SteadyWall(r, idle));
+  d.support.push_back(fmt::format(
+      "No GPU work ran during {} of the {} steady-state window ({}) in {} stretches; {} of it "
+      "before the first or after the last GPU activity (trace).",
+      Ms(idle.idle_ns),
+      Ms(SteadyWall(r, idle)),
+      Pct(d.dominant_fraction),
+      idle.gaps,
+      Ms(idle.edge_ns)));
+  if (!idle.has_api_calls) {
+    d.bottleneck = "host_bound";
+    d.status = "hypothesis";
+    d.evidence = "inferred";
+    d.support.push_back(
+        "The trace records no host API calls, so what the host did in the gaps "
+        "is unknown.");
+    return;
+  }
+  if (idle.queued_ns > 0)
+    d.support.push_back(fmt::format(
+        "In {} of the stretches ({}) the next GPU work had already been launched: the GPU "
+        "waited on a device-side dependency (an event on another stream, a collective) or the "
+        "launch latency, not on the host{} (trace: launch calls by correlation).",
+        idle.queued_gaps,
+        Ms(idle.queued_ns),
+        idle.stream_waits > 0
+            ? fmt::format("; the trace holds {} cross-stream waits (cudaStreamWaitEvent)",
+                          idle.stream_waits)
+            : std::string()));
+  d.support.push_back(fmt::format(
+      "{} of the stretches ({}) are the round trip after a host-blocking synchronization ({} "
+      "more overlap one but hold long host work); elsewhere launch calls cover {}, other CUDA "
+      "API calls {}, and nothing the trace records {} (trace: API calls).",
+      idle.sync_gaps,
+      Ms(idle.sync_ns),
+      idle.sync_exposed_gaps,
+      Ms(idle.launch_ns),
+      Ms(idle.other_api_ns),
+      Ms(idle.host_ns)));
+  std::int64_t host = idle.host_ns + idle.other_api_ns;
+  std::int64_t attributed = std::max({idle.sync_ns, idle.launch_ns, host, idle.queued_ns});
+  d.evidence = "measured";
+  d.status = "finding";
+  if (attributed == idle.queued_ns) {
+    // Work was queued and the GPU still idled: no host-side change starts it earlier.
+    d.bottleneck = "dependency_bound";
+    context.ranks = r.source.rank.has_value();
+    context.collectives = r.timeline.communication_ns > 0;
+    context.stream_waits = idle.stream_waits;
+  } else if (attributed == idle.sync_ns) {
+    d.bottleneck = "sync_bound";
+    // The wait finding that causes the most idle names the call.
+    const report::Finding* sync = nullptr;
+    for (const char* id : {"sync_api", "sync_memcpy", "pageable_async_memcpy", "sync_memset"}) {
+      const report::Finding* f = FindFinding(r, id);
+      if (f && (!sync || f->gpu_idle_caused_ns.value_or(0) > sync->gpu_idle_caused_ns.value_or(0)))
+        sync = f;
+    }
+    if (sync) {
+      context.implicit_sync = sync->id == "pageable_async_memcpy";
+      d.support.push_back(fmt::format("{} ({}, trace).", sync->summary, sync->id));
+      int api = ColumnIndex(*sync, "API Name");
+      if (api >= 0 && !sync->rows.empty())
+        subject = sync->rows.front().cells[static_cast<std::size_t>(api)];
+    }
+  } else if (attributed == idle.launch_ns) {
+    d.bottleneck = "launch_bound";
+    d.support.push_back(fmt::format(
+        "{} kernel launches; launch calls took {} against {} of kernel time (ratio {:.2f}, each "
+        "call counted once, trace).{}",
+        r.audit.kernel_launches,
+        Ms(r.launch.call_time_ns),
+        Ms(r.launch.kernel_ns.total),
+        r.launch.api_to_kernel_ratio,
+        GraphSentence(r.launch)));
+  } else {
+    d.bottleneck = "host_bound";
+    // Host ops (framework operators) in the gaps show what the host did; without them the trace
+    // shows only that the host was not in CUDA.
+    bool shown = idle.host_work_ns * 2 >= idle.host_ns;
+    context.host_outside_ops = idle.host_work_ns > 0 && idle.host_other_ns * 2 > idle.host_work_ns;
+    context.host_work_ns = idle.host_work_ns;
+    context.window_ns = SteadyWall(r, idle);
+    for (const auto& [name, ns] : idle.top_host_work) {
+      context.host_work_names +=
+          fmt::format("{}{} ({})", context.host_work_names.empty() ? "" : ", ", name, Ms(ns));
+    }
+    if (idle.has_host_work_records) {
+      std::string names;
+      for (const auto& [name, ns] : idle.top_host_work)
+        names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", name, Ms(ns));
+      d.support.push_back(fmt::format(
+          "Recorded host work (framework ops, Python frames by self time, NVTX and annotation "
+          "ranges) covers {} of the {} "
+          "with no CUDA call{} (trace).",
+          Ms(idle.host_work_ns),
+          Ms(idle.host_ns),
+          names.empty() ? "" : "; most in " + names));
+    }
+    if (!shown) {
+      d.status = "hypothesis";
+      d.evidence = "inferred";
+    }
+  }
+  d.bound_speedup = AmdahlLimit(WallFraction(r, idle, attributed));
+}
+
+void SetKernelClass(report::Diagnosis& d,
+                    const report::AnalysisReport& r,
+                    const IdleAttribution& idle,
+                    const report::CriticalShare& share,
+                    std::string& subject) {
+  const report::KernelRow* row = FindKernel(r, share.name);
+  subject.clear();  // kernel names are long: texts say "the dominant kernel" (dominant.name)
+  d.dominant_kind = "kernel";
+  d.dominant_name = share.name;
+  // f over the steady-state window (one-time work left out).
+  double f = std::min(
+      1.0,
+      Fraction(share.critical_ns,
+               SteadyWall(r, idle) * std::max<std::int64_t>(1, r.predictions.device_groups)));
+  d.dominant_fraction = f;
+  d.support.push_back(fmt::format(
+      "The dominant kernel holds {} of critical time, f = {} of the steady-state wall time, over "
+      "{} instances (trace).",
+      Ms(share.critical_ns),
+      Pct(f),
+      share.instances));
+  if (share.max_local_speedup)
+    d.bound_speedup = AmdahlSpeedup(f, *share.max_local_speedup);
+  else if (f < 1.0)
+    d.bound_speedup = AmdahlLimit(f);
+  if (!row) {
+    d.bottleneck = "unknown";
+    d.status = "hypothesis";
+    return;
+  }
+  const report::KernelClass& c = row->classification;
+  if (!c.reason.empty())
+    d.support.push_back(fmt::format("Class {}: {}.", c.bound, c.reason));
+  if (row->tensor_cores)
+    d.support.push_back(fmt::format("Tensor cores: {} ({}, {}).",
+                                    row->tensor_cores->detail,
+                                    row->tensor_cores->evidence,
+                                    row->tensor_cores->source));
+  if (row->occupancy) {
+    std::string achieved =
+        row->occupancy->achieved
+            ? fmt::format("; achieved {:.0f}% (measured, {} instance(s) with counters)",
+                          *row->occupancy->achieved * 100,
+                          row->occupancy->achieved_instances)
+            : std::string();
+    d.support.push_back(fmt::format("Theoretical occupancy {:.0f}%, limited by {} (modeled){}.",
+                                    row->occupancy->theoretical * 100,
+                                    row->occupancy->limiter,
+                                    achieved));
+  }
+  if (c.tensor_cores_expected_but_unused) {
+    d.bottleneck = "tensor_cores_unused";
+    d.evidence = "measured";
+    d.status = "finding";
+    return;
+  }
+  d.bottleneck = c.bound == "unknown" ? "unknown" : c.bound + "_bound";
+  d.evidence = c.evidence;
+  d.status = c.evidence == "measured" ? "finding" : "hypothesis";
+}
+
+// Share of kernel time in kernels classified "launch": many small launches.
+double LaunchClassShare(const report::AnalysisReport& r) {
+  std::int64_t total = 0, launch = 0;
+  for (const report::KernelRow& k : r.kernels) {
+    total += k.duration_ns.total;
+    if (k.classification.bound == "launch")
+      launch += k.duration_ns.total;
+  }
+  return Fraction(launch, total);
+}
+
+// A phase dominates only from kPhaseMinShare of the window on, and never as a range around
+// (nearly) all of it (a root range such as the whole run or one step says nothing).
+constexpr double kPhaseMinShare = 0.3;
+constexpr double kPhaseWholeWindow = 0.9;
+
+void AddPhase(report::Diagnosis& d, const report::AnalysisReport& r) {
+  const report::CriticalShare* best = nullptr;
+  for (const report::CriticalShare& p : r.predictions.phases) {
+    if (p.fraction < kPhaseMinShare || p.fraction >= kPhaseWholeWindow)
+      continue;
+    if (!best || p.fraction > best->fraction)
+      best = &p;
+  }
+  if (best)
+    d.support.push_back(fmt::format("Dominant phase: {} ({} range), {} of the wall time (trace).",
+                                    best->name,
+                                    best->kind,
+                                    Pct(best->fraction)));
+}
+
+// Transfer- and communication-bound: time not hidden behind computation, measured on the trace.
+void SetExposedClass(report::Diagnosis& d,
+                     const char* bottleneck,
+                     const char* kind,
+                     std::int64_t exposed_ns,
+                     std::int64_t window_ns) {
+  d.bottleneck = bottleneck;
+  d.dominant_kind = kind;
+  d.dominant_fraction = Fraction(exposed_ns, window_ns);
+  d.status = "finding";
+  d.evidence = "measured";
+  d.support.push_back(
+      fmt::format("Exposed {}: {} of the {} window, not overlapped by computation "
+                  "(trace).",
+                  d.dominant_kind == "copy" ? "copies" : "communication",
+                  Ms(exposed_ns),
+                  Ms(window_ns)));
+  d.bound_speedup = AmdahlLimit(std::min(1.0, Fraction(exposed_ns, window_ns)));
+}
+
+std::int64_t ReplaySpans(const model::Trace& trace) {
+  std::int64_t spans = 0;
+  for (const model::KernelCounters& c : trace.counters)
+    spans += c.replay_span ? 1 : 0;
+  return spans;
+}
+
+// A deep queue with a GPU that idles while its next work is queued is not GPU-bound: the queued
+// work waits on something other than the host (another stream, a collective, another rank).
+// Idle with nothing queued (before the first launch, host phases) says nothing about the queue.
+void QueueAgainstIdle(report::Diagnosis& d, double queued_idle_share) {
+  if (!d.queue || d.queue->verdict != "gpu_bound" || queued_idle_share < kDominantShare)
+    return;
+  d.queue->verdict = "gpu_waits";
+  d.queue->sentence = fmt::format(
+      "Queued but idle: the host runs {} ahead of the GPU (median launch-queue depth; p90 {}; {} "
+      "launch calls, trace), yet the GPU idles {} of the steady-state window with its next "
+      "work already queued: that work waits on something other than the host (an event on "
+      "another stream, a collective, another rank).",
+      Ms(d.queue->median_ns),
+      Ms(d.queue->p90_ns),
+      d.queue->launches,
+      Pct(queued_idle_share));
+}
+
+// What the advice for the dominant kernel depends on: its cache reuse, shape, grid and floor.
+void DescribeDominantKernel(const model::Trace& trace,
+                            const report::AnalysisReport& r,
+                            const report::CriticalShare& share,
+                            ExperimentContext& context) {
+  context.roof_local_speedup = share.max_local_speedup;  // SetKernelClass's bound rests on it
+  const report::KernelRow* row = FindKernel(r, share.name);
+  if (!row)
+    return;
+  if (row->roofline &&
+      (row->roofline->evidence == "measured" || row->classification.bound == "cache")) {
+    if (auto reuse = NoOnChipReuse(*row->roofline))
+      context.no_reuse = NoReuseText(*reuse);
+  }
+  context.matrix_shaped = IsMatrixShapedKernel(row->name);
+  context.min_waves = MinWaves(trace, *row);
+}
+
+}  // namespace
+
+report::Diagnosis Diagnose(const model::Trace& trace,
+                           const report::AnalysisReport& r,
+                           const IdleAttribution& idle,
+                           std::optional<report::LaunchQueue> queue) {
+  report::Diagnosis d;
+  d.target_metric = TargetMetric(r);
+  d.scope = Scope(trace, r);
+  d.baseline = Baseline(r);
+  d.queue = std::move(queue);
+  ExperimentContext context;
+  context.amd = IsAmdTrace(trace);
+  context.pytorch = IsPyTorchTrace(trace);
+  // Graphs already carry most launches, or the program captures them: never advise graphs.
+  context.graphs =
+      r.launch.graph_kernels * 2 > std::max<std::int64_t>(1, r.launch.kernel_ns.count) ||
+      std::any_of(r.initialization.items.begin(),
+                  r.initialization.items.end(),
+                  [](const auto& item) { return item.kind == "graph_capture"; });
+  std::string subject;
+  const report::Timeline& t = r.timeline;
+  if (t.activities == 0) {
+    d.dominant_kind = "none";
+    d.bottleneck = "unknown";
+    d.status = "hypothesis";
+    SetExperiment(d, subject, context);
+    if (std::string other = UnsupportedDevice(trace); !other.empty())
+      d.missing_evidence = other;
+    return d;
+  }
+  if (t.busy_ns == 0) {  // every activity has zero length: no durations recorded
+    DiagnoseWithoutDurations(d, r);
+    return d;
+  }
+  if (InitializationStep(d, r, idle)) {
+    AddQueueAndCoverage(d, idle);
+    SetExperiment(d, subject, context);
+    return d;
+  }
+  // Shares of the steady-state window: idle time outside the GPU span counts too.
+  std::int64_t window = std::max(SteadyWall(r, idle), std::int64_t{1});
+  double idle_share = Fraction(idle.idle_ns, window);
+  QueueAgainstIdle(d, Fraction(idle.queued_ns, window));
+  double transfer = Fraction(t.exposed_memcpy_ns, window);
+  double comm = Fraction(t.exposed_communication_ns, window);
+  // The pre-roll's GPU work (orphans before the first launch call) is outside the window.
+  std::int64_t computation_ns = t.computation_ns;
+  if (r.predictions.preroll)
+    computation_ns = std::max<std::int64_t>(0, computation_ns - r.predictions.preroll->gpu_ns);
+  double compute = std::min(1.0, Fraction(computation_ns, window));
+  double largest = std::max({idle_share, transfer, comm, compute});
+  auto answer = [&](double share) {
+    return share >= kDominantShare || share == largest ? "yes" : "no";
+  };
+  // Work waiting in the launch queue means the GPU sets the pace: a minority of idle time then
+  // does not make the program host-bound.
+  bool queued = d.queue && d.queue->verdict == "gpu_bound";
+  bool idle_decides = idle_share >= kDominantShare || (idle_share == largest && !queued);
+  // Nsight Compute replays each kernel alone: no timeline, so no idle, copy or overlap question.
+  bool has_timeline = trace.metadata.format != "ncu-csv";
+  idle_decides = idle_decides && has_timeline;
+  if (has_timeline)
+    d.triage.push_back(
+        {"gpu_idle",
+         idle_decides ? "yes" : "no",
+         fmt::format("no GPU work during {} of the steady-state window, {} of it before the first "
+                     "or after the last GPU activity{} (trace)",
+                     Pct(idle_share),
+                     Ms(idle.edge_ns),
+                     d.queue ? fmt::format("; launch-queue depth median {}, p90 {}",
+                                           Ms(d.queue->median_ns),
+                                           Ms(d.queue->p90_ns))
+                             : std::string())});
+  // Without a timeline the triage starts at the dominant work (marked decided-by-skipping).
+  bool decided = idle_decides;
+  if (decided) {
+    SetIdleClass(d, r, idle, subject, context);
+  }
+  if (!decided && has_timeline) {
+    d.triage.push_back(
+        {"transfer",
+         answer(transfer),
+         fmt::format("copies not overlapped by kernels: {} of the window (trace)", Pct(transfer))});
+    decided = transfer >= kDominantShare || transfer == largest;
+    if (decided) {
+      SetExposedClass(d, "transfer_bound", "copy", t.exposed_memcpy_ns, window);
+      if (!r.memory_ops.empty())
+        d.dominant_name = subject = r.memory_ops.front().operation;
+      if (const report::Finding* f = FindFinding(r, "pageable_async_memcpy"))
+        d.support.push_back(fmt::format("{} ({}, trace).", f->summary, f->id));
+    }
+  }
+  if (!decided && has_timeline) {
+    d.triage.push_back({"communication",
+                        answer(comm),
+                        fmt::format("communication not overlapped by computation: {} of the "
+                                    "window (trace)",
+                                    Pct(comm))});
+    decided = comm >= kDominantShare || comm == largest;
+    if (decided) {
+      SetExposedClass(
+          d, "communication_bound", "communication", t.exposed_communication_ns, window);
+      for (const report::KernelRow& k : r.kernels) {
+        if (IsCommunicationKernel(k.name)) {
+          d.dominant_name = subject = k.name;
+          break;
+        }
+      }
+    }
+  }
+  std::size_t kernel_evidence_from =
+      d.support.size();  // where the dominant kernel's evidence starts
+  if (!decided) {
+    double launch_share = LaunchClassShare(r);
+    const report::CriticalShare* top = DominantKernelShare(r);
+    d.triage.push_back(
+        {"dominant_work",
+         "yes",
+         has_timeline
+             ? fmt::format("computation covers {} of the window; {} of kernel time is in "
+                           "launch-bound small kernels (trace)",
+                           Pct(compute),
+                           Pct(launch_share))
+             : fmt::format("Nsight Compute input: the profiled kernels are all there is; {} of "
+                           "kernel time is in launch-bound small kernels (counters)",
+                           Pct(launch_share))});
+    if (top && IsCollective(r, top->name))
+      SetCollectiveClass(d, r, *top, subject);
+    else if (top)
+      SetKernelClass(d, r, idle, *top, subject);
+    if (launch_share >= kDominantShare) {
+      d.bottleneck = "launch_bound";
+      d.evidence = "measured";
+      d.status = "finding";
+      d.support.push_back(fmt::format(
+          "{} of kernel time is in kernels of a few microseconds on less than one wave; {} "
+          "kernel launches (trace).",
+          Pct(launch_share),
+          r.audit.kernel_launches));
+    } else if (!top) {
+      d.bottleneck = "unknown";
+      d.status = "hypothesis";
+    }
+    if (top && d.dominant_kind == "kernel" && d.dominant_name == top->name &&
+        d.bottleneck != "launch_bound")
+      DescribeDominantKernel(trace, r, *top, context);
+  }
+  AddPhase(d, r);
+  AddQueueAndCoverage(d, idle);
+  SetExperiment(d, subject, context);
+  if (const report::KernelRow* k = FindKernel(r, d.dominant_name); k && d.dominant_kind == "kernel")
+    AdviseFromCounters(d, *k);
+  if (d.dominant_kind == "kernel" && d.bottleneck != "launch_bound") {
+    AddCollectiveEvidence(d, r);
+    ApplyLever(d, trace, r, SteadyWall(r, idle), kernel_evidence_from);
+  }
+  if (d.dominant_kind == "idle")
+    d.secondary = SecondaryGpuStatement(trace, d, r, compute, SteadyWall(r, idle));
+  if (std::int64_t spans = ReplaySpans(trace); spans > 0) {
+    d.support.push_back(fmt::format(
+        "{} kernel instances are CUPTI range-profiler replay spans (Kineto cuda_profiler_range): "
+        "their durations cover the counter replay passes, not one run (trace).",
+        spans));
+    d.status = "hypothesis";
+    d.missing_evidence =
+        "Kernel times here are replay spans, so the ranking by time and the timeline are not "
+        "run times: a trace of the same run without the range profiler would give them.";
+  }
+  return d;
+}
+
+}  // namespace gpuperf::analysis

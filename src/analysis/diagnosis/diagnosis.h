@@ -1,0 +1,92 @@
+// The bottleneck statement (docs/method.md, "The bottleneck statement"; docs/metrics.md,
+// "Diagnosis"): target metric and scope, baseline, dominant phase or kernel, the application's
+// bottleneck class reached in the triage order of docs/method.md ("Triage order": GPU idle ->
+// host, launch or sync; transfer; communication; else the dominant kernel's roofline class), ONE
+// next experiment and the measurement that would falsify it. A class without confirming evidence
+// is a "hypothesis" that names the measurement that would test it, never a finding.
+#pragma once
+
+#include "gpuperf/report.h"
+#include "gpuperf/trace.h"
+
+#include <optional>
+#include <string>
+
+#include "analysis/timeline/idle_attribution.h"
+
+namespace gpuperf::analysis {
+
+// A bucket of the GPU span holds at least this share to dominate the triage.
+inline constexpr double kDominantShare = 0.5;
+
+// Needs every other part of `report` (timeline, kernels with their classes, findings,
+// predictions, audit) computed first.
+// `queue` (launch_overhead.h's LaunchQueueDepth) decides GPU- versus host-bound when idle time
+// is the largest share but not the majority; one-time work (report.initialization) holding at
+// least kDominantShare of the window is the diagnosis itself.
+report::Diagnosis Diagnose(const model::Trace& trace,
+                           const report::AnalysisReport& report,
+                           const IdleAttribution& idle,
+                           std::optional<report::LaunchQueue> queue = std::nullopt);
+
+// The next experiment, its falsifying measurement and (for a hypothesis) the missing evidence of
+// a bottleneck class (diagnosis_experiments.cc). `subject` names the kernel, sync call or copy
+// kind the class is about; `diagnosis` holds the class, status and evidence already.
+// What the advice depends on beyond the class.
+struct ExperimentContext {
+  bool amd = false;            // name the ROCm tools (rocprofv3, rocprof-compute), not NVIDIA's
+  bool pytorch = false;        // a PyTorch profiler trace (IsPyTorchTrace): name its options
+  bool graphs = false;         // most kernels run through graph launches, or the program captures
+                               // graphs: never advise graphs
+  bool implicit_sync = false;  // the sync is an async copy with a pageable host side
+  bool ranks = false;          // the trace is one rank of a job: other ranks can be compared
+  bool collectives = false;    // the window holds communication kernels
+  std::int64_t stream_waits = 0;  // cross-stream waits (cudaStreamWaitEvent) in the trace
+  // Host-bound: most recorded host work in the gaps lies outside framework operators (Python
+  // preprocessing, data loading), which graphs and launch batching do not remove; its top names.
+  bool host_outside_ops = false;
+  std::string host_work_names;
+  // That host work's time in the gaps and the steady window: overlapping it with the GPU bounds
+  // the wall at max(it, the rest), below removing it.
+  std::int64_t host_work_ns = 0;
+  std::int64_t window_ns = 0;
+  // The dominant kernel (kernel-level classes only). Its counters show cache traffic without
+  // on-chip reuse (cache_reuse.h): that sentence, else "".
+  std::string no_reuse;
+  bool matrix_shaped = false;  // GEMM-, convolution- or attention-shaped by name
+  // The fewest waves its largest grid takes (kernel_class.h, MinWaves): from kManyWaves on, a
+  // larger grid is never the lever.
+  std::optional<double> min_waves;
+  // The local speedup its roofline floor allows when the diagnosis bound rests on it (Amdahl at
+  // the floor, not at zero time).
+  std::optional<double> roof_local_speedup;
+};
+
+// A grid of at least this many waves keeps every SM busy: more blocks do not add parallelism.
+inline constexpr double kManyWaves = 4.0;
+void SetExperiment(report::Diagnosis& diagnosis,
+                   const std::string& subject,
+                   const ExperimentContext& context = {});
+
+// An AMD GPU trace: a device or API name says so (HIP calls, "AMD", "Instinct", "gfx").
+bool IsAmdTrace(const model::Trace& trace);
+
+// A PyTorch profiler trace: Kineto JSON with framework operators (cpu_op). Only there do
+// PyTorch's options (record_shapes, torch.profiler schedules, torch.compile) apply.
+bool IsPyTorchTrace(const model::Trace& trace);
+
+// For a trace without GPU activities: names a device kind gpuperf does not analyse (MTIA) when
+// the trace mentions one, else "".
+std::string UnsupportedDevice(const model::Trace& trace);
+
+// With hardware counters on the dominant kernel (diagnosis_counters.cc): its Nsight Compute rule
+// of the largest estimated speedup as evidence, and for "unknown" exactly what its counters lack
+// instead of a request for the roofline set.
+// Nothing without counters on `row`.
+void AdviseFromCounters(report::Diagnosis& diagnosis, const report::KernelRow& row);
+
+// An input whose kernels have no durations (an Nsight Compute CSV without
+// gpu__time_duration.sum or cycles): "unknown", never a time split it cannot measure.
+void DiagnoseWithoutDurations(report::Diagnosis& diagnosis, const report::AnalysisReport& report);
+
+}  // namespace gpuperf::analysis

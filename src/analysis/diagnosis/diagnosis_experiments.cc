@@ -1,0 +1,319 @@
+// The one next experiment per bottleneck class, and the measurement that would falsify it
+// (docs/method.md, "The bottleneck statement": one ranked next experiment and the measurement
+// that would falsify the hypothesis). Texts name the subject and carry the Amdahl bound the
+// diagnosis computed.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "analysis/diagnosis/diagnosis.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+std::string BoundText(const report::Diagnosis& d, const ExperimentContext& context) {
+  if (!d.bound_speedup || !std::isfinite(*d.bound_speedup))
+    return "";
+  if (context.roof_local_speedup) {  // name the floor, so the bound matches the Amdahl table's
+    double f = d.dominant_fraction;
+    return fmt::format(
+        " If it succeeds fully, the kernel at its roofline floor ({:.2f}x faster locally), the "
+        "whole program is at most {:.2f}x faster (Amdahl; {} only if the kernel took no time at "
+        "all).",
+        *context.roof_local_speedup,
+        *d.bound_speedup,
+        f < 1.0 ? fmt::format("{:.2f}x", 1.0 / (1.0 - f)) : std::string("unbounded"));
+  }
+  std::string text =
+      fmt::format(" If it succeeds fully the whole program is at most {:.2f}x faster (Amdahl).",
+                  *d.bound_speedup);
+  // Host work moved beside the GPU still takes its time: the wall is then at least the larger of
+  // it and the rest of the window.
+  if (d.bottleneck == "host_bound" && d.status == "finding" && context.host_outside_ops &&
+      context.host_work_ns > 0 && context.window_ns > context.host_work_ns) {
+    double w = static_cast<double>(context.window_ns);
+    double h = static_cast<double>(context.host_work_ns);
+    text += fmt::format(
+        " Overlapped with the GPU work without getting faster, it gives at most {:.2f}x "
+        "(window / max(that host work, the rest)).",
+        w / std::max(h, w - h));
+  }
+  return text;
+}
+
+std::string Quoted(const std::string& subject, const char* fallback) {
+  return subject.empty() ? std::string(fallback) : "\"" + subject + "\"";
+}
+
+struct Advice {
+  std::string experiment;
+  std::string falsified_by;
+  std::string missing;  // for a hypothesis
+};
+
+// The vendor's tools: Nsight Compute and SASS on NVIDIA, rocprofv3 / rocprof-compute and the
+// ISA on AMD.
+struct Tools {
+  std::string profiler, bytes_counters, flop_counters, roofline, matrix_isa, stalls, graph;
+};
+
+Tools ToolsFor(bool amd) {
+  if (amd)
+    return {"rocprof-compute (Omniperf)",
+            "rocprofv3 --pmc FETCH_SIZE WRITE_SIZE with the kernel's duration",
+            "rocprofv3 --pmc SQ_INSTS_VALU_FLOPS_* / SQ_INSTS_MFMA_* counters",
+            "rocprof-compute profile --roof-only (or gpuperf analyze TRACE --counters with its "
+            "counters)",
+            "MFMA instructions in the kernel's ISA",
+            "rocprof-compute's wavefront stall and occupancy panels",
+            "a HIP graph"};
+  return {"Nsight Compute",
+          "Nsight Compute (dram__bytes_read.sum, dram__bytes_write.sum, gpu__time_duration.sum)",
+          "Nsight Compute (the FLOP counters and sm__throughput)",
+          "Nsight Compute with --set roofline (or gpuperf analyze TRACE --counters ncu.csv)",
+          "HMMA/HGMMA instructions in the kernel's SASS",
+          "Nsight Compute --section WarpStateStats and --section SourceCounters, with achieved "
+          "occupancy (--section Occupancy)",
+          "a CUDA graph"};
+}
+
+Advice AdviceFor(const report::Diagnosis& d,
+                 const std::string& subject,
+                 const ExperimentContext& context) {
+  const std::string& c = d.bottleneck;
+  std::string kernel = "the dominant kernel";
+  Tools tools = ToolsFor(context.amd);
+  if (c == "initialization") {
+    return {
+        fmt::format("Profile after warm-up: one-time work (context creation, module loading, "
+                    "compilation, autotuning, first library calls) holds most of the window, so "
+                    "it says little about the steady state. Skip the first iterations ({}) and "
+                    "profile several steady steps.",
+                    context.pytorch ? "torch.profiler schedule with wait and warmup steps"
+                                    : "nsys --delay or a cudaProfilerStart/Stop capture range"),
+        "A trace of steady steps whose one-time work is a small share: if the same work "
+        "recurs every step, it is not initialization but steady-state cost.",
+        ""};
+  }
+  if (c == "dependency_bound") {
+    std::string where =
+        context.stream_waits > 0
+            ? fmt::format(
+                  "the {} cross-stream waits (cudaStreamWaitEvent) and the streams they "
+                  "wait on",
+                  context.stream_waits)
+            : std::string("the events and streams the queued work depends on");
+    return {
+        fmt::format(
+            "Find what the queued work waits for: {}{}. The host cannot start it earlier, so "
+            "host-side changes (pinning, fewer synchronizations, graphs) do not close these gaps.",
+            where,
+            context.collectives && context.ranks
+                ? "; with collectives between them, compare the ranks (gpuperf ranks DIR): a "
+                  "slower rank holds every other rank's collective"
+            : context.collectives ? "; with collectives between them, the other ranks' progress"
+                                  : ""),
+        "Stream-level timing around the gaps (the producer on the awaited stream, nsys or the "
+        "trace's stream rows): if the awaited work ends well before the queued work starts, the "
+        "dependency is not the cause and launch latency or the hardware scheduler is.",
+        ""};
+  }
+  if (c == "sync_bound" && context.implicit_sync) {
+    return {fmt::format("Stop the implicit synchronization of {}: pin the host buffers "
+                        "(cudaHostAlloc, tensor.pin_memory()) and copy with non_blocking=True, "
+                        "and read the result only where the host needs it, so that the host "
+                        "queues work ahead of the GPU.",
+                        Quoted(subject, "the pageable async copies")),
+            "GPU idle time in gaps that overlap these copies must fall; if it does not, the "
+            "host work between them is the limit (host-bound), not the copies.",
+            ""};
+  }
+  if (c == "sync_bound") {
+    return {fmt::format("Remove or defer the host-blocking synchronization {} (replace it with "
+                        "events or stream waits, move reads of GPU results off the loop) so "
+                        "that the host queues work ahead of the GPU.",
+                        Quoted(subject, "calls")),
+            "GPU idle time in gaps that overlap a synchronization must fall; if it does not, the "
+            "host work between synchronizations is the limit (host-bound), not the "
+            "synchronization.",
+            ""};
+  }
+  if (c == "launch_bound" && context.graphs) {
+    return {
+        "Fuse the short kernels: most kernels already run through graph launches (a good sign: "
+        "one call each), so what is left is the kernels' own count and the launches outside "
+        "the graphs.",
+        "After the change, GPU idle time between those kernels must fall; if it stays with fewer "
+        "kernels, launch overhead was not the cause.",
+        ""};
+  }
+  if (c == "launch_bound") {
+    return {fmt::format("Cut the number of launches on the hot path: capture the launch loop in {} "
+                        "or fuse the short kernels.",
+                        tools.graph),
+            "After the change, GPU idle time between those kernels and the launch-call count must "
+            "fall; if idle time stays with fewer launches, launch overhead was not the cause.",
+            ""};
+  }
+  if (c == "host_bound" && d.status == "finding" && context.host_outside_ops) {
+    return {fmt::format("Move the host work that fills the gaps off the launching thread, or make "
+                        "it faster: {} (a DataLoader worker or another thread or process "
+                        "overlapped with the GPU, a GPU or vectorised implementation). It runs "
+                        "outside the framework operators, so graphs and launch batching would not "
+                        "remove it.",
+                        context.host_work_names.empty() ? std::string("the recorded host work")
+                                                        : context.host_work_names),
+            "The named host work's time in the gaps must fall and the GPU's idle share with it; "
+            "if the GPU stays idle while that work runs elsewhere, something else holds it.",
+            ""};
+  }
+  if (c == "host_bound" && d.status == "finding") {
+    return {
+        context.graphs
+            ? "Cut the host time between GPU work in the framework operators that fill the gaps: "
+              "batch more work per step, or move data preparation off the launching thread (the "
+              "launches already run through graphs)."
+            : fmt::format("Cut the host time between GPU work in the framework operators that "
+                          "fill the gaps: capture the step in {}{}, batch more work per launch, or "
+                          "move data preparation off the launching thread.",
+                          tools.graph,
+                          context.pytorch ? " (torch.compile mode=\"reduce-overhead\")" : ""),
+        "Host operator time in the gaps must fall and the GPU's idle share with it; if the "
+        "GPU stays idle with less host work, something else (a wait the trace does not "
+        "record) holds it.",
+        ""};
+  }
+  if (c == "host_bound") {
+    return {
+        "Profile the host over the idle stretches (CPU sampling, NVTX or framework ranges "
+        "around data loading, Python and I/O) and move the work found there off the critical "
+        "path (overlap it with GPU work, prefetch, run it asynchronously).",
+        "Host-side ranges over the gaps: if the host was waiting on the GPU or idle itself "
+        "during them, the program is not host-bound.",
+        "The trace shows no CUDA call in the gaps, not what the host did instead; host-side "
+        "ranges or CPU samples over the gap windows would confirm it."};
+  }
+  if (c == "transfer_bound") {
+    return {fmt::format("Hide or remove the {} copies: pinned host memory, cudaMemcpyAsync on "
+                        "a separate stream overlapped with kernels, or keep the data resident "
+                        "on the GPU.",
+                        Quoted(subject, "exposed")),
+            "Exposed copy time must fall and kernels must run during copies; if copies already "
+            "reach the link's bandwidth with pinned memory and cannot overlap, only fewer bytes "
+            "help.",
+            ""};
+  }
+  if (c == "communication_bound") {
+    return {
+        "Run gpuperf ranks over all ranks to split collective time into waiting for the "
+        "last rank and transfer; then overlap communication with computation (bucketing, "
+        "async collectives) or fix the straggler it names.",
+        "If most collective time is waiting for a late rank, the interconnect is not the "
+        "bottleneck: the straggler is.",
+        ""};
+  }
+  if (c == "memory_bound") {
+    return {fmt::format("Reduce the DRAM bytes of {}: fuse it with its producer or consumer, "
+                        "use a smaller data type, or reuse data from cache.",
+                        kernel),
+            fmt::format("{} on {}: achieved bandwidth under 60% of the DRAM peak, or time that "
+                        "does not fall with the bytes, falsifies memory-bound.",
+                        tools.bytes_counters,
+                        kernel),
+            "The bytes come from a shape model, not counters; measure them."};
+  }
+  if (c == "compute_bound") {
+    return {fmt::format("Cut the arithmetic time of {}: a faster unit or precision (tensor "
+                        "cores, TF32/BF16 where accuracy allows) or fewer FLOPs.",
+                        kernel),
+            fmt::format("{} on {}: under 60% of the compute peak of its precision falsifies "
+                        "compute-bound.",
+                        tools.flop_counters,
+                        kernel),
+            "The FLOPs come from a shape model, not counters; measure them."};
+  }
+  if ((c == "cache_bound" || c == "latency_bound") && !context.no_reuse.empty()) {
+    return {fmt::format(
+                "Give {} on-chip reuse: {}. Stage tiles of its inputs in shared memory and keep "
+                "a block of outputs per thread in registers, so that each loaded value feeds "
+                "many FMAs{}; l1tex__t_bytes.sum also counts local memory, so rule out register "
+                "spills first (Nsight Compute --section MemoryWorkloadAnalysis).",
+                kernel,
+                context.no_reuse,
+                context.matrix_shaped
+                    ? "; for this GEMM-shaped kernel a library GEMM (cuBLAS, CUTLASS) does both, "
+                      "on tensor cores (TF32/BF16/FP16) where accuracy allows"
+                    : ""),
+            "The cache bytes (l1tex__t_bytes.sum, lts__t_bytes.sum) and the duration after the "
+            "change: the FLOPs per cache byte must rise well above 1 and the time fall with "
+            "them; if the traffic falls and the time does not, the cache path was not the "
+            "limit and the warp stalls (--section WarpStateStats) come next.",
+            ""};
+  }
+  if (c == "latency_bound") {
+    // Blocks beyond a few waves add no parallelism: never advise a larger grid then.
+    std::string more_work =
+        context.min_waves && *context.min_waves >= kManyWaves
+            ? fmt::format(
+                  "; its grid already takes at least {:.0f} waves (blocks over SMs x "
+                  "resident blocks per SM), so a larger grid adds nothing: more "
+                  "independent work per thread (several outputs each, unrolled loops), "
+                  "or fewer registers per thread if occupancy is low",
+                  std::floor(*context.min_waves))
+            : std::string(
+                  "; more independent work per compute unit (larger grid, fewer "
+                  "registers) if occupancy is low");
+    return {fmt::format("Find what stalls {}: {} (warp stall reasons, the instructions that "
+                        "stall, achieved occupancy){}.",
+                        kernel,
+                        tools.stalls,
+                        more_work),
+            "If achieved occupancy is near theoretical and the dominant stall is not a "
+            "dependency or memory-latency stall, more parallelism will not help.",
+            "Both roofs are modeled; counters would confirm the kernel is under both."};
+  }
+  if (c == "tensor_cores_unused") {
+    return {fmt::format("Make {} run on tensor cores: allow TF32/BF16/FP16 math, align the "
+                        "matrix dimensions to multiples of 8 (16 for FP8/INT8), or call the "
+                        "cuBLAS/cuDNN path.",
+                        kernel),
+            fmt::format("After the change the kernel must show {} and its time must fall; matrix "
+                        "instructions without a speedup mean it was not compute-limited.",
+                        tools.matrix_isa),
+            ""};
+  }
+  // The byte/FLOP model the input's own recorder can give: shapes in a PyTorch trace; elsewhere
+  // a user model file (per-launch formulas over the launch geometry).
+  return {fmt::format("Measure the work of {}: {}, or {} for a byte/FLOP model.",
+                      kernel,
+                      tools.roofline,
+                      context.pytorch ? "record shapes (PyTorch record_shapes=True)"
+                                      : "write its FLOPs and bytes per launch as formulas "
+                                        "(gpuperf analyze --model FILE)"),
+          "Not applicable until a class is proposed: the measurement itself decides between "
+          "memory-, compute- and latency-bound.",
+          "No counters and no byte/FLOP model cover the dominant kernel."};
+}
+
+}  // namespace
+
+void SetExperiment(report::Diagnosis& d,
+                   const std::string& subject,
+                   const ExperimentContext& context) {
+  if (d.dominant_kind == "none") {
+    d.next_experiment =
+        "Record GPU activity: trace the program with gpuperf baseline (or nsys -t cuda, "
+        "torch.profiler with CUDA activities).";
+    d.falsified_by = "Not applicable: the trace holds no GPU work.";
+    d.missing_evidence = "The trace records no kernel, copy or memset.";
+    return;
+  }
+  Advice advice = AdviceFor(d, subject, context);
+  d.next_experiment = advice.experiment + BoundText(d, context);
+  d.falsified_by = advice.falsified_by;
+  if (d.status == "hypothesis")
+    d.missing_evidence = advice.missing;
+}
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,200 @@
+// The diagnosis on the framework view (issue 14 items 4, 7, 8): collectives recognised by their
+// category, the lever of GPU-bound work chosen from operators and categories, and the secondary
+// statement for the GPU half of a window that is also host-bound.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analysis/diagnosis/diagnosis.h"
+#include "analysis/diagnosis/diagnosis_parts.h"
+#include "analysis/findings/findings.h"
+#include "analysis/framework/levers.h"
+#include "analysis/kernel/readable_name.h"
+#include "analysis/predictions/amdahl.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+// Collectives holding at least this share of kernel time are named in the evidence.
+constexpr double kCollectiveShare = 0.10;
+// The GPU half of a host-bound window is diagnosed when computation covers this share of it.
+constexpr double kSecondaryComputeShare = 0.30;
+
+std::string Pct(double fraction) {
+  return fmt::format("{:.1f}%", fraction * 100);
+}
+
+const report::KernelRow* FindKernel(const report::AnalysisReport& r, const std::string& name) {
+  for (const report::KernelRow& k : r.kernels) {
+    if (k.name == name)
+      return &k;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool IsCollective(const report::AnalysisReport& r, const std::string& kernel) {
+  const report::KernelRow* row = FindKernel(r, kernel);
+  return row && row->category == "communication";
+}
+
+const report::CriticalShare* DominantComputeShare(const report::AnalysisReport& r,
+                                                  bool collectives) {
+  const report::CriticalShare* best = nullptr;
+  for (const report::CriticalShare& s : r.predictions.kernels) {
+    if (IsCollective(r, s.name) != collectives)
+      continue;
+    if (!best || s.critical_ns > best->critical_ns)
+      best = &s;
+  }
+  return best;
+}
+
+void AddCollectiveEvidence(report::Diagnosis& d, const report::AnalysisReport& r) {
+  std::int64_t total = 0, collective = 0;
+  std::string names;
+  for (const report::KernelRow& k : r.kernels) {
+    total += k.duration_ns.total;
+    if (k.category != "communication")
+      continue;
+    collective += k.duration_ns.total;
+    if (names.size() < 200)
+      names += (names.empty() ? "" : ", ") + k.name.substr(0, 60);
+  }
+  if (total <= 0 || static_cast<double>(collective) < kCollectiveShare * static_cast<double>(total))
+    return;
+  std::string launchers;
+  for (const report::CategoryRow& c : r.framework.categories) {
+    if (c.name != "communication")
+      continue;
+    for (const std::string& op : c.top_operators)
+      launchers += (launchers.empty() ? "" : ", ") + OperatorDisplayName(r.framework, op);
+  }
+  d.support.push_back(fmt::format(
+      "Collectives hold {} of kernel time ({}{}): communication, not computation; whether it "
+      "waits on other ranks only a multi-rank view shows (gpuperf ranks) (trace: framework "
+      "categories).",
+      Pct(static_cast<double>(collective) / static_cast<double>(total)),
+      names,
+      launchers.empty() ? "" : "; launched by " + launchers));
+}
+
+void SetCollectiveClass(report::Diagnosis& d,
+                        const report::AnalysisReport& r,
+                        const report::CriticalShare& share,
+                        std::string& subject) {
+  d.bottleneck = "communication_bound";
+  d.dominant_kind = "communication";
+  d.dominant_name = subject = share.name;
+  d.dominant_fraction = share.fraction;
+  d.status = "finding";
+  d.evidence = "measured";
+  d.bound_speedup = share.limit_speedup;
+  d.support.push_back(fmt::format(
+      "The kernel with the most critical time is a collective ({} of the wall time, {} "
+      "instances): its time is waiting for and exchanging data with other ranks, which no "
+      "roofline of this rank explains (trace).",
+      Pct(share.fraction),
+      share.instances));
+  if (r.source.world_size && *r.source.world_size > 1)
+    d.support.push_back(fmt::format(
+        "The trace is rank {} of {}.", r.source.rank.value_or(-1), *r.source.world_size));
+}
+
+bool ApplyLever(report::Diagnosis& d,
+                const model::Trace& trace,
+                const report::AnalysisReport& r,
+                std::int64_t wall_ns,
+                std::size_t kernel_evidence_from) {
+  std::vector<framework::Lever> levers = framework::FindLevers(trace, r, wall_ns);
+  if (levers.empty())
+    return false;
+  const framework::Lever& lever = levers.front();
+  // The kernel-level statement stays when it bounds more than the lever (a single kernel far
+  // from its roof).
+  if (d.bound_speedup && *d.bound_speedup > lever.bound_speedup && d.dominant_kind == "kernel")
+    return false;
+  std::vector<std::string> lever_support;
+  lever_support.push_back(
+      fmt::format("Lever ({}): {}; {}.", lever.kind, lever.experiment, lever.basis));
+  for (std::size_t i = 1; i < levers.size() && i < 3; ++i) {
+    lever_support.push_back(fmt::format("Also possible ({}): at most {:.2f}x ({}).",
+                                        levers[i].kind,
+                                        levers[i].bound_speedup,
+                                        levers[i].basis));
+  }
+  std::size_t at = std::min(kernel_evidence_from, d.support.size());
+  if (at < d.support.size())
+    lever_support.push_back(fmt::format(
+        "The kernel with the most critical time, for reference (the lever bounds more){}",
+        d.dominant_name.empty() ? ":"
+                                : ", " + std::string(ReadableKernelName(d.dominant_name)) + ":"));
+  d.support.insert(d.support.begin() + static_cast<std::ptrdiff_t>(at),
+                   lever_support.begin(),
+                   lever_support.end());
+  d.bottleneck = lever.bottleneck;
+  d.status = "hypothesis";
+  d.evidence = lever.kind == "tf32_or_amp" ? "modeled" : "inferred";
+  d.missing_evidence = lever.missing_evidence;
+  d.dominant_kind = "operators";
+  d.dominant_name = lever.subject;
+  d.dominant_fraction = lever.fraction;
+  d.bound_speedup = lever.bound_speedup;
+  d.next_experiment = fmt::format(
+      "{}. If it succeeds fully the whole program is at most {:.2f}x faster "
+      "(Amdahl, {} of the wall time).",
+      lever.experiment,
+      lever.bound_speedup,
+      Pct(lever.fraction));
+  d.falsified_by = lever.falsified_by + ".";
+  return true;
+}
+
+std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
+                                                     const report::Diagnosis& main,
+                                                     const report::AnalysisReport& r,
+                                                     double compute_share,
+                                                     std::int64_t wall_ns) {
+  if (compute_share < kSecondaryComputeShare || main.dominant_kind != "idle")
+    return {};
+  report::Diagnosis s;
+  s.target_metric = main.target_metric;
+  s.scope = main.scope;
+  s.baseline = main.baseline;
+  s.triage.push_back({"dominant_work",
+                      "yes",
+                      fmt::format("computation covers {} of the window besides the idle time "
+                                  "(trace)",
+                                  Pct(compute_share))});
+  std::string subject;
+  if (const report::CriticalShare* top = DominantComputeShare(r, false)) {
+    s.dominant_kind = "kernel";
+    s.dominant_name = top->name;
+    s.dominant_fraction = top->fraction;
+    s.bound_speedup = top->bound_speedup_at_roof ? top->bound_speedup_at_roof : top->limit_speedup;
+    const report::KernelRow* row = FindKernel(r, top->name);
+    s.bottleneck = row && row->classification.bound != "unknown"
+                       ? row->classification.bound + "_bound"
+                       : "unknown";
+    s.evidence = row ? row->classification.evidence : "inferred";
+    s.status = s.evidence == "measured" ? "finding" : "hypothesis";
+    s.support.push_back(fmt::format(
+        "While the GPU runs, the kernel with the most critical time holds {} of the wall time "
+        "(trace).",
+        Pct(top->fraction)));
+    ExperimentContext context;
+    context.amd = IsAmdTrace(trace);
+    context.pytorch = IsPyTorchTrace(trace);
+    SetExperiment(s, subject, context);
+  }
+  if (!ApplyLever(s, trace, r, wall_ns) && s.dominant_kind.empty())
+    return {};
+  if (s.bottleneck.empty())
+    s.bottleneck = "unknown";
+  if (s.status.empty())
+    s.status = "hypothesis";
+  return {std::move(s)};
+}
+
+}  // namespace gpuperf::analysis

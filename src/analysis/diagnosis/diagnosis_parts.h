@@ -1,0 +1,64 @@
+// Parts of the diagnosis shared by its files (diagnosis.cc, diagnosis_statement.cc).
+#pragma once
+
+#include "gpuperf/report.h"
+#include "gpuperf/trace.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/timeline/idle_attribution.h"
+
+namespace gpuperf::analysis {
+
+std::string TargetMetric(const report::AnalysisReport& r);
+// Input, format, the devices the GPU work uses (of those described), rank, what the window holds.
+std::string Scope(const model::Trace& trace, const report::AnalysisReport& r);
+std::string Baseline(const report::AnalysisReport& r);
+
+// Adds the `initialization` triage step and evidence when the window holds one-time work; true
+// when the part of it with the GPU idle holds at least kDominantShare of the window, which makes it
+// the diagnosis.
+bool InitializationStep(report::Diagnosis& d,
+                        const report::AnalysisReport& r,
+                        const IdleAttribution& idle);
+
+// The framework view in the diagnosis (diagnosis_framework.cc). A kernel is a collective when
+// most of its time is in the communication category.
+bool IsCollective(const report::AnalysisReport& r, const std::string& kernel);
+// The kernel with the most critical time among the collectives (true) or the others (false).
+const report::CriticalShare* DominantComputeShare(const report::AnalysisReport& r,
+                                                  bool collectives);
+// Names the collectives when they hold a tenth of kernel time (NCCL, symmetric-memory and custom
+// all-reduce, all-to-all: by launching operator and kernel family).
+void AddCollectiveEvidence(report::Diagnosis& d, const report::AnalysisReport& r);
+// The hottest kernel is a collective: communication-bound, with gpuperf ranks as the next step.
+void SetCollectiveClass(report::Diagnosis& d,
+                        const report::AnalysisReport& r,
+                        const report::CriticalShare& share,
+                        std::string& subject);
+// Replaces the experiment with the framework lever (framework/levers.h) when it bounds more than
+// the kernel-level one; true when it did.
+// `wall_ns`: the steady-state window the diagnosis' shares are of. d.support from
+// `kernel_evidence_from` on is about the dominant kernel: when the lever replaces the statement,
+// the lever's evidence goes before it and it is labelled as the kernel's, so a memory-bound lever
+// is not read as resting on a compute-bound GEMM's roofline.
+bool ApplyLever(report::Diagnosis& d,
+                const model::Trace& trace,
+                const report::AnalysisReport& r,
+                std::int64_t wall_ns,
+                std::size_t kernel_evidence_from = SIZE_MAX);
+// The GPU half of a window whose main statement is idle time: empty unless computation covers
+// at least 30% of the window.
+std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
+                                                     const report::Diagnosis& main,
+                                                     const report::AnalysisReport& r,
+                                                     double compute_share,
+                                                     std::int64_t wall_ns);
+
+// Any coverage gap, as evidence (the launch-queue sentence has its own line: diagnosis.queue).
+void AddQueueAndCoverage(report::Diagnosis& d, const IdleAttribution& idle);
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,174 @@
+// The statement's context lines (target metric, scope, baseline) and the steps every diagnosis
+// says apart from its class: one-time work, the launch queue and coverage gaps.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analysis/core/names.h"
+#include "analysis/diagnosis/diagnosis.h"
+#include "analysis/diagnosis/diagnosis_parts.h"
+#include "analysis/findings/findings.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+double Fraction(std::int64_t part, std::int64_t whole) {
+  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
+std::string Pct(double fraction) {
+  return fmt::format("{:.1f}%", fraction * 100);
+}
+
+// The devices the window's GPU work ran on, described from the trace's device list where it
+// names them; "of N recorded" when the trace lists more (a rank sees every GPU of its node).
+std::string DevicesText(const model::Trace& trace, const report::AnalysisReport& r) {
+  std::vector<std::string> used;
+  for (const report::DeviceTimeline& d : r.devices) {
+    const model::Device* info = trace.FindDevice(d.device);
+    used.push_back(
+        info ? DeviceText(*info, "unnamed")
+             : fmt::format("{}: {}", d.device, d.name.empty() ? "not described" : d.name));
+  }
+  std::size_t recorded = r.source.devices.size();
+  if (used.empty())
+    return "";
+  std::string text = fmt::format("; {} device{} used", used.size(), used.size() == 1 ? "" : "s");
+  if (recorded > used.size())
+    text += fmt::format(" (of {} the trace describes)", recorded);
+  text += ": ";
+  for (std::size_t i = 0; i < used.size(); ++i)
+    text += (i ? "; " : "") + used[i];
+  return text;
+}
+
+}  // namespace
+
+std::string TargetMetric(const report::AnalysisReport& r) {
+  if (r.source.format == "ncu-csv")
+    return fmt::format(
+        "kernel time of the profiled launches, {} (Nsight Compute replays each "
+        "kernel alone: there is no program wall time); lower is better",
+        Ms(r.predictions.wall_ns));
+  return fmt::format("wall time of the {} window, {} ({}); lower is better",
+                     r.predictions.preroll ? "measured" : "recorded",
+                     Ms(r.predictions.wall_ns),
+                     r.predictions.wall_source.empty() ? "trace" : r.predictions.wall_source);
+}
+
+std::string Scope(const model::Trace& trace, const report::AnalysisReport& r) {
+  const report::SourceInfo& s = r.source;
+  std::string text = fmt::format("{} ({}", s.path, s.format);
+  if (!s.producer.empty())
+    text += ", " + s.producer;
+  text += ")";
+  text += DevicesText(trace, r);
+  if (s.rank)
+    text += fmt::format(
+        "; rank {}{}", *s.rank, s.world_size ? fmt::format(" of {}", *s.world_size) : "");
+  text += fmt::format(
+      "; the window holds {} kernel launches of {} kernels, {} copies, {} synchronizations",
+      r.audit.kernel_launches,
+      r.audit.distinct_kernels,
+      r.audit.memcpy_htod + r.audit.memcpy_dtoh + r.audit.memcpy_dtod + r.audit.memcpy_other,
+      r.audit.synchronizations);
+  return text;
+}
+
+std::string Baseline(const report::AnalysisReport& r) {
+  const report::Timeline& t = r.timeline;
+  std::int64_t kernel_ns = 0;
+  for (const report::KernelRow& k : r.kernels)
+    kernel_ns += k.duration_ns.total;
+  if (r.source.format == "ncu-csv")
+    return fmt::format(
+        "kernels {} over {} profiled launches, each replayed alone by Nsight Compute (clocks "
+        "locked, caches flushed: per-kernel counters, no timeline, so no idle, copy or overlap "
+        "figures; source: counters); one profile, no run-to-run distribution",
+        Ms(kernel_ns),
+        r.audit.kernel_launches);
+  std::string preroll;
+  if (const auto& p = r.predictions.preroll) {
+    preroll = fmt::format(
+        ". Excluded from the diagnosis window: its first {}, where {} GPU activities ({} of "
+        "GPU busy time) ran that have no launch call in the trace and started before its first "
+        "launch call: work launched before the recording began (the previous step's tail), "
+        "not part of the measured iteration; the window left is {}",
+        Ms(p->time_ns),
+        p->activities,
+        Ms(p->gpu_ns),
+        Ms(r.predictions.wall_ns));
+  }
+  return fmt::format(
+      "GPU span {}: busy {}, idle {}; kernels {} over {} launches; exposed copies {}, exposed "
+      "communication {}{}. Measured from one trace (source: trace); it holds no run-to-run "
+      "distribution, so repeat the run before trusting differences under a few percent",
+      Ms(t.total_ns),
+      Pct(Fraction(t.busy_ns, t.total_ns)),
+      Pct(Fraction(t.idle_ns, t.total_ns)),
+      Ms(kernel_ns),
+      r.audit.kernel_launches,
+      Ms(t.exposed_memcpy_ns),
+      Ms(t.exposed_communication_ns),
+      preroll);
+}
+
+// One-time work: always said when present; the diagnosis itself when it holds most of the
+// window ("profile after warm-up").
+bool InitializationStep(report::Diagnosis& d,
+                        const report::AnalysisReport& r,
+                        const IdleAttribution& idle) {
+  const report::Initialization& init = r.initialization;
+  if (init.time_ns <= 0)
+    return false;
+  // It dominates the wall only where the GPU idled through it: one-time host work beside GPU
+  // work (compilation on another thread) leaves the wall as it is.
+  double critical = idle.window_ns > 0 ? static_cast<double>(idle.excluded_ns) /
+                                             static_cast<double>(idle.window_ns)
+                                       : init.fraction;
+  std::string items;
+  for (std::size_t i = 0; i < init.items.size() && i < 3; ++i)
+    items += fmt::format("{}{} {} ({})",
+                         i ? ", " : "",
+                         init.items[i].kind,
+                         init.items[i].name,
+                         Ms(init.items[i].time_ns));
+  bool dominant = critical >= kDominantShare;
+  d.triage.push_back({"initialization",
+                      dominant ? "yes" : "no",
+                      fmt::format("one-time work covers {} ({} of the window), {} of the window "
+                                  "with the GPU idle; left out of the steady-state shares and "
+                                  "bounds (trace)",
+                                  Ms(init.time_ns),
+                                  Pct(init.fraction),
+                                  Pct(critical))});
+  d.support.push_back(fmt::format(
+      "One-time work (initialization, section \"Initialization\"): {} of the window, most in {}; "
+      "the steady-state diagnosis leaves it out (trace).",
+      Ms(init.time_ns),
+      items));
+  if (!dominant)
+    return false;
+  d.bottleneck = "initialization";
+  d.dominant_kind = "initialization";
+  d.dominant_name = init.items.empty() ? "" : init.items.front().name;
+  d.dominant_fraction = critical;
+  d.status = "finding";
+  d.evidence = "measured";
+  return true;
+}
+
+void AddQueueAndCoverage(report::Diagnosis& d, const IdleAttribution& idle) {
+  if (idle.coverage_gap_ns > 0)
+    d.support.push_back(fmt::format(
+        "{} stretch{} ({}) hold a blocking call of at least {} during which the GPU ran nothing "
+        "and nothing queued started: it waited for work the trace does not record (another "
+        "process, device or an unprofiled stream). A gap in the trace's coverage, not a "
+        "removable synchronization; left out of the idle shares (trace).",
+        idle.coverage_gaps,
+        idle.coverage_gaps == 1 ? "" : "es",
+        Ms(idle.coverage_gap_ns),
+        Ms(kCoverageWaitNs)));
+}
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,44 @@
+// Which vendor's tools a diagnosis names, and device kinds gpuperf does not analyse.
+#include <fmt/format.h>
+
+#include "analysis/core/names.h"
+#include "analysis/diagnosis/diagnosis.h"
+
+namespace gpuperf::analysis {
+
+bool IsPyTorchTrace(const model::Trace& trace) {
+  return trace.metadata.format == "kineto" && !trace.host_ops.empty();
+}
+
+bool IsAmdTrace(const model::Trace& trace) {
+  for (const model::Device& d : trace.devices) {
+    for (const char* mark : {"AMD", "Instinct", "Radeon", "gfx9", "gfx1"}) {
+      if (ContainsNoCase(d.name, mark))
+        return true;
+    }
+  }
+  // HIP API names: ROCm traces reuse CUDA's category names, not its API names.
+  std::size_t hip = 0, cuda = 0;
+  CachedNamePredicate is_hip(trace,
+                             [](std::string_view name) { return StartsWithNoCase(name, "hip"); });
+  for (const model::ApiCall& c : trace.api_calls) {
+    if (is_hip(c.name))
+      ++hip;
+    else
+      ++cuda;
+  }
+  return hip > cuda;
+}
+
+std::string UnsupportedDevice(const model::Trace& trace) {
+  for (model::NameId id = 0; id < trace.strings.size(); ++id) {
+    if (ContainsNoCase(trace.Name(id), "mtia"))
+      return fmt::format(
+          "The trace names an MTIA device (\"{}\"): gpuperf analyses NVIDIA and AMD GPU work "
+          "only, so its device work is unsupported here, not absent.",
+          trace.Name(id));
+  }
+  return "";
+}
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,162 @@
+#include "analysis/diagnosis/headline.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string_view>
+#include <tuple>
+
+#include "analysis/core/statistics.h"
+#include "analysis/diagnosis/diagnosis.h"
+#include "analysis/findings/findings.h"
+#include "analysis/kernel/readable_name.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+constexpr const char* kSource = " (source: trace)";
+constexpr const char* kCounters = " (source: Nsight Compute counters)";
+constexpr std::size_t kTopKernelChars = 80;  // the full name is in the kernel table and report.json
+
+double Share(std::int64_t part, std::int64_t whole) {
+  return Percent(static_cast<double>(part), static_cast<double>(whole));
+}
+
+// "memory_bound" -> "memory-bound", as the Diagnosis section writes the class.
+std::string ClassLabel(std::string label) {
+  std::replace(label.begin(), label.end(), '_', '-');
+  return label;
+}
+
+// The diagnosis in one sentence, so that the opening paragraph and the Diagnosis section below
+// it say the same thing: the class, its status, the first clause of the next experiment and its
+// Amdahl bound.
+std::string Verdict(const report::Diagnosis& d) {
+  if (d.bottleneck.empty())
+    return "";
+  std::string text = fmt::format("Diagnosis: {} ({})", ClassLabel(d.bottleneck), d.status);
+  if (!d.secondary.empty()) {
+    const std::string& phase = d.secondary.front().bottleneck;
+    text += phase == "unknown" ? std::string("; GPU phase: of unknown class")
+                               : fmt::format("; GPU phase: {}", ClassLabel(phase));
+  }
+  std::string_view next = d.next_experiment;
+  // The first clause: up to ": " or ". " ("aten::addmm" and "1.5x" do not end one).
+  std::size_t cut = std::min(next.find(": "), next.find(". "));
+  if (cut != std::string_view::npos)
+    next = next.substr(0, cut);
+  if (!next.empty())
+    text += fmt::format("; next experiment: {}", next);
+  if (d.bound_speedup)
+    text += fmt::format(", at most {:.2f}x faster if it fully succeeds (Amdahl)", *d.bound_speedup);
+  return text + ".";
+}
+
+std::string NoGpuWork(const model::Trace& trace) {
+  std::string other = UnsupportedDevice(trace);
+  return fmt::format(
+      "The trace records no {}GPU work: {} host API calls, {} ranges and {} host operations, but "
+      "no kernel, copy or memset{}.{}",
+      other.empty() ? "" : "NVIDIA or AMD ",
+      trace.api_calls.size(),
+      trace.ranges.size(),
+      trace.host_ops.size(),
+      kSource,
+      other.empty() ? "" : " " + other);
+}
+
+// Nsight Compute replays each kernel alone: its launch times make no timeline, so the paragraph
+// says what was profiled instead of a span, a busy share and a queue.
+std::string NcuScope(const report::AnalysisReport& report) {
+  std::int64_t launches = 0;
+  std::int64_t total = 0;
+  for (const report::KernelRow& k : report.kernels) {
+    launches += k.duration_ns.count;
+    total += k.duration_ns.total;
+  }
+  std::string text = fmt::format(
+      "Nsight Compute profiled {} launches of {} kernels, each replayed alone (per-kernel "
+      "counters; no timeline, so no idle time or overlap){}.",
+      launches,
+      report.kernels.size(),
+      kCounters);
+  if (total == 0)
+    return text + " The file records no kernel durations.";
+  const report::KernelRow& top = report.kernels.front();
+  return text + fmt::format(" Their durations sum to {}; the top kernel, {}, takes {} ({:.1f}%){}.",
+                            Ms(total),
+                            KernelWithOperator(top.name, top.top_operator, kTopKernelChars),
+                            Ms(top.duration_ns.total),
+                            top.time_percent,
+                            kCounters);
+}
+
+}  // namespace
+
+std::string Headline(const model::Trace& trace, const report::AnalysisReport& report) {
+  const report::Timeline& t = report.timeline;
+  if (t.activities == 0)
+    return NoGpuWork(trace);
+  std::string text = Verdict(report.diagnosis);
+  if (trace.metadata.format == "ncu-csv")
+    return text + " " + NcuScope(report);
+  text +=
+      fmt::format("{}The GPU span is {} over {} GPU activities: busy {:.1f}% ({}), idle {:.1f}%{}.",
+                  text.empty() ? "" : " ",
+                  Ms(t.total_ns),
+                  t.activities,
+                  Share(t.busy_ns, t.total_ns),
+                  Ms(t.busy_ns),
+                  Share(t.idle_ns, t.total_ns),
+                  kSource);
+  if (!report.kernels.empty()) {
+    const report::KernelRow& top = report.kernels.front();
+    text += fmt::format(" The top kernel, {}, takes {} in {} instances: {:.1f}% of kernel time{}.",
+                        KernelWithOperator(top.name, top.top_operator, kTopKernelChars),
+                        Ms(top.duration_ns.total),
+                        top.duration_ns.count,
+                        top.time_percent,
+                        kSource);
+  }
+  // Copies and communication only when the window has them: "0 ns exposed" says nothing.
+  if (t.memcpy_ns > 0)
+    text += fmt::format(" Copies cover {} ({:.1f}% of the span, {} not overlapped by kernels){}.",
+                        Ms(t.memcpy_ns),
+                        Share(t.memcpy_ns, t.total_ns),
+                        Ms(t.exposed_memcpy_ns),
+                        kSource);
+  if (t.communication_ns > 0)
+    text += fmt::format(" Communication kernels cover {} ({:.1f}% of the span, {} exposed){}.",
+                        Ms(t.communication_ns),
+                        Share(t.communication_ns, t.total_ns),
+                        Ms(t.exposed_communication_ns),
+                        kSource);
+  const report::Initialization& init = report.initialization;
+  if (init.time_ns > 0)
+    text += fmt::format(
+        " One-time work (initialization) covers {} ({:.1f}% of the window){}; the diagnosis and "
+        "bounds are for the steady state without it: a {} window, the part of the one-time work "
+        "during which the GPU idled left out{}.",
+        Ms(init.time_ns),
+        100.0 * init.fraction,
+        init.items.empty() ? ""
+                           : ", most in " + init.items.front().kind + " " + init.items.front().name,
+        Ms(init.steady_window_ns),
+        kSource);
+  if (const auto& preroll = report.predictions.preroll) {
+    text += fmt::format(
+        " The first {} ({} GPU activities launched before the recording began, the previous "
+        "step's tail) are left out: the diagnosis and bounds are for the {} after them{}.",
+        Ms(preroll->time_ns),
+        preroll->activities,
+        Ms(report.predictions.wall_ns),
+        kSource);
+  }
+  if (report.diagnosis.queue) {
+    std::string_view sentence = report.diagnosis.queue->sentence;
+    text += " " + std::string(sentence);
+  }
+  return text;
+}
+
+}  // namespace gpuperf::analysis

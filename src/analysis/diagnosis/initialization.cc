@@ -1,0 +1,525 @@
+#include "analysis/diagnosis/initialization.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "analysis/core/names.h"
+#include "analysis/findings/findings.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+constexpr std::size_t kItemsKept = 20;
+
+struct Candidate {
+  std::string kind;
+  std::string name;
+  std::int64_t start = 0, end = 0;
+  std::string evidence;
+  bool from_host_op = false;
+  bool by_name = false;  // found by its name (NamedWork)
+};
+
+bool IsJitName(std::string_view name) {
+  return ContainsNoCase(name, "nvrtc") || ContainsNoCase(name, "cuLink") ||
+         (ContainsNoCase(name, "compil") && !ContainsNoCase(name, "compiled"));
+}
+
+bool IsAutotuneName(std::string_view name) {
+  return ContainsNoCase(name, "autotun") || ContainsNoCase(name, "cudnnFind");
+}
+
+bool IsModuleLoadApi(std::string_view name) {
+  return StartsWithNoCase(name, "cuModuleLoad") || StartsWithNoCase(name, "cuLibraryLoad") ||
+         StartsWithNoCase(name, "hipModuleLoad");
+}
+
+bool IsTeardownApi(std::string_view name) {
+  return ContainsNoCase(name, "ModuleUnload") || ContainsNoCase(name, "LibraryUnload") ||
+         ContainsNoCase(name, "CtxDestroy") || ContainsNoCase(name, "DeviceReset");
+}
+
+bool IsWaitApi(std::string_view name) {
+  name = StripVersionSuffix(name);
+  return IsBlockingSyncApi(name) || IsSyncMemcpyApi(name) || IsSyncMemsetApi(name) ||
+         IsAsyncMemcpyApi(name);
+}
+
+// The kind a name alone gives, or "" when the name says nothing.
+std::string KindByName(std::string_view name) {
+  if (IsJitName(name))
+    return "jit_compile";
+  if (IsAutotuneName(name))
+    return "autotune";
+  if (IsModuleLoadApi(name))
+    return "lazy_loading";
+  if (IsTeardownApi(name))
+    return "teardown";
+  return "";
+}
+
+std::int64_t Median(std::vector<std::int64_t>& values) {
+  auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  return *middle;
+}
+
+// First instances of a group (by key) that are outliers against the rest of the group.
+struct Group {
+  std::size_t first = 0;
+  std::int64_t first_start = std::numeric_limits<std::int64_t>::max();
+  std::vector<std::int64_t> durations;
+};
+
+// (pid, name, kernel + 1 or 0): hashed, since every API call and host op is grouped once.
+using GroupKey = std::array<std::int64_t, 3>;
+struct GroupKeyHash {
+  std::size_t operator()(const GroupKey& k) const {
+    std::size_t h = std::hash<std::int64_t>()(k[0]);
+    h = h * 1'000'003 ^ std::hash<std::int64_t>()(k[1]);
+    return h * 1'000'003 ^ std::hash<std::int64_t>()(k[2]);
+  }
+};
+using Groups = std::unordered_map<GroupKey, Group, GroupKeyHash>;
+
+// Without a duration the group only tracks its first instance.
+void AddToGroup(Groups& groups,
+                const GroupKey& key,
+                std::size_t i,
+                std::int64_t start,
+                std::optional<std::int64_t> duration) {
+  Group& g = groups[key];
+  if (duration)
+    g.durations.push_back(*duration);
+  if (start < g.first_start) {
+    g.first_start = start;
+    g.first = i;
+  }
+}
+
+// "is an outlier": at least kOneTimeMinNs, and kOneTimeFactor x the median of the others.
+bool Outlier(Group& g, std::int64_t duration, std::int64_t& median, bool lone_counts) {
+  if (duration < kOneTimeMinNs)
+    return false;
+  if (g.durations.size() < 2) {
+    median = 0;
+    return lone_counts;
+  }
+  median = Median(g.durations);
+  return static_cast<double>(duration) >= kOneTimeFactor * static_cast<double>(median);
+}
+
+// Kernel name of each launch call (the first kernel it ran), for "first launch of a kernel":
+// indexed like Trace::api_calls (a vector: an export holds millions of calls), kNoKernel for a
+// call that launched none.
+constexpr model::NameId kNoKernel = std::numeric_limits<model::NameId>::max();
+
+std::vector<model::NameId> LaunchedKernel(const model::Trace& trace,
+                                          const CorrelationIndex& index) {
+  std::vector<model::NameId> out(trace.api_calls.size(), kNoKernel);
+  for (const model::GpuActivity& a : trace.activities) {
+    if (a.kind != model::ActivityKind::kKernel)
+      continue;
+    std::int64_t call = index.PrimaryCall(a.correlation, a.pid);
+    if (call >= 0 && out[static_cast<std::size_t>(call)] == kNoKernel)
+      out[static_cast<std::size_t>(call)] = a.name;
+  }
+  return out;
+}
+
+// Per process, its first CUDA call (the earliest primary record): the runtime creates the context
+// there.
+std::unordered_map<std::int64_t, std::size_t> ProcessFirstCalls(const model::Trace& trace,
+                                                                const CorrelationIndex& index) {
+  std::unordered_map<std::int64_t, std::size_t> first;
+  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
+    if (!index.IsPrimary(i))
+      continue;
+    auto [it, inserted] = first.try_emplace(trace.api_calls[i].pid, i);
+    if (!inserted && trace.api_calls[i].start_ns < trace.api_calls[it->second].start_ns)
+      it->second = i;
+  }
+  return first;
+}
+
+// What both the API outliers and the lazy-loading pass need, computed once: each is a pass over
+// millions of records on an export.
+struct LaunchFacts {
+  std::vector<model::NameId> kernel_of;                         // LaunchedKernel
+  std::unordered_map<std::int64_t, std::size_t> process_first;  // ProcessFirstCalls
+};
+
+void ApiOutliers(const model::Trace& trace,
+                 const CorrelationIndex& index,
+                 const LaunchFacts& facts,
+                 std::vector<Candidate>& out) {
+  std::int64_t first_gpu = std::numeric_limits<std::int64_t>::max();
+  for (const model::GpuActivity& a : trace.activities)
+    first_gpu = std::min(first_gpu, a.start_ns);
+  const std::vector<model::NameId>& kernel_of = facts.kernel_of;
+  CachedNamePredicate is_launch(trace, IsLaunchApi);
+  CachedNamePredicate is_wait(trace, IsWaitApi);
+  CachedNamePredicate is_graph(trace, IsGraphLaunchApi);
+  Groups firsts;   // first per (pid, API, kernel)
+  Groups by_name;  // median per (pid, API)
+  const std::unordered_map<std::int64_t, std::size_t>& process_first = facts.process_first;
+  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
+    const model::ApiCall& c = trace.api_calls[i];
+    if (!index.IsPrimary(i))
+      continue;
+    // A wait waits for GPU work; only before any GPU work can it be one-time work.
+    if (is_wait(c.name) && c.end_ns > first_gpu)
+      continue;
+    model::NameId kernel = 0;
+    if (is_launch(c.name)) {
+      kernel = kernel_of[i] == kNoKernel ? 0 : kernel_of[i] + 1;
+    }
+    AddToGroup(firsts, GroupKey{c.pid, c.name, kernel}, i, c.start_ns, std::nullopt);
+    AddToGroup(by_name, GroupKey{c.pid, c.name, 0}, i, c.start_ns, c.duration_ns());
+  }
+  for (auto& [key, group] : firsts) {
+    const model::ApiCall& c = trace.api_calls[group.first];
+    std::string_view name = StripVersionSuffix(trace.Name(c.name));
+    Group& all = by_name[GroupKey{c.pid, c.name, 0}];
+    std::int64_t median = 0;
+    bool process_first_call = process_first.at(c.pid) == group.first;
+    if (key[2] != 0 && !process_first_call && !is_graph(c.name))
+      continue;  // LazyFirstLaunches has first launches of a kernel
+    // The process's first CUDA call creates the context whatever its name's other calls take.
+    bool outlier = Outlier(all, c.duration_ns(), median, true);
+    if (!outlier && !(process_first_call && c.duration_ns() >= kOneTimeMinNs))
+      continue;
+    if (!process_first_call && !KindByName(name).empty())
+      continue;  // NamedWork has it
+    Candidate cand{"first_call", std::string(name), c.start_ns, c.end_ns, ""};
+    // The runtime creates the context in the process's first call, or in the first allocation
+    // (cudaFree(0) is the idiom that forces it).
+    if (process_first_call || IsDeviceAllocApi(name) || IsDeviceFreeApi(name)) {
+      cand.kind = "context_creation";
+    } else if (key[2] != 0) {
+      cand.kind = "lazy_loading";
+    }
+    std::string what = process_first_call ? "the process's first CUDA call"
+                       : key[2] != 0
+                           ? fmt::format("the first launch of kernel {}",
+                                         trace.Name(static_cast<model::NameId>(key[2] - 1)))
+                           : fmt::format("the first {} call", name);
+    cand.evidence =
+        !outlier ? fmt::format("{} ({}), {}: the runtime creates its context there (trace)",
+                               what,
+                               name,
+                               Ms(c.duration_ns()))
+        : all.durations.size() < 2
+            ? fmt::format("{}, {}, the only call of its name (trace)", what, Ms(c.duration_ns()))
+            : fmt::format("{}, {}: {:.0f}x the median {} call ({} calls, trace)",
+                          what,
+                          Ms(c.duration_ns()),
+                          static_cast<double>(c.duration_ns()) /
+                              static_cast<double>(std::max<std::int64_t>(1, median)),
+                          name,
+                          all.durations.size());
+    out.push_back(std::move(cand));
+  }
+}
+
+// The first launch of each kernel (per process) whose call is long: the driver loaded the
+// kernel's module there (CUDA lazy loading). The reference is the median launch call of kernels
+// launched before (kOneTimeFactor x it, at least kOneTimeMinNs); with fewer than
+// kMinRepeatLaunches such calls, the median of the launch calls' own name would be first launches
+// too, so kOneTimeMinNs alone decides: a launch call returns in microseconds. Graph launches and
+// the process's first call (context creation) are left to ApiOutliers.
+constexpr std::size_t kMinRepeatLaunches = 5;
+
+void LazyFirstLaunches(const model::Trace& trace,
+                       const CorrelationIndex& index,
+                       const LaunchFacts& facts,
+                       std::vector<Candidate>& out) {
+  const std::vector<model::NameId>& kernel_of = facts.kernel_of;
+  CachedNamePredicate is_launch(trace, IsLaunchApi);
+  CachedNamePredicate is_graph(trace, IsGraphLaunchApi);
+  CachedNamePredicate is_module_load(trace, IsModuleLoadApi);
+  const std::unordered_map<std::int64_t, std::size_t>& process_first = facts.process_first;
+  std::vector<std::size_t> launches;
+  std::int64_t module_loads = 0;
+  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
+    const model::ApiCall& c = trace.api_calls[i];
+    if (!index.IsPrimary(i))
+      continue;
+    module_loads += is_module_load(c.name) ? 1 : 0;
+    if (is_launch(c.name) && !is_graph(c.name) && kernel_of[i] != kNoKernel)
+      launches.push_back(i);
+  }
+  auto by_start = [&](std::size_t a, std::size_t b) {
+    return trace.api_calls[a].start_ns < trace.api_calls[b].start_ns;
+  };
+  if (!std::is_sorted(launches.begin(), launches.end(), by_start))  // exports are in time order
+    std::stable_sort(launches.begin(), launches.end(), by_start);
+  std::map<std::pair<std::int64_t, model::NameId>, bool> launched;      // (pid, kernel) seen
+  std::unordered_map<std::int64_t, std::vector<std::int64_t>> repeats;  // per pid
+  std::vector<std::size_t> firsts;
+  for (std::size_t i : launches) {
+    const model::ApiCall& c = trace.api_calls[i];
+    if (launched.try_emplace({c.pid, kernel_of[i]}, true).second)
+      firsts.push_back(i);
+    else
+      repeats[c.pid].push_back(c.duration_ns());
+  }
+  std::unordered_map<std::int64_t, std::int64_t> reference;  // median repeat, per pid
+  for (auto& [pid, durations] : repeats) {
+    if (durations.size() >= kMinRepeatLaunches)
+      reference[pid] = Median(durations);
+  }
+  std::string loads = module_loads == 0
+                          ? std::string()
+                          : fmt::format("; {} module loads in the trace", module_loads);
+  for (std::size_t i : firsts) {
+    const model::ApiCall& c = trace.api_calls[i];
+    std::int64_t d = c.duration_ns();
+    if (d < kOneTimeMinNs || process_first.at(c.pid) == i)
+      continue;
+    auto ref = reference.find(c.pid);
+    if (ref != reference.end() &&
+        static_cast<double>(d) < kOneTimeFactor * static_cast<double>(ref->second))
+      continue;
+    std::string_view name = StripVersionSuffix(trace.Name(c.name));
+    std::string why =
+        ref != reference.end()
+            ? fmt::format("{:.0f}x the median launch call of kernels launched before ({} calls{})",
+                          static_cast<double>(d) /
+                              static_cast<double>(std::max<std::int64_t>(1, ref->second)),
+                          repeats[c.pid].size(),
+                          loads)
+            : fmt::format(
+                  "over {} where a launch call takes microseconds ({} repeated launches, "
+                  "too few for a median{})",
+                  Ms(kOneTimeMinNs),
+                  repeats[c.pid].size(),
+                  loads);
+    out.push_back({"lazy_loading",
+                   std::string(name),
+                   c.start_ns,
+                   c.end_ns,
+                   fmt::format("the first launch of kernel {}, {}: {} (trace)",
+                               trace.Name(kernel_of[i]),
+                               Ms(d),
+                               why)});
+  }
+}
+
+void HostOpOutliers(const model::Trace& trace, std::vector<Candidate>& out) {
+  Groups groups;
+  for (std::size_t i = 0; i < trace.host_ops.size(); ++i) {
+    const model::HostOp& op = trace.host_ops[i];
+    // Same shapes only: a first call with another shape (a CPU-side input cast before the GPU
+    // loop) is other work, not a slow first instance of the loop's calls.
+    AddToGroup(
+        groups, GroupKey{op.pid, op.name, op.input_dims}, i, op.start_ns, op.end_ns - op.start_ns);
+  }
+  for (auto& [key, group] : groups) {
+    const model::HostOp& op = trace.host_ops[group.first];
+    std::int64_t median = 0;
+    // A lone host op (a step, a forward pass) is not a first call: nothing repeats it.
+    if (!Outlier(group, op.end_ns - op.start_ns, median, false))
+      continue;
+    std::string name(trace.Name(op.name));
+    if (!KindByName(name).empty())
+      continue;  // NamedWork has it
+    out.push_back({"first_call",
+                   name,
+                   op.start_ns,
+                   op.end_ns,
+                   fmt::format("first instance {}: {:.0f}x the median of its {} instances "
+                               "with the same input shapes (trace: host ops)",
+                               Ms(op.end_ns - op.start_ns),
+                               static_cast<double>(op.end_ns - op.start_ns) /
+                                   static_cast<double>(std::max<std::int64_t>(1, median)),
+                               group.durations.size()),
+                   true});
+  }
+}
+
+// Ranges, host ops and API calls whose name says compile, autotune, load or teardown.
+void NamedWork(const model::Trace& trace, std::vector<Candidate>& out) {
+  auto add = [&](model::NameId id, std::int64_t start, std::int64_t end, const char* what) {
+    if (end - start < kOneTimeMinNs)
+      return;
+    std::string_view name = trace.Name(id);
+    std::string kind = KindByName(name);
+    if (kind.empty())
+      return;
+    out.push_back({kind,
+                   std::string(StripVersionSuffix(name)),
+                   start,
+                   end,
+                   fmt::format("{} {} by its name, {} (trace)", what, kind, Ms(end - start)),
+                   false,
+                   true});
+  };
+  for (const model::Range& r : trace.ranges) {
+    if (r.device == model::kNoId)
+      add(r.name, r.start_ns, r.end_ns, "a host range,");
+  }
+  for (const model::HostOp& op : trace.host_ops)
+    add(op.name, op.start_ns, op.end_ns, "a host op,");
+  for (const model::ApiCall& c : trace.api_calls)
+    add(c.name, c.start_ns, c.end_ns, "an API call,");
+}
+
+// BeginCapture .. EndCapture per thread, and graph instantiation: work recorded into a graph,
+// not run.
+bool IsBeginCapture(std::string_view name) {
+  return ContainsNoCase(name, "BeginCapture");
+}
+bool IsEndCapture(std::string_view name) {
+  return ContainsNoCase(name, "EndCapture");
+}
+bool IsGraphInstantiate(std::string_view name) {
+  return ContainsNoCase(name, "GraphInstantiate");
+}
+
+void GraphCapture(const model::Trace& trace, std::vector<Candidate>& out) {
+  std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> open;
+  // Names decided once each: a trace has 10^5 calls of a few dozen names.
+  CachedNamePredicate begin(trace, IsBeginCapture);
+  CachedNamePredicate end(trace, IsEndCapture);
+  CachedNamePredicate instantiate(trace, IsGraphInstantiate);
+  for (const model::ApiCall& c : trace.api_calls) {
+    std::pair thread{c.pid, c.tid};
+    if (begin(c.name)) {
+      open.try_emplace(thread, c.start_ns);
+    } else if (end(c.name)) {
+      if (auto it = open.find(thread); it != open.end()) {
+        out.push_back({"graph_capture",
+                       "CUDA graph capture",
+                       it->second,
+                       c.end_ns,
+                       fmt::format("stream capture from BeginCapture to EndCapture, {}: launches "
+                                   "record work into a graph, nothing runs (trace)",
+                                   Ms(c.end_ns - it->second))});
+        open.erase(it);
+      }
+    } else if (c.duration_ns() >= kOneTimeMinNs && instantiate(c.name)) {
+      out.push_back({"graph_capture",
+                     std::string(StripVersionSuffix(trace.Name(c.name))),
+                     c.start_ns,
+                     c.end_ns,
+                     fmt::format("graph instantiation, {} (trace)", Ms(c.duration_ns()))});
+    }
+  }
+}
+
+// Of a chain of nested host ops that are one-time work together (aten::conv2d > convolution >
+// cudnn_convolution), the innermost names it: an op is left out when an op candidate inside it
+// takes at least 90% of its time. API calls inside an op stay beside it: they name a cause.
+std::vector<Candidate> KeepSpecific(std::vector<Candidate> candidates) {
+  std::stable_sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
+    return a.end - a.start < b.end - b.start;
+  });
+  std::vector<Candidate> kept;
+  for (Candidate& c : candidates) {
+    bool chained =
+        c.from_host_op && std::any_of(kept.begin(), kept.end(), [&](const Candidate& inner) {
+          return inner.from_host_op && c.start <= inner.start && inner.end <= c.end &&
+                 (inner.end - inner.start) * 10 >= (c.end - c.start) * 9;
+        });
+    if (!chained)
+      kept.push_back(std::move(c));
+  }
+  return kept;
+}
+
+// A named candidate inside another of the same kind (NVRTC inside a compile range) adds no time
+// and names a part of the same work: the outer one stands for it.
+std::vector<Candidate> DropNested(std::vector<Candidate> candidates) {
+  std::vector<Candidate> kept;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const Candidate& c = candidates[i];
+    bool nested = false;
+    for (std::size_t j = 0; j < candidates.size() && !nested; ++j) {
+      const Candidate& o = candidates[j];
+      bool wider =
+          o.end - o.start > c.end - c.start || (o.end - o.start == c.end - c.start && j < i);
+      nested = j != i && c.by_name && o.by_name && o.kind == c.kind && wider &&
+               o.start <= c.start && c.end <= o.end;
+    }
+    if (!nested)
+      kept.push_back(c);
+  }
+  return kept;
+}
+
+}  // namespace
+
+InitializationResult DetectInitialization(const model::Trace& trace,
+                                          const CorrelationIndex& index,
+                                          const TraceWindow& window) {
+  std::vector<Candidate> candidates;
+  const LaunchFacts facts{LaunchedKernel(trace, index), ProcessFirstCalls(trace, index)};
+  ApiOutliers(trace, index, facts, candidates);
+  LazyFirstLaunches(trace, index, facts, candidates);
+  HostOpOutliers(trace, candidates);
+  NamedWork(trace, candidates);
+  GraphCapture(trace, candidates);
+  candidates = DropNested(KeepSpecific(std::move(candidates)));
+  // One record found by two passes (the process's first call is also a named one-time API, a
+  // module load) is one item, under the first pass's kind: the context is created there.
+  std::vector<Candidate> unique;
+  for (Candidate& c : candidates) {
+    if (std::none_of(unique.begin(), unique.end(), [&](const Candidate& u) {
+          return u.start == c.start && u.end == c.end && u.name == c.name;
+        }))
+      unique.push_back(std::move(c));
+  }
+  candidates = std::move(unique);
+
+  InitializationResult out;
+  std::vector<util::Interval> raw;
+  std::map<std::pair<std::string, std::string>, report::InitializationItem> items;
+  std::map<std::pair<std::string, std::string>, std::int64_t> largest;
+  for (const Candidate& c : candidates) {
+    std::int64_t start = std::max(c.start, window.start_ns);
+    std::int64_t end = std::min(c.end, window.end_ns);
+    if (end <= start)
+      continue;
+    raw.push_back({start, end});
+    auto key = std::pair{c.kind, c.name};
+    report::InitializationItem& item = items[key];
+    item.kind = c.kind;
+    item.name = c.name;
+    item.time_ns += end - start;
+    ++item.count;
+    if (end - start > largest[key]) {
+      largest[key] = end - start;
+      item.evidence = c.evidence;
+    }
+  }
+  out.intervals = util::MergeIntervals(std::move(raw));
+  out.report.time_ns = util::TotalLength(out.intervals);
+  if (window.length_ns() > 0)
+    out.report.fraction =
+        static_cast<double>(out.report.time_ns) / static_cast<double>(window.length_ns());
+  for (auto& [key, item] : items) {
+    if (item.count > 1)
+      item.evidence += fmt::format("; {} instances in all", item.count);
+    out.report.items.push_back(std::move(item));
+  }
+  std::sort(out.report.items.begin(), out.report.items.end(), [](const auto& a, const auto& b) {
+    return std::tie(b.time_ns, a.kind, a.name) < std::tie(a.time_ns, b.kind, b.name);
+  });
+  if (out.report.items.size() > kItemsKept) {
+    out.report.items_omitted = static_cast<std::int64_t>(out.report.items.size() - kItemsKept);
+    out.report.items.resize(kItemsKept);
+  }
+  return out;
+}
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,60 @@
+#include "analysis/findings/findings.h"
+
+#include <fmt/format.h>
+
+#include "util/units_format.h"
+
+namespace gpuperf::analysis {
+
+void SetRows(report::Finding& finding, std::vector<report::FindingRow> rows, std::int64_t limit) {
+  auto size = static_cast<std::int64_t>(rows.size());
+  if (limit >= 0 && size > limit) {
+    finding.rows_omitted = size - limit;
+    rows.resize(static_cast<std::size_t>(limit));
+  }
+  finding.rows = std::move(rows);
+}
+
+void SetWaitCost(report::Finding& finding, const RuleInput& in, std::vector<util::Interval> waits) {
+  std::int64_t blocked = 0;
+  for (const util::Interval& w : waits)
+    blocked += w.end - w.start;
+  finding.host_blocked_ns = blocked;
+  if (in.idle)
+    finding.gpu_idle_caused_ns = in.idle->CausedBy(std::move(waits));
+  finding.columns.emplace_back("GPU idle caused (ns)");
+}
+
+std::string CausedCell(const RuleInput& in, std::int64_t start, std::int64_t end) {
+  return in.idle ? std::to_string(in.idle->CausedBy({{start, end}})) : "-";
+}
+
+std::string IdleCausedText(const report::Finding& finding) {
+  if (!finding.gpu_idle_caused_ns)
+    return "";
+  return fmt::format(
+      "; they caused {} of GPU idle time (the idle they overlap, trace): only that can come back",
+      Ms(*finding.gpu_idle_caused_ns));
+}
+
+std::string Ms(std::int64_t ns) {
+  return util::FormatDuration(static_cast<double>(ns));
+}
+
+std::vector<report::Finding> RunRules(const RuleInput& in) {
+  std::vector<report::Finding> findings;
+  for (auto rule : {SyncMemcpyRule,
+                    PageableAsyncMemcpyRule,
+                    SyncMemsetRule,
+                    SyncApiRule,
+                    GpuGapsRule,
+                    LowUtilizationRule,
+                    LaunchOverheadRule,
+                    GpuIdleRule}) {
+    if (auto finding = rule(in))
+      findings.push_back(std::move(*finding));
+  }
+  return findings;
+}
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,103 @@
+// Finding rules (report::Finding with stable ids), mirroring `nsys analyze` where it has a rule
+// (docs/formats.md, "nsys analyze rules"; docs/metrics.md, "Findings"). A rule returns nothing when
+// the trace shows no problem or lacks the data.
+#pragma once
+
+#include "gpuperf/analyze.h"
+#include "gpuperf/report.h"
+#include "gpuperf/trace.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/core/correlation.h"
+#include "analysis/timeline/idle_attribution.h"
+
+namespace gpuperf::analysis {
+
+struct RuleInput {
+  const model::Trace& trace;
+  const CorrelationIndex& index;
+  const AnalyzeOptions& options;
+  const report::Timeline& timeline;      // the default (all activities) timeline
+  const report::LaunchOverhead& launch;  // primary launch records only
+  // The idle attribution of the window: wait-type rules size their GPU cost with it (absent:
+  // they report host time only).
+  const IdleAttribution* idle = nullptr;
+  // One-time work (initialization.h), merged: launch calls inside it are no steady-state launch
+  // overhead (absent: every call counts).
+  const std::vector<util::Interval>* one_time = nullptr;
+};
+
+// Fills host_blocked_ns and gpu_idle_caused_ns of a wait-type finding from its waits.
+void SetWaitCost(report::Finding& finding, const RuleInput& in, std::vector<util::Interval> waits);
+
+// "; they caused 1.234 ms of GPU idle time (the rest of the time the GPU was busy or ...)"
+// for a wait-type finding with an idle attribution, else "".
+std::string IdleCausedText(const report::Finding& finding);
+
+// The cell "GPU idle caused (ns)" of one wait: "-" without an idle attribution.
+std::string CausedCell(const RuleInput& in, std::int64_t start, std::int64_t end);
+
+// Memory-operation rules (findings_memory.cc). Rows list every API record of a matching copy,
+// as nsys does (a doubly recorded call gives two rows); count and time_ns count each copy once.
+std::optional<report::Finding> SyncMemcpyRule(const RuleInput& in);  // "sync_memcpy"
+std::optional<report::Finding> PageableAsyncMemcpyRule(
+    const RuleInput& in);                                            // "pageable_async_memcpy"
+std::optional<report::Finding> SyncMemsetRule(const RuleInput& in);  // "sync_memset"
+
+// Host-blocking synchronization calls and sync records (findings_sync.cc): "sync_api".
+std::optional<report::Finding> SyncApiRule(const RuleInput& in);
+
+// Idle stretches of at least options.gap_threshold_ns per (pid, device) between the first and
+// the last GPU operation (findings_gaps.cc): "gpu_gaps".
+std::optional<report::Finding> GpuGapsRule(const RuleInput& in);
+
+// nsys gpu_time_util (findings_utilization.cc): "gpu_low_utilization".
+std::optional<report::Finding> LowUtilizationRule(const RuleInput& in);
+
+// Kernels shorter than their own launch call (findings_launch.cc): "launch_overhead".
+std::optional<report::Finding> LaunchOverheadRule(const RuleInput& in);
+
+// " N kernels ran through M graph launches ..." (a good sign), or "" without graph launches.
+std::string GraphSentence(const report::LaunchOverhead& launch);
+
+// The GPU idle for at least half of its span (findings_launch.cc): "gpu_idle_dominant".
+std::optional<report::Finding> GpuIdleRule(const RuleInput& in);
+
+// All rules in a fixed order.
+std::vector<report::Finding> RunRules(const RuleInput& in);
+
+// Orders `items` by `less` (a total order, so the result does not depend on the sort), formats
+// the first `limit` (all when limit < 0) with `format` and counts the rest in rows_omitted.
+// Formatting only the kept rows matters on traces with millions of matching records.
+template <class Item, class Less, class Format>
+void SetTopRows(report::Finding& finding,
+                std::vector<Item>& items,
+                Less less,
+                Format format,
+                std::int64_t limit) {
+  std::size_t keep = items.size();
+  if (limit >= 0 && static_cast<std::size_t>(limit) < keep)
+    keep = static_cast<std::size_t>(limit);
+  std::partial_sort(
+      items.begin(), items.begin() + static_cast<std::ptrdiff_t>(keep), items.end(), less);
+  std::vector<report::FindingRow> rows;
+  rows.reserve(keep);
+  for (std::size_t i = 0; i < keep; ++i)
+    rows.push_back(format(items[i]));
+  finding.rows_omitted = static_cast<std::int64_t>(items.size() - keep);
+  finding.rows = std::move(rows);
+}
+
+// Keeps the first `limit` rows (all when limit < 0) and counts the rest in rows_omitted.
+void SetRows(report::Finding& finding, std::vector<report::FindingRow> rows, std::int64_t limit);
+
+// Durations in prose, three significant digits in the largest fitting unit: "12.3 ms", "46.9 s".
+std::string Ms(std::int64_t ns);
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,72 @@
+// nsys gpu-starv / gpu_gaps: idle stretches between GPU operations of one (pid, device).
+// Leading and trailing idle time is not a gap. nsys counts its own profiler overhead as busy;
+// the model does not carry it, so a gap that overhead fills in nsys is reported here.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <tuple>
+
+#include "analysis/core/names.h"
+#include "analysis/findings/findings.h"
+#include "analysis/timeline/gpu_groups.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+struct Gap {
+  std::int64_t duration_ns, start_ns, pid;
+  std::int32_t device;
+};
+
+}  // namespace
+
+std::optional<report::Finding> GpuGapsRule(const RuleInput& in) {
+  std::vector<Gap> gaps;
+  for (auto& [key, ops] : GpuOpsByPidDevice(in.trace)) {
+    auto busy = util::MergeIntervals(ops);
+    for (std::size_t i = 1; i < busy.size(); ++i) {
+      std::int64_t idle = busy[i].start - busy[i - 1].end;
+      if (idle >= in.options.gap_threshold_ns) {
+        gaps.push_back({idle, busy[i - 1].end, key.first, key.second});
+      }
+    }
+  }
+  if (gaps.empty())
+    return std::nullopt;
+  report::Finding f;
+  f.id = "gpu_gaps";
+  f.title = "GPU gaps";
+  f.severity = "warning";
+  f.source = "trace";
+  f.count = static_cast<std::int64_t>(gaps.size());
+  for (const Gap& g : gaps)
+    f.time_ns += g.duration_ns;
+  f.summary = fmt::format(
+      "{} stretches of at least {} with no GPU work ({} in total), between the "
+      "first and the last GPU operation of a device.",
+      f.count,
+      Ms(in.options.gap_threshold_ns),
+      Ms(f.time_ns));
+  f.advice =
+      "The trace shows that the GPU waited, not why. Hypotheses: a slow or blocked host thread, "
+      "synchronization, or I/O; test them with host-side ranges (NVTX, CPU sampling) over the "
+      "gap windows.";
+  f.columns = {"Duration (ns)", "Start (ns)", "PID", "Device ID"};
+  SetTopRows(
+      f,
+      gaps,
+      [](const Gap& a, const Gap& b) {
+        return std::make_tuple(-a.duration_ns, a.start_ns, a.pid, a.device) <
+               std::make_tuple(-b.duration_ns, b.start_ns, b.pid, b.device);
+      },
+      [](const Gap& g) {
+        return report::FindingRow{{std::to_string(g.duration_ns),
+                                   std::to_string(g.start_ns),
+                                   IdCell(g.pid),
+                                   std::to_string(g.device)}};
+      },
+      in.options.finding_rows);
+  return f;
+}
+
+}  // namespace gpuperf::analysis

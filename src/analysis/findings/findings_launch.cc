@@ -1,0 +1,181 @@
+// Findings on how the GPU is fed: kernels shorter than their launch call, and a mostly idle GPU.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/core/names.h"
+#include "analysis/core/statistics.h"
+#include "analysis/findings/findings.h"
+#include "analysis/timeline/launch_overhead.h"
+#include "util/intervals.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+constexpr double kIdleDominantPercent = 50.0;
+
+struct NameStats {
+  std::int64_t kernels = 0, short_kernels = 0, kernel_ns = 0, call_ns = 0;
+};
+
+// Launch calls inside one-time work (the first launch of a lazily loaded kernel, launches inside
+// a compile or capture window): left out of the steady-state launch overhead.
+struct SteadyLaunches {
+  std::vector<LaunchPair> pairs;
+  std::int64_t one_time_calls = 0;
+  std::int64_t one_time_ns = 0;
+};
+
+SteadyLaunches SplitOneTime(const RuleInput& in) {
+  SteadyLaunches out;
+  std::vector<bool> counted(in.trace.api_calls.size(), false);
+  for (const LaunchPair& pair : JoinKernelLaunches(in.trace, in.index, false)) {
+    const model::ApiCall& call = in.trace.api_calls[pair.call];
+    bool one_time =
+        in.one_time && call.duration_ns() > 0 &&
+        util::CoveredLength(*in.one_time, call.start_ns, call.end_ns) == call.duration_ns();
+    if (!one_time) {
+      out.pairs.push_back(pair);
+    } else if (!counted[pair.call]) {
+      counted[pair.call] = true;
+      ++out.one_time_calls;
+      out.one_time_ns += call.duration_ns();
+    }
+  }
+  return out;
+}
+
+std::vector<report::FindingRow> ShortKernelRows(const RuleInput& in,
+                                                const std::vector<LaunchPair>& pairs) {
+  std::map<model::NameId, NameStats> by_name;
+  CachedNamePredicate is_graph(in.trace, IsGraphLaunchApi);
+  for (const LaunchPair& pair : pairs) {
+    if (is_graph(in.trace.api_calls[pair.call].name))
+      continue;  // a graph node shares its launch call with the whole graph
+    NameStats& s = by_name[pair.kernel->name];
+    std::int64_t call_ns = in.trace.api_calls[pair.call].duration_ns();
+    ++s.kernels;
+    s.kernel_ns += pair.kernel->duration_ns();
+    s.call_ns += call_ns;
+    if (pair.kernel->duration_ns() < call_ns)
+      ++s.short_kernels;
+  }
+  std::vector<std::pair<model::NameId, NameStats>> sorted(by_name.begin(), by_name.end());
+  std::erase_if(sorted, [](const auto& e) { return e.second.short_kernels == 0; });
+  std::sort(sorted.begin(), sorted.end(), [&](const auto& a, const auto& b) {
+    if (a.second.short_kernels != b.second.short_kernels) {
+      return a.second.short_kernels > b.second.short_kernels;
+    }
+    return in.trace.Name(a.first) < in.trace.Name(b.first);
+  });
+  std::vector<report::FindingRow> rows;
+  for (const auto& [name, s] : sorted) {
+    auto n = static_cast<double>(s.kernels);
+    rows.push_back({{std::string(in.trace.Name(name)),
+                     std::to_string(s.kernels),
+                     std::to_string(s.short_kernels),
+                     fmt::format("{:.1f}", static_cast<double>(s.kernel_ns) / n),
+                     fmt::format("{:.1f}", static_cast<double>(s.call_ns) / n)}});
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::string GraphSentence(const report::LaunchOverhead& l) {
+  if (l.graph_launches == 0)
+    return "";
+  return fmt::format(
+      " {} kernels ran through {} graph launch{} (one call each): launch cost already "
+      "amortised there.",
+      l.graph_kernels,
+      l.graph_launches,
+      l.graph_launches == 1 ? "" : "es");
+}
+
+std::optional<report::Finding> LaunchOverheadRule(const RuleInput& in) {
+  SteadyLaunches steady = SplitOneTime(in);
+  const report::LaunchOverhead l =
+      steady.one_time_calls == 0 ? in.launch : SummarizeLaunches(in.trace, steady.pairs);
+  if (l.kernels_shorter_than_launch == 0)
+    return std::nullopt;
+  std::string one_time =
+      steady.one_time_calls == 0
+          ? std::string()
+          : fmt::format(
+                " {} launch call{} inside one-time work ({}: first launches that loaded "
+                "their module, launches inside first calls, compilation or capture; section "
+                "Initialization) {} left out: fewer launches would not remove {}.",
+                steady.one_time_calls,
+                steady.one_time_calls == 1 ? "" : "s",
+                Ms(steady.one_time_ns),
+                steady.one_time_calls == 1 ? "is" : "are",
+                steady.one_time_calls == 1 ? "it" : "them");
+  double short_percent = Percent(static_cast<double>(l.kernels_shorter_than_launch),
+                                 static_cast<double>(l.kernel_ns.count));
+  report::Finding f;
+  f.id = "launch_overhead";
+  f.title = "Kernels shorter than their launch call";
+  f.severity = short_percent >= 50.0 || l.api_to_kernel_ratio >= 1.0 ? "warning" : "info";
+  f.source = "trace";
+  f.count = l.kernels_shorter_than_launch;
+  f.time_ns = l.call_time_ns;
+  f.summary = fmt::format(
+      "{} of {} launched kernels ({:.1f}%) ran shorter than the host call that launched them; "
+      "launch calls took {} against {} of kernel time (ratio {:.2f}, each call counted once).{}{}",
+      l.kernels_shorter_than_launch,
+      l.kernel_ns.count,
+      short_percent,
+      Ms(l.call_time_ns),
+      Ms(l.kernel_ns.total),
+      l.api_to_kernel_ratio,
+      GraphSentence(l),
+      one_time);
+  f.advice =
+      l.graph_kernels * 2 >= l.kernel_ns.count
+          ? "Hypothesis: the workload is launch-bound where these kernels run back to back. Test "
+            "it with the idle time between them on their stream; most kernels already run "
+            "through graphs, so fusing the short kernels is the lever."
+          : "Hypothesis: the workload is launch-bound where these kernels run back to back. Test "
+            "it with the idle time between them on their stream; if confirmed, fewer launches "
+            "(fusion, CUDA graphs) are the lever.";
+  f.columns = {"Kernel", "Launched", "Shorter than launch", "Kernel avg (ns)", "Launch avg (ns)"};
+  // Launch calls cost only where the GPU idles under them (steady state, idle_attribution.h):
+  // a call made while the GPU is busy hides behind its work.
+  if (in.idle) {
+    f.host_blocked_ns = l.call_time_ns;
+    f.gpu_idle_caused_ns = in.idle->launch_ns;
+  }
+  SetRows(f, ShortKernelRows(in, steady.pairs), in.options.finding_rows);
+  return f;
+}
+
+std::optional<report::Finding> GpuIdleRule(const RuleInput& in) {
+  const report::Timeline& t = in.timeline;
+  if (t.total_ns <= 0)
+    return std::nullopt;
+  double idle_percent = Percent(static_cast<double>(t.idle_ns), static_cast<double>(t.total_ns));
+  if (idle_percent < kIdleDominantPercent)
+    return std::nullopt;
+  report::Finding f;
+  f.id = "gpu_idle_dominant";
+  f.title = "GPU mostly idle";
+  f.severity = "warning";
+  f.source = "trace";
+  f.count = 1;
+  f.time_ns = t.idle_ns;
+  f.summary =
+      fmt::format("No GPU work ran during {} of the {} GPU span ({:.1f}% idle, busy {:.1f}%).",
+                  Ms(t.idle_ns),
+                  Ms(t.total_ns),
+                  idle_percent,
+                  Percent(static_cast<double>(t.busy_ns), static_cast<double>(t.total_ns)));
+  f.advice =
+      "Kernel tuning cannot recover idle time. Hypotheses: host-bound launching, "
+      "synchronization or communication waits; the gpu_gaps, sync_api and launch_overhead "
+      "findings and host-side ranges over the idle stretches would test them.";
+  return f;
+}
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,180 @@
+// nsys cuda-sync-memcpy, cuda-async-memcpy and cuda-sync-memset, joined on correlation.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <tuple>
+
+#include "analysis/core/names.h"
+#include "analysis/findings/findings.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+constexpr std::int64_t kSmallCopyBytes = 64000;  // nsys: small HtoD copies do not block long
+
+struct MatchedRow {
+  const model::GpuActivity* activity;
+  std::string_view api_name;  // the trace's interned name
+  std::size_t call = 0;       // index into trace.api_calls
+};
+
+// nsys order: longest first; ties by start, then API name (then ids, for a total order).
+bool NsysOrder(const MatchedRow& x, const MatchedRow& y) {
+  const model::GpuActivity& a = *x.activity;
+  const model::GpuActivity& b = *y.activity;
+  return std::make_tuple(-a.duration_ns(), a.start_ns, x.api_name, a.pid, a.device, a.stream) <
+         std::make_tuple(-b.duration_ns(), b.start_ns, y.api_name, b.pid, b.device, b.stream);
+}
+
+struct Matches {
+  std::vector<MatchedRow> rows;
+  std::int64_t count = 0;  // distinct activities
+  std::int64_t time_ns = 0;
+  std::vector<util::Interval> waits;  // the primary call of each activity: the host blocked
+};
+
+// Every (activity, API record) where the activity passes `keep` and the record's name `api`.
+Matches Match(const RuleInput& in,
+              model::ActivityKind kind,
+              const std::function<bool(const model::GpuActivity&)>& keep,
+              bool (*api)(std::string_view)) {
+  Matches m;
+  for (const model::GpuActivity& a : in.trace.activities) {
+    if (a.kind != kind || !keep(a))
+      continue;
+    bool any = false;
+    in.index.ForEachCall(a.correlation, a.pid, [&](std::size_t call) {
+      std::string_view name = in.trace.Name(in.trace.api_calls[call].name);
+      if (api(name)) {
+        m.rows.push_back({&a, name, call});
+        any = true;
+      }
+    });
+    if (any) {
+      ++m.count;
+      m.time_ns += a.duration_ns();
+      if (std::int64_t call = in.index.PrimaryCall(a.correlation, a.pid); call >= 0) {
+        const model::ApiCall& c = in.trace.api_calls[static_cast<std::size_t>(call)];
+        m.waits.push_back({c.start_ns, c.end_ns});
+      }
+    }
+  }
+  return m;
+}
+
+report::FindingRow Row(const RuleInput& in, const MatchedRow& r, bool memset) {
+  const model::GpuActivity& a = *r.activity;
+  report::FindingRow row;
+  row.cells = {std::to_string(a.duration_ns()), std::to_string(a.start_ns)};
+  row.cells.emplace_back(model::ToString(a.src_kind));
+  if (!memset)
+    row.cells.emplace_back(model::ToString(a.dst_kind));
+  row.cells.push_back(std::to_string(a.bytes));
+  for (std::int64_t id : {a.pid, std::int64_t{a.device}, a.context, a.stream}) {
+    row.cells.push_back(IdCell(id));
+  }
+  row.cells.emplace_back(r.api_name);
+  const model::ApiCall& call = in.trace.api_calls[r.call];
+  row.cells.push_back(CausedCell(in, call.start_ns, call.end_ns));
+  return row;
+}
+
+report::Finding Make(const RuleInput& in, Matches& m, bool memset) {
+  report::Finding f;
+  f.source = "trace";
+  f.severity = "warning";
+  f.count = m.count;
+  f.time_ns = m.time_ns;
+  f.columns = {"Duration (ns)", "Start (ns)"};
+  if (memset) {
+    f.columns.emplace_back("Memory Kind");
+  } else {
+    f.columns.insert(f.columns.end(), {"Src Kind", "Dst Kind"});
+  }
+  f.columns.insert(f.columns.end(),
+                   {"Bytes", "PID", "Device ID", "Context ID", "Stream ID", "API Name"});
+  SetWaitCost(f, in, m.waits);
+  SetTopRows(
+      f,
+      m.rows,
+      NsysOrder,
+      [&](const MatchedRow& r) { return Row(in, r, memset); },
+      in.options.finding_rows);
+  return f;
+}
+
+}  // namespace
+
+std::optional<report::Finding> SyncMemcpyRule(const RuleInput& in) {
+  auto blocking = [](const model::GpuActivity& a) {
+    bool small_htod = a.bytes <= kSmallCopyBytes && a.copy_kind == model::CopyKind::kHtoD;
+    // nsys also skips srcDeviceId == dstDeviceId; the model has no device ids, so a DtoD copy
+    // stands for it (a device-to-device cudaMemcpy does not block the host).
+    return !small_htod && a.copy_kind != model::CopyKind::kDtoD;
+  };
+  Matches m = Match(in, model::ActivityKind::kMemcpy, blocking, IsSyncMemcpyApi);
+  if (m.count == 0)
+    return std::nullopt;
+  report::Finding f = Make(in, m, false);
+  f.id = "sync_memcpy";
+  f.title = "Synchronous memcpy";
+  f.summary = fmt::format(
+      "{} synchronous copies ({} of copy time) were issued by calls that block the host thread "
+      "until the copy completes ({} blocked){}; host-to-device copies of 64 KB or less are not "
+      "counted.",
+      m.count,
+      Ms(m.time_ns),
+      Ms(f.host_blocked_ns.value_or(0)),
+      IdleCausedText(f));
+  f.advice =
+      "Use cudaMemcpyAsync with pinned host memory where the host does not need the data at "
+      "once. Only the GPU idle the copies cause can come back.";
+  return f;
+}
+
+std::optional<report::Finding> PageableAsyncMemcpyRule(const RuleInput& in) {
+  auto pageable = [](const model::GpuActivity& a) {
+    return a.src_kind == model::MemoryKind::kPageable || a.dst_kind == model::MemoryKind::kPageable;
+  };
+  Matches m = Match(in, model::ActivityKind::kMemcpy, pageable, IsAsyncMemcpyApi);
+  if (m.count == 0)
+    return std::nullopt;
+  report::Finding f = Make(in, m, false);
+  f.id = "pageable_async_memcpy";
+  f.title = "Async memcpy with pageable memory";
+  f.summary = fmt::format(
+      "{} asynchronous copies have a pageable host side, which makes the runtime stage them "
+      "synchronously: an implicit synchronization that blocked the host for {}{} (the copies "
+      "themselves took {} on the GPU).",
+      m.count,
+      Ms(f.host_blocked_ns.value_or(0)),
+      IdleCausedText(f),
+      Ms(m.time_ns));
+  f.advice =
+      "Pin the host buffers (cudaHostAlloc or cudaHostRegister, tensor.pin_memory() and "
+      ".to(non_blocking=True)) so the copies stop blocking the host; a device-to-host copy the "
+      "host reads at once still waits for the GPU work before it.";
+  return f;
+}
+
+std::optional<report::Finding> SyncMemsetRule(const RuleInput& in) {
+  auto host_visible = [](const model::GpuActivity& a) {
+    return a.src_kind == model::MemoryKind::kPinned || a.src_kind == model::MemoryKind::kManaged;
+  };
+  Matches m = Match(in, model::ActivityKind::kMemset, host_visible, IsSyncMemsetApi);
+  if (m.count == 0)
+    return std::nullopt;
+  report::Finding f = Make(in, m, true);
+  f.id = "sync_memset";
+  f.title = "Synchronous memset";
+  f.summary =
+      fmt::format("{} synchronous memsets ({}) on pinned or managed memory block the host thread.",
+                  m.count,
+                  Ms(m.time_ns));
+  f.advice = "Use cudaMemsetAsync.";
+  return f;
+}
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,112 @@
+// nsys cuda-sync-api, extended to sync records (Kineto cuda_sync) that have no matching call.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_set>
+
+#include "analysis/core/names.h"
+#include "analysis/findings/findings.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+struct SyncRow {
+  std::int64_t duration_ns, start_ns, pid, tid;
+  std::string_view name;  // points into the trace's strings or SyncRecordNames
+};
+
+// "sync record: stream" etc., one stable string per kind for the rows to point at.
+class SyncRecordNames {
+ public:
+  std::string_view operator()(model::SyncKind kind) {
+    auto [it, inserted] = names_.try_emplace(kind);
+    if (inserted)
+      it->second = fmt::format("sync record: {}", model::ToString(kind));
+    return it->second;
+  }
+
+ private:
+  std::map<model::SyncKind, std::string> names_;
+};
+
+bool DeviceOrStreamSync(model::SyncKind kind) {
+  return kind == model::SyncKind::kStream || kind == model::SyncKind::kContext;
+}
+
+}  // namespace
+
+std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
+  const model::Trace& trace = in.trace;
+  std::vector<SyncRow> rows;
+  std::unordered_set<std::int64_t> call_correlations;
+  std::int64_t count = 0;
+  std::int64_t time_ns = 0;
+  std::vector<util::Interval> waits;
+  SyncRecordNames record_names;
+  CachedNamePredicate is_sync(trace, IsDeviceOrStreamSyncApi);
+  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
+    const model::ApiCall& call = trace.api_calls[i];
+    if (!is_sync(call.name))
+      continue;
+    rows.push_back({call.duration_ns(), call.start_ns, call.pid, call.tid, trace.Name(call.name)});
+    if (call.correlation != model::kNoId)
+      call_correlations.insert(call.correlation);
+    if (in.index.IsPrimary(i)) {
+      ++count;
+      time_ns += call.duration_ns();
+      waits.push_back({call.start_ns, call.end_ns});
+    }
+  }
+  for (const model::SyncEvent& s : trace.syncs) {
+    if (!DeviceOrStreamSync(s.kind) || call_correlations.contains(s.correlation))
+      continue;
+    std::int64_t duration = s.end_ns - s.start_ns;
+    rows.push_back({duration, s.start_ns, s.pid, s.tid, record_names(s.kind)});
+    ++count;
+    time_ns += duration;
+    waits.push_back({s.start_ns, s.end_ns});
+  }
+  if (count == 0)
+    return std::nullopt;
+  report::Finding f;
+  f.id = "sync_api";
+  f.title = "Host-blocking synchronization";
+  f.severity = "warning";
+  f.source = "trace";
+  f.count = count;
+  f.time_ns = time_ns;
+  f.columns = {"Duration (ns)", "Start (ns)", "PID", "TID", "API Name"};
+  SetWaitCost(f, in, std::move(waits));
+  f.summary =
+      fmt::format("{} device or stream synchronizations held host threads for {} in total{}.",
+                  count,
+                  Ms(time_ns),
+                  IdleCausedText(f));
+  f.advice =
+      "Synchronize only where the host needs GPU results; prefer events and "
+      "cudaStreamWaitEvent for ordering between streams. Only the GPU idle a wait causes can "
+      "come back: while the GPU is busy during a wait, removing it gains nothing.";
+  SetTopRows(
+      f,
+      rows,
+      [](const SyncRow& a, const SyncRow& b) {
+        return std::make_tuple(-a.duration_ns, a.start_ns, a.name, a.pid, a.tid) <
+               std::make_tuple(-b.duration_ns, b.start_ns, b.name, b.pid, b.tid);
+      },
+      [&](const SyncRow& r) {
+        return report::FindingRow{{std::to_string(r.duration_ns),
+                                   std::to_string(r.start_ns),
+                                   IdCell(r.pid),
+                                   IdCell(r.tid),
+                                   std::string(r.name),
+                                   CausedCell(in, r.start_ns, r.start_ns + r.duration_ns)}};
+      },
+      in.options.finding_rows);
+  return f;
+}
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,230 @@
+#include "analysis/predictions/predictions.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "analysis/findings/findings.h"
+#include "analysis/predictions/amdahl.h"
+#include "analysis/timeline/critical_time.h"
+#include "util/intervals.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+// Copies, memsets and kernels without a name share keys below every NameId, so that they block
+// a kernel's exclusivity without being attributed anything.
+constexpr std::int64_t kNotAKernel = -1;
+
+double Fraction(std::int64_t critical_ns, std::int64_t wall_ns, std::int64_t groups) {
+  if (wall_ns <= 0 || groups <= 0)
+    return 0.0;
+  return std::clamp(static_cast<double>(critical_ns) /
+                        (static_cast<double>(wall_ns) * static_cast<double>(groups)),
+                    0.0,
+                    1.0);
+}
+
+void SetLimit(report::CriticalShare& share) {
+  if (share.fraction < 1.0)
+    share.limit_speedup = AmdahlLimit(share.fraction);
+}
+
+void ApplyFloor(report::CriticalShare& share, const KernelFloor& floor, std::int64_t min_latency) {
+  if (floor.floor_ns <= 0 || share.total_ns <= 0)
+    return;
+  share.floor_ns = floor.floor_ns;
+  // The speedup the roof allows stops at the minimum latency of every instance.
+  std::int64_t effective = std::max(floor.floor_ns, share.instances * min_latency);
+  share.floor_evidence = floor.evidence;
+  // A kernel already at (or, by measurement noise, past) its roof has nothing left to give.
+  double s = std::max(1.0, static_cast<double>(share.total_ns) / static_cast<double>(effective));
+  share.max_local_speedup = s;
+  share.bound_speedup_at_roof = AmdahlSpeedup(share.fraction, s);
+  share.recoverable_ns = TimeSavedNs(share.critical_ns, s);
+}
+
+std::string_view RangeKindName(model::RangeKind kind) {
+  switch (kind) {
+    case model::RangeKind::kNvtx:
+      return "nvtx";
+    case model::RangeKind::kUserAnnotation:
+      return "user_annotation";
+    default:
+      return "";
+  }
+}
+
+// Host-side phases: the union of each (kind, name)'s instances, clipped to the window.
+std::vector<report::CriticalShare> Phases(const model::Trace& trace, const TraceWindow& window) {
+  std::map<std::pair<std::string_view, model::NameId>, std::vector<util::Interval>> by_name;
+  for (const model::Range& r : trace.ranges) {
+    std::string_view kind = RangeKindName(r.kind);
+    if (!kind.empty() && r.end_ns > r.start_ns)
+      by_name[{kind, r.name}].push_back({r.start_ns, r.end_ns});
+  }
+  std::vector<report::CriticalShare> phases;
+  for (auto& [key, intervals] : by_name) {
+    report::CriticalShare p;
+    p.name = std::string(trace.Name(key.second));
+    p.kind = std::string(key.first);
+    p.instances = static_cast<std::int64_t>(intervals.size());
+    for (const util::Interval& i : intervals)
+      p.total_ns += i.end - i.start;
+    for (const util::Interval& i : util::MergeIntervals(std::move(intervals))) {
+      std::int64_t start = std::max(i.start, window.start_ns);
+      std::int64_t end = std::min(i.end, window.end_ns);
+      p.critical_ns += std::max<std::int64_t>(0, end - start);
+    }
+    // A host phase spans its GPU work only as far as the host waited for it; its union is the
+    // time the phase held the program (one host timeline assumed).
+    p.exclusive_ns = p.critical_ns;
+    p.fraction = Fraction(p.critical_ns, window.length_ns(), 1);
+    SetLimit(p);
+    phases.push_back(std::move(p));
+  }
+  std::sort(phases.begin(), phases.end(), [](const auto& a, const auto& b) {
+    return std::tie(b.critical_ns, a.name, a.kind) < std::tie(a.critical_ns, b.name, b.kind);
+  });
+  constexpr std::size_t kPhasesKept = 10;
+  if (phases.size() > kPhasesKept)
+    phases.resize(kPhasesKept);
+  return phases;
+}
+
+}  // namespace
+
+report::Predictions ComputePredictions(const model::Trace& trace,
+                                       const CorrelationIndex& index,
+                                       const std::vector<report::KernelRow>& kernels,
+                                       const std::map<std::string, KernelFloor>& floors,
+                                       std::size_t kernels_kept,
+                                       const PreRoll* preroll) {
+  report::Predictions out;
+  TraceWindow window = ComputeTraceWindow(trace);
+  out.wall_ns = window.length_ns();
+  out.wall_source =
+      "trace window: first to last recorded event (GPU activities, host API calls, host ops, "
+      "ranges, sync records)";
+  std::vector<bool> critical = CriticalActivities(trace, index);
+  if (preroll && !preroll->empty()) {
+    out.wall_ns -= preroll->length_ns();
+    out.preroll = preroll->Summary();
+    out.wall_source += fmt::format(
+        ", less its first {}: {} GPU activities with no launch call in the trace ran there "
+        "before the trace's first launch call, work launched before the recording began (the "
+        "previous step's tail), not part of the measured iteration",
+        Ms(preroll->length_ns()),
+        preroll->activities);
+    for (std::size_t i = 0; i < trace.activities.size() && i < critical.size(); ++i) {
+      if (preroll->Holds(trace.activities[i], index))
+        critical[i] = false;
+    }
+  }
+  CriticalTimes times = AttributeCriticalTime(trace, critical, [&](std::size_t i) {
+    const model::GpuActivity& a = trace.activities[i];
+    return a.kind == model::ActivityKind::kKernel ? static_cast<std::int64_t>(a.name) : kNotAKernel;
+  });
+  out.device_groups = times.device_groups;
+  out.method = fmt::format(
+      "A kernel's critical time is the time it runs with nothing else on its device (any "
+      "stream, copies included) while the program waits for it: the next operation on the "
+      "device was already launched, or a host thread was blocked in a synchronizing call, or "
+      "it was the device's last operation. Time after which the GPU idled until the host issued "
+      "more work is not critical. f = critical time / (wall time x {} device(s)).",
+      times.device_groups);
+
+  std::unordered_map<std::string_view, model::NameId> name_ids;
+  for (model::NameId id = 0; id < trace.strings.size(); ++id)
+    name_ids.emplace(trace.Name(id), id);
+  // No instance runs faster than an empty kernel: a roof far below that promises speedups no
+  // launch can reach.
+  std::int64_t min_latency = kMinKernelLatencyNs;
+  for (const report::KernelRow& row : kernels) {
+    report::CriticalShare share;
+    share.name = row.name;
+    share.kind = "kernel";
+    share.instances = row.duration_ns.count;
+    share.total_ns = row.duration_ns.total;
+    if (auto id = name_ids.find(row.name); id != name_ids.end()) {
+      if (auto t = times.by_key.find(id->second); t != times.by_key.end()) {
+        share.exclusive_ns = t->second.exclusive_ns;
+        share.critical_ns = t->second.critical_ns;
+      }
+    }
+    share.fraction = Fraction(share.critical_ns, out.wall_ns, out.device_groups);
+    SetLimit(share);
+    if (auto floor = floors.find(row.name); floor != floors.end())
+      ApplyFloor(share, floor->second, min_latency);
+    out.kernels.push_back(std::move(share));
+  }
+  // Critical time first: a kernel without a floor still holds its time (recoverable time is a
+  // column, known only where a floor is).
+  out.ranking = "critical_ns";
+  std::stable_sort(out.kernels.begin(), out.kernels.end(), [&](const auto& a, const auto& b) {
+    if (a.critical_ns != b.critical_ns)
+      return a.critical_ns > b.critical_ns;
+    return a.name < b.name;
+  });
+  if (out.kernels.size() > kernels_kept) {
+    out.kernels_omitted = static_cast<std::int64_t>(out.kernels.size() - kernels_kept);
+    out.kernels.resize(kernels_kept);
+  }
+  out.phases = Phases(trace, window);
+  return out;
+}
+
+report::CriticalShare SelectedKernelsShare(const model::Trace& trace,
+                                           const CorrelationIndex& index,
+                                           const std::function<bool(std::string_view)>& select,
+                                           std::int64_t* wall_ns,
+                                           std::int64_t* device_groups) {
+  std::unordered_map<model::NameId, bool> selected;
+  auto is_selected = [&](const model::GpuActivity& a) {
+    if (a.kind != model::ActivityKind::kKernel)
+      return false;
+    auto [it, inserted] = selected.try_emplace(a.name, false);
+    if (inserted)
+      it->second = select(trace.Name(a.name));
+    return it->second;
+  };
+  report::CriticalShare share;
+  share.kind = "kernel";
+  for (const model::GpuActivity& a : trace.activities) {
+    if (is_selected(a)) {
+      ++share.instances;
+      share.total_ns += a.duration_ns();
+    }
+  }
+  std::vector<bool> critical = CriticalActivities(trace, index);
+  CriticalTimes times = AttributeCriticalTime(trace, critical, [&](std::size_t i) {
+    return is_selected(trace.activities[i]) ? std::int64_t{1} : std::int64_t{0};
+  });
+  if (auto t = times.by_key.find(1); t != times.by_key.end()) {
+    share.exclusive_ns = t->second.exclusive_ns;
+    share.critical_ns = t->second.critical_ns;
+  }
+  *wall_ns = ComputeTraceWindow(trace).length_ns();
+  *device_groups = times.device_groups;
+  share.fraction = Fraction(share.critical_ns, *wall_ns, times.device_groups);
+  SetLimit(share);
+  return share;
+}
+
+void BoundFindings(std::vector<report::Finding>& findings, std::int64_t wall_ns) {
+  if (wall_ns <= 0)
+    return;
+  for (report::Finding& f : findings) {
+    // A wait costs the GPU idle it causes, not its length.
+    std::int64_t cost = f.gpu_idle_caused_ns.value_or(f.time_ns);
+    if (cost <= 0)
+      continue;
+    double fraction = std::min(1.0, static_cast<double>(cost) / static_cast<double>(wall_ns));
+    f.wall_fraction = fraction;
+    if (fraction < 1.0)
+      f.bound_speedup_if_removed = AmdahlLimit(fraction);
+  }
+}
+
+}  // namespace gpuperf::analysis

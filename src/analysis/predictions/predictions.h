@@ -1,0 +1,54 @@
+// Amdahl predictions from the timeline: each hot kernel's and phase's share of the critical
+// time, the whole-program bound of a local speedup, and, with a roofline floor, the wall time a
+// kernel could give back (docs/method.md, "Amdahl bound and critical time").
+#pragma once
+
+#include "gpuperf/report.h"
+#include "gpuperf/trace.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/core/correlation.h"
+#include "analysis/predictions/preroll.h"
+
+namespace gpuperf::analysis {
+
+// The roofline lower bound of a kernel name's summed duration, with its evidence tier.
+struct KernelFloor {
+  std::int64_t floor_ns = 0;
+  std::string evidence;
+};
+
+// An empty kernel's time on the GPU (1-3 us in CUPTI traces since Volta: assumed): no floor goes
+// below instances x this.
+inline constexpr std::int64_t kMinKernelLatencyNs = 2'000;
+
+// Kernels are ranked by critical time (recoverable time, where a floor is known, is a column);
+// the first `kernels_kept` are kept. A floor is never below instances x the minimum latency. Phases
+// are NVTX and user-annotation ranges by their union of host time. With a pre-roll (orphan work
+// from before the recording) the window starts at its end and its activities hold no critical time.
+report::Predictions ComputePredictions(const model::Trace& trace,
+                                       const CorrelationIndex& index,
+                                       const std::vector<report::KernelRow>& kernels,
+                                       const std::map<std::string, KernelFloor>& floors,
+                                       std::size_t kernels_kept,
+                                       const PreRoll* preroll = nullptr);
+
+// One share for every kernel whose name passes `select`, taken together: a stretch counts when
+// only selected kernels run on the device (`gpuperf predict --kernel REGEX`).
+report::CriticalShare SelectedKernelsShare(const model::Trace& trace,
+                                           const CorrelationIndex& index,
+                                           const std::function<bool(std::string_view)>& select,
+                                           std::int64_t* wall_ns,
+                                           std::int64_t* device_groups);
+
+// Fills wall_fraction and bound_speedup_if_removed of each finding from its gpu_idle_caused_ns
+// (wait-type findings) or else its time_ns, over `wall_ns` (the steady-state window).
+void BoundFindings(std::vector<report::Finding>& findings, std::int64_t wall_ns);
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,53 @@
+// GPU work from before the recording (docs/metrics.md, "Diagnosis", "Pre-roll"): a trace that
+// starts mid-run opens with the GPU still running work launched before the profiler began (the
+// previous step's tail: kernels with no launch call in the trace, orphans). That work belongs to
+// an iteration the trace did not record; counted in the measured window it makes one step look
+// like 1.4 and shrinks every share. The stretch from the window's start until that work ends
+// (at the latest the first launch call in the trace) is left out of the steady-state window.
+// Queued work runs back to back: the tail is the run of orphans from the window's start with no
+// idle gap over kPreRollGapNs; an orphan after a longer gap was launched by a call the trace lost,
+// not queued before the recording, and stays in the window.
+#pragma once
+
+#include "gpuperf/report.h"
+#include "gpuperf/trace.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "analysis/core/correlation.h"
+#include "analysis/timeline/critical_time.h"
+
+namespace gpuperf::analysis {
+
+// The longest GPU idle inside a tail of queued work (launch and dependency latencies are a few
+// microseconds), and the shortest pre-roll worth leaving out: under 1% of the window it changes
+// no share the report prints.
+inline constexpr std::int64_t kPreRollGapNs = 100'000;
+inline constexpr double kPreRollMinShare = 0.01;
+
+struct PreRoll {
+  std::int64_t start_ns = 0;    // the recorded window's start
+  std::int64_t end_ns = 0;      // == start_ns when there is none
+  std::int64_t activities = 0;  // orphan GPU activities that start before end_ns
+  std::int64_t gpu_ns = 0;      // their busy union inside [start_ns, end_ns)
+  std::map<std::string, std::int64_t> category_ns;  // report::PreRollSummary::category_ns
+  std::int64_t length_ns() const { return end_ns - start_ns; }
+  bool empty() const { return end_ns <= start_ns; }
+  // Whether activity `a` is pre-roll work: an orphan that starts before end_ns.
+  bool Holds(const model::GpuActivity& a, const CorrelationIndex& index) const;
+  // What report.json says of it (predictions.preroll); nullopt when empty.
+  std::optional<report::PreRollSummary> Summary() const;
+};
+
+// The pre-roll of the window: from its start to the end of the run of orphan GPU work (gaps of at
+// most kPreRollGapNs, the first from the window's start) that starts before the first launch call
+// of any recorded GPU work, capped at that call's start. Empty without launch calls (an Nsight
+// Compute CSV, a trace of orphans only), without such a run, or under kPreRollMinShare.
+PreRoll FindPreRoll(const model::Trace& trace,
+                    const CorrelationIndex& index,
+                    const TraceWindow& window);
+
+}  // namespace gpuperf::analysis

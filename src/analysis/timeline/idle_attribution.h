@@ -1,0 +1,95 @@
+// What the host was doing while the GPU was idle (docs/metrics.md, "Diagnosis"): the triage's
+// first question after "is the GPU idle?" is whether the idle time is host-, launch- or
+// sync-bound, and the trace's host API calls answer it.
+#pragma once
+
+#include "gpuperf/trace.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/core/correlation.h"
+#include "analysis/timeline/critical_time.h"
+#include "analysis/timeline/timeline.h"
+#include "util/intervals.h"
+
+namespace gpuperf::analysis {
+
+// Idle time of the recorded window (all devices together: no GPU work anywhere), including the
+// stretches before the first and after the last GPU activity, split by cause.
+// Each idle stretch ("gap") is either drained by a synchronization (a host-blocking sync call,
+// synchronous copy or memset, or a host-blocking sync record overlaps it, and at most 100 us or
+// half of it is covered by no API call: the cost is the round trip back to the GPU) or split by
+// what covers it: launch calls, other CUDA API calls, or nothing the trace records (the host was
+// busy elsewhere; after a synchronization, host work that the synchronization exposed).
+// Time inside one-time work (initialization.h) is left out: `excluded_ns` of it was idle. A
+// blocking call of at least kCoverageWaitNs during which the GPU ran nothing (nothing running,
+// nothing queued that started) waited for work the trace does not record: its whole gap is a
+// coverage gap, not a synchronization's cost. Implicit synchronizations (async copies with a
+// pageable host side, which block the host) count as synchronizations.
+// Before any of that, a gap is cut where the GPU got work: from the end of the launch call of the
+// first GPU work that ran after the gap (the earliest such call), the work was queued and the GPU
+// still idled, waiting on a device-side dependency (an event recorded on another stream, a
+// collective): `queued_ns`, when it was queued from the gap's start or for longer than 100 us
+// (a launch's latency stays part of the round trip). Only the part before it, when nothing was
+// queued, can the host have caused. With `index` null every gap counts as not queued.
+struct IdleAttribution {
+  std::int64_t window_ns = 0;  // the recorded window (critical_time.h's TraceWindow)
+  // window_ns less the one-time work on the critical path: its intervals where the GPU idled
+  std::int64_t steady_window_ns = 0;
+  std::int64_t excluded_ns = 0;      // idle time inside one-time work, not attributed
+  std::int64_t coverage_gap_ns = 0;  // idle gaps holding a wait for unrecorded work
+  std::int64_t coverage_gaps = 0;
+  std::int64_t idle_ns = 0;
+  std::int64_t edge_ns = 0;  // of idle_ns: before the first and after the last GPU activity
+  std::int64_t gaps = 0;
+  std::int64_t sync_ns = 0;  // in gaps a synchronization overlaps
+  std::int64_t sync_gaps = 0;
+  std::int64_t sync_exposed_gaps = 0;  // overlap a synchronization but hold long host work
+  std::int64_t launch_ns = 0;          // other gaps: covered by kernel or graph launch calls
+  std::int64_t other_api_ns = 0;       // other gaps: covered by other API calls only
+  std::int64_t host_ns = 0;            // other gaps: covered by no recorded API call
+  // Idle while the next GPU work had already been launched (queued): no host call causes it.
+  std::int64_t queued_ns = 0;
+  std::int64_t queued_gaps = 0;    // gaps with a queued part
+  std::int64_t stream_waits = 0;   // cudaStreamWaitEvent-style calls: cross-stream dependencies
+  std::int64_t last_busy_end = 0;  // after it the GPU has no work left for a wait to delay
+  // Of host_ns: inside recorded host work (host ops, NVTX and record_function ranges shorter
+  // than half the window), and the names that cover most of it, with the time they cover.
+  std::int64_t host_work_ns = 0;
+  // Of host_work_ns: the self time of Python frames with no framework operator or CUDA call
+  // inside (decoding, numpy, tokenizers): host work that graphs and fewer launches do not touch.
+  std::int64_t host_other_ns = 0;
+  std::vector<std::pair<std::string, std::int64_t>> top_host_work;
+  bool has_api_calls = false;  // without them only idle_ns is known
+  bool has_host_work_records = false;
+  // The gaps by attribution, sorted and disjoint: drained by a synchronization (round trips),
+  // and the others (host, launch, API time, synchronization-exposed host work).
+  std::vector<util::Interval> round_trip_gaps;
+  std::vector<util::Interval> other_gaps;
+
+  // GPU idle caused by a set of waits (host intervals blocked on the GPU): of every round-trip
+  // gap a wait overlaps, the part from the first such wait's start on; of any other gap, at most
+  // the length of the waits overlapping it (without the waits the host work there would have
+  // started that much earlier). Queued idle is not in these gaps, nor is idle after the last GPU
+  // work: no later work was there to be delayed.
+  std::int64_t CausedBy(std::vector<util::Interval> waits) const;
+};
+
+inline constexpr std::int64_t kCoverageWaitNs = 1'000'000;
+
+IdleAttribution AttributeIdle(const model::Trace& trace,
+                              const ActivityList& activities,
+                              const TraceWindow& window,
+                              const std::vector<std::size_t>& implicit_sync_calls = {},
+                              const std::vector<util::Interval>& excluded = {},
+                              const CorrelationIndex* index = nullptr);
+
+// Async copy calls (cudaMemcpyAsync ...) whose copy has a pageable host side: the runtime stages
+// them synchronously, so they block the host like a synchronization. Indices into api_calls.
+std::vector<std::size_t> ImplicitSyncCalls(const model::Trace& trace,
+                                           const CorrelationIndex& index);
+
+}  // namespace gpuperf::analysis
