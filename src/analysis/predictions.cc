@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <unordered_map>
 
 #include "analysis/amdahl.h"
@@ -28,6 +29,14 @@ double Fraction(std::int64_t critical_ns, std::int64_t wall_ns, std::int64_t gro
 void SetLimit(report::CriticalShare& share) {
   if (share.fraction < 1.0)
     share.limit_speedup = AmdahlLimit(share.fraction);
+}
+
+// What each illustrative local speedup would give the program: the Amdahl bound and the wall
+// time saved per trace window.
+void AddIllustrativeGains(report::CriticalShare& share) {
+  for (double s : kIllustrativeSpeedups)
+    share.illustrative_gains.push_back(
+        {s, AmdahlSpeedup(share.fraction, s), TimeSavedNs(share.critical_ns, s)});
 }
 
 void ApplyFloor(report::CriticalShare& share, const KernelFloor& floor, std::int64_t min_latency) {
@@ -156,6 +165,12 @@ report::Predictions ComputePredictions(const model::Trace& trace,
     out.kernels.resize(kernels_kept);
   }
   out.phases = Phases(trace, window);
+  out.illustrative_speedups.assign(std::begin(kIllustrativeSpeedups),
+                                   std::end(kIllustrativeSpeedups));
+  for (report::CriticalShare& share : out.kernels)
+    AddIllustrativeGains(share);
+  for (report::CriticalShare& share : out.phases)
+    AddIllustrativeGains(share);
   return out;
 }
 

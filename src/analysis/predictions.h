@@ -27,6 +27,10 @@ struct KernelFloor {
 // below instances x this.
 inline constexpr std::int64_t kMinKernelLatencyNs = 2'000;
 
+// The local speedups at which every kernel's and phase's illustrative gain is computed
+// (report.json `predictions.illustrative_speedups`, report.md's "gain at" columns).
+inline constexpr double kIllustrativeSpeedups[] = {1.25, 2.0};
+
 // Kernels are ranked by critical time (recoverable time, where a floor is known, is a column);
 // the first `kernels_kept` are kept. A floor is never below instances x the minimum latency. Phases
 // are NVTX and user-annotation ranges by their union of host time.
