@@ -3,6 +3,7 @@
 // kernel could give back (docs/method.md, "Amdahl bound and critical time").
 #pragma once
 
+#include "gpuperf/predict.h"
 #include "gpuperf/report.h"
 #include "gpuperf/trace.h"
 
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "analysis/correlation.h"
+#include "util/user_regex.h"
 
 namespace gpuperf::analysis {
 
@@ -47,6 +49,21 @@ report::CriticalShare SelectedKernelsShare(const model::Trace& trace,
                                            const std::function<bool(std::string_view)>& select,
                                            std::int64_t* wall_ns,
                                            std::int64_t* device_groups);
+
+// `gpuperf predict`: the kernels whose names `pattern` finds, taken together, made
+// `local_speedup` times faster. From a report.json's predictions section (its wall_ns > 0): the
+// matched kernels' critical times summed, and the roofline's largest local speedup when every
+// one has a floor. A name the matcher refuses (too long) is not selected and said so in rests_on.
+predict::Prediction PredictFromReport(const report::Predictions& predictions,
+                                      const util::UserRegex& pattern,
+                                      double local_speedup);
+
+// The same from a trace: the stretches in which only the matched kernels run
+// (SelectedKernelsShare).
+predict::Prediction PredictFromTrace(const model::Trace& trace,
+                                     const CorrelationIndex& index,
+                                     const util::UserRegex& pattern,
+                                     double local_speedup);
 
 // Fills wall_fraction and bound_speedup_if_removed of each finding from its gpu_idle_caused_ns
 // (wait-type findings) or else its time_ns, over `wall_ns` (the steady-state window).
