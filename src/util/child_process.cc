@@ -98,8 +98,9 @@ void ResetSignals() {
   ::_exit(127);
 }
 
+// Rounded up: a poll that wakes before the deadline only loops once more.
 int MillisecondsLeft(Clock::time_point deadline) {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+  auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
   return left.count() <= 0 ? 0 : static_cast<int>(std::min<long long>(left.count(), 1 << 30));
 }
 
@@ -130,7 +131,9 @@ void ReadOutput(const ChildSpec& spec,
     int ready = ::poll(fds.data(), fds.size(), deadline ? MillisecondsLeft(*deadline) : -1);
     if (ready < 0 && errno == EINTR)
       continue;
-    if (ready <= 0)  // the deadline passed (or poll failed): stop waiting for output
+    if (ready == 0)  // the loop's first test says whether the deadline passed
+      continue;
+    if (ready < 0)  // poll failed: stop waiting for output
       return;
     if (fds[0].revents != 0)
       Drain(p.out_read, spec.on_output);
@@ -240,8 +243,10 @@ Result<ChildOutcome> RunChild(const ChildSpec& spec) {
     deadline = start + spec.timeout;
   if (outcome.exec_errno == 0 && capture)
     ReadOutput(spec, p, deadline, outcome);  // past the deadline the reap signals at once
-  p.out_read.Close();                        // a child still writing gets SIGPIPE
-  p.err_read.Close();
+  if (!deadline || Clock::now() < *deadline) {
+    p.out_read.Close();  // a child still writing gets SIGPIPE
+    p.err_read.Close();
+  }  // else open until the reap: the deadline's signal, not SIGPIPE, ends the child
   if (deadline)
     ReapWithDeadline(pid, *deadline, spec.kill_grace, status, usage, outcome);
   else

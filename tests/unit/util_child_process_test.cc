@@ -32,7 +32,7 @@ bool Reaped(pid_t pid) {
 
 }  // namespace
 
-TEST_CASE("RunChild: captured stdout reaches the callback, stderr is kept up to its limit") {
+TEST_CASE("RunChild: captured stdout reaches the callback and stderr is kept up to its limit") {
   ChildSpec spec = Shell("read line; echo \"stdin:$line\"; echo out; printf 0123456789 >&2");
   std::string out;
   spec.on_output = [&out](std::string_view chunk) { out.append(chunk); };
@@ -75,7 +75,8 @@ TEST_CASE("RunChild: an exit code and a killing signal are reported") {
   CHECK_FALSE(killed->timed_out);
 }
 
-TEST_CASE("RunChild: a program that cannot be executed is an outcome with its errno, reaped") {
+TEST_CASE(
+    "RunChild: a program that cannot be executed is an outcome with its errno and is reaped") {
   ChildSpec spec;
   spec.argv = {"/nonexistent/tool", "-x"};
   pid_t pid = 0;
@@ -89,7 +90,7 @@ TEST_CASE("RunChild: a program that cannot be executed is an outcome with its er
   CHECK_FALSE(RunChild(nothing).ok());  // no argv and no body
 }
 
-TEST_CASE("RunChild: a deadline with a grace sends SIGTERM, then SIGKILL to a child ignoring it") {
+TEST_CASE("RunChild: a deadline with a grace sends SIGTERM then SIGKILL to a child ignoring it") {
   ChildSpec polite = Shell("exec sleep 30");
   polite.timeout = 100ms;
   polite.kill_grace = 5s;
@@ -99,7 +100,7 @@ TEST_CASE("RunChild: a deadline with a grace sends SIGTERM, then SIGKILL to a ch
   CHECK(ended->signal == SIGTERM);
   CHECK(ended->wall_ns < 3'000'000'000);
 
-  ChildSpec stubborn = Shell("trap '' TERM; sleep 30");
+  ChildSpec stubborn = Shell("trap '' TERM; exec sleep 30");  // no orphan keeps stdout
   stubborn.timeout = 100ms;
   stubborn.kill_grace = 200ms;
   pid_t pid = 0;
@@ -112,7 +113,7 @@ TEST_CASE("RunChild: a deadline with a grace sends SIGTERM, then SIGKILL to a ch
   CHECK(Reaped(pid));
 }
 
-TEST_CASE("RunChild: without a grace the deadline kills at once, even while output flows") {
+TEST_CASE("RunChild: without a grace the deadline kills at once even while output flows") {
   ChildSpec spec;
   spec.argv = {"/bin/sh", "-c", "trap '' TERM; while :; do echo y; done"};
   std::size_t bytes = 0;
@@ -126,7 +127,7 @@ TEST_CASE("RunChild: without a grace the deadline kills at once, even while outp
   CHECK(outcome->wall_ns < 5'000'000'000);
 }
 
-TEST_CASE("RunChild: a body runs in the child, writes to the capture and sets the exit code") {
+TEST_CASE("RunChild: a body runs in the child and writes to the capture and sets the exit code") {
   ChildSpec spec;
   spec.body = [](int fd) {
     const char text[] = "from the child";
