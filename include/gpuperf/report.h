@@ -268,6 +268,14 @@ struct SourceInfo {
 };
 
 // Amdahl inputs for one kernel name or phase (docs/metrics.md, "Predictions").
+// What a given local speedup of one kernel or phase would give the whole program (Amdahl):
+// report.json `predictions.*.illustrative_gains`, the "gain at" columns of report.md.
+struct IllustrativeGain {
+  double local_speedup = 1;        // s
+  double bound_speedup = 1;        // 1 / ((1 - f) + f / s)
+  std::int64_t time_saved_ns = 0;  // critical_ns * (1 - 1 / s), per trace window
+};
+
 struct CriticalShare {
   std::string name;
   std::string kind;  // "kernel", or the range kind for a phase ("nvtx", "user_annotation")
@@ -285,6 +293,8 @@ struct CriticalShare {
   std::optional<double> bound_speedup_at_roof;
   std::optional<std::int64_t> recoverable_ns;
   std::string floor_evidence;  // "measured", "modeled", ... ; empty without a floor
+  // One entry per Predictions::illustrative_speedups, in that order.
+  std::vector<IllustrativeGain> illustrative_gains;
 };
 
 // GPU work from before the recording (analysis/preroll.h), left out of the window: orphan GPU
@@ -310,6 +320,8 @@ struct Predictions {
   std::int64_t kernels_omitted = 0;
   std::vector<CriticalShare> phases;      // NVTX / user-annotation ranges by host time
   std::optional<PreRollSummary> preroll;  // since 1.8.0
+  // The local speedups every kernel's and phase's illustrative_gains are computed at.
+  std::vector<double> illustrative_speedups;
 };
 
 // `analyze --counters`: how the Nsight Compute launches joined the trace's kernels

@@ -2,14 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+
+#include "util/child_process.h"
 
 namespace gpuperf::record {
 namespace {
@@ -96,61 +95,23 @@ ProbeResult ProbeResultFromJson(const std::string& text) {
 }
 
 ProbeResult ProbeCudaIsolated(int timeout_ms, ProbeResult (*probe)()) {
-  int fds[2];
-  if (pipe(fds) != 0)
-    return probe();  // no pipe: probe in-process rather than not at all
-  const pid_t child = fork();
-  if (child < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return probe();
-  }
-  if (child == 0) {
-    close(fds[0]);
-    WriteAll(fds[1], ProbeResultToJson(probe()));
-    close(fds[1]);
-    _exit(0);  // no atexit handlers, no driver teardown in the child
-  }
-  close(fds[1]);
+  util::ChildSpec spec;
+  spec.body = [probe](int answer_fd) {
+    WriteAll(answer_fd, ProbeResultToJson(probe()));
+    return 0;  // _exit: no atexit handlers, no driver teardown in the child
+  };
   std::string answer;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  bool timed_out = false;
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          deadline - std::chrono::steady_clock::now())
-                          .count();
-    if (left <= 0) {
-      timed_out = true;
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    const int ready = poll(&p, 1, static_cast<int>(left));
-    if (ready < 0 && errno == EINTR)
-      continue;
-    if (ready <= 0) {
-      timed_out = ready == 0;
-      break;
-    }
-    char buffer[4096];
-    const ssize_t n = read(fds[0], buffer, sizeof(buffer));
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break;  // EOF: the child is done
-    answer.append(buffer, static_cast<std::size_t>(n));
-  }
-  close(fds[0]);
-  if (timed_out)
-    kill(child, SIGKILL);
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (timed_out) {
+  spec.on_output = [&answer](std::string_view chunk) { answer.append(chunk); };
+  spec.timeout = std::chrono::milliseconds(timeout_ms);  // then SIGKILL: a hung cuInit
+  auto outcome = util::RunChild(spec);
+  if (!outcome.ok())
+    return probe();  // no pipe or no fork: probe in-process rather than not at all
+  if (outcome->timed_out) {
     return Failure("the CUDA driver did not answer within " + std::to_string(timeout_ms / 1000) +
                    " s (cuInit hung: check the GPU with nvidia-smi and the kernel log)");
   }
-  if (WIFSIGNALED(status)) {
-    return Failure(std::string("the CUDA driver probe crashed (") + strsignal(WTERMSIG(status)) +
+  if (outcome->signaled) {
+    return Failure(std::string("the CUDA driver probe crashed (") + strsignal(outcome->signal) +
                    ")");
   }
   if (answer.empty())

@@ -1,9 +1,5 @@
 #include "record/launcher.h"
 
-#include <fcntl.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+
+#include "util/child_process.h"
 
 extern char** environ;
 
@@ -49,39 +47,6 @@ std::vector<std::string> BuildEnvironment(const ChildSpec& spec) {
   return environment;
 }
 
-std::vector<char*> Pointers(std::vector<std::string>& strings) {
-  std::vector<char*> pointers;
-  for (auto& text : strings)
-    pointers.push_back(text.data());
-  pointers.push_back(nullptr);
-  return pointers;
-}
-
-// Reaps `child`, polling every 10 ms; past the deadline SIGTERM, 5 s later SIGKILL. True when
-// the deadline ran out. Polling costs up to 10 ms of wall-time precision: only for untimed runs.
-bool WaitWithDeadline(pid_t child,
-                      std::chrono::steady_clock::time_point start,
-                      std::int64_t timeout_ms,
-                      int& status,
-                      struct rusage& usage) {
-  const auto deadline = start + std::chrono::milliseconds(timeout_ms);
-  bool terminated = false, killed = false;
-  for (;;) {
-    const pid_t reaped = wait4(child, &status, WNOHANG, &usage);
-    if (reaped == child || (reaped < 0 && errno != EINTR))
-      return terminated;
-    const auto now = std::chrono::steady_clock::now();
-    if (!terminated && now >= deadline) {
-      kill(child, SIGTERM);
-      terminated = true;
-    } else if (terminated && !killed && now >= deadline + std::chrono::seconds(5)) {
-      kill(child, SIGKILL);
-      killed = true;
-    }
-    usleep(10'000);
-  }
-}
-
 }  // namespace
 
 int LastInterruptSignal() {
@@ -111,14 +76,6 @@ std::string ResolveProgram(const std::string& program) {
 Result<RunOutcome> RunChild(const ChildSpec& spec) {
   if (spec.argv.empty())
     return Error{"no program to run"};
-  std::vector<std::string> argv = spec.argv;
-  std::vector<std::string> environment = BuildEnvironment(spec);
-  std::vector<char*> argv_pointers = Pointers(argv);
-  std::vector<char*> env_pointers = Pointers(environment);
-  int exec_pipe[2];
-  if (pipe2(exec_pipe, O_CLOEXEC) != 0)
-    return Error{std::string("pipe: ") + std::strerror(errno)};
-
   struct sigaction forward {
   }, previous[3];
   forward.sa_sigaction = &Forward;
@@ -128,56 +85,35 @@ Result<RunOutcome> RunChild(const ChildSpec& spec) {
   for (int i = 0; i < 3; ++i)
     sigaction(kForwarded[i], &forward, &previous[i]);
 
-  const auto start = std::chrono::steady_clock::now();
-  const pid_t child = fork();
-  if (child == 0) {
-    // In the child only async-signal-safe calls: restore dispositions, exec, report errno.
+  util::ChildSpec child;
+  child.argv = spec.argv;
+  child.search_path = true;
+  child.environment = BuildEnvironment(spec);
+  // stdin, stdout and stderr stay the program's own: no on_output.
+  child.timeout = std::chrono::milliseconds(spec.timeout_ms);
+  child.kill_grace = std::chrono::seconds(5);
+  child.in_child = [&previous] {  // the program gets gpuperf's dispositions, not Forward
     for (int i = 0; i < 3; ++i)
       sigaction(kForwarded[i], &previous[i], nullptr);
-    execvpe(argv_pointers[0], argv_pointers.data(), env_pointers.data());
-    const int error = errno;
-    [[maybe_unused]] const ssize_t n = write(exec_pipe[1], &error, sizeof(error));
-    _exit(127);
-  }
-  close(exec_pipe[1]);
-  if (child < 0) {
-    close(exec_pipe[0]);
-    for (int i = 0; i < 3; ++i)
-      sigaction(kForwarded[i], &previous[i], nullptr);
-    return Error{std::string("fork: ") + std::strerror(errno)};
-  }
-  g_child = child;
-  int exec_error = 0;
-  ssize_t got = 0;
-  do {
-    got = read(exec_pipe[0], &exec_error, sizeof(exec_error));
-  } while (got < 0 && errno == EINTR);
-  close(exec_pipe[0]);
-
-  int status = 0;
-  struct rusage usage {};
-  bool timed_out = false;
-  if (spec.timeout_ms > 0 && got != sizeof(exec_error))
-    timed_out = WaitWithDeadline(child, start, spec.timeout_ms, status, usage);
-  else
-    while (wait4(child, &status, 0, &usage) < 0 && errno == EINTR) {
-    }
-  const auto end = std::chrono::steady_clock::now();
+  };
+  child.on_started = [](pid_t pid) { g_child = pid; };
+  auto ran = util::RunChild(child);
   g_child = 0;
   for (int i = 0; i < 3; ++i)
     sigaction(kForwarded[i], &previous[i], nullptr);
-  if (got == sizeof(exec_error)) {
-    return Error{"cannot run '" + spec.argv[0] + "': " + std::strerror(exec_error)};
-  }
+  if (!ran.ok())
+    return ran.error();
+  if (ran->exec_errno != 0)
+    return Error{"cannot run '" + spec.argv[0] + "': " + std::strerror(ran->exec_errno)};
   RunOutcome outcome;
-  outcome.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count();
-  outcome.signaled = WIFSIGNALED(status);
-  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
-  outcome.signal = outcome.signaled ? WTERMSIG(status) : 0;
-  outcome.max_rss_kb = usage.ru_maxrss;
-  outcome.user_s = static_cast<double>(usage.ru_utime.tv_sec) + usage.ru_utime.tv_usec / 1e6;
-  outcome.system_s = static_cast<double>(usage.ru_stime.tv_sec) + usage.ru_stime.tv_usec / 1e6;
-  outcome.timed_out = timed_out;
+  outcome.wall_ns = ran->wall_ns;
+  outcome.signaled = ran->signaled;
+  outcome.exit_code = ran->exit_code;
+  outcome.signal = ran->signal;
+  outcome.max_rss_kb = ran->max_rss_kb;
+  outcome.user_s = ran->user_s;
+  outcome.system_s = ran->system_s;
+  outcome.timed_out = ran->timed_out;
   return outcome;
 }
 

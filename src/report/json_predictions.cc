@@ -16,6 +16,15 @@ Json OptionalRatio(const std::optional<double>& value) {
   return value ? RoundedNumber(*value, 6) : Json(nullptr);
 }
 
+Json IllustrativeGainsJson(const std::vector<IllustrativeGain>& gains) {
+  Json out = Json::array();
+  for (const IllustrativeGain& g : gains)
+    out.push_back(Json{{"local_speedup", RoundedNumber(g.local_speedup, 6)},
+                       {"bound_speedup", RoundedNumber(g.bound_speedup, 6)},
+                       {"time_saved_ns", g.time_saved_ns}});
+  return out;
+}
+
 }  // namespace
 
 Json RoundedNumber(double value, int decimals) {
@@ -39,7 +48,8 @@ Json CriticalShareJson(const CriticalShare& share) {
               {"floor_evidence", share.floor_ns ? Json(share.floor_evidence) : Json(nullptr)},
               {"max_local_speedup", OptionalRatio(share.max_local_speedup)},
               {"bound_speedup_at_roof", OptionalRatio(share.bound_speedup_at_roof)},
-              {"recoverable_ns", Optional(share.recoverable_ns)}};
+              {"recoverable_ns", Optional(share.recoverable_ns)},
+              {"illustrative_gains", IllustrativeGainsJson(share.illustrative_gains)}};
 }
 
 namespace {
@@ -74,7 +84,8 @@ Json PredictionsJson(const Predictions& predictions) {
               {"kernels", std::move(kernels)},
               {"kernels_omitted", predictions.kernels_omitted},
               {"phases", std::move(phases)},
-              {"preroll", PreRollJson(predictions.preroll)}};
+              {"preroll", PreRollJson(predictions.preroll)},
+              {"illustrative_speedups", predictions.illustrative_speedups}};
 }
 
 }  // namespace gpuperf::report

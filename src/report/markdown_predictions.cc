@@ -1,9 +1,9 @@
-// report.md's "Where a speedup can pay off": Amdahl bounds per kernel and phase.
+// report.md's "Where a speedup can pay off": the Amdahl bounds per kernel and phase that the
+// analysis computed (analysis/predictions.h), formatted.
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "analysis/predictions/amdahl.h"
 #include "report/markdown_escape.h"
 #include "report/markdown_sections.h"
 #include "report/markdown_table.h"
@@ -11,8 +11,6 @@
 
 namespace gpuperf::report::markdown {
 namespace {
-
-constexpr double kIllustrativeSpeedups[] = {1.25, 2.0};
 
 std::string Ns(std::int64_t ns) {
   return util::FormatDuration(static_cast<double>(ns));
@@ -31,19 +29,21 @@ std::string Limit(const CriticalShare& s) {
 // known.
 void AppendLeadSentence(std::string& out, const Predictions& p, const MarkdownOptions& options) {
   const CriticalShare& k = p.kernels.front();
-  const double s = kIllustrativeSpeedups[0];
-  double bound = analysis::AmdahlSpeedup(k.fraction, s);
-  out += fmt::format(
-      "**{}** holds {} of the critical time ({} of {}). A {}× kernel speedup bounds the "
-      "program's gain at {} ({} saved); even an infinitely fast kernel gives at most {}.",
-      EscapeMarkdown(Shorten(k.name, options.name_chars)),
-      util::FormatPercent(100.0 * k.fraction),
-      Ns(k.critical_ns),
-      Ns(p.wall_ns * std::max<std::int64_t>(1, p.device_groups)),
-      util::FormatRatio(s),
-      Gain(bound),
-      Ns(analysis::TimeSavedNs(k.critical_ns, s)),
-      Limit(k));
+  out += fmt::format("**{}** holds {} of the critical time ({} of {}).",
+                     EscapeMarkdown(Shorten(k.name, options.name_chars)),
+                     util::FormatPercent(100.0 * k.fraction),
+                     Ns(k.critical_ns),
+                     Ns(p.wall_ns * std::max<std::int64_t>(1, p.device_groups)));
+  if (!k.illustrative_gains.empty()) {
+    const IllustrativeGain& gain = k.illustrative_gains.front();
+    out += fmt::format(" A {}× kernel speedup bounds the program's gain at {} ({} saved);",
+                       util::FormatRatio(gain.local_speedup),
+                       Gain(gain.bound_speedup),
+                       Ns(gain.time_saved_ns));
+  }
+  out += fmt::format(" {} an infinitely fast kernel gives at most {}.",
+                     k.illustrative_gains.empty() ? "Even" : "even",
+                     Limit(k));
   if (k.recoverable_ns) {
     // Two bounds for one kernel: say which floor each assumes.
     out += fmt::format(
@@ -71,7 +71,7 @@ void AppendKernelTable(std::string& out, const Predictions& p, const MarkdownOpt
                                  {"total", Align::kRight},
                                  {"critical", Align::kRight},
                                  {"f", Align::kRight}};
-  for (double s : kIllustrativeSpeedups)
+  for (double s : p.illustrative_speedups)
     columns.push_back({fmt::format("gain at {}×", util::FormatRatio(s)), Align::kRight});
   columns.push_back({"limit", Align::kRight});
   if (floors) {
@@ -87,8 +87,9 @@ void AppendKernelTable(std::string& out, const Predictions& p, const MarkdownOpt
                                       Ns(k.total_ns),
                                       Ns(k.critical_ns),
                                       util::FormatPercent(100.0 * k.fraction)};
-    for (double s : kIllustrativeSpeedups)
-      cells.push_back(Gain(analysis::AmdahlSpeedup(k.fraction, s)));
+    for (std::size_t g = 0; g < p.illustrative_speedups.size(); ++g)
+      cells.push_back(g < k.illustrative_gains.size() ? Gain(k.illustrative_gains[g].bound_speedup)
+                                                      : "—");
     cells.push_back(Limit(k));
     if (floors) {
       cells.push_back(k.max_local_speedup ? util::FormatRatio(*k.max_local_speedup) + "×"

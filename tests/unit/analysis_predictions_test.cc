@@ -117,6 +117,29 @@ TEST_CASE("predictions: shares, limits and recoverable time from a floor", "[pre
   CHECK_THAT(p.phases[0].fraction, WithinRel(0.9, 1e-12));
 }
 
+TEST_CASE("predictions: illustrative gains per kernel and phase are computed, not formatted",
+          "[predictions]") {
+  TraceBuilder b = QueuedThenHostBound();
+  b.AddRange(model::RangeKind::kUserAnnotation, "step", 0, 500);
+  CorrelationIndex index(b.trace);
+  auto kernels = KernelTable(b.trace, index, 1000);
+  report::Predictions p = ComputePredictions(b.trace, index, kernels, {}, 20);
+  REQUIRE(p.illustrative_speedups == std::vector<double>{1.25, 2.0});
+  const report::CriticalShare& a = p.kernels[0];  // f = 0.35, critical 350 ns
+  REQUIRE(a.illustrative_gains.size() == 2);
+  CHECK(a.illustrative_gains[0].local_speedup == 1.25);
+  // 1 / (0.65 + 0.35 / 1.25) = 1 / 0.93; 350 x (1 - 1 / 1.25) = 70 ns.
+  CHECK_THAT(a.illustrative_gains[0].bound_speedup, WithinRel(1.0 / 0.93, 1e-12));
+  CHECK(a.illustrative_gains[0].time_saved_ns == 70);
+  // 1 / (0.65 + 0.175) = 1 / 0.825; 350 / 2 = 175 ns.
+  CHECK_THAT(a.illustrative_gains[1].bound_speedup, WithinRel(1.0 / 0.825, 1e-12));
+  CHECK(a.illustrative_gains[1].time_saved_ns == 175);
+  CHECK(p.kernels[1].illustrative_gains[1].time_saved_ns == 0);  // f = 0: nothing to gain
+  REQUIRE(p.phases.size() == 1);                                 // 500 of 1000 ns: f = 0.5
+  CHECK_THAT(p.phases[0].illustrative_gains[1].bound_speedup, WithinRel(1.0 / 0.75, 1e-12));
+  CHECK(p.phases[0].illustrative_gains[1].time_saved_ns == 250);
+}
+
 TEST_CASE("predictions: without floors the ranking is by critical time", "[predictions]") {
   TraceBuilder b = QueuedThenHostBound();
   CorrelationIndex index(b.trace);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
+#include <set>
 #include <unordered_map>
 
 #include "analysis/findings/findings.h"
@@ -29,6 +31,14 @@ double Fraction(std::int64_t critical_ns, std::int64_t wall_ns, std::int64_t gro
 void SetLimit(report::CriticalShare& share) {
   if (share.fraction < 1.0)
     share.limit_speedup = AmdahlLimit(share.fraction);
+}
+
+// What each illustrative local speedup would give the program: the Amdahl bound and the wall
+// time saved per trace window.
+void AddIllustrativeGains(report::CriticalShare& share) {
+  for (double s : kIllustrativeSpeedups)
+    share.illustrative_gains.push_back(
+        {s, AmdahlSpeedup(share.fraction, s), TimeSavedNs(share.critical_ns, s)});
 }
 
 void ApplyFloor(report::CriticalShare& share, const KernelFloor& floor, std::int64_t min_latency) {
@@ -93,7 +103,103 @@ std::vector<report::CriticalShare> Phases(const model::Trace& trace, const Trace
   return phases;
 }
 
+// The guarded search of --kernel; a name it refuses counts as not selected.
+bool Selects(const util::UserRegex& pattern, std::string_view name, std::size_t& unmatchable) {
+  Result<bool> hit = pattern.Search(name);
+  if (!hit.ok())
+    ++unmatchable;
+  return hit.ok() && hit.value();
+}
+
+// f, the Amdahl bound, the time saved and the limit from the matched share; the assumptions
+// after `source`.
+void FinishPrediction(predict::Prediction& p, const std::string& source, std::size_t unmatchable) {
+  const double denominator = static_cast<double>(p.wall_ns) * static_cast<double>(p.device_groups);
+  p.fraction =
+      denominator > 0 ? std::min(1.0, static_cast<double>(p.critical_ns) / denominator) : 0.0;
+  p.bound_speedup = AmdahlSpeedup(p.fraction, p.local_speedup);
+  p.time_saved_ns =
+      TimeSavedNs(p.critical_ns, p.local_speedup) / std::max<std::int64_t>(1, p.device_groups);
+  p.limit_speedup = AmdahlLimit(p.fraction);
+  p.rests_on = {
+      source,
+      "every other part of the program unchanged (Amdahl)",
+      "the wall time is the trace window: " + std::to_string(p.wall_ns) + " ns",
+  };
+  if (unmatchable > 0)
+    p.rests_on.push_back(fmt::format("{} kernel name(s) longer than {} characters not matched",
+                                     unmatchable,
+                                     util::kMaxUserSubjectLength));
+  if (p.roof_max_local_speedup && p.local_speedup > *p.roof_max_local_speedup)
+    p.rests_on.push_back(
+        fmt::format("WARNING: the roofline floor allows at most {:.3f}x for these kernels",
+                    *p.roof_max_local_speedup));
+}
+
 }  // namespace
+
+predict::Prediction PredictFromReport(const report::Predictions& predictions,
+                                      const util::UserRegex& pattern,
+                                      double local_speedup) {
+  predict::Prediction out;
+  out.kernel_regex = pattern.pattern();
+  out.local_speedup = local_speedup;
+  out.wall_ns = predictions.wall_ns;
+  out.device_groups = std::max<std::int64_t>(1, predictions.device_groups);
+  out.method = predictions.method;
+  std::size_t unmatchable = 0;
+  std::int64_t floor = 0;
+  bool all_floors = true;
+  for (const report::CriticalShare& k : predictions.kernels) {
+    if (!Selects(pattern, k.name, unmatchable))
+      continue;
+    out.kernels_matched.push_back(k.name);
+    out.total_ns += k.total_ns;
+    out.critical_ns += k.critical_ns;
+    all_floors &= k.floor_ns.has_value();
+    floor += k.floor_ns.value_or(0);
+  }
+  if (all_floors && floor > 0 && !out.kernels_matched.empty())
+    out.roof_max_local_speedup = std::max(1.0, static_cast<double>(out.total_ns) / floor);
+  FinishPrediction(out,
+                   out.kernels_matched.size() > 1
+                       ? "report.json predictions: the matched kernels' critical times summed (a "
+                         "lower bound when they overlap each other; pass the trace for the exact "
+                         "figure)"
+                       : "report.json predictions",
+                   unmatchable);
+  return out;
+}
+
+predict::Prediction PredictFromTrace(const model::Trace& trace,
+                                     const CorrelationIndex& index,
+                                     const util::UserRegex& pattern,
+                                     double local_speedup) {
+  predict::Prediction out;
+  out.kernel_regex = pattern.pattern();
+  out.local_speedup = local_speedup;
+  std::size_t unmatchable = 0;
+  std::set<std::string> matched;
+  report::CriticalShare share = SelectedKernelsShare(
+      trace,
+      index,
+      [&](std::string_view name) {
+        const bool hit = Selects(pattern, name, unmatchable);
+        if (hit)
+          matched.emplace(name);
+        return hit;
+      },
+      &out.wall_ns,
+      &out.device_groups);
+  out.kernels_matched.assign(matched.begin(), matched.end());
+  out.device_groups = std::max<std::int64_t>(1, out.device_groups);
+  out.total_ns = share.total_ns;
+  out.critical_ns = share.critical_ns;
+  out.method = "critical time as in report.json predictions.method (docs/metrics.md)";
+  FinishPrediction(
+      out, "trace timeline: stretches in which only the matched kernels run", unmatchable);
+  return out;
+}
 
 report::Predictions ComputePredictions(const model::Trace& trace,
                                        const CorrelationIndex& index,
@@ -172,6 +278,12 @@ report::Predictions ComputePredictions(const model::Trace& trace,
     out.kernels.resize(kernels_kept);
   }
   out.phases = Phases(trace, window);
+  out.illustrative_speedups.assign(std::begin(kIllustrativeSpeedups),
+                                   std::end(kIllustrativeSpeedups));
+  for (report::CriticalShare& share : out.kernels)
+    AddIllustrativeGains(share);
+  for (report::CriticalShare& share : out.phases)
+    AddIllustrativeGains(share);
   return out;
 }
 

@@ -3,6 +3,7 @@
 // kernel could give back (docs/method.md, "Amdahl bound and critical time").
 #pragma once
 
+#include "gpuperf/predict.h"
 #include "gpuperf/report.h"
 #include "gpuperf/trace.h"
 
@@ -15,6 +16,7 @@
 
 #include "analysis/core/correlation.h"
 #include "analysis/predictions/preroll.h"
+#include "util/user_regex.h"
 
 namespace gpuperf::analysis {
 
@@ -27,6 +29,10 @@ struct KernelFloor {
 // An empty kernel's time on the GPU (1-3 us in CUPTI traces since Volta: assumed): no floor goes
 // below instances x this.
 inline constexpr std::int64_t kMinKernelLatencyNs = 2'000;
+
+// The local speedups at which every kernel's and phase's illustrative gain is computed
+// (report.json `predictions.illustrative_speedups`, report.md's "gain at" columns).
+inline constexpr double kIllustrativeSpeedups[] = {1.25, 2.0};
 
 // Kernels are ranked by critical time (recoverable time, where a floor is known, is a column);
 // the first `kernels_kept` are kept. A floor is never below instances x the minimum latency. Phases
@@ -46,6 +52,21 @@ report::CriticalShare SelectedKernelsShare(const model::Trace& trace,
                                            const std::function<bool(std::string_view)>& select,
                                            std::int64_t* wall_ns,
                                            std::int64_t* device_groups);
+
+// `gpuperf predict`: the kernels whose names `pattern` finds, taken together, made
+// `local_speedup` times faster. From a report.json's predictions section (its wall_ns > 0): the
+// matched kernels' critical times summed, and the roofline's largest local speedup when every
+// one has a floor. A name the matcher refuses (too long) is not selected and said so in rests_on.
+predict::Prediction PredictFromReport(const report::Predictions& predictions,
+                                      const util::UserRegex& pattern,
+                                      double local_speedup);
+
+// The same from a trace: the stretches in which only the matched kernels run
+// (SelectedKernelsShare).
+predict::Prediction PredictFromTrace(const model::Trace& trace,
+                                     const CorrelationIndex& index,
+                                     const util::UserRegex& pattern,
+                                     double local_speedup);
 
 // Fills wall_fraction and bound_speedup_if_removed of each finding from its gpu_idle_caused_ns
 // (wait-type findings) or else its time_ns, over `wall_ns` (the steady-state window).

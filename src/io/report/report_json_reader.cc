@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -214,6 +215,23 @@ Result<report::AnalysisReport> ParseReportJson(std::string_view text, const std:
   } catch (const Json::exception& e) {
     return Error{fmt::format("{}: malformed report.json: {}", path, e.what())};
   }
+}
+
+Result<ReportOrTrace> ReadReportOrTracePath(const std::string& path) {
+  ReportOrTrace out{path, std::nullopt};
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    out.path = (std::filesystem::path(path) / "report.json").string();
+  auto head = util::ReadFileHead(out.path, 4096);
+  if (!head.ok())
+    return head.error();
+  if (!LooksLikeGpuperfReport(*head))
+    return out;
+  auto report = ReadReportJson(out.path);
+  if (!report.ok())
+    return report.error();
+  out.report = std::move(report.value());
+  return out;
 }
 
 }  // namespace gpuperf::io

@@ -5,6 +5,7 @@
 #include "gpuperf/report.h"
 #include "gpuperf/result.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,5 +20,14 @@ Result<report::AnalysisReport> ReadReportJson(const std::string& path);
 
 // The same for the text of a report.json (tests, the fuzz target); `path` names it in errors.
 Result<report::AnalysisReport> ParseReportJson(std::string_view text, const std::string& path);
+
+// An input that may be a gpuperf report or a trace (`gpuperf predict`): content decides. A
+// directory stands for its report.json. `path` is the file read; `report` is set when it is a
+// gpuperf report.json, read back; otherwise `path` is a trace to import. Errors name the file.
+struct ReportOrTrace {
+  std::string path;
+  std::optional<report::AnalysisReport> report;
+};
+Result<ReportOrTrace> ReadReportOrTracePath(const std::string& path);
 
 }  // namespace gpuperf::io

@@ -1,5 +1,6 @@
-// Runs a helper tool (cuobjdump) as a child process and captures what it prints: no shell, stdin
-// from /dev/null, stdout streamed to a callback, stderr kept for the error message, and a
+// Runs a helper tool (cuobjdump, gpuperf_ceilings_probe) through the one child-process runner
+// (util/child_process.h) and captures what it prints: no shell, stdin from /dev/null, stdout
+// streamed to a callback, stderr kept for the error message, default signal dispositions, and a
 // deadline after which the child is killed. Never hangs on a child that stalls or closes its
 // pipes early.
 #pragma once
@@ -13,18 +14,15 @@
 #include <string_view>
 #include <vector>
 
+#include "util/child_process.h"
+
 namespace gpuperf::io::sass {
 
 // stderr beyond this is read and dropped: only the first lines go into an error message.
-inline constexpr std::size_t kMaxStderrBytes = 16 * 1024;
+inline constexpr std::size_t kMaxStderrBytes = util::kMaxChildStderrBytes;
 
-struct ChildOutcome {
-  bool timed_out = false;   // killed with SIGKILL at the deadline
-  bool signaled = false;    // ended by a signal (also when timed_out)
-  int exit_code = 0;        // valid when !signaled
-  int signal = 0;           // valid when signaled
-  std::string stderr_text;  // at most kMaxStderrBytes
-};
+// timed_out: killed with SIGKILL at the deadline; stderr_text: at most kMaxStderrBytes.
+using util::ChildOutcome;
 
 // Runs argv[0] (a path; PATH is not searched) with `argv`. Each chunk of the child's stdout is
 // passed to `on_stdout` as it arrives. Fails only when the child could not be started (the
