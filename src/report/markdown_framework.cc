@@ -32,14 +32,21 @@ void AppendSteps(std::string& out, const FrameworkView& view) {
   if (!view.step_summary)
     return;
   const StepSummary& s = *view.step_summary;
-  out += fmt::format("**Steps** ({}, {}): median {}, p95 {}, MAD {}",
-                     EscapeMarkdown(s.source),
-                     util::FormatCount(s.steps),
-                     util::FormatDuration(s.median_wall_ns),
-                     util::FormatDuration(s.p95_wall_ns),
-                     util::FormatDuration(s.mad_wall_ns));
+  // One step is no distribution: its median, p95 and MAD would only repeat its wall time.
+  if (s.steps < 2)
+    out += fmt::format("**Steps** ({}, one step): wall {}",
+                       EscapeMarkdown(s.source),
+                       util::FormatDuration(s.median_wall_ns));
+  else
+    out += fmt::format("**Steps** ({}, {}): median {}, p95 {}, MAD {}",
+                       EscapeMarkdown(s.source),
+                       util::FormatCount(s.steps),
+                       util::FormatDuration(s.median_wall_ns),
+                       util::FormatDuration(s.p95_wall_ns),
+                       util::FormatDuration(s.mad_wall_ns));
   if (s.median_mfu)
-    out += fmt::format(", median MFU {} (modeled FLOPs)", Share(*s.median_mfu));
+    out += fmt::format(
+        ", {}MFU {} (modeled FLOPs)", s.steps < 2 ? "" : "median ", Share(*s.median_mfu));
   out += ".";
   if (s.first_step_outlier) {
     out += fmt::format(

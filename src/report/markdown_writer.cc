@@ -147,8 +147,17 @@ std::string ToMarkdown(const AnalysisReport& report, const MarkdownOptions& opti
   AppendTitleAndHeadline(out, report, options);
   markdown::AppendDiagnosis(out, report, options);
   markdown::AppendHierarchy(out, report, options);
-  AppendTimeline(out, report.timeline);
-  AppendOrphanNote(out, report);
+  if (report.source.format == "ncu-csv") {
+    // Nsight Compute replays each kernel alone: its back-to-back layout is not a timeline, so
+    // busy, idle, overlap and orphan figures would describe nothing that ran.
+    out +=
+        "## Where the time goes\n\nNsight Compute replayed each profiled kernel alone: there "
+        "is no timeline, so no idle, overlap, copy or orphan figures. The kernel tables below "
+        "hold the profiled durations.\n\n";
+  } else {
+    AppendTimeline(out, report.timeline);
+    AppendOrphanNote(out, report);
+  }
   AppendDevices(out, report);
   markdown::AppendFindings(out, report, options);
   markdown::AppendPredictions(out, report, options);

@@ -354,3 +354,18 @@ TEST_CASE("report.md labels a launch call's row as no operator, report.json keep
   REQUIRE(first != std::string::npos);
   CHECK(md.find("(no operator) via cudaLaunchKernel", first + 1) != std::string::npos);
 }
+
+TEST_CASE("Steps: one step is a wall time in report.md and not a distribution", "[framework]") {
+  TraceBuilder b;
+  b.AddRange(gpuperf::model::RangeKind::kProfilerStep, "ProfilerStep#0", 0, 1000);
+  b.trace.ranges.back().pid = 100;
+  b.trace.ranges.back().tid = 101;
+  b.Api("cudaLaunchKernel", 1, 5, 1);
+  b.Kernel("k", 10, 60, 1);
+  AnalysisReport report = gpuperf::analysis::Analyze(b.trace);
+  REQUIRE(report.framework.step_summary);
+  CHECK(report.framework.step_summary->steps == 1);
+  std::string md = gpuperf::report::ToMarkdown(report);
+  CHECK(md.find("one step): wall 1.00 µs") != std::string::npos);
+  CHECK(md.find("MAD") == std::string::npos);
+}
