@@ -120,8 +120,11 @@ void SetIdleClass(report::Diagnosis& d,
   d.evidence = "measured";
   d.status = "finding";
   if (attributed == idle.queued_ns) {
-    // Work was queued and the GPU still idled: no host-side change starts it earlier.
+    // Work was queued and the whole GPU still idled, so the work waited on nothing running on
+    // this GPU: an event the host records late, another device or rank, or a host-staged copy
+    // ahead of it in stream order. The trace does not record which: a hypothesis to test.
     d.bottleneck = "dependency_bound";
+    d.status = "hypothesis";
     context.ranks = r.source.rank.has_value();
     context.collectives = r.timeline.communication_ns > 0;
     context.stream_waits = idle.stream_waits;

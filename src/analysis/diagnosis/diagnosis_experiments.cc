@@ -106,8 +106,11 @@ Advice AdviceFor(const report::Diagnosis& d,
             : std::string("the events and streams the queued work depends on");
     return {
         fmt::format(
-            "Find what the queued work waits for: {}{}. The host cannot start it earlier, so "
-            "host-side changes (pinning, fewer synchronizations, graphs) do not close these gaps.",
+            "Find what the queued work waits for: {}{}. The whole GPU idled with the work "
+            "queued, so it waited on nothing running on this GPU: an event the host records late, "
+            "another device or rank, or a copy staged by the host ahead of it in the same stream "
+            "(a synchronous copy through pageable memory); the trace does not record which, and "
+            "only the first and the last of these are closed by host-side changes.",
             where,
             context.collectives && context.ranks
                 ? "; with collectives between them, compare the ranks (gpuperf ranks DIR): a "
