@@ -33,8 +33,9 @@ CorrelationIndex::CorrelationIndex(const model::Trace& trace)
     std::size_t end = begin + 1;
     while (end < grouped_.size() && calls[grouped_[end]].correlation == correlation)
       ++end;
-    groups_.emplace(correlation, std::pair{static_cast<std::uint32_t>(begin),
-                                           static_cast<std::uint32_t>(end - begin)});
+    groups_.emplace(
+        correlation,
+        std::pair{static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end - begin)});
     begin = end;
   }
   for (std::uint32_t index : grouped_) {
