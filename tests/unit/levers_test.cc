@@ -130,7 +130,8 @@ TEST_CASE("A fused elementwise chain is not free: its modelled bytes at DRAM ban
   r.framework.categories = {Category("elementwise", 300'000),
                             Category("copy_layout", 100'000),
                             Category("gemm", 250'000)};
-  const Lever* fuse = Find(FindLevers(trace, r), "fuse_elementwise");
+  const auto fuse_levers = FindLevers(trace, r);
+  const Lever* fuse = Find(fuse_levers, "fuse_elementwise");
   REQUIRE(fuse);
   CHECK(fuse->time_ns == 400'000);
   // 400 us less the 100 us floor: the copy without a byte model counts as free.
@@ -142,7 +143,8 @@ TEST_CASE("A fused elementwise chain is not free: its modelled bytes at DRAM ban
         std::string::npos);
   // Without a device the bandwidth is unknown: the whole time, said to be an upper bound.
   gpuperf::model::Trace bare;
-  const Lever* free_fuse = Find(FindLevers(bare, r), "fuse_elementwise");
+  const auto free_fuse_levers = FindLevers(bare, r);
+  const Lever* free_fuse = Find(free_fuse_levers, "fuse_elementwise");
   REQUIRE(free_fuse);
   CHECK(free_fuse->saved_ns == 400'000);
 }
@@ -174,7 +176,8 @@ TEST_CASE("FP32 GEMMs on a TF32 GPU are bounded at the TF32 roof", "[levers]") {
   // A shape whose bytes at the DRAM bandwidth (2039 GB/s) take longer than its FLOPs: 4.078 GB
   // take 2 ms, so only 3 ms come back.
   r.framework.operators[0].shapes[0].bytes = 4'078'000'000;
-  const Lever* bytes_bound = Find(FindLevers(trace, r), "tf32_or_amp");
+  const auto bytes_bound_levers = FindLevers(trace, r);
+  const Lever* bytes_bound = Find(bytes_bound_levers, "tf32_or_amp");
   REQUIRE(bytes_bound);
   CHECK(bytes_bound->saved_ns == 3'000'000);
 }
@@ -218,7 +221,8 @@ TEST_CASE("The pre-roll's kernels are no part of the work a lever acts on", "[le
   preroll.category_ns = {{"elementwise", 100}};
   r.predictions.preroll = preroll;
   gpuperf::model::Trace trace;
-  const Lever* fuse = Find(FindLevers(trace, r), "fuse_elementwise");
+  const auto fuse_levers = FindLevers(trace, r);
+  const Lever* fuse = Find(fuse_levers, "fuse_elementwise");
   REQUIRE(fuse);
   CHECK(fuse->time_ns == 300);
   CHECK(fuse->fraction == Approx(0.15));
