@@ -112,10 +112,12 @@ std::int64_t CoveredLength(const std::vector<Interval>& merged,
 std::int64_t CoverageSweep::Covered(std::int64_t start, std::int64_t end) {
   while (next_ < merged_.size() && merged_[next_].end <= start)
     ++next_;
+  if (end <= start)
+    return 0;
   std::int64_t covered = 0;
   for (std::size_t i = next_; i < merged_.size() && merged_[i].start < end; ++i)
     covered += std::min(end, merged_[i].end) - std::max(start, merged_[i].start);
-  return end <= start ? 0 : covered;
+  return covered;
 }
 
 bool Overlaps(const std::vector<Interval>& merged, std::int64_t start, std::int64_t end) {
