@@ -10,10 +10,10 @@
 
 #include "gpuperf/diagnostics_catalogue.h"
 #include "gpuperf/measured_ceilings.h"
+#include "gpuperf/record_array.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -185,13 +185,14 @@ struct Range {
   std::int64_t stream = kNoId;
 };
 
-// A host-side framework operator (Kineto cpu_op). Kept for launch attribution and shapes.
+// A host-side framework operator (Kineto cpu_op). Kept for launch attribution and shapes; 64
+// bytes (a trace holds hundreds of thousands). Kineto's "External id" is not kept: no pass reads
+// it (launches join by correlation id and nesting, docs/formats.md).
 struct HostOp {
   TimeNs start_ns = 0;
   TimeNs end_ns = 0;
   std::int64_t pid = kNoId;
   std::int64_t tid = kNoId;
-  std::int64_t external_id = kNoId;
   // Autograd's link between a forward op and its backward ("Sequence number"): a backward op
   // (run by the autograd engine) carries the sequence number of the forward op that recorded
   // its node. kNoId when not recorded.
@@ -282,16 +283,17 @@ struct Trace {
   StringTable strings;
   std::vector<Device> devices;
   std::vector<Process> processes;
-  std::vector<GpuActivity> activities;
-  std::vector<ApiCall> api_calls;
-  std::vector<SyncEvent> syncs;
-  std::vector<Range> ranges;
-  std::vector<HostOp> host_ops;
-  // A deque: a with_stack trace holds millions of frames, and a vector's doubling would hold up to
-  // three times their size at its last growth (the 1 GB benchmark trace: +130 MB of peak RSS).
-  std::deque<PythonFrame> python_frames;
-  std::vector<HostThread> frame_threads;  // the threads of python_frames (PythonFrame::thread)
-  std::vector<MemoryEvent> memory_events;
+  // The record arrays grow by chunks, never by copying (gpuperf/record_array.h): an importer does
+  // not know their sizes, and a vector's doubling would hold up to three times the records at its
+  // last growth (the 1 GB benchmark trace: import peak 268 MB for about 160 MB of records).
+  RecordArray<GpuActivity> activities;
+  RecordArray<ApiCall> api_calls;
+  RecordArray<SyncEvent> syncs;
+  RecordArray<Range> ranges;
+  RecordArray<HostOp> host_ops;
+  RecordArray<PythonFrame> python_frames;  // with_stack traces: millions on a few threads
+  std::vector<HostThread> frame_threads;   // the threads of python_frames (PythonFrame::thread)
+  RecordArray<MemoryEvent> memory_events;
   std::vector<KernelCounters> counters;  // at most one per activity, any order
   Diagnostics diagnostics;
 

@@ -1,5 +1,7 @@
-// Spare capacity after an import: the record vectors grew by doubling while the importer did not
-// know their final size, so up to half of each is unused. Released once the model is complete.
+// Spare capacity after an import: vectors (frame threads, counters, the record arrays' chunk
+// tables) grew by doubling while the importer did not know their final size, so up to half of
+// each is unused. Released once the model is complete. (The record arrays themselves grow by
+// chunks, gpuperf/record_array.h: they hold no spare capacity beyond their last chunk.)
 #pragma once
 
 #include "gpuperf/trace.h"

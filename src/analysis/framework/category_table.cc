@@ -40,7 +40,9 @@ void Categorize(FrameworkInput& input) {
         continue;
       Category by_name = of_kernel(a.name);
       std::int16_t by_op =
-          launcher >= 0 ? of_operator(input.tree.ops[static_cast<std::size_t>(launcher)].name) : -1;
+          launcher >= 0
+              ? of_operator(input.tree.Name(input.tree.ops[static_cast<std::size_t>(launcher)]))
+              : -1;
       // A collective kernel is communication whatever op launched it: the timeline says so too.
       if (by_op >= 0 && by_name != Category::kCommunication) {
         input.category[i] = static_cast<Category>(by_op);
@@ -93,9 +95,10 @@ std::vector<report::CategoryRow> CategoryTable(const FrameworkInput& input) {
     rows[c].name = std::string(ToString(static_cast<Category>(c)));
   for (std::size_t call = 0; call < trace.api_calls.size(); ++call) {
     std::int64_t launcher = input.tree.launcher[call];
-    std::string_view op = launcher >= 0
-                              ? trace.Name(input.tree.ops[static_cast<std::size_t>(launcher)].name)
-                              : StripVersionSuffix(trace.Name(trace.api_calls[call].name));
+    std::string_view op =
+        launcher >= 0
+            ? trace.Name(input.tree.Name(input.tree.ops[static_cast<std::size_t>(launcher)]))
+            : StripVersionSuffix(trace.Name(trace.api_calls[call].name));
     for (std::uint32_t i : input.calls.Of(call)) {
       by_op[static_cast<std::size_t>(input.category[i])][std::string(op)] +=
           trace.activities[i].duration_ns();

@@ -64,8 +64,9 @@ class ModuleBuilder {
   // differentiates it; the forward operator's module is the backward work's module.
   void LinkBackward() {
     for (const OpInstance& op : tree_.ops) {
-      if (!op.backward && op.sequence != model::kNoId && op.module >= 0)
-        forward_module_.try_emplace(op.sequence, op.module);
+      std::int64_t sequence = tree_.Sequence(op);
+      if (!tree_.Backward(op) && sequence != model::kNoId && op.module >= 0)
+        forward_module_.try_emplace(sequence, op.module);
     }
   }
 
@@ -76,10 +77,10 @@ class ModuleBuilder {
     for (std::int64_t op = tree_.innermost_op[call]; op >= 0;
          op = tree_.ops[static_cast<std::size_t>(op)].parent) {
       const OpInstance& instance = tree_.ops[static_cast<std::size_t>(op)];
-      if (!instance.backward)
+      if (!tree_.Backward(instance))
         continue;
       backward = true;
-      auto it = forward_module_.find(instance.sequence);
+      auto it = forward_module_.find(tree_.Sequence(instance));
       if (it != forward_module_.end())
         return it->second;
     }

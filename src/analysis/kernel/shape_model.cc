@@ -128,29 +128,50 @@ const std::optional<OpWork>& OpWorkMemo::Of(const model::HostOp& op) {
   return it->second;
 }
 
-std::vector<ModeledOp> ModelHostOps(const model::Trace& trace, const CorrelationIndex& index) {
+void ForEachModeledOp(const model::Trace& trace,
+                      const CorrelationIndex& index,
+                      const std::function<void(const ModeledOp&)>& visit) {
   std::vector<std::int64_t> launching = LaunchingHostOps(trace, index);
-  std::map<std::size_t, std::vector<std::size_t>> kernels_of;  // host op -> its kernels
+  // (host op, kernel) pairs sorted by op, then kernel: one array, not a map of vectors (about
+  // 100 bytes per launching op).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
   for (std::size_t i = 0; i < launching.size(); ++i) {
     if (launching[i] >= 0)
-      kernels_of[static_cast<std::size_t>(launching[i])].push_back(i);
+      pairs.emplace_back(static_cast<std::uint32_t>(launching[i]), static_cast<std::uint32_t>(i));
   }
-  std::vector<ModeledOp> out;
+  std::vector<std::int64_t>().swap(launching);
+  std::sort(pairs.begin(), pairs.end());
   OpWorkMemo memo(trace);
-  for (auto& [op_index, kernels] : kernels_of) {
+  ModeledOp modeled;
+  for (std::size_t begin = 0; begin < pairs.size();) {
+    std::size_t end = begin;
+    while (end < pairs.size() && pairs[end].first == pairs[begin].first)
+      ++end;
+    std::size_t op_index = pairs[begin].first;
     const model::HostOp& op = trace.host_ops[op_index];
-    if (op.input_dims == 0 || op.input_types == 0)
-      continue;
-    const std::optional<OpWork>& work = memo.Of(op);
-    if (!work)
-      continue;
-    std::size_t target = kernels.front();
-    for (std::size_t k : kernels) {
-      if (trace.activities[k].duration_ns() > trace.activities[target].duration_ns())
-        target = k;
+    const std::optional<OpWork>* work = nullptr;
+    if (op.input_dims != 0 && op.input_types != 0)
+      work = &memo.Of(op);
+    if (work && *work) {
+      modeled.host_op = op_index;
+      modeled.work = **work;
+      modeled.kernels.clear();
+      for (std::size_t k = begin; k < end; ++k)
+        modeled.kernels.push_back(pairs[k].second);
+      modeled.target = modeled.kernels.front();
+      for (std::size_t k : modeled.kernels) {
+        if (trace.activities[k].duration_ns() > trace.activities[modeled.target].duration_ns())
+          modeled.target = k;
+      }
+      visit(modeled);
     }
-    out.push_back({op_index, *work, std::move(kernels), target});
+    begin = end;
   }
+}
+
+std::vector<ModeledOp> ModelHostOps(const model::Trace& trace, const CorrelationIndex& index) {
+  std::vector<ModeledOp> out;
+  ForEachModeledOp(trace, index, [&](const ModeledOp& op) { out.push_back(op); });
   return out;
 }
 
@@ -168,17 +189,17 @@ void AttachModeledRooflines(const model::Trace& trace,
   std::map<std::string, std::vector<InstanceWork>> by_name;
   std::map<std::string, std::int32_t> device_of;
   std::int64_t ops = 0;
-  for (const ModeledOp& op : ModelHostOps(trace, index)) {
+  ForEachModeledOp(trace, index, [&](const ModeledOp& op) {
     const model::GpuActivity& a = trace.activities[op.target];
     std::string name(trace.Name(a.name));
     if (!open_rows.count(name))
-      continue;
+      return;
     ++ops;
     std::map<PrecisionUnit, double> flops{
         {{op.work.precision, op.work.unit}, static_cast<double>(op.work.flops)}};
     by_name[name].push_back({a.duration_ns(), flops, static_cast<double>(op.work.bytes)});
     device_of.emplace(name, a.device);
-  }
+  });
   if (by_name.empty())
     return;
   std::map<std::int32_t, model::CeilingMatch> matches;

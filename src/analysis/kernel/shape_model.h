@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -96,6 +97,11 @@ std::vector<std::int64_t> LaunchingHostOps(const model::Trace& trace,
 
 // Every host op with a shape model that launched at least one kernel, in host_ops order.
 std::vector<ModeledOp> ModelHostOps(const model::Trace& trace, const CorrelationIndex& index);
+// The same ops handed to `visit` one at a time (one ModeledOp reused; valid during the call), for
+// passes that keep less than the whole list: a large trace models hundreds of thousands of ops.
+void ForEachModeledOp(const model::Trace& trace,
+                      const CorrelationIndex& index,
+                      const std::function<void(const ModeledOp&)>& visit);
 
 // Fills KernelRow::roofline with evidence "modeled" for each kernel name that has no roofline
 // yet (counters win) and got work from a shape model, against the datasheet ceilings of its

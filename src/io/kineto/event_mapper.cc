@@ -1,5 +1,6 @@
 #include "io/kineto/event_mapper.h"
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 #include <optional>
@@ -200,8 +201,6 @@ void EventMapper::MapApiCall(const Event& event, Category category, TimeNs start
   call.tid = IntOr(event, Field::kTid, kNoId);
   call.correlation = IntOr(event, Field::kArgCorrelation, kNoId);
   call.cbid = Int32Or(event, Field::kArgCbid, -1);
-  if (call.correlation != kNoId)
-    api_correlations_.insert(call.correlation);
   trace_->api_calls.push_back(call);
 }
 
@@ -252,7 +251,6 @@ void EventMapper::MapHostOp(const Event& event, TimeNs start, TimeNs end) {
   op.end_ns = end;
   op.pid = IntOr(event, Field::kPid, kNoId);
   op.tid = IntOr(event, Field::kTid, kNoId);
-  op.external_id = IntOr(event, Field::kArgExternalId, kNoId);
   if (event.Has(Field::kArgInputDims))
     op.input_dims = Intern(event.Text(Field::kArgInputDims));
   if (event.Has(Field::kArgInputType))
@@ -390,10 +388,20 @@ void EventMapper::MapMetadata(const Event& event) {
 }
 
 void EventMapper::Finish() {
+  // The calls' correlation ids, sorted once here rather than a hash set filled during the import
+  // (about 40 bytes per call, held until the end of the import: 12 MB on the 1 GB benchmark).
+  std::vector<std::int64_t> api_correlations;
+  api_correlations.reserve(trace_->api_calls.size());
+  for (const model::ApiCall& call : trace_->api_calls) {
+    if (call.correlation != kNoId)
+      api_correlations.push_back(call.correlation);
+  }
+  std::sort(api_correlations.begin(), api_correlations.end());
   for (const model::GpuActivity& a : trace_->activities) {
     if (a.correlation == kNoId) {
       Count(model::Diagnostic::kKinetoGpuActivityWithoutCorrelation);
-    } else if (!api_correlations_.contains(a.correlation)) {
+    } else if (!std::binary_search(
+                   api_correlations.begin(), api_correlations.end(), a.correlation)) {
       Count(model::Diagnostic::kKinetoOrphanGpuActivity);
     }
   }

@@ -68,7 +68,6 @@ class EventMapper {
 
   model::Trace* trace_;
   std::unordered_map<std::string, model::NameId, StringHash, std::equal_to<>> names_;
-  std::unordered_set<std::int64_t> api_correlations_;
   std::unordered_set<std::int64_t> named_pids_;
   std::array<std::int64_t, model::kDiagnosticCount> counts_{};  // by catalogue index
   // (pid, tid) -> index into Trace::frame_threads; frames come in runs of one thread, so the
