@@ -183,8 +183,13 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   out.initialization.steady_window_ns = idle.steady_window_ns;
   out.findings =
       RunRules({trace, index, options, out.timeline, out.launch, &idle, &init.intervals});
-  out.predictions = ComputePredictions(
-      trace, index, out.kernels, RooflineFloors(out.kernels), options.prediction_rows, &preroll);
+  out.predictions = ComputePredictions(trace,
+                                       index,
+                                       out.kernels,
+                                       RooflineFloors(out.kernels),
+                                       options.prediction_rows,
+                                       &preroll,
+                                       idle.excluded_ns);
   BoundFindings(out.findings, idle.steady_window_ns);
 
   CopyDiagnostics(trace, out);

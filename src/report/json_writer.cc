@@ -235,6 +235,8 @@ Json FindingsJson(const std::vector<Finding>& findings) {
       array.back()["host_blocked_ns"] = *f.host_blocked_ns;
       array.back()["gpu_idle_caused_ns"] =
           f.gpu_idle_caused_ns ? Json(*f.gpu_idle_caused_ns) : Json(nullptr);
+      array.back()["gpu_idle_queued_ns"] =  // since 1.10.0
+          f.gpu_idle_queued_ns ? Json(*f.gpu_idle_queued_ns) : Json(nullptr);
     }
   }
   return array;

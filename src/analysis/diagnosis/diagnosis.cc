@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string_view>
 
@@ -12,6 +13,7 @@
 #include "analysis/kernel/cache_reuse.h"
 #include "analysis/kernel/kernel_class.h"
 #include "analysis/predictions/amdahl.h"
+#include "model/ceilings.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -105,6 +107,12 @@ void SetIdleClass(report::Diagnosis& d,
             ? fmt::format("; the trace holds {} cross-stream waits (cudaStreamWaitEvent)",
                           idle.stream_waits)
             : std::string()));
+  if (idle.queued_in_graphs_ns > 0)
+    d.support.push_back(fmt::format(
+        "{} of that queued idle lies between the nodes of one CUDA graph launch (its first node's "
+        "start to its last node's end): the graph waited inside itself, on an event-wait or host "
+        "node or on nodes the trace does not record (trace: graph launches by correlation).",
+        Ms(idle.queued_in_graphs_ns)));
   d.support.push_back(fmt::format(
       "{} of the stretches ({}) are the round trip after a host-blocking synchronization ({} "
       "more overlap one but hold long host work); elsewhere launch calls cover {}, other CUDA "
@@ -323,6 +331,76 @@ void QueueAgainstIdle(report::Diagnosis& d, double queued_idle_share) {
       Pct(queued_idle_share));
 }
 
+// The datasheet entries the kernel was placed against: its candidates, else the device's match.
+std::vector<const model::DeviceCeilings*> EntriesOf(const report::AnalysisReport& r,
+                                                    const report::KernelRoofline& roof) {
+  std::vector<std::string_view> keys(roof.ceiling_candidates.begin(),
+                                     roof.ceiling_candidates.end());
+  if (keys.empty()) {
+    for (const report::CeilingsUsed& c : r.ceilings) {
+      if (!c.entry.empty())
+        keys.push_back(c.entry);
+    }
+  }
+  std::vector<const model::DeviceCeilings*> out;
+  for (const model::DeviceCeilings& entry : model::AllCeilings()) {
+    if (std::find(keys.begin(), keys.end(), entry.key) != keys.end())
+      out.push_back(&entry);
+  }
+  return out;
+}
+
+// A GEMM-shaped FP32 kernel on CUDA cores of a GPU with TF32 tensor cores: its time over the
+// floor at the TF32 tensor roof. The FP32 compute roof it was placed against (clock-scaled) is
+// raised by the datasheet's TF32-tensor / FP32-vector ratio (the clock scaling cancels); the DRAM
+// floor stays. Over several candidate parts, the largest ratio and bandwidth: an upper bound.
+std::optional<double> TensorLocalSpeedup(const report::AnalysisReport& r,
+                                         const report::KernelRow& row) {
+  if (!row.roofline || !IsMatrixShapedKernel(row.name))
+    return std::nullopt;
+  const report::KernelRoofline& roof = *row.roofline;
+  if (roof.precision != "fp32" || roof.unit != "vector" || !roof.flops || !roof.dram_bytes ||
+      !roof.achieved_flops_per_s || !roof.achieved_bytes_per_s || *roof.achieved_flops_per_s <= 0)
+    return std::nullopt;
+  double ratio = 0;
+  for (const model::DeviceCeilings* entry : EntriesOf(r, roof)) {
+    auto tf32 = entry->Peak(model::Precision::kTf32, model::MathUnit::kTensor);
+    auto fp32 = entry->Peak(model::Precision::kFp32, model::MathUnit::kVector);
+    if (tf32 && fp32 && *fp32 > 0)
+      ratio = std::max(ratio, *tf32 / *fp32);
+  }
+  std::optional<double> compute_peak = roof.peak_flops_per_s;
+  std::optional<double> bandwidth = roof.peak_bytes_per_s;
+  if (!compute_peak && roof.compute_fraction_range && roof.compute_fraction_range->second > 0)
+    compute_peak = *roof.achieved_flops_per_s / roof.compute_fraction_range->second;
+  if (!bandwidth && roof.memory_fraction_range && roof.memory_fraction_range->first > 0)
+    bandwidth = *roof.achieved_bytes_per_s / roof.memory_fraction_range->first;
+  if (ratio <= 1 || !compute_peak || !bandwidth || *compute_peak <= 0 || *bandwidth <= 0)
+    return std::nullopt;
+  double seconds = *roof.flops / *roof.achieved_flops_per_s;
+  double floor = std::max(*roof.flops / (*compute_peak * ratio), *roof.dram_bytes / *bandwidth);
+  if (floor <= 0)
+    return std::nullopt;
+  return seconds / floor;
+}
+
+// A window whose idle time is the host's (host-, launch- or sync-bound) while its launch queue
+// runs deep when it launches has two phases: say so, instead of "GPU-bound" beside "host-bound".
+void QueueAgainstHostPhases(report::Diagnosis& d, const IdleAttribution& idle) {
+  if (!d.queue || d.queue->verdict != "gpu_bound" || d.dominant_kind != "idle" ||
+      d.bottleneck == "dependency_bound")
+    return;
+  d.queue->sentence = fmt::format(
+      "Host-bound between its GPU phases, GPU-bound within them: while it launches, the host "
+      "runs {} ahead of the GPU (median launch-queue depth, kernel start - launch-call end; p90 "
+      "{}; {} launch calls, trace), and the idle time lies where nothing was launched ({} of it "
+      "before the first or after the last GPU activity).",
+      Ms(d.queue->median_ns),
+      Ms(d.queue->p90_ns),
+      d.queue->launches,
+      Ms(idle.edge_ns));
+}
+
 // What the advice for the dominant kernel depends on: its cache reuse, shape, grid and floor.
 void DescribeDominantKernel(const model::Trace& trace,
                             const report::AnalysisReport& r,
@@ -339,6 +417,67 @@ void DescribeDominantKernel(const model::Trace& trace,
   }
   context.matrix_shaped = IsMatrixShapedKernel(row->name);
   context.min_waves = MinWaves(trace, *row);
+  context.tensor_local_speedup = TensorLocalSpeedup(r, *row);
+}
+
+// The idle half of a window whose main statement is its GPU work: from this share of the steady
+// window on, the idle time gets its own statement (its class, experiment and causal bound).
+constexpr double kSecondaryIdleShare = 0.15;
+
+std::vector<report::Diagnosis> SecondaryIdleStatement(const report::Diagnosis& main,
+                                                      const report::AnalysisReport& r,
+                                                      const IdleAttribution& idle,
+                                                      const ExperimentContext& base) {
+  report::Diagnosis s;
+  s.target_metric = main.target_metric;
+  s.scope = main.scope;
+  s.baseline = main.baseline;
+  std::string subject;
+  ExperimentContext context;
+  context.amd = base.amd;
+  context.pytorch = base.pytorch;
+  context.graphs = base.graphs;
+  SetIdleClass(s, r, idle, subject, context);
+  SetExperiment(s, subject, context);
+  return {std::move(s)};
+}
+
+// The statement fields, without the triage, scope and queue the two statements share.
+void SwapStatements(report::Diagnosis& a, report::Diagnosis& b) {
+  std::swap(a.dominant_kind, b.dominant_kind);
+  std::swap(a.dominant_name, b.dominant_name);
+  std::swap(a.dominant_fraction, b.dominant_fraction);
+  std::swap(a.bottleneck, b.bottleneck);
+  std::swap(a.status, b.status);
+  std::swap(a.evidence, b.evidence);
+  std::swap(a.support, b.support);
+  std::swap(a.next_experiment, b.next_experiment);
+  std::swap(a.bound_speedup, b.bound_speedup);
+  std::swap(a.bound_speedup_modeled, b.bound_speedup_modeled);
+  std::swap(a.falsified_by, b.falsified_by);
+  std::swap(a.missing_evidence, b.missing_evidence);
+}
+
+// One ranked next experiment: when the other half of a mixed window bounds a larger gain, and
+// stands on a finding (or the main statement does not either), its experiment comes first.
+void RankStatements(report::Diagnosis& d) {
+  if (d.secondary.empty())
+    return;
+  report::Diagnosis& s = d.secondary.front();
+  if (!s.bound_speedup || !std::isfinite(*s.bound_speedup))
+    return;
+  double main_bound = d.bound_speedup.value_or(1.0);
+  bool evidence_allows = s.status == "finding" || d.status != "finding";
+  if (*s.bound_speedup <= main_bound + 1e-3 || !evidence_allows)
+    return;
+  SwapStatements(d, s);
+  d.support.push_back(fmt::format(
+      "Ranked first: its bound ({:.2f}x) is larger than that of the {} phase's statement "
+      "({:.2f}x, {}), which follows as the secondary.",
+      *d.bound_speedup,
+      s.dominant_kind == "idle" ? "idle" : "GPU",
+      main_bound,
+      s.bottleneck));
 }
 
 }  // namespace
@@ -406,7 +545,9 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   if (has_timeline)
     d.triage.push_back(
         {"gpu_idle",
-         idle_decides ? "yes" : "no",
+         idle_decides                        ? "yes"
+         : idle_share >= kSecondaryIdleShare ? "partly"
+                                             : "no",
          fmt::format("no GPU work during {} of the steady-state window, {} of it before the first "
                      "or after the last GPU activity{} (trace)",
                      Pct(idle_share),
@@ -500,6 +641,11 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   }
   if (d.dominant_kind == "idle")
     d.secondary = SecondaryGpuStatement(trace, d, r, compute, SteadyWall(r, idle));
+  else if (has_timeline && idle.has_api_calls && idle_share >= kSecondaryIdleShare &&
+           !d.bottleneck.empty())
+    d.secondary = SecondaryIdleStatement(d, r, idle, context);
+  RankStatements(d);
+  QueueAgainstHostPhases(d, idle);
   if (std::int64_t spans = ReplaySpans(trace); spans > 0) {
     d.support.push_back(fmt::format(
         "{} kernel instances are CUPTI range-profiler replay spans (Kineto cuda_profiler_range): "

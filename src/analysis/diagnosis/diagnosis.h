@@ -60,6 +60,9 @@ struct ExperimentContext {
   // The local speedup its roofline floor allows when the diagnosis bound rests on it (Amdahl at
   // the floor, not at zero time).
   std::optional<double> roof_local_speedup;
+  // An FP32 GEMM-shaped kernel on a GPU with TF32 tensor cores: the local speedup at the TF32
+  // tensor roof, which the advised library GEMM with TF32 reaches beyond the FP32 floor.
+  std::optional<double> tensor_local_speedup;
 };
 
 // A grid of at least this many waves keeps every SM busy: more blocks do not add parallelism.

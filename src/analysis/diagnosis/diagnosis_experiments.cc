@@ -8,22 +8,45 @@
 #include <cmath>
 
 #include "analysis/diagnosis/diagnosis.h"
+#include "analysis/predictions/amdahl.h"
 
 namespace gpuperf::analysis {
 namespace {
+
+// The advice sends a GEMM-shaped FP32 kernel to a library GEMM on tensor cores: its bound is at
+// the TF32 tensor roof, not at the FP32 floor it was classified against.
+bool AdvisesTensorCores(const report::Diagnosis& d, const ExperimentContext& context) {
+  if (!context.tensor_local_speedup || !context.matrix_shaped || d.dominant_kind != "kernel")
+    return false;
+  const std::string& c = d.bottleneck;
+  return c == "compute_bound" ||
+         ((c == "cache_bound" || c == "latency_bound") && !context.no_reuse.empty());
+}
 
 std::string BoundText(const report::Diagnosis& d, const ExperimentContext& context) {
   if (!d.bound_speedup || !std::isfinite(*d.bound_speedup))
     return "";
   if (context.roof_local_speedup) {  // name the floor, so the bound matches the Amdahl table's
     double f = d.dominant_fraction;
+    std::string limit =
+        f < 1.0 ? fmt::format("{:.2f}x", 1.0 / (1.0 - f)) : std::string("unbounded");
+    if (AdvisesTensorCores(d, context))
+      return fmt::format(
+          " If it succeeds fully, the kernel at the TF32 tensor roof ({:.2f}x faster locally; "
+          "{:.2f}x at its FP32 floor on CUDA cores{}), the whole program is at most {:.2f}x "
+          "faster (Amdahl; {} only if the kernel took no time at all).",
+          *context.tensor_local_speedup,
+          *context.roof_local_speedup,
+          d.bottleneck == "compute_bound" ? "" : ", which the on-chip reuse alone reaches",
+          *d.bound_speedup,
+          limit);
     return fmt::format(
         " If it succeeds fully, the kernel at its roofline floor ({:.2f}x faster locally), the "
         "whole program is at most {:.2f}x faster (Amdahl; {} only if the kernel took no time at "
         "all).",
         *context.roof_local_speedup,
         *d.bound_speedup,
-        f < 1.0 ? fmt::format("{:.2f}x", 1.0 / (1.0 - f)) : std::string("unbounded"));
+        limit);
   }
   std::string text =
       fmt::format(" If it succeeds fully the whole program is at most {:.2f}x faster (Amdahl).",
@@ -252,7 +275,10 @@ Advice AdviceFor(const report::Diagnosis& d,
             "change: the FLOPs per cache byte must rise well above 1 and the time fall with "
             "them; if the traffic falls and the time does not, the cache path was not the "
             "limit and the warp stalls (--section WarpStateStats) come next.",
-            ""};
+            "The cache units' throughput against their peak (Nsight Compute --section "
+            "SpeedOfLight and MemoryWorkloadAnalysis: l1tex__throughput, lts__throughput) and the "
+            "warp stalls (--section WarpStateStats: lg_throttle, mio_throttle) would show whether "
+            "the cache path is the limit."};
   }
   if (c == "latency_bound") {
     // Blocks beyond a few waves add no parallelism: never advise a larger grid then.
@@ -313,6 +339,9 @@ void SetExperiment(report::Diagnosis& d,
     return;
   }
   Advice advice = AdviceFor(d, subject, context);
+  if (AdvisesTensorCores(d, context) && context.roof_local_speedup)
+    d.bound_speedup = std::max(d.bound_speedup.value_or(1.0),
+                               AmdahlSpeedup(d.dominant_fraction, *context.tensor_local_speedup));
   d.next_experiment = advice.experiment + BoundText(d, context);
   d.falsified_by = advice.falsified_by;
   if (d.status == "hypothesis")

@@ -1,0 +1,230 @@
+// The diagnosis of a mixed window on hand-built traces: the idle phase of a GPU-bound window gets
+// its own statement, the statement with the larger bound is ranked first, the headline gives the
+// steady-state window's busy time, waits are told the queued idle inside them, the predictions'
+// window is the diagnosis', and GEMM kernels built for misaligned operands are a finding. Every
+// figure is computed by hand below.
+#include "gpuperf/analyze.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "analysis/core/correlation.h"
+#include "analysis/predictions/predictions.h"
+#include "analysis_builder.h"
+
+using Catch::Detail::Approx;
+using gpuperf::analysis::Analyze;
+using gpuperf::testing::TraceBuilder;
+namespace analysis = gpuperf::analysis;
+namespace model = gpuperf::model;
+namespace report = gpuperf::report;
+
+namespace {
+
+constexpr std::int64_t kMs = 1'000'000;
+constexpr std::int64_t kUs = 1'000;
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+const report::Finding* Find(const report::AnalysisReport& r, const std::string& id) {
+  for (const report::Finding& f : r.findings) {
+    if (f.id == id)
+      return &f;
+  }
+  return nullptr;
+}
+
+// Ten different 1 ms kernels, each waited for by a device synchronize that returns 300 us after
+// the kernel ends (the host was slow to wake); the next launch follows at once. Per 1.31 ms
+// period: 1 ms of kernel, 310 us of idle, of it 300 us the synchronization's round trip.
+TraceBuilder FlatKernelsWithSyncs() {
+  TraceBuilder b;
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t0 = i * 1310 * kUs;
+    b.Api("cudaLaunchKernel", t0, t0 + 5 * kUs, i + 1);
+    b.Kernel("kernel_" + std::to_string(i), t0 + 10 * kUs, t0 + 1010 * kUs, i + 1);
+    b.Api("cudaDeviceSynchronize", t0 + 6 * kUs, t0 + 1310 * kUs);
+  }
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("ranking: the idle phase of a GPU-bound window is diagnosed and ranked by its bound",
+          "[diagnosis][ranking]") {
+  report::AnalysisReport r = Analyze(FlatKernelsWithSyncs().trace);
+  const report::Diagnosis& d = r.diagnosis;
+  // Window 13.1 ms: computation 10 ms (76%), idle 3.1 ms (23.7%): not dominant, yet a quarter.
+  REQUIRE(d.triage.size() >= 4);
+  CHECK(d.triage[0].question == "gpu_idle");
+  CHECK(d.triage[0].answer == "partly");
+  CHECK(d.triage.back().question == "dominant_work");
+  // The top kernel holds 1 ms of 13.1 ms (f = 7.6%): at most 1 / (1 - 1/13.1) = 1.083x. The
+  // round trips (the 300 us after each kernel but the last, and the 10 us launch latencies
+  // inside them) hold 9 x 300 us = 2.7 ms: 1 / (1 - 2.7/13.1) = 1.26x. The idle phase bounds
+  // more, so it is ranked first and the kernel statement follows.
+  CHECK(d.bottleneck == "sync_bound");
+  CHECK(d.dominant_kind == "idle");
+  CHECK(d.status == "finding");
+  REQUIRE(d.bound_speedup);
+  CHECK(*d.bound_speedup > 1.2);
+  REQUIRE(d.secondary.size() == 1);
+  const report::Diagnosis& s = d.secondary.front();
+  CHECK(s.dominant_kind == "kernel");
+  REQUIRE(s.bound_speedup);
+  CHECK(*s.bound_speedup == Approx(1.0 / (1.0 - 1.0 / 13.1)).epsilon(1e-3));
+  bool ranked = false;
+  for (const std::string& line : d.support)
+    ranked = ranked || Contains(line, "Ranked first: its bound");
+  CHECK(ranked);
+  CHECK(Contains(r.headline, "; GPU phase: "));
+
+  // Without the late returns the idle is launch latency only (10 us a period): under 15%, no
+  // idle statement, and the kernel statement stays first.
+  TraceBuilder tight;
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t0 = i * 1020 * kUs;
+    tight.Api("cudaLaunchKernel", t0, t0 + 5 * kUs, i + 1);
+    tight.Kernel("kernel_" + std::to_string(i), t0 + 10 * kUs, t0 + 1010 * kUs, i + 1);
+    tight.Api("cudaDeviceSynchronize", t0 + 6 * kUs, t0 + 1015 * kUs);
+  }
+  report::AnalysisReport t = Analyze(tight.trace);
+  CHECK(t.diagnosis.triage[0].answer == "no");
+  CHECK(t.diagnosis.dominant_kind == "kernel");
+  CHECK(t.diagnosis.secondary.empty());
+}
+
+TEST_CASE("headline: the steady-state window's busy time when it is not the GPU span",
+          "[diagnosis][headline]") {
+  // 90 ms of host work before the first launch, then 10 ms of GPU work: the span is 100% busy,
+  // the window 10% busy. The headline must not say "busy 100.0%" alone beside a host verdict.
+  TraceBuilder b;
+  b.Op("preprocess", 0, 90 * kMs);
+  b.Api("cudaLaunchKernel", 90 * kMs, 90 * kMs + 5 * kUs, 1);
+  b.Kernel("k", 90 * kMs + 10 * kUs, 100 * kMs, 1);
+  report::AnalysisReport r = Analyze(b.trace);
+  CHECK(r.diagnosis.bottleneck == "host_bound");
+  CHECK(Contains(r.headline, "The GPU is busy 9.99 ms of the 100 ms steady-state window (10.0%)"));
+  CHECK(Contains(r.headline, "busy 100.0% of it"));
+  // A window that is the span keeps the span sentence.
+  TraceBuilder span;
+  span.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  span.Kernel("k", 10 * kUs, 10 * kMs, 1);
+  CHECK(Contains(Analyze(span.trace).headline, "The GPU span is 9.99 ms over 1 GPU activities"));
+}
+
+TEST_CASE("waits: the queued idle inside a wait is said, not credited", "[diagnosis][waits]") {
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("A", 10 * kUs, 1 * kMs, 1);
+  // B is launched at once but runs only at 5 ms: it waits on another stream's event while the
+  // host waits in a stream synchronize.
+  b.Api("cudaLaunchKernel", 20 * kUs, 25 * kUs, 2);
+  b.Api("cudaStreamWaitEvent", 26 * kUs, 27 * kUs);
+  b.Kernel("B", 5 * kMs, 6 * kMs, 2);
+  b.Api("cudaStreamSynchronize", 30 * kUs, 6 * kMs + 5 * kUs);
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Finding* sync = Find(r, "sync_api");
+  REQUIRE(sync != nullptr);
+  CHECK(sync->gpu_idle_caused_ns.value_or(-1) == 0);
+  // The idle stretch [1, 5) ms had B queued from its start: 4 ms inside the wait, all queued.
+  REQUIRE(sync->gpu_idle_queued_ns);
+  CHECK(*sync->gpu_idle_queued_ns == 4 * kMs);
+  CHECK(Contains(sync->summary,
+                 "(4.00 ms more idle lies inside them with the next GPU work "
+                 "already queued"));
+}
+
+TEST_CASE("predictions: f is over the diagnosis' steady-state window", "[predictions]") {
+  // A runs, the host works 2 ms with the GPU idle, B runs and is waited for: a 4 ms window.
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("A", 10 * kUs, 1 * kMs, 1);
+  b.Api("cudaLaunchKernel", 3 * kMs, 3 * kMs + 5 * kUs, 2);
+  b.Kernel("B", 3 * kMs + 10 * kUs, 4 * kMs, 2);
+  b.Api("cudaDeviceSynchronize", 3 * kMs + 6 * kUs, 4 * kMs);
+  analysis::CorrelationIndex index(b.trace);
+  std::vector<report::KernelRow> kernels = Analyze(b.trace).kernels;
+  report::Predictions whole = analysis::ComputePredictions(b.trace, index, kernels, {}, 20);
+  // 1 ms of that idle stretch was one-time work: the wall is 3 ms, and f of B its critical time
+  // (990 us, the device's last operation, waited for) over 3 ms, not over 4 ms.
+  report::Predictions steady =
+      analysis::ComputePredictions(b.trace, index, kernels, {}, 20, nullptr, 1 * kMs);
+  CHECK(whole.wall_ns == 4 * kMs);
+  CHECK(steady.wall_ns == 3 * kMs);
+  CHECK(Contains(steady.wall_source, "less 1.00 ms of one-time work (initialization)"));
+  const report::CriticalShare* share = nullptr;
+  for (const report::CriticalShare& s : steady.kernels) {
+    if (s.name == "B")
+      share = &s;
+  }
+  REQUIRE(share != nullptr);
+  CHECK(share->critical_ns == 990 * kUs);
+  CHECK(share->fraction == Approx(990.0 / 3000.0));
+}
+
+TEST_CASE("gemm alignment: CUTLASS kernels for operands under 16 bytes are a finding",
+          "[findings]") {
+  TraceBuilder b;
+  model::Device h100;
+  h100.compute_major = 9;
+  h100.compute_minor = 0;
+  b.trace.devices.push_back(h100);
+  b.Kernel(
+      "void cutlass::Kernel2<cutlass_75_tensorop_bf16_s1688gemm_bf16_128x128_nn_align1>("
+      "cutlass_75_tensorop_bf16_s1688gemm_bf16_128x128_nn_align1::Params)",
+      0,
+      3 * kMs);
+  // bf16 at align8 is 16 bytes, fp32 at align4 is 16 bytes: aligned.
+  b.Kernel(
+      "void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_16x16_32x1_nn_"
+      "align8>(cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_16x16_32x1_nn_align8::Params)",
+      3 * kMs,
+      4 * kMs);
+  b.Kernel("cutlass_80_tensorop_s1688gemm_256x128_32x3_nn_align4", 4 * kMs, 5 * kMs);
+  b.Kernel("elementwise", 5 * kMs, 10 * kMs);
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Finding* f = Find(r, "gemm_misaligned");
+  REQUIRE(f != nullptr);
+  CHECK(f->count == 1);
+  CHECK(f->time_ns == 3 * kMs);
+  CHECK(f->severity == "warning");  // 30% of kernel time
+  REQUIRE(f->rows.size() == 1);
+  CHECK(f->rows[0].cells[3] == "1");
+  CHECK(f->rows[0].cells[4] == "2");
+  CHECK(f->rows[0].cells[5] == "sm75");
+  CHECK(Contains(f->summary, "(3.00 ms, 30.0% of kernel time)"));
+  CHECK(Contains(f->summary, "built for an older architecture than the GPU's (sm90)"));
+  // Aligned kernels only: no finding.
+  TraceBuilder aligned;
+  aligned.Kernel("cutlass_80_tensorop_s1688gemm_256x128_32x3_nn_align4", 0, kMs);
+  CHECK(Find(Analyze(aligned.trace), "gemm_misaligned") == nullptr);
+}
+
+TEST_CASE("dependency: queued idle between the nodes of one graph launch is named",
+          "[diagnosis][queued]") {
+  // One graph launch runs two nodes with 2 ms between them: the second was queued throughout.
+  TraceBuilder b;
+  b.Api("cudaGraphLaunch", 0, 5 * kUs, 1);
+  b.Kernel("node_a", 10 * kUs, 1 * kMs, 1);
+  b.Kernel("node_b", 3 * kMs, 4 * kMs, 1);
+  report::AnalysisReport r = Analyze(b.trace);
+  CHECK(r.diagnosis.bottleneck == "dependency_bound");
+  bool named = false;
+  for (const std::string& line : r.diagnosis.support)
+    named = named || Contains(line,
+                              "2.00 ms of that queued idle lies between the nodes of one "
+                              "CUDA graph launch");
+  CHECK(named);
+  // Two launches of one node each, the same gap between them: no graph holds the idle.
+  TraceBuilder two;
+  two.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  two.Kernel("node_a", 10 * kUs, 1 * kMs, 1);
+  two.Api("cudaLaunchKernel", 6 * kUs, 9 * kUs, 2);
+  two.Kernel("node_b", 3 * kMs, 4 * kMs, 2);
+  for (const std::string& line : Analyze(two.trace).diagnosis.support)
+    CHECK_FALSE(Contains(line, "between the nodes of one CUDA graph launch"));
+}
