@@ -8,6 +8,7 @@
 #include "gpuperf/framework.h"
 #include "gpuperf/occupancy.h"
 #include "gpuperf/roofline.h"
+#include "gpuperf/schema_versions.h"
 
 #include <cstdint>
 #include <map>
@@ -16,9 +17,6 @@
 #include <vector>
 
 namespace gpuperf::report {
-
-// The semver of report.json; bump minor for added keys, major for removed or renamed ones.
-inline constexpr const char* kReportSchemaVersion = "1.9.0";
 
 // Summary statistics of a set of durations (or sizes), with `nsys stats` definitions:
 // avg = mean, med = median (mean of the two middle values for even counts), stddev = sample

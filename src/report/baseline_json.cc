@@ -1,5 +1,5 @@
 // baseline.json: the baseline record. Keys are a contract (docs/recorder.md), versioned by
-// kBaselineSchemaVersion.
+// kBaselineSchemaVersion (gpuperf/schema_versions.h).
 #include <fmt/format.h>
 
 #include "report/baseline_writer.h"
@@ -8,11 +8,10 @@ namespace gpuperf::report {
 namespace {
 
 using baseline::Baseline;
+using baseline::kBaselineSchemaVersion;
 using baseline::kNotAvailable;
 using baseline::Summary;
 using nlohmann::ordered_json;
-
-constexpr const char* kBaselineSchemaVersion = "1.3.0";
 
 ordered_json SummaryJson(const Summary& s, const char* unit) {
   return {{"unit", unit},
