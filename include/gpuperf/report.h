@@ -58,6 +58,9 @@ struct KernelRow {
   // The framework category (CategoryRow::name) of most of this kernel's time (last: positional
   // initialisers of the fields above stay valid).
   std::string category{};
+  // The name as report.md's tables show it (analysis/kernel/readable_name.h: "void " and the
+  // parameter list dropped, template arguments shortened); not in report.json.
+  std::string readable_name{};
 };
 
 // One roof of a ceilings entry: the peak rate of one precision on one unit.
