@@ -8,6 +8,7 @@
 #include "gpuperf/framework.h"
 #include "gpuperf/occupancy.h"
 #include "gpuperf/roofline.h"
+#include "gpuperf/schema_versions.h"
 
 #include <cstdint>
 #include <map>
@@ -16,9 +17,6 @@
 #include <vector>
 
 namespace gpuperf::report {
-
-// The semver of report.json; bump minor for added keys, major for removed or renamed ones.
-inline constexpr const char* kReportSchemaVersion = "1.10.0";
 
 // Summary statistics of a set of durations (or sizes), with `nsys stats` definitions:
 // avg = mean, med = median (mean of the two middle values for even counts), stddev = sample
@@ -60,6 +58,9 @@ struct KernelRow {
   // The framework category (CategoryRow::name) of most of this kernel's time (last: positional
   // initialisers of the fields above stay valid).
   std::string category{};
+  // The name as report.md's tables show it (analysis/kernel/readable_name.h: "void " and the
+  // parameter list dropped, template arguments shortened); not in report.json.
+  std::string readable_name{};
 };
 
 // One roof of a ceilings entry: the peak rate of one precision on one unit.

@@ -11,7 +11,7 @@
 #include "analysis/core/names.h"
 #include "analysis/findings/findings.h"
 #include "analysis/framework/categories.h"
-#include "analysis/kernel/ceilings_used.h"
+#include "analysis/kernel/device_roofs.h"
 #include "analysis/kernel/readable_name.h"
 
 namespace gpuperf::analysis::framework {
@@ -408,9 +408,8 @@ class LeverFinder {
     else
       return std::nullopt;
     for (const model::Device& d : trace_.devices) {
-      DeviceRoofs roofs = RoofsOf(trace_, d.id);
-      if (roofs.match.entry) {
-        if (auto peak = roofs.match.entry->Peak(p, model::MathUnit::kTensor))
+      if (const model::DeviceCeilings* entry = EntryOf(d.id)) {
+        if (auto peak = entry->Peak(p, model::MathUnit::kTensor))
           return peak;
       }
     }
@@ -420,9 +419,9 @@ class LeverFinder {
   // The DRAM bandwidth of the trace's first device with ceilings.
   std::optional<double> DramBandwidth() {
     for (const model::Device& d : trace_.devices) {
-      DeviceRoofs roofs = RoofsOf(trace_, d.id);
-      if (roofs.match.entry && roofs.match.entry->dram_bytes_per_s.value_or(0) > 0)
-        return roofs.match.entry->dram_bytes_per_s;
+      const model::DeviceCeilings* entry = EntryOf(d.id);
+      if (entry && entry->dram_bytes_per_s.value_or(0) > 0)
+        return entry->dram_bytes_per_s;
     }
     return std::nullopt;
   }
@@ -433,14 +432,22 @@ class LeverFinder {
       return tf32_entry_ ? &*tf32_entry_ : nullptr;
     tf32_checked_ = true;
     for (const model::Device& d : trace_.devices) {
-      DeviceRoofs roofs = RoofsOf(trace_, d.id);
-      if (roofs.match.entry &&
-          roofs.match.entry->Peak(model::Precision::kTf32, model::MathUnit::kTensor)) {
-        tf32_entry_ = *roofs.match.entry;  // a copy: a measured entry lives in the match
+      const model::DeviceCeilings* entry = EntryOf(d.id);
+      if (entry && entry->Peak(model::Precision::kTf32, model::MathUnit::kTensor)) {
+        tf32_entry_ = *entry;
         break;
       }
     }
     return tf32_entry_ ? &*tf32_entry_ : nullptr;
+  }
+
+  // The ceilings of `device`, resolved once per finder. Its caller (the diagnosis) does not yet
+  // pass down the roofs analyze.cc resolved (issue 15 item 5).
+  const model::DeviceCeilings* EntryOf(std::int32_t device) {
+    auto it = matches_.find(device);
+    if (it == matches_.end())
+      it = matches_.emplace(device, DeviceCeilingMatch(trace_, device)).first;
+    return it->second.entry;
   }
 
   std::optional<double> Tf32Peak() {
@@ -503,6 +510,7 @@ class LeverFinder {
   std::unordered_map<std::string_view, const report::KernelRow*> kernel_rows_;
   bool tf32_checked_ = false;
   std::optional<model::DeviceCeilings> tf32_entry_;
+  std::map<std::int32_t, model::CeilingMatch> matches_;
 };
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "analysis/core/correlation.h"
+#include "analysis/kernel/device_roofs.h"
 #include "model/ceilings.h"
 
 namespace gpuperf::analysis {
@@ -98,10 +99,11 @@ std::vector<std::int64_t> LaunchingHostOps(const model::Trace& trace,
 std::vector<ModeledOp> ModelHostOps(const model::Trace& trace, const CorrelationIndex& index);
 
 // Fills KernelRow::roofline with evidence "modeled" for each kernel name that has no roofline
-// yet (counters win) and got work from a shape model, against the datasheet ceilings of its
-// device; appends a note to `notes` when it filled any.
+// yet (counters win) and got work from a shape model, against the ceilings of its device
+// (`roofs`); appends a note to `notes` when it filled any.
 void AttachModeledRooflines(const model::Trace& trace,
                             const CorrelationIndex& index,
+                            const DeviceRoofsTable& roofs,
                             std::vector<report::KernelRow>& kernels,
                             std::vector<std::string>& notes);
 
