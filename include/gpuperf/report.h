@@ -138,7 +138,7 @@ struct Diagnosis {
 // (kind, name).
 struct InitializationItem {
   // "context_creation", "lazy_loading", "jit_compile", "autotune", "first_call",
-  // "graph_capture", "teardown"
+  // "graph_capture", "teardown", "setup" (since 1.10.0)
   std::string kind;
   std::string name;
   std::int64_t time_ns = 0;  // summed over its instances (clipped to the window)

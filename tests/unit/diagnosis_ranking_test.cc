@@ -204,8 +204,7 @@ TEST_CASE("gemm alignment: CUTLASS kernels for operands under 16 bytes are a fin
   CHECK(Find(Analyze(aligned.trace), "gemm_misaligned") == nullptr);
 }
 
-TEST_CASE("dependency: queued idle between the nodes of one graph launch is named",
-          "[diagnosis][queued]") {
+TEST_CASE("dependency: queued idle inside a graph launch is named", "[diagnosis][queued]") {
   // One graph launch runs two nodes with 2 ms between them: the second was queued throughout.
   TraceBuilder b;
   b.Api("cudaGraphLaunch", 0, 5 * kUs, 1);
@@ -215,9 +214,7 @@ TEST_CASE("dependency: queued idle between the nodes of one graph launch is name
   CHECK(r.diagnosis.bottleneck == "dependency_bound");
   bool named = false;
   for (const std::string& line : r.diagnosis.support)
-    named = named || Contains(line,
-                              "2.00 ms of that queued idle lies between the nodes of one "
-                              "CUDA graph launch");
+    named = named || Contains(line, "2.00 ms of that queued idle lies inside a CUDA graph launch");
   CHECK(named);
   // Two launches of one node each, the same gap between them: no graph holds the idle.
   TraceBuilder two;
@@ -226,5 +223,25 @@ TEST_CASE("dependency: queued idle between the nodes of one graph launch is name
   two.Api("cudaLaunchKernel", 6 * kUs, 9 * kUs, 2);
   two.Kernel("node_b", 3 * kMs, 4 * kMs, 2);
   for (const std::string& line : Analyze(two.trace).diagnosis.support)
-    CHECK_FALSE(Contains(line, "between the nodes of one CUDA graph launch"));
+    CHECK_FALSE(Contains(line, "inside a CUDA graph launch"));
+}
+
+TEST_CASE("host-bound: host records the input holds are named, not asked for",
+          "[diagnosis][host]") {
+  // 8 ms of host time with no CUDA call and no recorded host work between two kernels.
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("a", 10 * kUs, 1 * kMs, 1);
+  b.Api("cudaLaunchKernel", 9 * kMs, 9 * kMs + 5 * kUs, 2);
+  b.Kernel("b", 9 * kMs + 10 * kUs, 10 * kMs, 2);
+  report::AnalysisReport plain = Analyze(b.trace);
+  REQUIRE(plain.diagnosis.bottleneck == "host_bound");
+  CHECK(Contains(plain.diagnosis.missing_evidence, "host-side ranges or CPU samples"));
+  b.trace.diagnostics.Count(model::Diagnostic::kNsysOsrtUnread, 1831);
+  b.trace.diagnostics.Count(model::Diagnostic::kNsysCpuSamplesUnread, 1531);
+  report::AnalysisReport held = Analyze(b.trace);
+  CHECK(Contains(held.diagnosis.missing_evidence,
+                 "the export holds 1831 OS runtime calls and 1531 CPU samples that gpuperf does "
+                 "not read yet"));
+  CHECK_FALSE(Contains(held.diagnosis.missing_evidence, "would confirm it"));
 }

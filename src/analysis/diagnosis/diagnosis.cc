@@ -72,7 +72,25 @@ int ColumnIndex(const report::Finding& f, std::string_view column) {
   return -1;
 }
 
-void SetIdleClass(report::Diagnosis& d,
+// "the export holds 1831 OS runtime calls and 1531 CPU samples that gpuperf does not read yet".
+std::string UnreadHostRecords(const model::Trace& trace) {
+  auto count = [&](model::Diagnostic what) {
+    auto it = trace.diagnostics.counts.find(what);
+    return it == trace.diagnostics.counts.end() ? std::int64_t{0} : it->second;
+  };
+  std::int64_t osrt = count(model::Diagnostic::kNsysOsrtUnread);
+  std::int64_t samples = count(model::Diagnostic::kNsysCpuSamplesUnread);
+  if (osrt == 0 && samples == 0)
+    return "";
+  std::string what = osrt > 0 && samples > 0
+                         ? fmt::format("{} OS runtime calls and {} CPU samples", osrt, samples)
+                     : osrt > 0 ? fmt::format("{} OS runtime calls", osrt)
+                                : fmt::format("{} CPU samples", samples);
+  return fmt::format("the export holds {} that gpuperf does not read yet", what);
+}
+
+void SetIdleClass(const model::Trace& trace,
+                  report::Diagnosis& d,
                   const report::AnalysisReport& r,
                   const IdleAttribution& idle,
                   std::string& subject,
@@ -109,9 +127,11 @@ void SetIdleClass(report::Diagnosis& d,
             : std::string()));
   if (idle.queued_in_graphs_ns > 0)
     d.support.push_back(fmt::format(
-        "{} of that queued idle lies between the nodes of one CUDA graph launch (its first node's "
-        "start to its last node's end): the graph waited inside itself, on an event-wait or host "
-        "node or on nodes the trace does not record (trace: graph launches by correlation).",
+        "{} of that queued idle lies inside a CUDA graph launch, from its launch call's end to "
+        "its last node's end (before its first recorded node or between its nodes): the graph "
+        "waited on an event-wait or host node, on nodes the trace does not record (node-level "
+        "graph tracing, nsys --cuda-graph-trace=node, shows them), or on a dependency ahead of it "
+        "in the stream (trace: graph launches by correlation).",
         Ms(idle.queued_in_graphs_ns)));
   d.support.push_back(fmt::format(
       "{} of the stretches ({}) are the round trip after a host-blocking synchronization ({} "
@@ -189,6 +209,7 @@ void SetIdleClass(report::Diagnosis& d,
     if (!shown) {
       d.status = "hypothesis";
       d.evidence = "inferred";
+      context.host_records_unread = UnreadHostRecords(trace);
     }
   }
   d.bound_speedup = AmdahlLimit(WallFraction(r, idle, attributed));
@@ -353,9 +374,13 @@ std::vector<const model::DeviceCeilings*> EntriesOf(const report::AnalysisReport
 // A GEMM-shaped FP32 kernel on CUDA cores of a GPU with TF32 tensor cores: its time over the
 // floor at the TF32 tensor roof. The FP32 compute roof it was placed against (clock-scaled) is
 // raised by the datasheet's TF32-tensor / FP32-vector ratio (the clock scaling cancels); the DRAM
-// floor stays. Over several candidate parts, the largest ratio and bandwidth: an upper bound.
+// floor stays, unless the kernel shows no on-chip reuse: a tiled library GEMM moves far fewer
+// DRAM bytes than it (its operands once, about), so its traffic is no floor for the change and the
+// FLOPs alone bound it. Over several candidate parts, the largest ratio and bandwidth: an upper
+// bound.
 std::optional<double> TensorLocalSpeedup(const report::AnalysisReport& r,
-                                         const report::KernelRow& row) {
+                                         const report::KernelRow& row,
+                                         bool traffic_falls) {
   if (!row.roofline || !IsMatrixShapedKernel(row.name))
     return std::nullopt;
   const report::KernelRoofline& roof = *row.roofline;
@@ -378,7 +403,9 @@ std::optional<double> TensorLocalSpeedup(const report::AnalysisReport& r,
   if (ratio <= 1 || !compute_peak || !bandwidth || *compute_peak <= 0 || *bandwidth <= 0)
     return std::nullopt;
   double seconds = *roof.flops / *roof.achieved_flops_per_s;
-  double floor = std::max(*roof.flops / (*compute_peak * ratio), *roof.dram_bytes / *bandwidth);
+  double floor = *roof.flops / (*compute_peak * ratio);
+  if (!traffic_falls)
+    floor = std::max(floor, *roof.dram_bytes / *bandwidth);
   if (floor <= 0)
     return std::nullopt;
   return seconds / floor;
@@ -417,14 +444,15 @@ void DescribeDominantKernel(const model::Trace& trace,
   }
   context.matrix_shaped = IsMatrixShapedKernel(row->name);
   context.min_waves = MinWaves(trace, *row);
-  context.tensor_local_speedup = TensorLocalSpeedup(r, *row);
+  context.tensor_local_speedup = TensorLocalSpeedup(r, *row, !context.no_reuse.empty());
 }
 
 // The idle half of a window whose main statement is its GPU work: from this share of the steady
 // window on, the idle time gets its own statement (its class, experiment and causal bound).
 constexpr double kSecondaryIdleShare = 0.15;
 
-std::vector<report::Diagnosis> SecondaryIdleStatement(const report::Diagnosis& main,
+std::vector<report::Diagnosis> SecondaryIdleStatement(const model::Trace& trace,
+                                                      const report::Diagnosis& main,
                                                       const report::AnalysisReport& r,
                                                       const IdleAttribution& idle,
                                                       const ExperimentContext& base) {
@@ -437,7 +465,7 @@ std::vector<report::Diagnosis> SecondaryIdleStatement(const report::Diagnosis& m
   context.amd = base.amd;
   context.pytorch = base.pytorch;
   context.graphs = base.graphs;
-  SetIdleClass(s, r, idle, subject, context);
+  SetIdleClass(trace, s, r, idle, subject, context);
   SetExperiment(s, subject, context);
   return {std::move(s)};
 }
@@ -559,7 +587,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   // Without a timeline the triage starts at the dominant work (marked decided-by-skipping).
   bool decided = idle_decides;
   if (decided) {
-    SetIdleClass(d, r, idle, subject, context);
+    SetIdleClass(trace, d, r, idle, subject, context);
   }
   if (!decided && has_timeline) {
     d.triage.push_back(
@@ -643,7 +671,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
     d.secondary = SecondaryGpuStatement(trace, d, r, compute, SteadyWall(r, idle));
   else if (has_timeline && idle.has_api_calls && idle_share >= kSecondaryIdleShare &&
            !d.bottleneck.empty())
-    d.secondary = SecondaryIdleStatement(d, r, idle, context);
+    d.secondary = SecondaryIdleStatement(trace, d, r, idle, context);
   RankStatements(d);
   QueueAgainstHostPhases(d, idle);
   if (std::int64_t spans = ReplaySpans(trace); spans > 0) {

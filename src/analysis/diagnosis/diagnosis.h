@@ -45,6 +45,9 @@ struct ExperimentContext {
   // Host-bound: most recorded host work in the gaps lies outside framework operators (Python
   // preprocessing, data loading), which graphs and launch batching do not remove; its top names.
   bool host_outside_ops = false;
+  // Host records the input holds but gpuperf does not read (an nsys export's OS runtime calls and
+  // CPU samples): said instead of asking for them. "" when there are none.
+  std::string host_records_unread;
   std::string host_work_names;
   // That host work's time in the gaps and the steady window: overlapping it with the GPU bounds
   // the wall at max(it, the rest), below removing it.

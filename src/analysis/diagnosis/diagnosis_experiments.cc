@@ -32,12 +32,15 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
         f < 1.0 ? fmt::format("{:.2f}x", 1.0 / (1.0 - f)) : std::string("unbounded");
     if (AdvisesTensorCores(d, context))
       return fmt::format(
-          " If it succeeds fully, the kernel at the TF32 tensor roof ({:.2f}x faster locally; "
+          " If it succeeds fully, the kernel at the TF32 tensor roof ({:.2f}x faster locally{}; "
           "{:.2f}x at its FP32 floor on CUDA cores{}), the whole program is at most {:.2f}x "
           "faster (Amdahl; {} only if the kernel took no time at all).",
           *context.tensor_local_speedup,
+          context.no_reuse.empty() ? ""
+                                   : ", its FLOPs alone: a tiled GEMM moves far fewer DRAM bytes "
+                                     "than this kernel",
           *context.roof_local_speedup,
-          d.bottleneck == "compute_bound" ? "" : ", which the on-chip reuse alone reaches",
+          context.no_reuse.empty() ? "" : ", which the on-chip reuse alone reaches",
           *d.bound_speedup,
           limit);
     return fmt::format(
@@ -212,13 +215,22 @@ Advice AdviceFor(const report::Diagnosis& d,
   }
   if (c == "host_bound") {
     return {
-        "Profile the host over the idle stretches (CPU sampling, NVTX or framework ranges "
-        "around data loading, Python and I/O) and move the work found there off the critical "
-        "path (overlap it with GPU work, prefetch, run it asynchronously).",
+        fmt::format("Profile the host over the idle stretches ({}) and move the work found there "
+                    "off the critical path (overlap it with GPU work, prefetch, run it "
+                    "asynchronously).",
+                    context.pytorch ? "CPU sampling, NVTX or framework ranges around data "
+                                      "loading, Python and I/O"
+                                    : "CPU sampling and NVTX ranges around the host code "
+                                      "between the GPU work, such as I/O, setup and MPI"),
         "Host-side ranges over the gaps: if the host was waiting on the GPU or idle itself "
         "during them, the program is not host-bound.",
-        "The trace shows no CUDA call in the gaps, not what the host did instead; host-side "
-        "ranges or CPU samples over the gap windows would confirm it."};
+        context.host_records_unread.empty()
+            ? "The trace shows no CUDA call in the gaps, not what the host did instead; "
+              "host-side ranges or CPU samples over the gap windows would confirm it."
+            : fmt::format("The trace shows no CUDA call in the gaps, not what the host did "
+                          "instead; {} (nsys stats --report osrt_sum, and the CPU-sampling view "
+                          "over the gap windows, show it).",
+                          context.host_records_unread)};
   }
   if (c == "transfer_bound") {
     return {fmt::format("Hide or remove the {} copies: pinned host memory, cudaMemcpyAsync on "

@@ -239,7 +239,8 @@ std::vector<std::int64_t> QueuedFrom(const model::Trace& trace,
   return out;
 }
 
-// The node span of each graph launch (its activities' first start to last end), merged.
+// The span of each graph launch, from its launch call's end (the graph is queued) to its last
+// node's end, merged.
 std::vector<Interval> GraphSpans(const model::Trace& trace,
                                  const ActivityList& activities,
                                  const CorrelationIndex& index) {
@@ -249,7 +250,9 @@ std::vector<Interval> GraphSpans(const model::Trace& trace,
     std::int64_t call = index.PrimaryCall(a->correlation, a->pid);
     if (call < 0 || !is_graph(trace.api_calls[static_cast<std::size_t>(call)].name))
       continue;
-    auto [it, fresh] = by_call.try_emplace(call, Interval{a->start_ns, a->end_ns});
+    std::int64_t queued = trace.api_calls[static_cast<std::size_t>(call)].end_ns;
+    auto [it, fresh] =
+        by_call.try_emplace(call, Interval{std::min(queued, a->start_ns), a->end_ns});
     if (!fresh) {
       it->second.start = std::min(it->second.start, a->start_ns);
       it->second.end = std::max(it->second.end, a->end_ns);
