@@ -245,3 +245,27 @@ TEST_CASE("host-bound: host records the input holds are named, not asked for",
                  "not read yet"));
   CHECK_FALSE(Contains(held.diagnosis.missing_evidence, "would confirm it"));
 }
+
+TEST_CASE("ranking: a wait that bounds more than the GPU statement is ranked under 15% idle",
+          "[diagnosis][ranking]") {
+  // Ten 1 ms kernels each followed by a synchronize that returns 120 us late: idle 130 us a
+  // period (11.5%, under the 15% that calls for an idle statement by itself), yet the waits'
+  // round trips bound 1.12x against the top kernel's 1.10x.
+  TraceBuilder b;
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t0 = i * 1130 * kUs;
+    b.Api("cudaLaunchKernel", t0, t0 + 5 * kUs, i + 1);
+    b.Kernel("kernel_" + std::to_string(i), t0 + 10 * kUs, t0 + 1010 * kUs, i + 1);
+    b.Api("cudaDeviceSynchronize_v3020", t0 + 6 * kUs, t0 + 1130 * kUs);
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Finding* sync = Find(r, "sync_api");
+  REQUIRE(sync != nullptr);
+  REQUIRE(sync->bound_speedup_if_removed);
+  REQUIRE(r.diagnosis.secondary.size() == 1);
+  CHECK(r.diagnosis.triage[0].answer == "no");
+  CHECK(r.diagnosis.bottleneck == "sync_bound");
+  CHECK(r.diagnosis.secondary.front().dominant_kind == "kernel");
+  // The call is named without its version suffix.
+  CHECK(Contains(r.diagnosis.next_experiment, "\"cudaDeviceSynchronize\""));
+}

@@ -170,7 +170,8 @@ void SetIdleClass(const model::Trace& trace,
       d.support.push_back(fmt::format("{} ({}, trace).", sync->summary, sync->id));
       int api = ColumnIndex(*sync, "API Name");
       if (api >= 0 && !sync->rows.empty())
-        subject = sync->rows.front().cells[static_cast<std::size_t>(api)];
+        subject = std::string(
+            StripVersionSuffix(sync->rows.front().cells[static_cast<std::size_t>(api)]));
     }
   } else if (attributed == idle.launch_ns) {
     d.bottleneck = "launch_bound";
@@ -470,6 +471,18 @@ std::vector<report::Diagnosis> SecondaryIdleStatement(const model::Trace& trace,
   return {std::move(s)};
 }
 
+// The largest bound of a wait-type finding (sized by the GPU idle it causes): under the idle
+// share that calls for an idle statement, a wait that bounds more than the main statement still
+// earns one, so that the ranking sees it.
+double LargestWaitBound(const report::AnalysisReport& r) {
+  double best = 1.0;
+  for (const char* id : {"sync_api", "sync_memcpy", "pageable_async_memcpy", "sync_memset"}) {
+    if (const report::Finding* f = FindFinding(r, id); f && f->bound_speedup_if_removed)
+      best = std::max(best, *f->bound_speedup_if_removed);
+  }
+  return best;
+}
+
 // The statement fields, without the triage, scope and queue the two statements share.
 void SwapStatements(report::Diagnosis& a, report::Diagnosis& b) {
   std::swap(a.dominant_kind, b.dominant_kind);
@@ -669,8 +682,9 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   }
   if (d.dominant_kind == "idle")
     d.secondary = SecondaryGpuStatement(trace, d, r, compute, SteadyWall(r, idle));
-  else if (has_timeline && idle.has_api_calls && idle_share >= kSecondaryIdleShare &&
-           !d.bottleneck.empty())
+  else if (has_timeline && idle.has_api_calls && !d.bottleneck.empty() &&
+           (idle_share >= kSecondaryIdleShare ||
+            LargestWaitBound(r) > d.bound_speedup.value_or(1.0) + 1e-3))
     d.secondary = SecondaryIdleStatement(trace, d, r, idle, context);
   RankStatements(d);
   QueueAgainstHostPhases(d, idle);

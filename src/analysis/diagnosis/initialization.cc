@@ -274,6 +274,11 @@ void EdgeResourceCalls(const model::Trace& trace,
     bool setup = c.end_ns <= first_gpu;
     if (!setup && c.start_ns < last_gpu)
       continue;
+    // A call another pass already holds (the allocation that created the context) is its item.
+    if (std::any_of(out.begin(), out.end(), [&](const Candidate& held) {
+          return held.start <= c.start_ns && c.end_ns <= held.end;
+        }))
+      continue;
     out.push_back({setup ? "setup" : "teardown",
                    std::string(StripVersionSuffix(trace.Name(c.name))),
                    c.start_ns,
