@@ -116,28 +116,6 @@ TEST_CASE("headline: the steady-state window's busy time when it is not the GPU 
   CHECK(Contains(Analyze(span.trace).headline, "The GPU span is 9.99 ms over 1 GPU activities"));
 }
 
-TEST_CASE("waits: the queued idle inside a wait is said, not credited", "[diagnosis][waits]") {
-  TraceBuilder b;
-  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
-  b.Kernel("A", 10 * kUs, 1 * kMs, 1);
-  // B is launched at once but runs only at 5 ms: it waits on another stream's event while the
-  // host waits in a stream synchronize.
-  b.Api("cudaLaunchKernel", 20 * kUs, 25 * kUs, 2);
-  b.Api("cudaStreamWaitEvent", 26 * kUs, 27 * kUs);
-  b.Kernel("B", 5 * kMs, 6 * kMs, 2);
-  b.Api("cudaStreamSynchronize", 30 * kUs, 6 * kMs + 5 * kUs);
-  report::AnalysisReport r = Analyze(b.trace);
-  const report::Finding* sync = Find(r, "sync_api");
-  REQUIRE(sync != nullptr);
-  CHECK(sync->gpu_idle_caused_ns.value_or(-1) == 0);
-  // The idle stretch [1, 5) ms had B queued from its start: 4 ms inside the wait, all queued.
-  REQUIRE(sync->gpu_idle_queued_ns);
-  CHECK(*sync->gpu_idle_queued_ns == 4 * kMs);
-  CHECK(Contains(sync->summary,
-                 "(4.00 ms more idle lies inside them with the next GPU work "
-                 "already queued"));
-}
-
 TEST_CASE("predictions: f is over the diagnosis' steady-state window", "[predictions]") {
   // A runs, the host works 2 ms with the GPU idle, B runs and is waited for: a 4 ms window.
   TraceBuilder b;

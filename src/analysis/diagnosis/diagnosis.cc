@@ -18,6 +18,10 @@
 namespace gpuperf::analysis {
 namespace {
 
+// The wait-type findings: sized by the GPU idle they cause (findings.h, SetWaitCost).
+constexpr const char* kWaitFindings[] = {
+    "sync_api", "sync_memcpy", "pageable_async_memcpy", "sync_memset"};
+
 double Fraction(std::int64_t part, std::int64_t whole) {
   return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
@@ -160,7 +164,7 @@ void SetIdleClass(const model::Trace& trace,
     d.bottleneck = "sync_bound";
     // The wait finding that causes the most idle names the call.
     const report::Finding* sync = nullptr;
-    for (const char* id : {"sync_api", "sync_memcpy", "pageable_async_memcpy", "sync_memset"}) {
+    for (const char* id : kWaitFindings) {
       const report::Finding* f = FindFinding(r, id);
       if (f && (!sync || f->gpu_idle_caused_ns.value_or(0) > sync->gpu_idle_caused_ns.value_or(0)))
         sync = f;
@@ -476,7 +480,7 @@ std::vector<report::Diagnosis> SecondaryIdleStatement(const model::Trace& trace,
 // earns one, so that the ranking sees it.
 double LargestWaitBound(const report::AnalysisReport& r) {
   double best = 1.0;
-  for (const char* id : {"sync_api", "sync_memcpy", "pageable_async_memcpy", "sync_memset"}) {
+  for (const char* id : kWaitFindings) {
     if (const report::Finding* f = FindFinding(r, id); f && f->bound_speedup_if_removed)
       best = std::max(best, *f->bound_speedup_if_removed);
   }
