@@ -131,8 +131,8 @@ void SetIdleClass(const model::Trace& trace,
             : std::string()));
   if (idle.queued_in_graphs_ns > 0)
     d.support.push_back(fmt::format(
-        "{} of that queued idle lies inside a CUDA graph launch, from its launch call's end to "
-        "its last node's end (before its first recorded node or between its nodes): the graph "
+        "{} of that queued idle lies inside a CUDA graph launch, between its recorded nodes or "
+        "in the idle stretch that ends at its first node after it was launched: the graph "
         "waited on an event-wait or host node, on nodes the trace does not record (node-level "
         "graph tracing, nsys --cuda-graph-trace=node, shows them), or on a dependency ahead of it "
         "in the stream (trace: graph launches by correlation).",

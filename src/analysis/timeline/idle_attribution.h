@@ -54,9 +54,9 @@ struct IdleAttribution {
   // Idle while the next GPU work had already been launched (queued): no host call causes it.
   std::int64_t queued_ns = 0;
   std::int64_t queued_gaps = 0;  // gaps with a queued part
-  // Of queued_ns: inside the span of one CUDA/HIP graph launch (its launch call's end to its last
-  // node's end): the graph waited before its first recorded node or between its nodes (event-wait
-  // or host nodes, nodes the trace does not record, a dependency ahead of it in the stream).
+  // Of queued_ns: inside one CUDA/HIP graph launch (between its nodes) or in the idle stretch that
+  // ends at its first node after it was launched: the graph waited (event-wait or host nodes,
+  // nodes the trace does not record, a dependency ahead of it in the stream).
   std::int64_t queued_in_graphs_ns = 0;
   std::int64_t stream_waits = 0;   // cudaStreamWaitEvent-style calls: cross-stream dependencies
   std::int64_t last_busy_end = 0;  // after it the GPU has no work left for a wait to delay
