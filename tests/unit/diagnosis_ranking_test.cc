@@ -247,3 +247,22 @@ TEST_CASE("ranking: a wait that bounds more than the GPU statement is ranked und
   // The call is named without its version suffix.
   CHECK(Contains(r.diagnosis.next_experiment, "\"cudaDeviceSynchronize\""));
 }
+
+TEST_CASE("dominant phase: a phase whose host waits for the GPU says so", "[diagnosis][phase]") {
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("k", 10 * kUs, 8 * kMs, 1);
+  // The range holds 8 ms of the 20 ms window; 6 ms of it the host waits in a synchronize.
+  b.AddRange(model::RangeKind::kUserAnnotation, "data_dist", 1 * kMs, 9 * kMs);
+  b.Api("cudaStreamSynchronize", 2 * kMs, 8 * kMs);
+  b.Api("cudaLaunchKernel", 9 * kMs, 9 * kMs + 5 * kUs, 2);
+  b.Kernel("k2", 9 * kMs + 10 * kUs, 20 * kMs, 2);
+  report::AnalysisReport r = Analyze(b.trace);
+  bool said = false;
+  for (const std::string& line : r.diagnosis.support)
+    said = said || (Contains(line, "Dominant phase: data_dist") &&
+                    Contains(line,
+                             "6.00 ms of it the host was blocked in calls waiting for the "
+                             "GPU"));
+  CHECK(said);
+}

@@ -14,6 +14,7 @@
 #include "analysis/kernel/kernel_class.h"
 #include "analysis/predictions/amdahl.h"
 #include "model/ceilings.h"
+#include "util/intervals.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -297,7 +298,36 @@ double LaunchClassShare(const report::AnalysisReport& r) {
 constexpr double kPhaseMinShare = 0.3;
 constexpr double kPhaseWholeWindow = 0.9;
 
-void AddPhase(report::Diagnosis& d, const report::AnalysisReport& r) {
+bool WaitCall(std::string_view name) {
+  name = StripVersionSuffix(name);
+  return IsBlockingSyncApi(name) || IsSyncMemcpyApi(name) || IsSyncMemsetApi(name) ||
+         IsAsyncMemcpyApi(name);
+}
+
+// The host time of the host ranges named `name` spent blocked in calls that wait for the GPU:
+// synchronizations, synchronous copies and memsets, and async copy calls of at least 1 ms (the
+// runtime staged them through pageable memory, an implicit synchronization).
+std::int64_t PhaseBlockedNs(const model::Trace& trace, std::string_view name) {
+  std::vector<util::Interval> phase, waits;
+  for (const model::Range& range : trace.ranges) {
+    if (range.device == model::kNoId && trace.Name(range.name) == name)
+      phase.push_back({range.start_ns, range.end_ns});
+  }
+  if (phase.empty())
+    return 0;
+  CachedNamePredicate is_wait(trace, WaitCall);
+  CachedNamePredicate is_async(
+      trace, [](std::string_view n) { return IsAsyncMemcpyApi(StripVersionSuffix(n)); });
+  for (const model::ApiCall& c : trace.api_calls) {
+    if (!is_wait(c.name) || (is_async(c.name) && c.duration_ns() < 1'000'000))
+      continue;
+    waits.push_back({c.start_ns, c.end_ns});
+  }
+  return util::TotalLength(util::Intersect(util::MergeIntervals(std::move(phase)),
+                                           util::MergeIntervals(std::move(waits))));
+}
+
+void AddPhase(report::Diagnosis& d, const model::Trace& trace, const report::AnalysisReport& r) {
   const report::CriticalShare* best = nullptr;
   for (const report::CriticalShare& p : r.predictions.phases) {
     if (p.fraction < kPhaseMinShare || p.fraction >= kPhaseWholeWindow)
@@ -305,11 +335,23 @@ void AddPhase(report::Diagnosis& d, const report::AnalysisReport& r) {
     if (!best || p.fraction > best->fraction)
       best = &p;
   }
-  if (best)
-    d.support.push_back(fmt::format("Dominant phase: {} ({} range), {} of the wall time (trace).",
-                                    best->name,
-                                    best->kind,
-                                    Pct(best->fraction)));
+  if (!best)
+    return;
+  // A phase long because its host waits for the GPU is not where the time goes: say so.
+  std::int64_t blocked = PhaseBlockedNs(trace, best->name);
+  std::string waiting =
+      blocked * 2 >= best->critical_ns
+          ? fmt::format(
+                "; {} of it the host was blocked in calls waiting for the GPU "
+                "(synchronizations, copies), so the phase is long because the GPU is "
+                "behind, not because of its own host work",
+                Ms(blocked))
+          : std::string();
+  d.support.push_back(fmt::format("Dominant phase: {} ({} range), {} of the wall time{} (trace).",
+                                  best->name,
+                                  best->kind,
+                                  Pct(best->fraction),
+                                  waiting));
 }
 
 // Transfer- and communication-bound: time not hidden behind computation, measured on the trace.
@@ -675,7 +717,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
         d.bottleneck != "launch_bound")
       DescribeDominantKernel(trace, r, *top, context);
   }
-  AddPhase(d, r);
+  AddPhase(d, trace, r);
   AddQueueAndCoverage(d, idle);
   SetExperiment(d, subject, context);
   if (const report::KernelRow* k = FindKernel(r, d.dominant_name); k && d.dominant_kind == "kernel")
