@@ -160,6 +160,8 @@ void SetIdleClass(const model::Trace& trace,
     d.status = "hypothesis";
     context.ranks = r.source.rank.has_value();
     context.collectives = r.timeline.communication_ns > 0;
+    if (std::string wait = CollectiveWaitText(r); !wait.empty())
+      d.support.push_back(wait);
     context.stream_waits = idle.stream_waits;
   } else if (attributed == idle.sync_ns) {
     d.bottleneck = "sync_bound";
