@@ -296,3 +296,24 @@ TEST_CASE("collectives: a long tail of instances is said as waiting for other ra
   for (const std::string& line : Analyze(even.trace).diagnosis.support)
     CHECK_FALSE(Contains(line, "Of the collectives'"));
 }
+
+TEST_CASE("host-bound: a single-process DataLoader is named with its remedy", "[diagnosis][host]") {
+  // 8 ms of Python preprocessing, no operator inside, between two kernels, under the
+  // single-process DataLoader iterator.
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("a", 10 * kUs, 1 * kMs, 1);
+  b.Frame(
+      "torch/utils/data/dataloader.py(673): __next__ "
+      "<_SingleProcessDataLoaderIter>",
+      1 * kMs,
+      9 * kMs);
+  b.Frame(
+      "scipy/ndimage/_interpolation.py(500): zoom_shift", 1 * kMs + 10 * kUs, 9 * kMs - 10 * kUs);
+  b.Api("cudaLaunchKernel", 9 * kMs, 9 * kMs + 5 * kUs, 2);
+  b.Kernel("b", 9 * kMs + 10 * kUs, 10 * kMs, 2);
+  report::AnalysisReport r = Analyze(b.trace);
+  REQUIRE(r.diagnosis.bottleneck == "host_bound");
+  CHECK(Contains(r.diagnosis.next_experiment, "num_workers=0"));
+  CHECK(Contains(r.diagnosis.next_experiment, "zoom_shift"));
+}

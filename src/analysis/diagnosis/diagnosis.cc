@@ -77,6 +77,16 @@ int ColumnIndex(const report::Finding& f, std::string_view column) {
   return -1;
 }
 
+// PyTorch's single-process DataLoader iterator by any recorded name (a Python frame, the
+// profiler's "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__" range).
+bool HasSingleProcessLoader(const model::Trace& trace) {
+  for (model::NameId id = 0; id < trace.strings.size(); ++id) {
+    if (trace.Name(id).find("_SingleProcessDataLoaderIter") != std::string_view::npos)
+      return true;
+  }
+  return false;
+}
+
 // "the export holds 1831 OS runtime calls and 1531 CPU samples that gpuperf does not read yet".
 std::string UnreadHostRecords(const model::Trace& trace) {
   auto count = [&](model::Diagnostic what) {
@@ -196,6 +206,7 @@ void SetIdleClass(const model::Trace& trace,
     // shows only that the host was not in CUDA.
     bool shown = idle.host_work_ns * 2 >= idle.host_ns;
     context.host_outside_ops = idle.host_work_ns > 0 && idle.host_other_ns * 2 > idle.host_work_ns;
+    context.single_process_loader = HasSingleProcessLoader(trace);
     context.host_work_ns = idle.host_work_ns;
     context.window_ns = SteadyWall(r, idle);
     for (const auto& [name, ns] : idle.top_host_work) {

@@ -45,6 +45,8 @@ struct ExperimentContext {
   // Host-bound: most recorded host work in the gaps lies outside framework operators (Python
   // preprocessing, data loading), which graphs and launch batching do not remove; its top names.
   bool host_outside_ops = false;
+  // The trace names PyTorch's single-process DataLoader iterator (num_workers=0).
+  bool single_process_loader = false;
   // Host records the input holds but gpuperf does not read (an nsys export's OS runtime calls and
   // CPU samples): said instead of asking for them. "" when there are none.
   std::string host_records_unread;

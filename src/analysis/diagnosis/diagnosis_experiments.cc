@@ -190,9 +190,15 @@ Advice AdviceFor(const report::Diagnosis& d,
                         "it faster: {} (a DataLoader worker or another thread or process "
                         "overlapped with the GPU, a GPU or vectorised implementation). It runs "
                         "outside the framework operators, so graphs and launch batching would not "
-                        "remove it.",
+                        "remove it.{}",
                         context.host_work_names.empty() ? std::string("the recorded host work")
-                                                        : context.host_work_names),
+                                                        : context.host_work_names,
+                        context.single_process_loader
+                            ? " The trace's DataLoader runs in the launching process "
+                              "(_SingleProcessDataLoaderIter, num_workers=0): "
+                              "DataLoader(num_workers>0, pin_memory=True) prepares the next "
+                              "batch while the GPU runs this one."
+                            : ""),
             "The named host work's time in the gaps must fall and the GPU's idle share with it; "
             "if the GPU stays idle while that work runs elsewhere, something else holds it.",
             ""};
