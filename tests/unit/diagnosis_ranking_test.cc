@@ -194,6 +194,11 @@ TEST_CASE("dependency: queued idle inside a graph launch is named", "[diagnosis]
   for (const std::string& line : r.diagnosis.support)
     named = named || Contains(line, "2.00 ms of that queued idle lies inside a CUDA graph launch");
   CHECK(named);
+  // All of the queued idle is there: the experiment starts with the graphs' nodes.
+  CHECK(Contains(r.diagnosis.next_experiment,
+                 "first the CUDA graph launches, which hold 2.00 ms of the 2.00 ms of queued "
+                 "idle"));
+  CHECK(Contains(r.diagnosis.next_experiment, "nsys --cuda-graph-trace=node"));
   // Two launches of one node each, the same gap between them: no graph holds the idle.
   TraceBuilder two;
   two.Api("cudaLaunchKernel", 0, 5 * kUs, 1);

@@ -173,6 +173,8 @@ void SetIdleClass(const model::Trace& trace,
     if (std::string wait = CollectiveWaitText(r); !wait.empty())
       d.support.push_back(wait);
     context.stream_waits = idle.stream_waits;
+    context.queued_ns = idle.queued_ns;
+    context.queued_in_graphs_ns = idle.queued_in_graphs_ns;
   } else if (attributed == idle.sync_ns) {
     d.bottleneck = "sync_bound";
     // The wait finding that causes the most idle names the call.

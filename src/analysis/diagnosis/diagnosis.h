@@ -42,6 +42,9 @@ struct ExperimentContext {
   bool ranks = false;          // the trace is one rank of a job: other ranks can be compared
   bool collectives = false;    // the window holds communication kernels
   std::int64_t stream_waits = 0;  // cross-stream waits (cudaStreamWaitEvent) in the trace
+  // Dependency-bound: the queued idle, and the part of it inside graph launches.
+  std::int64_t queued_ns = 0;
+  std::int64_t queued_in_graphs_ns = 0;
   // Host-bound: most recorded host work in the gaps lies outside framework operators (Python
   // preprocessing, data loading), which graphs and launch batching do not remove; its top names.
   bool host_outside_ops = false;

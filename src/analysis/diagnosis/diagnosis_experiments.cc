@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "analysis/diagnosis/diagnosis.h"
+#include "analysis/findings/findings.h"
 #include "analysis/predictions/amdahl.h"
 
 namespace gpuperf::analysis {
@@ -130,6 +131,16 @@ Advice AdviceFor(const report::Diagnosis& d,
                   "wait on",
                   context.stream_waits)
             : std::string("the events and streams the queued work depends on");
+    // Most of the queued idle inside graph launches: the graphs come first.
+    if (context.queued_in_graphs_ns * 2 > context.queued_ns && context.queued_ns > 0)
+      where = fmt::format(
+          "first the CUDA graph launches, which hold {} of the {} of queued idle: trace their "
+          "nodes ({}) to see whether the idle holds nodes the trace lacks or event-wait and host "
+          "nodes; then {}",
+          Ms(context.queued_in_graphs_ns),
+          Ms(context.queued_ns),
+          context.amd ? "rocprofv3 with graph node tracing" : "nsys --cuda-graph-trace=node",
+          where);
     return {
         fmt::format(
             "Find what the queued work waits for: {}{}. The whole GPU idled with the work "
