@@ -89,12 +89,8 @@ bool HasSingleProcessLoader(const model::Trace& trace) {
 
 // "the export holds 1831 OS runtime calls and 1531 CPU samples that gpuperf does not read yet".
 std::string UnreadHostRecords(const model::Trace& trace) {
-  auto count = [&](model::Diagnostic what) {
-    auto it = trace.diagnostics.counts.find(what);
-    return it == trace.diagnostics.counts.end() ? std::int64_t{0} : it->second;
-  };
-  std::int64_t osrt = count(model::Diagnostic::kNsysOsrtUnread);
-  std::int64_t samples = count(model::Diagnostic::kNsysCpuSamplesUnread);
+  std::int64_t osrt = trace.diagnostics.Get(model::Diagnostic::kNsysOsrtUnread);
+  std::int64_t samples = trace.diagnostics.Get(model::Diagnostic::kNsysCpuSamplesUnread);
   if (osrt == 0 && samples == 0)
     return "";
   std::string what = osrt > 0 && samples > 0
@@ -313,12 +309,6 @@ double LaunchClassShare(const report::AnalysisReport& r) {
 constexpr double kPhaseMinShare = 0.3;
 constexpr double kPhaseWholeWindow = 0.9;
 
-bool WaitCall(std::string_view name) {
-  name = StripVersionSuffix(name);
-  return IsBlockingSyncApi(name) || IsSyncMemcpyApi(name) || IsSyncMemsetApi(name) ||
-         IsAsyncMemcpyApi(name);
-}
-
 // The host time of the host ranges named `name` spent blocked in calls that wait for the GPU:
 // synchronizations, synchronous copies and memsets, and async copy calls of at least 1 ms (the
 // runtime staged them through pageable memory, an implicit synchronization).
@@ -330,7 +320,7 @@ std::int64_t PhaseBlockedNs(const model::Trace& trace, std::string_view name) {
   }
   if (phase.empty())
     return 0;
-  CachedNamePredicate is_wait(trace, WaitCall);
+  CachedNamePredicate is_wait(trace, IsHostWaitApi);
   CachedNamePredicate is_async(
       trace, [](std::string_view n) { return IsAsyncMemcpyApi(StripVersionSuffix(n)); });
   for (const model::ApiCall& c : trace.api_calls) {

@@ -48,12 +48,6 @@ bool IsTeardownApi(std::string_view name) {
          ContainsNoCase(name, "CtxDestroy") || ContainsNoCase(name, "DeviceReset");
 }
 
-bool IsWaitApi(std::string_view name) {
-  name = StripVersionSuffix(name);
-  return IsBlockingSyncApi(name) || IsSyncMemcpyApi(name) || IsSyncMemsetApi(name) ||
-         IsAsyncMemcpyApi(name);
-}
-
 // The kind a name alone gives, or "" when the name says nothing.
 std::string KindByName(std::string_view name) {
   if (IsJitName(name))
@@ -167,7 +161,7 @@ void ApiOutliers(const model::Trace& trace,
     first_gpu = std::min(first_gpu, a.start_ns);
   const std::vector<model::NameId>& kernel_of = facts.kernel_of;
   CachedNamePredicate is_launch(trace, IsLaunchApi);
-  CachedNamePredicate is_wait(trace, IsWaitApi);
+  CachedNamePredicate is_wait(trace, IsHostWaitApi);
   CachedNamePredicate is_graph(trace, IsGraphLaunchApi);
   Groups firsts;   // first per (pid, API, kernel)
   Groups by_name;  // median per (pid, API)

@@ -78,8 +78,7 @@ std::optional<Misaligned> ParseMisaligned(std::string_view name) {
 }  // namespace
 
 std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
-  std::map<model::NameId, Misaligned> by_name;
-  std::map<model::NameId, bool> parsed;  // names decided once
+  std::map<model::NameId, std::optional<Misaligned>> decided;  // each name parsed once
   std::int64_t kernel_ns = 0;
   std::int32_t device_cc = 0;  // the GPUs' highest compute capability, major * 10 + minor
   for (const model::Device& d : in.trace.devices)
@@ -88,22 +87,21 @@ std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
     if (a.kind != model::ActivityKind::kKernel)
       continue;
     kernel_ns += a.duration_ns();
-    auto [it, fresh] = parsed.emplace(a.name, false);
-    if (fresh) {
-      if (auto m = ParseMisaligned(in.trace.Name(a.name))) {
-        by_name[a.name] = *m;
-        it->second = true;
-      }
-    }
+    auto [it, fresh] = decided.try_emplace(a.name);
+    if (fresh)
+      it->second = ParseMisaligned(in.trace.Name(a.name));
     if (!it->second)
       continue;
-    Misaligned& m = by_name[a.name];
-    ++m.instances;
-    m.total_ns += a.duration_ns();
+    ++it->second->instances;
+    it->second->total_ns += a.duration_ns();
   }
-  if (by_name.empty() || kernel_ns <= 0)
+  std::vector<std::pair<model::NameId, Misaligned>> sorted;
+  for (const auto& [name, m] : decided) {
+    if (m)
+      sorted.emplace_back(name, *m);
+  }
+  if (sorted.empty() || kernel_ns <= 0)
     return std::nullopt;
-  std::vector<std::pair<model::NameId, Misaligned>> sorted(by_name.begin(), by_name.end());
   std::sort(sorted.begin(), sorted.end(), [&](const auto& a, const auto& b) {
     if (a.second.total_ns != b.second.total_ns)
       return a.second.total_ns > b.second.total_ns;
