@@ -202,8 +202,9 @@ void SetIdleClass(const model::Trace& trace,
     d.bottleneck = "host_bound";
     // Host ops (framework operators) in the gaps show what the host did; without them the trace
     // shows only that the host was not in CUDA.
-    bool shown = idle.host_work_ns * 2 >= idle.host_ns;
-    context.host_outside_ops = idle.host_work_ns > 0 && idle.host_other_ns * 2 > idle.host_work_ns;
+    bool shown = idle.host_work_ns >= idle.host_ns - idle.host_work_ns;  // half, without overflow
+    context.host_outside_ops =
+        idle.host_work_ns > 0 && idle.host_other_ns > idle.host_work_ns - idle.host_other_ns;
     context.single_process_loader = HasSingleProcessLoader(trace);
     context.host_work_ns = idle.host_work_ns;
     context.window_ns = SteadyWall(r, idle);

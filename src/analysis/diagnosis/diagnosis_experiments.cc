@@ -132,7 +132,8 @@ Advice AdviceFor(const report::Diagnosis& d,
                   context.stream_waits)
             : std::string("the events and streams the queued work depends on");
     // Most of the queued idle inside graph launches: the graphs come first.
-    if (context.queued_in_graphs_ns * 2 > context.queued_ns && context.queued_ns > 0)
+    if (context.queued_ns > 0 &&
+        context.queued_in_graphs_ns > context.queued_ns - context.queued_in_graphs_ns)
       where = fmt::format(
           "first the CUDA graph launches, which hold {} of the {} of queued idle: trace their "
           "nodes ({}) to see whether the idle holds nodes the trace lacks or event-wait and host "

@@ -113,7 +113,8 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
   // a span never stands beside a host-bound verdict unexplained.
   std::int64_t steady = report.predictions.wall_ns;
   std::int64_t steady_busy = t.busy_ns - (preroll ? preroll->gpu_ns : 0);
-  bool span_is_window = !preroll && steady > 0 && t.total_ns >= steady * 95 / 100;
+  bool span_is_window = !preroll && steady > 0 && 
+                        static_cast<double>(t.total_ns) >= 0.95 * static_cast<double>(steady);
   if (span_is_window || steady <= 0) {
     text += fmt::format(
         "{}The GPU span is {} over {} GPU activities: busy {:.1f}% ({}), idle {:.1f}%{}.",
