@@ -3,6 +3,7 @@
 #pragma once
 
 #include "gpuperf/report.h"
+#include "gpuperf/schema_versions.h"
 
 #include <cstdint>
 #include <map>
@@ -11,9 +12,6 @@
 #include <vector>
 
 namespace gpuperf::compare {
-
-// The compare JSON's own semver (`gpuperf compare --format json`).
-inline constexpr const char* kCompareSchemaVersion = "1.1.0";
 
 // What must agree for two measurements to be comparable. Empty values are unknown.
 struct Fingerprint {

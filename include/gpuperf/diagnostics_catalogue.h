@@ -145,6 +145,9 @@ std::string_view ToString(DiagnosticSeverity severity);
     "values written as `n/a` (metric unavailable); nothing to keep")                               \
   F(kNcuWarningLines, "ncu_warning_lines", kInfo,                                                  \
     "`==WARNING==` lines of Nsight Compute; each is quoted in the notes")                          \
+  F(kNsysCpuSamplesUnread, "nsys.cpu_samples_unread", kInfo,                                      \
+    "a CPU sample (COMPOSITE_EVENTS) the export holds; not read yet, named where host time "       \
+    "is unexplained")                                                                              \
   F(kNsysGpuDuplicateId, "nsys.gpu_duplicate_id", kDataLoss,                                       \
     "a TARGET_INFO_GPU row with an id already seen; the first row wins")                           \
   F(kNsysGpuNullId, "nsys.gpu_null_id", kDataLoss,                                                 \
@@ -197,6 +200,9 @@ std::string_view ToString(DiagnosticSeverity severity);
     "an NVTX range whose domain id has no domain-create row; kept without a domain")               \
   F(kNsysNvtxUnterminatedRange, "nsys.nvtx_unterminated_range", kDataLoss,                         \
     "an NVTX range with a NULL end; skipped")                                                      \
+  F(kNsysOsrtUnread, "nsys.osrt_unread", kInfo,                                                    \
+    "an OS runtime call (OSRT_API) the export holds; not read yet, named where host time is "      \
+    "unexplained")                                                                                 \
   F(kNsysProcessNullPid, "nsys.process_null_pid", kDataLoss,                                       \
     "a PROCESSES row with neither `pid` nor `globalPid`; skipped")                                 \
   F(kNsysRuntimeEndBeforeStart, "nsys.runtime_end_before_start", kDataLoss,                        \

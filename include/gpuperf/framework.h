@@ -61,6 +61,10 @@ struct OperatorRow {
   std::string top_module;  // the innermost nn.Module class around most of its direct time, or ""
   std::vector<OperatorShape> shapes;  // by kernel_ns, at most a few
   std::int64_t shapes_omitted = 0;
+  // As report.md shows them (not in report.json): the name, "(no operator) via
+  // cudaLaunchKernel" for a launch_call row; top_kernel as a readable kernel name.
+  std::string display_name;
+  std::string top_kernel_readable;
 };
 
 // Every GPU activity's time in exactly one category: "gemm", "attention", "convolution",
@@ -76,6 +80,8 @@ struct CategoryRow {
   std::int64_t by_kernel_name_ns = 0;
   std::int64_t by_activity_ns = 0;
   std::vector<std::string> top_operators;  // at most three, by time
+  // The same as report.md shows them (OperatorRow::display_name); not in report.json.
+  std::vector<std::string> top_operators_display;
 };
 
 // One nn.Module class ("nn.Module: TimeSformerAttention_3" python frames, the instance suffix

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,10 +22,15 @@ struct KernelModelEntry {
   std::string note;                // free text, not interpreted
 };
 
+struct CompiledKernelModel;  // model/kernel_model.h
+
 struct KernelModelFile {
   std::string path;  // for notes and errors
   std::map<std::string, double> params;
   std::vector<KernelModelEntry> kernels;  // file order: the first match wins
+  // The patterns and formulas compiled by the reader (io/kernel_model), which compiles them to
+  // fail early, so that the analysis does not compile them again; null for a file built in code.
+  std::shared_ptr<const CompiledKernelModel> compiled;
 };
 
 }  // namespace gpuperf::model

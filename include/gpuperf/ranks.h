@@ -3,6 +3,7 @@
 #pragma once
 
 #include "gpuperf/report.h"
+#include "gpuperf/schema_versions.h"
 
 #include <cstdint>
 #include <optional>
@@ -10,9 +11,6 @@
 #include <vector>
 
 namespace gpuperf::ranks {
-
-inline constexpr const char* kSummarySchemaVersion = "1.0.0";  // summary.json
-inline constexpr const char* kRanksSchemaVersion = "1.0.0";    // ranks.json
 
 // One communication (NCCL/RCCL) kernel instance of a rank, in the rank's order.
 struct Collective {

@@ -8,6 +8,7 @@
 #include "gpuperf/framework.h"
 #include "gpuperf/occupancy.h"
 #include "gpuperf/roofline.h"
+#include "gpuperf/schema_versions.h"
 
 #include <cstdint>
 #include <map>
@@ -16,9 +17,6 @@
 #include <vector>
 
 namespace gpuperf::report {
-
-// The semver of report.json; bump minor for added keys, major for removed or renamed ones.
-inline constexpr const char* kReportSchemaVersion = "1.9.0";
 
 // Summary statistics of a set of durations (or sizes), with `nsys stats` definitions:
 // avg = mean, med = median (mean of the two middle values for even counts), stddev = sample
@@ -60,6 +58,9 @@ struct KernelRow {
   // The framework category (CategoryRow::name) of most of this kernel's time (last: positional
   // initialisers of the fields above stay valid).
   std::string category{};
+  // The name as report.md's tables show it (analysis/kernel/readable_name.h: "void " and the
+  // parameter list dropped, template arguments shortened); not in report.json.
+  std::string readable_name{};
 };
 
 // One roof of a ceilings entry: the peak rate of one precision on one unit.
@@ -122,9 +123,12 @@ struct Diagnosis {
   std::vector<TriageStep> triage;       // how the class was reached
   std::string next_experiment;          // ONE ranked next step
   std::optional<double> bound_speedup;  // Amdahl bound on the whole program if it fully succeeds
-  std::string falsified_by;             // the measurement that would falsify the hypothesis
-  std::string missing_evidence;         // for a hypothesis: what would turn it into a finding
-  std::optional<LaunchQueue> queue;     // absent without launch calls joined to kernels
+  // When part of bound_speedup rests on an assumption (work without a model counted as free):
+  // the bound from the modelled part alone (since 1.10.0).
+  std::optional<double> bound_speedup_modeled;
+  std::string falsified_by;          // the measurement that would falsify the hypothesis
+  std::string missing_evidence;      // for a hypothesis: what would turn it into a finding
+  std::optional<LaunchQueue> queue;  // absent without launch calls joined to kernels
   // The other half of a mixed window (report.json `diagnosis.secondary`): the GPU phase of a
   // window that is also host-bound. Empty, or one statement of the same shape.
   std::vector<Diagnosis> secondary;
@@ -134,7 +138,7 @@ struct Diagnosis {
 // (kind, name).
 struct InitializationItem {
   // "context_creation", "lazy_loading", "jit_compile", "autotune", "first_call",
-  // "graph_capture", "teardown"
+  // "graph_capture", "teardown", "setup" (since 1.10.0)
   std::string kind;
   std::string name;
   std::int64_t time_ns = 0;  // summed over its instances (clipped to the window)
@@ -215,6 +219,9 @@ struct Finding {
   // GPU idle time they caused (idle_attribution.h); the bound above then comes from the idle.
   std::optional<std::int64_t> host_blocked_ns;
   std::optional<std::int64_t> gpu_idle_caused_ns;
+  // GPU idle inside the waits while the next GPU work was already queued: the GPU waited on a
+  // device-side dependency, not on these calls, so it is not theirs (since 1.10.0).
+  std::optional<std::int64_t> gpu_idle_queued_ns;
 };
 
 // The kernel-count audit (docs/method.md, "Kernel-count audit").

@@ -18,6 +18,7 @@
 #include "analysis/kernel/kernel_model.h"
 #include "analysis/kernel/ncu_evidence.h"
 #include "analysis/kernel/occupancy.h"
+#include "analysis/kernel/readable_name.h"
 #include "analysis/kernel/roofline.h"
 #include "analysis/kernel/shape_model.h"
 #include "analysis/kernel/tensor_cores.h"
@@ -107,10 +108,11 @@ struct FrameworkResult {
 
 FrameworkResult ComputeFramework(const model::Trace& trace,
                                  const CorrelationIndex& index,
+                                 const DeviceRoofsTable& roofs,
                                  const AnalyzeOptions& options) {
   FrameworkResult r;
   r.view = framework::ComputeFrameworkView(
-      trace, index, {.step_range = options.step_range}, r.kernels, r.error);
+      trace, index, roofs, {.step_range = options.step_range}, r.kernels, r.error);
   return r;
 }
 
@@ -134,12 +136,15 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   report::AnalysisReport out;
   out.source = SourceOf(trace);
   CorrelationIndex index(trace);
+  // Each device's ceilings, once: every pass that places work on a roof reads these.
+  const DeviceRoofsTable roofs(trace);
   // The framework view reads only the trace and the index, and only the diagnosis reads it: it
   // runs beside the kernel, timeline and finding passes (deferred when no thread can start).
   std::future<FrameworkResult> framework = std::async(std::launch::async | std::launch::deferred,
                                                       ComputeFramework,
                                                       std::cref(trace),
                                                       std::cref(index),
+                                                      std::cref(roofs),
                                                       std::cref(options));
 
   ActivityList all = SelectActivities(trace, index, {});
@@ -151,15 +156,16 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   out.orphan_activities = static_cast<std::int64_t>(all.size() - launched.size());
 
   out.kernels = KernelTable(trace, index, out.timeline.total_ns);
-  AttachRooflines(trace, out.kernels, out.notes);
+  AttachReadableNames(out.kernels);
+  AttachRooflines(trace, roofs, out.kernels, out.notes);
   if (options.kernel_model)  // the user's explicit model beats the shape models
-    AttachUserModelRooflines(trace, *options.kernel_model, out.kernels, out.notes);
-  AttachModeledRooflines(trace, index, out.kernels, out.notes);  // counters win
+    AttachUserModelRooflines(trace, *options.kernel_model, roofs, out.kernels, out.notes);
+  AttachModeledRooflines(trace, index, roofs, out.kernels, out.notes);  // counters win
   AttachOccupancy(trace, out.kernels);
   AttachTensorCores(trace, options.sass, out.kernels, out.notes);  // counters, SASS, name
   AttachNcuEvidence(trace, out.kernels);                           // Speed of Light, rules
   ClassifyKernels(trace, out.kernels);
-  out.ceilings = CeilingsUsed(trace, out.kernels);
+  out.ceilings = CeilingsUsed(trace, roofs, out.kernels);
   out.counters_join = CounterJoinOf(trace);
   out.memory_ops = MemoryOpTable(trace);
   out.api = ApiTable(trace);
@@ -183,8 +189,13 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   out.initialization.steady_window_ns = idle.steady_window_ns;
   out.findings =
       RunRules({trace, index, options, out.timeline, out.launch, &idle, &init.intervals});
-  out.predictions = ComputePredictions(
-      trace, index, out.kernels, RooflineFloors(out.kernels), options.prediction_rows, &preroll);
+  out.predictions = ComputePredictions(trace,
+                                       index,
+                                       out.kernels,
+                                       RooflineFloors(out.kernels),
+                                       options.prediction_rows,
+                                       &preroll,
+                                       idle.excluded_ns);
   BoundFindings(out.findings, idle.steady_window_ns);
 
   CopyDiagnostics(trace, out);

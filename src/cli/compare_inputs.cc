@@ -4,22 +4,18 @@
 #include "gpuperf/import.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "cli/trace_input.h"
+#include "io/report/baseline_json_reader.h"
 #include "io/report/report_json_reader.h"
-#include "util/byte_source.h"
 #include "util/sha256.h"
 
 namespace gpuperf::cli {
 namespace {
 
 namespace fs = std::filesystem;
-using Json = nlohmann::json;
 
 // Instance durations per kernel name, and ProfilerStep iterations as end-to-end samples.
 void AddSamples(const model::Trace& trace, compare::Side& side, bool steps_as_wall) {
@@ -87,74 +83,52 @@ Result<compare::Side> LoadTrace(const std::string& path) {
   return side;
 }
 
-Result<compare::Side> LoadReport(const std::string& path) {
-  auto report = io::ReadReportJson(path);
-  if (!report.ok())
-    return report.error();
+compare::Side SideOfReport(const std::string& path, report::AnalysisReport report) {
   compare::Side side;
   side.path = path;
   side.kind = "report";
   side.sha256 = Sha256OrEmpty(path);
-  side.report = std::move(*report);
+  side.report = std::move(report);
   FingerprintOfReport(side.report, side.fingerprint);
   return side;
 }
 
-std::string TextOf(const Json& j) {
-  if (j.is_string())
-    return j.get<std::string>();
-  if (j.is_array()) {
-    std::string out;
-    for (const Json& part : j)
-      out += (out.empty() ? "" : " ") + TextOf(part);
-    return out;
-  }
-  return j.is_null() ? std::string() : j.dump();
-}
-
-void FingerprintOfBaseline(const Json& b, compare::Fingerprint& f) {
-  const Json hardware = b.value("hardware", Json::object());
-  if (const Json gpus = hardware.value("gpus", Json()); gpus.is_array()) {
+void FingerprintOfBaseline(const io::BaselineFile& b, compare::Fingerprint& f) {
+  if (b.gpus_recorded) {
     std::string clocks;
-    for (const Json& g : gpus) {
-      f.gpus.push_back(g.value("name", std::string()));
+    for (const io::BaselineFile::Gpu& g : b.gpus) {
+      f.gpus.push_back(g.name);
       clocks += fmt::format("{}sm {} kHz, mem {} kHz",
                             clocks.empty() ? "" : "; ",
-                            g.value("max_sm_clock_khz", 0),
-                            g.value("max_memory_clock_khz", 0));
+                            g.max_sm_clock_khz,
+                            g.max_memory_clock_khz);
     }
     f.clocks = clocks;
   }
-  const Json software = b.value("software", Json::object());
-  f.driver = TextOf(software.value("driver_release", Json()));
-  f.cuda = TextOf(software.value("cuda_runtime_version", Json()));
-  const Json workload = b.value("workload", Json::object());
-  f.command = TextOf(workload.value("command", Json()));
-  f.executable_sha256 = TextOf(workload.value("executable_sha256", Json()));
-  if (const Json inputs = workload.value("inputs", Json()); inputs.is_array()) {
-    for (const Json& input : inputs)
-      f.inputs[input.value("path", std::string())] = input.value("sha256", std::string());
-  }
+  f.driver = b.driver_release;
+  f.cuda = b.cuda_runtime_version;
+  f.command = b.command;
+  f.executable_sha256 = b.executable_sha256;
+  f.inputs = b.inputs;
 }
 
 Result<compare::Side> LoadBaseline(const std::string& dir) {
   const fs::path file = fs::path(dir) / "baseline.json";
-  auto text = util::ReadFileText(file.string(), std::size_t{256} << 20);
-  Json b = text.ok() ? Json::parse(*text, nullptr, false) : Json();
-  if (!text.ok() || b.is_discarded() || !b.is_object())
+  auto b = io::ReadBaselineJson(file.string());
+  if (!b.ok())
     return Error{fmt::format("{}: not a readable baseline.json", file.string())};
   compare::Side side;
   side.path = dir;
   side.kind = "baseline";
   side.sha256 = Sha256OrEmpty(file.string());
-  FingerprintOfBaseline(b, side.fingerprint);
+  FingerprintOfBaseline(*b, side.fingerprint);
   std::vector<std::string> traces;
-  for (const Json& run : b.value("runs", Json::array())) {
-    if (!run.value("complete", false))
+  for (const io::BaselineFile::Run& run : b->runs) {
+    if (!run.complete)
       continue;  // a cut-short run is not a sample of the program
-    side.wall_samples_ns.push_back(run.value("wall_time_s", 0.0) * 1e9);
-    for (const Json& t : run.value("traces", Json::array()))
-      traces.push_back((fs::path(dir) / t.get<std::string>()).string());
+    side.wall_samples_ns.push_back(run.wall_time_s * 1e9);
+    for (const std::string& t : run.traces)
+      traces.push_back((fs::path(dir) / t).string());
   }
   side.wall_samples_source = "measured runs (process wall time)";
   // The kernel table and predictions from the analysed run's report when there is one.
@@ -186,12 +160,12 @@ Result<compare::Side> LoadSide(const std::string& path) {
           fmt::format("{}: a directory without baseline.json (not a gpuperf baseline)", path)};
     return LoadBaseline(path);
   }
-  auto read = util::ReadFileHead(path, 4096);
-  if (!read.ok())
-    return read.error();
-  const std::string& head = read.value();
-  if (io::LooksLikeGpuperfReport(head))
-    return LoadReport(path);
+  // Content decides (io/report): a gpuperf report.json is read back, anything else imported.
+  auto input = io::ReadReportOrTracePath(path);
+  if (!input.ok())
+    return input.error();
+  if (input->report)
+    return SideOfReport(path, std::move(*input->report));
   return LoadTrace(path);
 }
 

@@ -3,19 +3,17 @@
 #include "gpuperf/import.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include "analysis/ranks/rank_summary.h"
 #include "cli/trace_input.h"
+#include "io/report/baseline_json_reader.h"
 #include "io/report/rank_summary_json.h"
 #include "util/byte_source.h"
 
@@ -24,46 +22,28 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadText(const fs::path& path) {
-  auto text = util::ReadFileText(path.string(), std::size_t{64} << 20);
-  return text.ok() ? std::move(text).value() : std::string();
-}
-
 // The traces of a baseline directory's analysed run (else its last run), and its GPU state.
 void AddBaseline(const fs::path& dir,
                  std::vector<RankInput>& out,
                  std::vector<ranks::FileError>& errors) {
-  nlohmann::json b = nlohmann::json::parse(ReadText(dir / "baseline.json"), nullptr, false);
-  if (b.is_discarded() || !b.is_object()) {
+  auto b = io::ReadBaselineJson((dir / "baseline.json").string());
+  if (!b.ok()) {
     errors.push_back(
         {dir.string(), fmt::format("{}: baseline.json is not valid JSON", dir.string())});
     return;
   }
-  const nlohmann::json runs = b.value("runs", nlohmann::json::array());
-  if (runs.empty()) {
+  if (b->runs.empty()) {
     errors.push_back(
         {dir.string(), fmt::format("{}: baseline.json has no measured run", dir.string())});
     return;
   }
-  int wanted = 0;
-  if (const auto analysis = b.value("analysis", nlohmann::json()); analysis.is_object())
-    wanted = analysis.value("run", 0);
-  const nlohmann::json* run = &runs.back();
-  for (const auto& r : runs) {
-    if (r.value("index", -1) == wanted)
+  const io::BaselineFile::Run* run = &b->runs.back();
+  for (const io::BaselineFile::Run& r : b->runs) {
+    if (r.index == b->analyzed_run)
       run = &r;
   }
-  // The rank's own GPU (hardware.device_in_use) when recorded, else every GPU's state.
-  std::string clocks;
-  const nlohmann::json hardware = b.value("hardware", nlohmann::json::object());
-  const nlohmann::json in_use = hardware.value("device_in_use", nlohmann::json());
-  const nlohmann::json state = in_use.is_object() && in_use.contains("state_before")
-                                   ? in_use["state_before"]
-                                   : hardware.value("state_before", nlohmann::json());
-  if (!state.is_null())
-    clocks = state.is_string() ? state.get<std::string>() : state.dump();
-  for (const auto& t : run->value("traces", nlohmann::json::array()))
-    out.push_back({(dir / t.get<std::string>()).string(), clocks});
+  for (const std::string& t : run->traces)
+    out.push_back({(dir / t).string(), b->gpu_state_before});
 }
 
 bool IsRankFile(const fs::path& path) {

@@ -1,5 +1,7 @@
 // baseline.json: the baseline record. Keys are a contract (docs/recorder.md), versioned by
-// kBaselineSchemaVersion.
+// kBaselineSchemaVersion (gpuperf/schema_versions.h).
+#include "gpuperf/baseline_json_keys.h"
+
 #include <fmt/format.h>
 
 #include "report/baseline_writer.h"
@@ -8,11 +10,11 @@ namespace gpuperf::report {
 namespace {
 
 using baseline::Baseline;
+using baseline::kBaselineSchemaVersion;
 using baseline::kNotAvailable;
 using baseline::Summary;
 using nlohmann::ordered_json;
-
-constexpr const char* kBaselineSchemaVersion = "1.3.0";
+namespace keys = baseline::json_keys;
 
 ordered_json SummaryJson(const Summary& s, const char* unit) {
   return {{"unit", unit},
@@ -67,7 +69,7 @@ ordered_json DeviceInUseJson(const Baseline& data) {
   device["name"] = probed.name;
   device["uuid"] = probed.uuid;
   device["pci_bus_id"] = probed.pci_bus_id;
-  device["state_before"] = StateOf(data.gpu_state_before, probed.uuid);
+  device[keys::kStateBefore] = StateOf(data.gpu_state_before, probed.uuid);
   device["state_after"] = StateOf(data.gpu_state_after, probed.uuid);
   return device;
 }
@@ -77,7 +79,7 @@ ordered_json Hardware(const Baseline& data) {
   for (const baseline::ProbedDevice& d : data.gpus) {
     gpus.push_back(
         {{"ordinal", d.ordinal},
-         {"name", d.name},
+         {keys::kGpuName, d.name},
          {"uuid", d.uuid},
          {"pci_bus_id", d.pci_bus_id},
          {"compute_capability",
@@ -85,17 +87,17 @@ ordered_json Hardware(const Baseline& data) {
          {"sm_count", d.sm_count},
          {"memory_bytes", d.memory_bytes},
          {"l2_bytes", d.l2_bytes},
-         {"max_sm_clock_khz", d.sm_clock_khz},
-         {"max_memory_clock_khz", d.memory_clock_khz},
+         {keys::kMaxSmClockKhz, d.sm_clock_khz},
+         {keys::kMaxMemoryClockKhz, d.memory_clock_khz},
          {"memory_bus_width_bits", d.bus_width_bits},
          {"peak_bandwidth_bytes_per_s", d.peak_bandwidth_bytes_per_s},
          {"peak_bandwidth_source", "2 x memory clock x bus width / 8 (driver attributes)"}});
   }
   ordered_json hardware;
-  hardware["gpus"] =
+  hardware[keys::kGpus] =
       gpus.empty() ? ordered_json(std::string(kNotAvailable) + " (GPU check skipped)") : gpus;
-  hardware["device_in_use"] = DeviceInUseJson(data);
-  hardware["state_before"] = data.gpu_state_before;
+  hardware[keys::kDeviceInUse] = DeviceInUseJson(data);
+  hardware[keys::kStateBefore] = data.gpu_state_before;
   hardware["state_after"] = data.gpu_state_after;
   hardware["state_source"] =
       "nvidia-smi --query-gpu (clocks, temperature, power, clocks_event_reasons)";
@@ -105,10 +107,10 @@ ordered_json Hardware(const Baseline& data) {
 ordered_json Software(const Baseline& data) {
   ordered_json software;
   software["gpuperf_version"] = data.gpuperf_version;
-  software["driver_release"] = data.host.driver_release;
+  software[keys::kDriverRelease] = data.host.driver_release;
   software["driver_cuda_api_version"] = data.driver_api_version;
   const std::int32_t runtime = data.cuda_runtime_version;
-  software["cuda_runtime_version"] =
+  software[keys::kCudaRuntimeVersion] =
       runtime > 0 ? ordered_json(fmt::format("{}.{} ({}, cudaRuntimeGetVersion in the program's "
                                              "libcudart)",
                                              runtime / 1000,
@@ -128,19 +130,19 @@ ordered_json Software(const Baseline& data) {
 ordered_json InputsJson(const std::map<std::string, std::string>& inputs) {
   ordered_json list = ordered_json::array();
   for (const auto& [path, sha] : inputs)
-    list.push_back({{"path", path}, {"sha256", sha}});
+    list.push_back({{keys::kInputPath, path}, {keys::kInputSha256, sha}});
   return list;
 }
 
 ordered_json Workload(const Baseline& data) {
-  return {{"command", data.command},
+  return {{keys::kCommand, data.command},
           {"cwd", data.cwd},
           {"executable",
            data.executable.empty() ? ordered_json(kNotAvailable) : ordered_json(data.executable)},
-          {"executable_sha256",
+          {keys::kExecutableSha256,
            data.executable_sha256.empty() ? ordered_json(kNotAvailable)
                                           : ordered_json(data.executable_sha256)},
-          {"inputs", InputsJson(data.input_sha256)},
+          {keys::kInputs, InputsJson(data.input_sha256)},
           {"environment", data.environment},
           {"injection_library", data.inject_library}};
 }
@@ -171,12 +173,12 @@ ordered_json TimingScope(const Baseline& data) {
 ordered_json Run(const baseline::MeasuredRun& run) {
   const baseline::RunFigures& f = run.figures;
   return {
-      {"index", run.index},
-      {"wall_time_s", static_cast<double>(run.outcome.wall_ns) / 1e9},
+      {keys::kRunIndex, run.index},
+      {keys::kRunWallTimeS, static_cast<double>(run.outcome.wall_ns) / 1e9},
       {"exit_code",
        run.outcome.signaled ? ordered_json(nullptr) : ordered_json(run.outcome.exit_code)},
       {"signal", run.outcome.signaled ? ordered_json(run.outcome.signal) : ordered_json(nullptr)},
-      {"complete", f.complete},
+      {keys::kRunComplete, f.complete},
       {"problems", f.problems},
       {"processes", f.processes},
       {"kernel_count", f.kernels},
@@ -196,7 +198,7 @@ ordered_json Run(const baseline::MeasuredRun& run) {
       {"max_rss_kb", run.outcome.max_rss_kb},
       {"user_cpu_s", run.outcome.user_s},
       {"system_cpu_s", run.outcome.system_s},
-      {"traces", run.trace_files}};
+      {keys::kRunTraces, run.trace_files}};
 }
 
 ordered_json HotKernels(const std::vector<baseline::HotKernel>& hot) {
@@ -274,13 +276,13 @@ ordered_json CounterPass(const Baseline& data) {
 
 ordered_json BaselineJson(const Baseline& data) {
   ordered_json json;
-  json["schema_version"] = kBaselineSchemaVersion;
+  json[keys::kSchemaVersion] = kBaselineSchemaVersion;
   json["complete"] = data.complete;
   json["problems"] = data.problems;
   json["job"] = Job(data);
-  json["hardware"] = Hardware(data);
-  json["software"] = Software(data);
-  json["workload"] = Workload(data);
+  json[keys::kHardware] = Hardware(data);
+  json[keys::kSoftware] = Software(data);
+  json[keys::kWorkload] = Workload(data);
   json["timing_scope"] = TimingScope(data);
   ordered_json warmups = ordered_json::array();
   for (const baseline::RunOutcome& w : data.warmups)
@@ -290,13 +292,14 @@ ordered_json BaselineJson(const Baseline& data) {
   ordered_json runs = ordered_json::array();
   for (const baseline::MeasuredRun& run : data.runs)
     runs.push_back(Run(run));
-  json["runs"] = runs;
+  json[keys::kRuns] = runs;
   json["across_runs"] = AcrossRuns(data.across_runs);
   json["overhead"] = Overhead(data.overhead);
   json["counter_pass"] = CounterPass(data);
-  json["analysis"] = data.analysis
-                         ? ordered_json({{"run", data.analyzed_run}, {"report", "report.json"}})
-                         : ordered_json(nullptr);
+  json[keys::kAnalysis] =
+      data.analysis
+          ? ordered_json({{keys::kAnalyzedRun, data.analyzed_run}, {"report", "report.json"}})
+          : ordered_json(nullptr);
   return json;
 }
 

@@ -12,7 +12,7 @@
 
 namespace gpuperf::report {
 
-// baseline.json (schema_version 1.3.0; keys in docs/recorder.md).
+// baseline.json (baseline::kBaselineSchemaVersion; keys in docs/recorder.md).
 nlohmann::ordered_json BaselineJson(const baseline::Baseline& data);
 
 // report.md: the recording's summary, then, when data.analysis is set, the analysis' report.md

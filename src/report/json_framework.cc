@@ -1,5 +1,6 @@
 #include "report/json_framework.h"
 
+#include "report/json_field_writer.h"
 #include "report/json_predictions.h"
 
 namespace gpuperf::report {
@@ -29,51 +30,40 @@ Json ShapeJson(const OperatorShape& s) {
               {"evidence", s.flops ? "modeled" : ""}};
 }
 
+// The keys that compare reads back first (gpuperf/report_json_fields.h), then the rest.
+template <class Row, class Fields>
+Json ObjectOf(const Row& row, Fields fields) {
+  Json object = Json::object();
+  JsonFieldWriter write(object);
+  fields(row, write);
+  return object;
+}
+
 Json OperatorJson(const OperatorRow& op) {
   Json shapes = Json::array();
   for (const OperatorShape& s : op.shapes)
     shapes.push_back(ShapeJson(s));
-  return Json{{"name", op.name},
-              {"source", op.source},
-              {"calls", op.calls},
-              {"instances", op.instances},
-              {"kernel_ns", op.kernel_ns},
-              {"subtree_kernel_ns", op.subtree_kernel_ns},
-              {"call_avg_ns", RoundedNumber(op.call_avg_ns, 3)},
-              {"call_med_ns", RoundedNumber(op.call_med_ns, 3)},
-              {"call_stddev_ns", RoundedNumber(op.call_stddev_ns, 3)},
-              {"launches", op.launches},
-              {"graph_launches", op.graph_launches},
-              {"host_self_ns", op.host_self_ns},
-              {"host_total_ns", op.host_total_ns},
-              {"fraction", RoundedNumber(op.fraction, 6)},
-              {"category", op.category},
-              {"category_tier", op.category_tier},
-              {"top_kernel", op.top_kernel},
-              {"top_module", op.top_module},
-              {"shapes", std::move(shapes)},
-              {"shapes_omitted", op.shapes_omitted}};
+  Json object = ObjectOf(op, [](auto& row, auto& v) { json_fields::OperatorRowFields(row, v); });
+  object["shapes"] = std::move(shapes);
+  object["shapes_omitted"] = op.shapes_omitted;
+  return object;
 }
 
 Json CategoryJson(const CategoryRow& c) {
-  return Json{{"name", c.name},
-              {"kernel_ns", c.kernel_ns},
-              {"launches", c.launches},
-              {"fraction", RoundedNumber(c.fraction, 6)},
-              {"by_operator_ns", c.by_operator_ns},
-              {"by_kernel_name_ns", c.by_kernel_name_ns},
-              {"by_activity_ns", c.by_activity_ns},
-              {"top_operators", c.top_operators}};
+  Json object = ObjectOf(c, [](auto& row, auto& v) { json_fields::CategoryRowFields(row, v); });
+  object["fraction"] = RoundedNumber(c.fraction, 6);
+  object["by_operator_ns"] = c.by_operator_ns;
+  object["by_kernel_name_ns"] = c.by_kernel_name_ns;
+  object["by_activity_ns"] = c.by_activity_ns;
+  object["top_operators"] = c.top_operators;
+  return object;
 }
 
 Json ModuleJson(const ModuleRow& m) {
-  return Json{{"name", m.name},
-              {"calls", m.calls},
-              {"kernel_ns", m.kernel_ns},
-              {"forward_ns", m.forward_ns},
-              {"backward_ns", m.backward_ns},
-              {"fraction", RoundedNumber(m.fraction, 6)},
-              {"depth", m.depth}};
+  Json object = ObjectOf(m, [](auto& row, auto& v) { json_fields::ModuleRowFields(row, v); });
+  object["fraction"] = RoundedNumber(m.fraction, 6);
+  object["depth"] = m.depth;
+  return object;
 }
 
 Json TreeNodeJson(const ModuleTreeNode& n) {
@@ -120,12 +110,12 @@ Json ArrayOf(const std::vector<Row>& rows, ToJson to_json) {
 }  // namespace
 
 void AddFrameworkJson(Json& json, const FrameworkView& view) {
-  json["framework"] = Json{{"op_source", view.op_source},
-                           {"total_gpu_ns", view.total_gpu_ns},
-                           {"orphan_gpu_ns", view.orphan_gpu_ns}};
-  json["operators"] = ArrayOf(view.operators, OperatorJson);
-  json["categories"] = ArrayOf(view.categories, CategoryJson);
-  json["modules"] = ArrayOf(view.modules, ModuleJson);
+  Json framework = ObjectOf(view, [](auto& f, auto& v) { json_fields::FrameworkFields(f, v); });
+  framework["orphan_gpu_ns"] = view.orphan_gpu_ns;
+  json[json_fields::kFramework] = std::move(framework);
+  json[json_fields::kOperators] = ArrayOf(view.operators, OperatorJson);
+  json[json_fields::kCategories] = ArrayOf(view.categories, CategoryJson);
+  json[json_fields::kModules] = ArrayOf(view.modules, ModuleJson);
   json["module_tree"] = ArrayOf(view.module_tree, TreeNodeJson);
   json["steps"] = ArrayOf(view.steps, StepJson);
   json["step_summary"] = StepSummaryJson(view.step_summary);

@@ -2,19 +2,12 @@
 
 #include <cmath>
 
+#include "report/json_field_writer.h"
+
 namespace gpuperf::report {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-template <class T>
-Json Optional(const std::optional<T>& value) {
-  return value ? Json(*value) : Json(nullptr);
-}
-
-Json OptionalRatio(const std::optional<double>& value) {
-  return value ? RoundedNumber(*value, 6) : Json(nullptr);
-}
 
 Json IllustrativeGainsJson(const std::vector<IllustrativeGain>& gains) {
   Json out = Json::array();
@@ -36,20 +29,11 @@ Json RoundedNumber(double value, int decimals) {
 }
 
 Json CriticalShareJson(const CriticalShare& share) {
-  return Json{{"name", share.name},
-              {"kind", share.kind},
-              {"instances", share.instances},
-              {"total_ns", share.total_ns},
-              {"exclusive_ns", share.exclusive_ns},
-              {"critical_ns", share.critical_ns},
-              {"fraction", RoundedNumber(share.fraction, 6)},
-              {"limit_speedup", OptionalRatio(share.limit_speedup)},
-              {"floor_ns", Optional(share.floor_ns)},
-              {"floor_evidence", share.floor_ns ? Json(share.floor_evidence) : Json(nullptr)},
-              {"max_local_speedup", OptionalRatio(share.max_local_speedup)},
-              {"bound_speedup_at_roof", OptionalRatio(share.bound_speedup_at_roof)},
-              {"recoverable_ns", Optional(share.recoverable_ns)},
-              {"illustrative_gains", IllustrativeGainsJson(share.illustrative_gains)}};
+  Json object = Json::object();
+  JsonFieldWriter write(object);
+  json_fields::CriticalShareFields(share, write);
+  object["illustrative_gains"] = IllustrativeGainsJson(share.illustrative_gains);
+  return object;
 }
 
 namespace {
@@ -76,16 +60,15 @@ Json PredictionsJson(const Predictions& predictions) {
   Json phases = Json::array();
   for (const CriticalShare& p : predictions.phases)
     phases.push_back(CriticalShareJson(p));
-  return Json{{"wall_ns", predictions.wall_ns},
-              {"wall_source", predictions.wall_source},
-              {"device_groups", predictions.device_groups},
-              {"method", predictions.method},
-              {"ranking", predictions.ranking},
-              {"kernels", std::move(kernels)},
-              {"kernels_omitted", predictions.kernels_omitted},
-              {"phases", std::move(phases)},
-              {"preroll", PreRollJson(predictions.preroll)},
-              {"illustrative_speedups", predictions.illustrative_speedups}};
+  Json object = Json::object();
+  JsonFieldWriter write(object);
+  json_fields::PredictionsFields(predictions, write);
+  object[json_fields::kPredictedKernels] = std::move(kernels);
+  object[json_fields::kKernelsOmitted] = predictions.kernels_omitted;
+  object[json_fields::kPhases] = std::move(phases);
+  object["preroll"] = PreRollJson(predictions.preroll);
+  object["illustrative_speedups"] = predictions.illustrative_speedups;
+  return object;
 }
 
 }  // namespace gpuperf::report

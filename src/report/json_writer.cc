@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "report/json_diagnosis.h"
+#include "report/json_field_writer.h"
 #include "report/json_framework.h"
 #include "report/json_predictions.h"
 #include "report/json_roofline.h"
@@ -14,6 +15,7 @@ namespace gpuperf::report {
 namespace {
 
 using Json = nlohmann::ordered_json;
+namespace fields = json_fields;
 
 // Rounded to `decimals` places: averages of integer nanoseconds carry no information below a
 // picosecond, and fixed rounding keeps golden files stable across platforms.
@@ -30,15 +32,8 @@ void AddDistribution(Json& object,
                      const Distribution& d,
                      std::string_view count_key,
                      std::string_view unit) {
-  auto key = [&](std::string_view stat) { return std::string(stat) + "_" + std::string(unit); };
-  if (!count_key.empty())
-    object[std::string(count_key)] = d.count;
-  object[key("total")] = d.total;
-  object[key("avg")] = Number(d.avg, 3);
-  object[key("med")] = Number(d.med, 3);
-  object[key("min")] = d.min;
-  object[key("max")] = d.max;
-  object[key("stddev")] = Number(d.stddev, 3);
+  JsonFieldWriter write(object);
+  fields::DistributionFields(d, count_key, unit, write);
 }
 
 Json DistributionObject(const Distribution& d, std::string_view unit) {
@@ -49,30 +44,18 @@ Json DistributionObject(const Distribution& d, std::string_view unit) {
 
 // Adds the timeline fields to `object` (report.timeline and each devices[] entry share them).
 void AddTimeline(Json& object, const Timeline& t) {
-  object["total_ns"] = t.total_ns;
-  object["busy_ns"] = t.busy_ns;
-  object["idle_ns"] = t.idle_ns;
-  object["computation_ns"] = t.computation_ns;
-  object["communication_ns"] = t.communication_ns;
-  object["memcpy_ns"] = t.memcpy_ns;
-  object["memset_ns"] = t.memset_ns;
-  object["exposed_communication_ns"] = t.exposed_communication_ns;
-  object["exposed_memcpy_ns"] = t.exposed_memcpy_ns;
+  JsonFieldWriter write(object);
+  fields::TimelineFields(t, write);
   object["first_start_ns"] = t.first_start_ns;
   object["last_end_ns"] = t.last_end_ns;
   object["activities"] = t.activities;
 }
 
 Json SourceJson(const SourceInfo& s) {
-  Json rank = s.rank ? Json(*s.rank) : Json(nullptr);
-  Json world_size = s.world_size ? Json(*s.world_size) : Json(nullptr);
-  return Json{{"path", s.path},
-              {"format", s.format},
-              {"format_version", s.format_version},
-              {"producer", s.producer},
-              {"devices", s.devices},
-              {"rank", rank},
-              {"world_size", world_size}};
+  Json object = Json::object();
+  JsonFieldWriter write(object);
+  fields::SourceFields(s, write);
+  return object;
 }
 
 Json DevicesJson(const std::vector<DeviceTimeline>& devices) {
@@ -110,12 +93,9 @@ Json KernelsJson(const std::vector<KernelRow>& kernels) {
   Json array = Json::array();
   for (const KernelRow* row : KernelsByTotalTime(kernels)) {
     const KernelRow& k = *row;
-    Json object{{"name", k.name}};
-    AddDistribution(object, k.duration_ns, "instances", "ns");
-    object["time_percent"] = Percent(k.time_percent);
-    object["wall_percent"] = Percent(k.wall_percent);
-    object["grid"] = k.grid;
-    object["block"] = k.block;
+    Json object = Json::object();
+    JsonFieldWriter write(object);
+    fields::KernelRowFields(k, write);
     object["short_instances"] = k.short_instances;
     object["top_operator"] = k.top_operator;
     object["category"] = k.category;
@@ -182,27 +162,18 @@ Json LaunchJson(const LaunchOverhead& l) {
 }
 
 Json AuditJson(const Audit& a) {
-  Json peak = a.peak_allocated_bytes < 0 ? Json(nullptr) : Json(a.peak_allocated_bytes);
-  return Json{{"kernel_launches", a.kernel_launches},
-              {"launch_calls", a.launch_calls},
-              {"distinct_kernels", a.distinct_kernels},
-              {"graph_launches", a.graph_launches},
-              {"memcpy_htod", a.memcpy_htod},
-              {"memcpy_dtoh", a.memcpy_dtoh},
-              {"memcpy_dtod", a.memcpy_dtod},
-              {"memcpy_other", a.memcpy_other},
-              {"memsets", a.memsets},
-              {"synchronizations", a.synchronizations},
-              {"allocations", a.allocations},
-              {"frees", a.frees},
-              {"peak_allocated_bytes", peak}};
+  Json object = Json::object();
+  JsonFieldWriter write(object);
+  fields::AuditFields(a, write);
+  return object;
 }
 
 Json RangesJson(const std::vector<RangeRow>& rows) {
   Json array = Json::array();
   for (const auto& row : rows) {
-    Json object{{"name", row.name}, {"kind", row.kind}};
-    AddDistribution(object, row.duration_ns, "instances", "ns");
+    Json object = Json::object();
+    JsonFieldWriter write(object);
+    fields::RangeRowFields(row, write);
     object["time_percent"] = Percent(row.time_percent);
     object["gpu_time_ns"] = row.gpu_time_ns;
     array.push_back(std::move(object));
@@ -235,6 +206,8 @@ Json FindingsJson(const std::vector<Finding>& findings) {
       array.back()["host_blocked_ns"] = *f.host_blocked_ns;
       array.back()["gpu_idle_caused_ns"] =
           f.gpu_idle_caused_ns ? Json(*f.gpu_idle_caused_ns) : Json(nullptr);
+      array.back()["gpu_idle_queued_ns"] =  // since 1.10.0
+          f.gpu_idle_queued_ns ? Json(*f.gpu_idle_queued_ns) : Json(nullptr);
     }
   }
   return array;
@@ -274,31 +247,31 @@ Json EvidenceJson() {
 
 nlohmann::ordered_json ToJson(const AnalysisReport& report, const ToolInfo& tool) {
   Json json = Json::object();
-  json["schema_version"] = kReportSchemaVersion;
-  json["tool"] = Json{{"name", tool.name}, {"version", tool.version}};
-  json["source"] = SourceJson(report.source);
+  json[fields::kSchemaVersion] = kReportSchemaVersion;
+  json[fields::kTool] = Json{{fields::kToolName, tool.name}, {"version", tool.version}};
+  json[fields::kSource] = SourceJson(report.source);
   json["evidence"] = EvidenceJson();
-  json["headline"] = report.headline;
+  json[fields::kHeadline] = report.headline;
   json["diagnosis"] = DiagnosisJson(report.diagnosis);
   json["initialization"] = InitializationJson(report.initialization);
   json["notes"] = report.notes;
-  json["timeline"] = Json::object();
-  AddTimeline(json["timeline"], report.timeline);
+  json[fields::kTimeline] = Json::object();
+  AddTimeline(json[fields::kTimeline], report.timeline);
   json["timeline_tracelens"] = Json::object();
   AddTimeline(json["timeline_tracelens"], report.timeline_tracelens);
   json["orphan_activities"] = report.orphan_activities;
   json["devices"] = DevicesJson(report.devices);
-  json["kernels"] = KernelsJson(report.kernels);
+  json[fields::kKernels] = KernelsJson(report.kernels);
   json["ceilings"] = CeilingsJson(report.ceilings);
   json["counters_join"] = CounterJoinJson(report.counters_join);
   json["memory_ops"] = MemoryOpsJson(report.memory_ops);
   json["api"] = ApiJson(report.api);
   json["launch"] = LaunchJson(report.launch);
-  json["audit"] = AuditJson(report.audit);
-  json["ranges"] = RangesJson(report.ranges);
+  json[fields::kAudit] = AuditJson(report.audit);
+  json[fields::kRanges] = RangesJson(report.ranges);
   AddFrameworkJson(json, report.framework);
   json["findings"] = FindingsJson(report.findings);
-  json["predictions"] = PredictionsJson(report.predictions);
+  json[fields::kPredictions] = PredictionsJson(report.predictions);
   json["diagnostics"] = DiagnosticsJson(report.diagnostics);
   json["diagnostic_notes"] = report.diagnostic_notes;
   return json;

@@ -103,10 +103,13 @@ void AppendDiagnosis(std::string& out,
                        ClassLabel(d.bottleneck),
                        EscapeMarkdown(d.evidence));
   } else {
-    out += fmt::format("**Hypothesis: {}** (not a finding: the evidence {}).\n\n",
-                       ClassLabel(d.bottleneck),
-                       d.evidence.empty() ? "to classify it is missing"
-                                          : "is " + EscapeMarkdown(d.evidence) + ", not measured");
+    out +=
+        fmt::format("**Hypothesis: {}** (not a finding: {}).\n\n",
+                    ClassLabel(d.bottleneck),
+                    d.evidence.empty() ? "the evidence to classify it is missing"
+                    : d.evidence == "measured"
+                        ? "what is measured does not show the cause; the next experiment tests it"
+                        : "the evidence is " + EscapeMarkdown(d.evidence) + ", not measured");
   }
   auto item = [&](const char* label, const std::string& text) {
     out += fmt::format("- **{}:** {}\n", label, EscapeMarkdown(text));
@@ -142,9 +145,10 @@ void AppendDiagnosis(std::string& out,
   }
   if (!d.secondary.empty()) {
     const Diagnosis& s = d.secondary.front();
-    out += fmt::format("**Secondary: {}** ({}; the GPU phase of this window).\n\n",
+    out += fmt::format("**Secondary: {}** ({}; the {} phase of this window).\n\n",
                        ClassLabel(s.bottleneck),
-                       StatusText(s));
+                       StatusText(s),
+                       s.dominant_kind == "idle" ? "idle" : "GPU");
     item("Dominant", DominantText(s, options));
     item("Next experiment", s.next_experiment);
     item("Falsified by", s.falsified_by);

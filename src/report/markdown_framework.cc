@@ -4,12 +4,12 @@
 
 #include <algorithm>
 
-#include "analysis/kernel/readable_name.h"
 #include "report/markdown_escape.h"
 #include "report/markdown_sections.h"
 #include "report/markdown_table.h"
 #include "report/row_order.h"
 #include "util/units_format.h"
+#include "util/utf8.h"
 
 namespace gpuperf::report::markdown {
 namespace {
@@ -147,14 +147,14 @@ void AppendOperators(std::string& out, const FrameworkView& view, const Markdown
   std::size_t shown = std::min(view.operators.size(), kOperatorRows);
   for (std::size_t i = 0; i < shown; ++i) {
     const OperatorRow& op = view.operators[i];
-    table.AddRow({Shorten(analysis::OperatorDisplayName(op.name, op.source), options.name_chars),
+    table.AddRow({Shorten(op.display_name, options.name_chars),
                   op.category,
                   util::FormatCount(op.instances),
                   util::FormatCount(op.calls),
                   Ns(op.kernel_ns),
                   Share(op.fraction),
                   Ns(op.subtree_kernel_ns),
-                  Shorten(analysis::ReadableKernelName(op.top_kernel), options.name_chars)});
+                  Shorten(op.top_kernel_readable, options.name_chars)});
   }
   out += table.Render() + "\n";
   AppendShownNote(out, shown, view.operators.size(), "operators");
@@ -174,8 +174,8 @@ void AppendCategories(std::string& out, const FrameworkView& view) {
                        {"top operators"}});
   for (const CategoryRow& c : view.categories) {
     std::string ops;
-    for (const std::string& op : c.top_operators)
-      ops += (ops.empty() ? "" : ", ") + analysis::OperatorDisplayName(view, op);
+    for (const std::string& op : c.top_operators_display)
+      ops += (ops.empty() ? "" : ", ") + op;
     table.AddRow(
         {c.name,
          Ns(c.kernel_ns),
@@ -201,7 +201,7 @@ void AppendTopKernels(std::string& out,
   std::size_t shown = std::min(order.size(), kKernelRows);
   for (std::size_t i = 0; i < shown; ++i) {
     const KernelRow& k = *order[i];
-    table.AddRow({analysis::KernelWithOperator(k.name, k.top_operator, options.name_chars),
+    table.AddRow({util::ShortenWithTag(k.readable_name, k.top_operator, options.name_chars),
                   util::FormatCount(k.duration_ns.count),
                   Ns(k.duration_ns.total),
                   util::FormatPercent(k.time_percent)});

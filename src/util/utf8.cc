@@ -50,4 +50,12 @@ std::string Shorten(std::string_view text, std::size_t max_chars) {
   return std::string(text);
 }
 
+std::string ShortenWithTag(std::string_view text, std::string_view tag, std::size_t max_chars) {
+  if (tag.empty())
+    return Shorten(text, max_chars);
+  std::string suffix = " [" + Shorten(tag, max_chars / 3) + "]";
+  std::size_t room = max_chars > suffix.size() + 8 ? max_chars - suffix.size() : 8;
+  return Shorten(text, room) + suffix;
+}
+
 }  // namespace gpuperf::util

@@ -23,4 +23,9 @@ CodePoint DecodeUtf8(std::string_view text);
 // when it is longer. Never cuts a UTF-8 sequence; an invalid byte counts as one character.
 std::string Shorten(std::string_view text, std::size_t max_chars);
 
+// `text` and " [tag]" within about `max_chars` characters, `text` shortened first so that the
+// tag (itself cut to a third of `max_chars`) stays readable: "elementwise_kernel<128, …>
+// [aten::mul]". Without a tag, Shorten(text, max_chars).
+std::string ShortenWithTag(std::string_view text, std::string_view tag, std::size_t max_chars);
+
 }  // namespace gpuperf::util

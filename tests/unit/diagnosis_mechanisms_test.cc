@@ -518,6 +518,11 @@ TEST_CASE("waits: idle while the next work is already queued is no wait's doing"
   REQUIRE(sync->gpu_idle_caused_ns);
   // The gap [1, 5) ms had B queued throughout; the 5 us after B is after the last GPU work.
   CHECK(*sync->gpu_idle_caused_ns == 0);
+  // That queued idle lies inside the wait: said beside the caused idle, never credited to it.
+  REQUIRE(sync->gpu_idle_queued_ns);
+  CHECK(*sync->gpu_idle_queued_ns == 4 * kMs);
+  CHECK(Contains(sync->summary,
+                 "(4.00 ms more idle lies inside them with the next GPU work already queued"));
   CHECK(r.diagnosis.bottleneck == "dependency_bound");
   // The trace does not record what the queued work waited for: a hypothesis, not a finding.
   CHECK(r.diagnosis.status == "hypothesis");

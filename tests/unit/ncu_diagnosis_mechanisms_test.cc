@@ -113,18 +113,42 @@ TEST_CASE(
                  "(l1tex__t_bytes.sum, counters): cache/LSU traffic without on-chip reuse"));
   const report::Diagnosis& d = r.diagnosis;
   CHECK(d.bottleneck == "cache_bound");
+  // The traffic is measured; that the cache path limits the kernel is not, without a cache unit
+  // seen near its peak or the warps' stalls: a hypothesis that names what would confirm it.
+  CHECK(gemm.classification.evidence == "inferred");
+  CHECK(Contains(gemm.classification.reason, "whether the cache path is at its limit"));
+  CHECK(d.status == "hypothesis");
+  CHECK(Contains(d.missing_evidence, "l1tex__throughput"));
+  CHECK(Contains(d.missing_evidence, "WarpStateStats"));
   CHECK(Contains(d.next_experiment, "Give the dominant kernel on-chip reuse"));
   CHECK(Contains(d.next_experiment, "shared memory"));
   CHECK(Contains(d.next_experiment, "library GEMM"));  // a GEMM by name
   CHECK_FALSE(Contains(d.next_experiment, "larger grid"));
   CHECK(Contains(d.falsified_by, "l1tex__t_bytes.sum"));
-  // One bound, with its floor named: local 1 s / 0.205 s = 4.875x at f = 0.8 gives
-  // 1 / (0.2 + 0.8 / 4.875) = 2.75x; 5.00x only at zero time.
-  const double local = 1.0 / (2e12 / 9.75e12);
+  // The advice ends at a library GEMM on tensor cores, so the bound is at the TF32 tensor roof:
+  // the FP32 roof at the counters' clock, 9.75 TFLOP/s, times the datasheet's TF32 / FP32 ratio
+  // (156 / 19.5 = 8 on every cc 8.0 candidate) gives 2e12 / 78e12 = 0.0256 s. Without on-chip
+  // reuse the naive kernel's DRAM bytes are no floor for a tiled GEMM: the FLOPs alone, 39x
+  // locally, and at f = 0.8, 1 / (0.2 + 0.8 / 39) = 4.53x. At the FP32 floor alone: 4.875x.
+  const double tensor_local = 1.0 / (2e12 / 78e12);
   REQUIRE(d.bound_speedup);
-  CHECK(*d.bound_speedup == Approx(1.0 / (0.2 + 0.8 / local)).epsilon(1e-6));
-  CHECK(Contains(d.next_experiment, "the kernel at its roofline floor (4.88x faster locally)"));
-  CHECK(Contains(d.next_experiment, "at most 2.75x faster (Amdahl; 5.00x only if the kernel"));
+  CHECK(*d.bound_speedup == Approx(1.0 / (0.2 + 0.8 / tensor_local)).epsilon(1e-6));
+  CHECK(Contains(d.next_experiment,
+                 "the kernel at the TF32 tensor roof (39.00x faster locally, its FLOPs alone"));
+  CHECK(Contains(d.next_experiment, "4.88x at its FP32 floor on CUDA cores"));
+  CHECK(Contains(d.next_experiment, "at most 4.53x faster (Amdahl; 5.00x only if the kernel"));
+
+  // A cache unit Speed of Light shows near its peak makes the class a finding.
+  TraceBuilder busy = NcuGemm(5e12, 1'000'000);
+  auto& metrics = busy.trace.counters[0].metrics;
+  metrics["sm__throughput.avg.pct_of_peak_sustained_elapsed"] = 20;
+  metrics["gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"] = 72;
+  metrics["l1tex__throughput.avg.pct_of_peak_sustained_active"] = 72;
+  report::AnalysisReport b = Analyze(busy.trace);
+  CHECK(Gemm(b).classification.bound == "cache");
+  CHECK(Gemm(b).classification.evidence == "measured");
+  CHECK(Contains(Gemm(b).classification.reason, "the busiest cache unit runs at 72% of its peak"));
+  CHECK(b.diagnosis.status == "finding");
 
   // The same rule by itself: a DRAM-bound kernel, or one without FLOPs, has other answers.
   report::KernelRoofline roof = *gemm.roofline;

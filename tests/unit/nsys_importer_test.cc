@@ -226,3 +226,22 @@ TEST_CASE("nsys importer skips and counts malformed rows", "[nsys]") {
 }
 
 }  // namespace
+
+TEST_CASE("nsys importer counts the OS runtime calls and CPU samples it does not read", "[nsys]") {
+  std::string sql = MinimalOldExport() +
+                    "CREATE TABLE OSRT_API (start INTEGER, end INTEGER, nameId INTEGER, "
+                    "globalTid INTEGER);"
+                    "INSERT INTO OSRT_API VALUES (100, 900, 1, 1), (1000, 1900, 1, 1);"
+                    "CREATE TABLE COMPOSITE_EVENTS (id INTEGER, start INTEGER, globalTid "
+                    "INTEGER);"
+                    "INSERT INTO COMPOSITE_EVENTS VALUES (1, 500, 1), (2, 600, 1), (3, 700, 1);";
+  auto trace = ImportTraceMemory(MakeSqliteImage(sql), "host.sqlite");
+  REQUIRE(trace.ok());
+  CHECK(trace->diagnostics.counts.at(model::Diagnostic::kNsysOsrtUnread) == 2);
+  CHECK(trace->diagnostics.counts.at(model::Diagnostic::kNsysCpuSamplesUnread) == 3);
+  // Empty tables are not counted.
+  auto empty = ImportTraceMemory(
+      MakeSqliteImage(MinimalOldExport() + "CREATE TABLE OSRT_API (start INTEGER);"), "e.sqlite");
+  REQUIRE(empty.ok());
+  CHECK(empty->diagnostics.counts.count(model::Diagnostic::kNsysOsrtUnread) == 0);
+}

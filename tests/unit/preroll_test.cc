@@ -120,5 +120,6 @@ TEST_CASE("pre-roll: the headline says what was left out", "[diagnosis][preroll]
   auto report = Analyze(StepAfterTail(10 * kMs).trace);
   CHECK(report.headline.find("The first 10.0 ms (2 GPU activities launched before the recording "
                              "began, the previous step's tail) are left out: the diagnosis and "
-                             "bounds are for the 20.0 ms after them") != std::string::npos);
+                             "bounds are for the 20.0 ms steady-state window without them") !=
+        std::string::npos);
 }

@@ -169,6 +169,7 @@ TEST_CASE("report.md: the operators table shows instances beside calls") {
   AnalysisReport report = testing::SampleReport();
   OperatorRow op;
   op.name = "runFusion";
+  op.display_name = "runFusion";
   op.category = "other";
   op.instances = 1;
   op.calls = 0;

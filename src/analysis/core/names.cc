@@ -148,6 +148,12 @@ bool IsSyncMemsetApi(std::string_view name) {
   return StartsWithAny(name, {"cudaMemset", "hipMemset"}) && !ContainsNoCase(name, "async");
 }
 
+bool IsHostWaitApi(std::string_view name) {
+  name = StripVersionSuffix(name);
+  return IsBlockingSyncApi(name) || IsSyncMemcpyApi(name) || IsSyncMemsetApi(name) ||
+         IsAsyncMemcpyApi(name);
+}
+
 bool IsDeviceAllocApi(std::string_view name) {
   return StartsWithAny(name, {"cudaMalloc", "cuMemAlloc", "hipMalloc"}) && !IsHostMemoryApi(name);
 }

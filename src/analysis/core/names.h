@@ -40,6 +40,9 @@ bool IsDeviceOrStreamSyncApi(std::string_view name);  // nsys cuda_api_sync's tw
 bool IsSyncMemcpyApi(std::string_view name);          // cudaMemcpy% and not %Async%
 bool IsAsyncMemcpyApi(std::string_view name);         // cudaMemcpy%Async%
 bool IsSyncMemsetApi(std::string_view name);          // cudaMemset% and not %async%
+// Calls that can block the host on the GPU: synchronizations, copies (async ones when staged
+// through pageable memory) and synchronous memsets; the version suffix is stripped first.
+bool IsHostWaitApi(std::string_view name);
 bool IsDeviceAllocApi(std::string_view name);  // cudaMalloc*, cuMemAlloc*, hipMalloc* (not host)
 bool IsDeviceFreeApi(std::string_view name);   // cudaFree*, cuMemFree*, hipFree* (not host)
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string_view>
 
@@ -12,9 +13,15 @@
 #include "analysis/kernel/cache_reuse.h"
 #include "analysis/kernel/kernel_class.h"
 #include "analysis/predictions/amdahl.h"
+#include "model/ceilings.h"
+#include "util/intervals.h"
 
 namespace gpuperf::analysis {
 namespace {
+
+// The wait-type findings: sized by the GPU idle they cause (findings.h, SetWaitCost).
+constexpr const char* kWaitFindings[] = {
+    "sync_api", "sync_memcpy", "pageable_async_memcpy", "sync_memset"};
 
 double Fraction(std::int64_t part, std::int64_t whole) {
   return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
@@ -70,7 +77,31 @@ int ColumnIndex(const report::Finding& f, std::string_view column) {
   return -1;
 }
 
-void SetIdleClass(report::Diagnosis& d,
+// PyTorch's single-process DataLoader iterator by any recorded name (a Python frame, the
+// profiler's "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__" range).
+bool HasSingleProcessLoader(const model::Trace& trace) {
+  for (model::NameId id = 0; id < trace.strings.size(); ++id) {
+    if (trace.Name(id).find("_SingleProcessDataLoaderIter") != std::string_view::npos)
+      return true;
+  }
+  return false;
+}
+
+// "the export holds 1831 OS runtime calls and 1531 CPU samples that gpuperf does not read yet".
+std::string UnreadHostRecords(const model::Trace& trace) {
+  std::int64_t osrt = trace.diagnostics.Get(model::Diagnostic::kNsysOsrtUnread);
+  std::int64_t samples = trace.diagnostics.Get(model::Diagnostic::kNsysCpuSamplesUnread);
+  if (osrt == 0 && samples == 0)
+    return "";
+  std::string what = osrt > 0 && samples > 0
+                         ? fmt::format("{} OS runtime calls and {} CPU samples", osrt, samples)
+                     : osrt > 0 ? fmt::format("{} OS runtime calls", osrt)
+                                : fmt::format("{} CPU samples", samples);
+  return fmt::format("the export holds {} that gpuperf does not read yet", what);
+}
+
+void SetIdleClass(const model::Trace& trace,
+                  report::Diagnosis& d,
                   const report::AnalysisReport& r,
                   const IdleAttribution& idle,
                   std::string& subject,
@@ -105,6 +136,14 @@ void SetIdleClass(report::Diagnosis& d,
             ? fmt::format("; the trace holds {} cross-stream waits (cudaStreamWaitEvent)",
                           idle.stream_waits)
             : std::string()));
+  if (idle.queued_in_graphs_ns > 0)
+    d.support.push_back(fmt::format(
+        "{} of that queued idle lies inside a CUDA graph launch, between its recorded nodes or "
+        "in the idle stretch that ends at its first node after it was launched: the graph "
+        "waited on an event-wait or host node, on nodes the trace does not record (node-level "
+        "graph tracing, nsys --cuda-graph-trace=node, shows them), or on a dependency ahead of it "
+        "in the stream (trace: graph launches by correlation).",
+        Ms(idle.queued_in_graphs_ns)));
   d.support.push_back(fmt::format(
       "{} of the stretches ({}) are the round trip after a host-blocking synchronization ({} "
       "more overlap one but hold long host work); elsewhere launch calls cover {}, other CUDA "
@@ -127,12 +166,16 @@ void SetIdleClass(report::Diagnosis& d,
     d.status = "hypothesis";
     context.ranks = r.source.rank.has_value();
     context.collectives = r.timeline.communication_ns > 0;
+    if (std::string wait = CollectiveWaitText(r); !wait.empty())
+      d.support.push_back(wait);
     context.stream_waits = idle.stream_waits;
+    context.queued_ns = idle.queued_ns;
+    context.queued_in_graphs_ns = idle.queued_in_graphs_ns;
   } else if (attributed == idle.sync_ns) {
     d.bottleneck = "sync_bound";
     // The wait finding that causes the most idle names the call.
     const report::Finding* sync = nullptr;
-    for (const char* id : {"sync_api", "sync_memcpy", "pageable_async_memcpy", "sync_memset"}) {
+    for (const char* id : kWaitFindings) {
       const report::Finding* f = FindFinding(r, id);
       if (f && (!sync || f->gpu_idle_caused_ns.value_or(0) > sync->gpu_idle_caused_ns.value_or(0)))
         sync = f;
@@ -142,7 +185,8 @@ void SetIdleClass(report::Diagnosis& d,
       d.support.push_back(fmt::format("{} ({}, trace).", sync->summary, sync->id));
       int api = ColumnIndex(*sync, "API Name");
       if (api >= 0 && !sync->rows.empty())
-        subject = sync->rows.front().cells[static_cast<std::size_t>(api)];
+        subject = std::string(
+            StripVersionSuffix(sync->rows.front().cells[static_cast<std::size_t>(api)]));
     }
   } else if (attributed == idle.launch_ns) {
     d.bottleneck = "launch_bound";
@@ -158,8 +202,10 @@ void SetIdleClass(report::Diagnosis& d,
     d.bottleneck = "host_bound";
     // Host ops (framework operators) in the gaps show what the host did; without them the trace
     // shows only that the host was not in CUDA.
-    bool shown = idle.host_work_ns * 2 >= idle.host_ns;
-    context.host_outside_ops = idle.host_work_ns > 0 && idle.host_other_ns * 2 > idle.host_work_ns;
+    bool shown = idle.host_work_ns >= idle.host_ns - idle.host_work_ns;  // half, without overflow
+    context.host_outside_ops =
+        idle.host_work_ns > 0 && idle.host_other_ns > idle.host_work_ns - idle.host_other_ns;
+    context.single_process_loader = HasSingleProcessLoader(trace);
     context.host_work_ns = idle.host_work_ns;
     context.window_ns = SteadyWall(r, idle);
     for (const auto& [name, ns] : idle.top_host_work) {
@@ -181,6 +227,7 @@ void SetIdleClass(report::Diagnosis& d,
     if (!shown) {
       d.status = "hypothesis";
       d.evidence = "inferred";
+      context.host_records_unread = UnreadHostRecords(trace);
     }
   }
   d.bound_speedup = AmdahlLimit(WallFraction(r, idle, attributed));
@@ -263,7 +310,30 @@ double LaunchClassShare(const report::AnalysisReport& r) {
 constexpr double kPhaseMinShare = 0.3;
 constexpr double kPhaseWholeWindow = 0.9;
 
-void AddPhase(report::Diagnosis& d, const report::AnalysisReport& r) {
+// The host time of the host ranges named `name` spent blocked in calls that wait for the GPU:
+// synchronizations, synchronous copies and memsets, and async copy calls of at least 1 ms (the
+// runtime staged them through pageable memory, an implicit synchronization).
+std::int64_t PhaseBlockedNs(const model::Trace& trace, std::string_view name) {
+  std::vector<util::Interval> phase, waits;
+  for (const model::Range& range : trace.ranges) {
+    if (range.device == model::kNoId && trace.Name(range.name) == name)
+      phase.push_back({range.start_ns, range.end_ns});
+  }
+  if (phase.empty())
+    return 0;
+  CachedNamePredicate is_wait(trace, IsHostWaitApi);
+  CachedNamePredicate is_async(
+      trace, [](std::string_view n) { return IsAsyncMemcpyApi(StripVersionSuffix(n)); });
+  for (const model::ApiCall& c : trace.api_calls) {
+    if (!is_wait(c.name) || (is_async(c.name) && c.duration_ns() < 1'000'000))
+      continue;
+    waits.push_back({c.start_ns, c.end_ns});
+  }
+  return util::TotalLength(util::Intersect(util::MergeIntervals(std::move(phase)),
+                                           util::MergeIntervals(std::move(waits))));
+}
+
+void AddPhase(report::Diagnosis& d, const model::Trace& trace, const report::AnalysisReport& r) {
   const report::CriticalShare* best = nullptr;
   for (const report::CriticalShare& p : r.predictions.phases) {
     if (p.fraction < kPhaseMinShare || p.fraction >= kPhaseWholeWindow)
@@ -271,11 +341,23 @@ void AddPhase(report::Diagnosis& d, const report::AnalysisReport& r) {
     if (!best || p.fraction > best->fraction)
       best = &p;
   }
-  if (best)
-    d.support.push_back(fmt::format("Dominant phase: {} ({} range), {} of the wall time (trace).",
-                                    best->name,
-                                    best->kind,
-                                    Pct(best->fraction)));
+  if (!best)
+    return;
+  // A phase long because its host waits for the GPU is not where the time goes: say so.
+  std::int64_t blocked = PhaseBlockedNs(trace, best->name);
+  std::string waiting =
+      blocked * 2 >= best->critical_ns
+          ? fmt::format(
+                "; {} of it the host was blocked in calls waiting for the GPU "
+                "(synchronizations, copies), so the phase is long because the GPU is "
+                "behind, not because of its own host work",
+                Ms(blocked))
+          : std::string();
+  d.support.push_back(fmt::format("Dominant phase: {} ({} range), {} of the wall time{} (trace).",
+                                  best->name,
+                                  best->kind,
+                                  Pct(best->fraction),
+                                  waiting));
 }
 
 // Transfer- and communication-bound: time not hidden behind computation, measured on the trace.
@@ -323,6 +405,82 @@ void QueueAgainstIdle(report::Diagnosis& d, double queued_idle_share) {
       Pct(queued_idle_share));
 }
 
+// The datasheet entries the kernel was placed against: its candidates, else the device's match.
+std::vector<const model::DeviceCeilings*> EntriesOf(const report::AnalysisReport& r,
+                                                    const report::KernelRoofline& roof) {
+  std::vector<std::string_view> keys(roof.ceiling_candidates.begin(),
+                                     roof.ceiling_candidates.end());
+  if (keys.empty()) {
+    for (const report::CeilingsUsed& c : r.ceilings) {
+      if (!c.entry.empty())
+        keys.push_back(c.entry);
+    }
+  }
+  std::vector<const model::DeviceCeilings*> out;
+  for (const model::DeviceCeilings& entry : model::AllCeilings()) {
+    if (std::find(keys.begin(), keys.end(), entry.key) != keys.end())
+      out.push_back(&entry);
+  }
+  return out;
+}
+
+// A GEMM-shaped FP32 kernel on CUDA cores of a GPU with TF32 tensor cores: its time over the
+// floor at the TF32 tensor roof. The FP32 compute roof it was placed against (clock-scaled) is
+// raised by the datasheet's TF32-tensor / FP32-vector ratio (the clock scaling cancels); the DRAM
+// floor stays, unless the kernel shows no on-chip reuse: a tiled library GEMM moves far fewer
+// DRAM bytes than it (its operands once, about), so its traffic is no floor for the change and the
+// FLOPs alone bound it. Over several candidate parts, the largest ratio and bandwidth: an upper
+// bound.
+std::optional<double> TensorLocalSpeedup(const report::AnalysisReport& r,
+                                         const report::KernelRow& row,
+                                         bool traffic_falls) {
+  if (!row.roofline || !IsMatrixShapedKernel(row.name))
+    return std::nullopt;
+  const report::KernelRoofline& roof = *row.roofline;
+  if (roof.precision != "fp32" || roof.unit != "vector" || !roof.flops || !roof.dram_bytes ||
+      !roof.achieved_flops_per_s || !roof.achieved_bytes_per_s || *roof.achieved_flops_per_s <= 0)
+    return std::nullopt;
+  double ratio = 0;
+  for (const model::DeviceCeilings* entry : EntriesOf(r, roof)) {
+    auto tf32 = entry->Peak(model::Precision::kTf32, model::MathUnit::kTensor);
+    auto fp32 = entry->Peak(model::Precision::kFp32, model::MathUnit::kVector);
+    if (tf32 && fp32 && *fp32 > 0)
+      ratio = std::max(ratio, *tf32 / *fp32);
+  }
+  std::optional<double> compute_peak = roof.peak_flops_per_s;
+  std::optional<double> bandwidth = roof.peak_bytes_per_s;
+  if (!compute_peak && roof.compute_fraction_range && roof.compute_fraction_range->second > 0)
+    compute_peak = *roof.achieved_flops_per_s / roof.compute_fraction_range->second;
+  if (!bandwidth && roof.memory_fraction_range && roof.memory_fraction_range->first > 0)
+    bandwidth = *roof.achieved_bytes_per_s / roof.memory_fraction_range->first;
+  if (ratio <= 1 || !compute_peak || !bandwidth || *compute_peak <= 0 || *bandwidth <= 0)
+    return std::nullopt;
+  double seconds = *roof.flops / *roof.achieved_flops_per_s;
+  double floor = *roof.flops / (*compute_peak * ratio);
+  if (!traffic_falls)
+    floor = std::max(floor, *roof.dram_bytes / *bandwidth);
+  if (floor <= 0)
+    return std::nullopt;
+  return seconds / floor;
+}
+
+// A window whose idle time is the host's (host-, launch- or sync-bound) while its launch queue
+// runs deep when it launches has two phases: say so, instead of "GPU-bound" beside "host-bound".
+void QueueAgainstHostPhases(report::Diagnosis& d, const IdleAttribution& idle) {
+  if (!d.queue || d.queue->verdict != "gpu_bound" || d.dominant_kind != "idle" ||
+      d.bottleneck == "dependency_bound")
+    return;
+  d.queue->sentence = fmt::format(
+      "Host-bound between its GPU phases, GPU-bound within them: while it launches, the host "
+      "runs {} ahead of the GPU (median launch-queue depth, kernel start - launch-call end; p90 "
+      "{}; {} launch calls, trace), and the idle time lies where nothing was launched ({} of it "
+      "before the first or after the last GPU activity).",
+      Ms(d.queue->median_ns),
+      Ms(d.queue->p90_ns),
+      d.queue->launches,
+      Ms(idle.edge_ns));
+}
+
 // What the advice for the dominant kernel depends on: its cache reuse, shape, grid and floor.
 void DescribeDominantKernel(const model::Trace& trace,
                             const report::AnalysisReport& r,
@@ -339,6 +497,80 @@ void DescribeDominantKernel(const model::Trace& trace,
   }
   context.matrix_shaped = IsMatrixShapedKernel(row->name);
   context.min_waves = MinWaves(trace, *row);
+  context.tensor_local_speedup = TensorLocalSpeedup(r, *row, !context.no_reuse.empty());
+}
+
+// The idle half of a window whose main statement is its GPU work: from this share of the steady
+// window on, the idle time gets its own statement (its class, experiment and causal bound).
+constexpr double kSecondaryIdleShare = 0.15;
+
+std::vector<report::Diagnosis> SecondaryIdleStatement(const model::Trace& trace,
+                                                      const report::Diagnosis& main,
+                                                      const report::AnalysisReport& r,
+                                                      const IdleAttribution& idle,
+                                                      const ExperimentContext& base) {
+  report::Diagnosis s;
+  s.target_metric = main.target_metric;
+  s.scope = main.scope;
+  s.baseline = main.baseline;
+  std::string subject;
+  ExperimentContext context;
+  context.amd = base.amd;
+  context.pytorch = base.pytorch;
+  context.graphs = base.graphs;
+  SetIdleClass(trace, s, r, idle, subject, context);
+  SetExperiment(s, subject, context);
+  return {std::move(s)};
+}
+
+// The largest bound of a wait-type finding (sized by the GPU idle it causes): under the idle
+// share that calls for an idle statement, a wait that bounds more than the main statement still
+// earns one, so that the ranking sees it.
+double LargestWaitBound(const report::AnalysisReport& r) {
+  double best = 1.0;
+  for (const char* id : kWaitFindings) {
+    if (const report::Finding* f = FindFinding(r, id); f && f->bound_speedup_if_removed)
+      best = std::max(best, *f->bound_speedup_if_removed);
+  }
+  return best;
+}
+
+// The statement fields, without the triage, scope and queue the two statements share.
+void SwapStatements(report::Diagnosis& a, report::Diagnosis& b) {
+  std::swap(a.dominant_kind, b.dominant_kind);
+  std::swap(a.dominant_name, b.dominant_name);
+  std::swap(a.dominant_fraction, b.dominant_fraction);
+  std::swap(a.bottleneck, b.bottleneck);
+  std::swap(a.status, b.status);
+  std::swap(a.evidence, b.evidence);
+  std::swap(a.support, b.support);
+  std::swap(a.next_experiment, b.next_experiment);
+  std::swap(a.bound_speedup, b.bound_speedup);
+  std::swap(a.bound_speedup_modeled, b.bound_speedup_modeled);
+  std::swap(a.falsified_by, b.falsified_by);
+  std::swap(a.missing_evidence, b.missing_evidence);
+}
+
+// One ranked next experiment: when the other half of a mixed window bounds a larger gain, and
+// stands on a finding (or the main statement does not either), its experiment comes first.
+void RankStatements(report::Diagnosis& d) {
+  if (d.secondary.empty())
+    return;
+  report::Diagnosis& s = d.secondary.front();
+  if (!s.bound_speedup || !std::isfinite(*s.bound_speedup))
+    return;
+  double main_bound = d.bound_speedup.value_or(1.0);
+  bool evidence_allows = s.status == "finding" || d.status != "finding";
+  if (*s.bound_speedup <= main_bound + 1e-3 || !evidence_allows)
+    return;
+  SwapStatements(d, s);
+  d.support.push_back(fmt::format(
+      "Ranked first: its bound ({:.2f}x) is larger than that of the {} phase's statement "
+      "({:.2f}x, {}), which follows as the secondary.",
+      *d.bound_speedup,
+      s.dominant_kind == "idle" ? "idle" : "GPU",
+      main_bound,
+      s.bottleneck));
 }
 
 }  // namespace
@@ -406,7 +638,9 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   if (has_timeline)
     d.triage.push_back(
         {"gpu_idle",
-         idle_decides ? "yes" : "no",
+         idle_decides                        ? "yes"
+         : idle_share >= kSecondaryIdleShare ? "partly"
+                                             : "no",
          fmt::format("no GPU work during {} of the steady-state window, {} of it before the first "
                      "or after the last GPU activity{} (trace)",
                      Pct(idle_share),
@@ -418,7 +652,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   // Without a timeline the triage starts at the dominant work (marked decided-by-skipping).
   bool decided = idle_decides;
   if (decided) {
-    SetIdleClass(d, r, idle, subject, context);
+    SetIdleClass(trace, d, r, idle, subject, context);
   }
   if (!decided && has_timeline) {
     d.triage.push_back(
@@ -489,7 +723,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
         d.bottleneck != "launch_bound")
       DescribeDominantKernel(trace, r, *top, context);
   }
-  AddPhase(d, r);
+  AddPhase(d, trace, r);
   AddQueueAndCoverage(d, idle);
   SetExperiment(d, subject, context);
   if (const report::KernelRow* k = FindKernel(r, d.dominant_name); k && d.dominant_kind == "kernel")
@@ -500,6 +734,12 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   }
   if (d.dominant_kind == "idle")
     d.secondary = SecondaryGpuStatement(trace, d, r, compute, SteadyWall(r, idle));
+  else if (has_timeline && idle.has_api_calls && !d.bottleneck.empty() &&
+           (idle_share >= kSecondaryIdleShare ||
+            LargestWaitBound(r) > d.bound_speedup.value_or(1.0) + 1e-3))
+    d.secondary = SecondaryIdleStatement(trace, d, r, idle, context);
+  RankStatements(d);
+  QueueAgainstHostPhases(d, idle);
   if (std::int64_t spans = ReplaySpans(trace); spans > 0) {
     d.support.push_back(fmt::format(
         "{} kernel instances are CUPTI range-profiler replay spans (Kineto cuda_profiler_range): "

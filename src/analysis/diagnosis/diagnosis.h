@@ -42,9 +42,17 @@ struct ExperimentContext {
   bool ranks = false;          // the trace is one rank of a job: other ranks can be compared
   bool collectives = false;    // the window holds communication kernels
   std::int64_t stream_waits = 0;  // cross-stream waits (cudaStreamWaitEvent) in the trace
+  // Dependency-bound: the queued idle, and the part of it inside graph launches.
+  std::int64_t queued_ns = 0;
+  std::int64_t queued_in_graphs_ns = 0;
   // Host-bound: most recorded host work in the gaps lies outside framework operators (Python
   // preprocessing, data loading), which graphs and launch batching do not remove; its top names.
   bool host_outside_ops = false;
+  // The trace names PyTorch's single-process DataLoader iterator (num_workers=0).
+  bool single_process_loader = false;
+  // Host records the input holds but gpuperf does not read (an nsys export's OS runtime calls and
+  // CPU samples): said instead of asking for them. "" when there are none.
+  std::string host_records_unread;
   std::string host_work_names;
   // That host work's time in the gaps and the steady window: overlapping it with the GPU bounds
   // the wall at max(it, the rest), below removing it.
@@ -60,6 +68,9 @@ struct ExperimentContext {
   // The local speedup its roofline floor allows when the diagnosis bound rests on it (Amdahl at
   // the floor, not at zero time).
   std::optional<double> roof_local_speedup;
+  // An FP32 GEMM-shaped kernel on a GPU with TF32 tensor cores: the local speedup at the TF32
+  // tensor roof, which the advised library GEMM with TF32 reaches beyond the FP32 floor.
+  std::optional<double> tensor_local_speedup;
 };
 
 // A grid of at least this many waves keeps every SM busy: more blocks do not add parallelism.

@@ -8,22 +8,49 @@
 #include <cmath>
 
 #include "analysis/diagnosis/diagnosis.h"
+#include "analysis/findings/findings.h"
+#include "analysis/predictions/amdahl.h"
 
 namespace gpuperf::analysis {
 namespace {
+
+// The advice sends a GEMM-shaped FP32 kernel to a library GEMM on tensor cores: its bound is at
+// the TF32 tensor roof, not at the FP32 floor it was classified against.
+bool AdvisesTensorCores(const report::Diagnosis& d, const ExperimentContext& context) {
+  if (!context.tensor_local_speedup || !context.matrix_shaped || d.dominant_kind != "kernel")
+    return false;
+  const std::string& c = d.bottleneck;
+  return c == "compute_bound" ||
+         ((c == "cache_bound" || c == "latency_bound") && !context.no_reuse.empty());
+}
 
 std::string BoundText(const report::Diagnosis& d, const ExperimentContext& context) {
   if (!d.bound_speedup || !std::isfinite(*d.bound_speedup))
     return "";
   if (context.roof_local_speedup) {  // name the floor, so the bound matches the Amdahl table's
     double f = d.dominant_fraction;
+    std::string limit =
+        f < 1.0 ? fmt::format("{:.2f}x", 1.0 / (1.0 - f)) : std::string("unbounded");
+    if (AdvisesTensorCores(d, context))
+      return fmt::format(
+          " If it succeeds fully, the kernel at the TF32 tensor roof ({:.2f}x faster locally{}; "
+          "{:.2f}x at its FP32 floor on CUDA cores{}), the whole program is at most {:.2f}x "
+          "faster (Amdahl; {} only if the kernel took no time at all).",
+          *context.tensor_local_speedup,
+          context.no_reuse.empty() ? ""
+                                   : ", its FLOPs alone: a tiled GEMM moves far fewer DRAM bytes "
+                                     "than this kernel",
+          *context.roof_local_speedup,
+          context.no_reuse.empty() ? "" : ", which the on-chip reuse alone reaches",
+          *d.bound_speedup,
+          limit);
     return fmt::format(
         " If it succeeds fully, the kernel at its roofline floor ({:.2f}x faster locally), the "
         "whole program is at most {:.2f}x faster (Amdahl; {} only if the kernel took no time at "
         "all).",
         *context.roof_local_speedup,
         *d.bound_speedup,
-        f < 1.0 ? fmt::format("{:.2f}x", 1.0 / (1.0 - f)) : std::string("unbounded"));
+        limit);
   }
   std::string text =
       fmt::format(" If it succeeds fully the whole program is at most {:.2f}x faster (Amdahl).",
@@ -104,6 +131,17 @@ Advice AdviceFor(const report::Diagnosis& d,
                   "wait on",
                   context.stream_waits)
             : std::string("the events and streams the queued work depends on");
+    // Most of the queued idle inside graph launches: the graphs come first.
+    if (context.queued_ns > 0 &&
+        context.queued_in_graphs_ns > context.queued_ns - context.queued_in_graphs_ns)
+      where = fmt::format(
+          "first the CUDA graph launches, which hold {} of the {} of queued idle: trace their "
+          "nodes ({}) to see whether the idle holds nodes the trace lacks or event-wait and host "
+          "nodes; then {}",
+          Ms(context.queued_in_graphs_ns),
+          Ms(context.queued_ns),
+          context.amd ? "rocprofv3 with graph node tracing" : "nsys --cuda-graph-trace=node",
+          where);
     return {
         fmt::format(
             "Find what the queued work waits for: {}{}. The whole GPU idled with the work "
@@ -164,9 +202,15 @@ Advice AdviceFor(const report::Diagnosis& d,
                         "it faster: {} (a DataLoader worker or another thread or process "
                         "overlapped with the GPU, a GPU or vectorised implementation). It runs "
                         "outside the framework operators, so graphs and launch batching would not "
-                        "remove it.",
+                        "remove it.{}",
                         context.host_work_names.empty() ? std::string("the recorded host work")
-                                                        : context.host_work_names),
+                                                        : context.host_work_names,
+                        context.single_process_loader
+                            ? " The trace's DataLoader runs in the launching process "
+                              "(_SingleProcessDataLoaderIter, num_workers=0): "
+                              "DataLoader(num_workers>0, pin_memory=True) prepares the next "
+                              "batch while the GPU runs this one."
+                            : ""),
             "The named host work's time in the gaps must fall and the GPU's idle share with it; "
             "if the GPU stays idle while that work runs elsewhere, something else holds it.",
             ""};
@@ -189,13 +233,22 @@ Advice AdviceFor(const report::Diagnosis& d,
   }
   if (c == "host_bound") {
     return {
-        "Profile the host over the idle stretches (CPU sampling, NVTX or framework ranges "
-        "around data loading, Python and I/O) and move the work found there off the critical "
-        "path (overlap it with GPU work, prefetch, run it asynchronously).",
+        fmt::format("Profile the host over the idle stretches ({}) and move the work found there "
+                    "off the critical path (overlap it with GPU work, prefetch, run it "
+                    "asynchronously).",
+                    context.pytorch ? "CPU sampling, NVTX or framework ranges around data "
+                                      "loading, Python and I/O"
+                                    : "CPU sampling and NVTX ranges around the host code "
+                                      "between the GPU work, such as I/O, setup and MPI"),
         "Host-side ranges over the gaps: if the host was waiting on the GPU or idle itself "
         "during them, the program is not host-bound.",
-        "The trace shows no CUDA call in the gaps, not what the host did instead; host-side "
-        "ranges or CPU samples over the gap windows would confirm it."};
+        context.host_records_unread.empty()
+            ? "The trace shows no CUDA call in the gaps, not what the host did instead; "
+              "host-side ranges or CPU samples over the gap windows would confirm it."
+            : fmt::format("The trace shows no CUDA call in the gaps, not what the host did "
+                          "instead; {} (nsys stats --report osrt_sum, and the CPU-sampling view "
+                          "over the gap windows, show it).",
+                          context.host_records_unread)};
   }
   if (c == "transfer_bound") {
     return {fmt::format("Hide or remove the {} copies: pinned host memory, cudaMemcpyAsync on "
@@ -252,7 +305,10 @@ Advice AdviceFor(const report::Diagnosis& d,
             "change: the FLOPs per cache byte must rise well above 1 and the time fall with "
             "them; if the traffic falls and the time does not, the cache path was not the "
             "limit and the warp stalls (--section WarpStateStats) come next.",
-            ""};
+            "The cache units' throughput against their peak (Nsight Compute --section "
+            "SpeedOfLight and MemoryWorkloadAnalysis: l1tex__throughput, lts__throughput) and the "
+            "warp stalls (--section WarpStateStats: lg_throttle, mio_throttle) would show whether "
+            "the cache path is the limit."};
   }
   if (c == "latency_bound") {
     // Blocks beyond a few waves add no parallelism: never advise a larger grid then.
@@ -313,6 +369,9 @@ void SetExperiment(report::Diagnosis& d,
     return;
   }
   Advice advice = AdviceFor(d, subject, context);
+  if (AdvisesTensorCores(d, context) && context.roof_local_speedup)
+    d.bound_speedup = std::max(d.bound_speedup.value_or(1.0),
+                               AmdahlSpeedup(d.dominant_fraction, *context.tensor_local_speedup));
   d.next_experiment = advice.experiment + BoundText(d, context);
   d.falsified_by = advice.falsified_by;
   if (d.status == "hypothesis")

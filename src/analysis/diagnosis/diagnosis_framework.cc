@@ -51,6 +51,34 @@ const report::CriticalShare* DominantComputeShare(const report::AnalysisReport& 
   return best;
 }
 
+std::string CollectiveWaitText(const report::AnalysisReport& r) {
+  std::int64_t total = 0, excess = 0;
+  const report::KernelRow* widest = nullptr;
+  for (const report::KernelRow& k : r.kernels) {
+    if (k.category != "communication" || k.duration_ns.count <= 0)
+      continue;
+    total += k.duration_ns.total;
+    const report::Distribution& t = k.duration_ns;
+    if (static_cast<double>(t.max) < 10.0 * t.med)
+      continue;  // no long tail: no sign of waiting
+    excess += t.total - static_cast<std::int64_t>(static_cast<double>(t.count) * t.med);
+    if (!widest || t.max > widest->duration_ns.max)
+      widest = &k;
+  }
+  if (total <= 0 || !widest || excess * 2 < total)
+    return "";
+  return fmt::format(
+      "Of the collectives' {} of kernel time, {} is above what their median instance takes "
+      "({}: longest {} against a median {}): the signature of waiting for other ranks, which a "
+      "collective does until every rank arrives; the timeline counts that wait as GPU busy "
+      "(trace: kernel durations).",
+      Ms(total),
+      Ms(excess),
+      ReadableKernelName(widest->name),
+      Ms(widest->duration_ns.max),
+      Ms(static_cast<std::int64_t>(widest->duration_ns.med)));
+}
+
 void AddCollectiveEvidence(report::Diagnosis& d, const report::AnalysisReport& r) {
   std::int64_t total = 0, collective = 0;
   std::string names;
@@ -78,6 +106,8 @@ void AddCollectiveEvidence(report::Diagnosis& d, const report::AnalysisReport& r
       Pct(static_cast<double>(collective) / static_cast<double>(total)),
       names,
       launchers.empty() ? "" : "; launched by " + launchers));
+  if (std::string wait = CollectiveWaitText(r); !wait.empty())
+    d.support.push_back(wait);
 }
 
 void SetCollectiveClass(report::Diagnosis& d,
@@ -141,12 +171,27 @@ bool ApplyLever(report::Diagnosis& d,
   d.dominant_name = lever.subject;
   d.dominant_fraction = lever.fraction;
   d.bound_speedup = lever.bound_speedup;
+  // How much of the bound is assumed, and what the modelled part alone allows.
+  std::string assumed;
+  d.bound_speedup_modeled.reset();
+  if (lever.assumed_ns > 0 && lever.saved_ns > 0 && wall_ns > 0) {
+    double modeled =
+        static_cast<double>(lever.saved_ns - lever.assumed_ns) / static_cast<double>(wall_ns);
+    d.bound_speedup_modeled = AmdahlLimit(std::min(0.99, std::max(0.0, modeled)));
+    assumed = fmt::format(
+        "; {} of the {} it counts rests on an assumption (work without a model counted as "
+        "free): the modelled part alone gives {:.2f}x",
+        Ms(lever.assumed_ns),
+        Ms(lever.saved_ns),
+        *d.bound_speedup_modeled);
+  }
   d.next_experiment = fmt::format(
       "{}. If it succeeds fully the whole program is at most {:.2f}x faster "
-      "(Amdahl, {} of the wall time).",
+      "(Amdahl, {} of the wall time{}).",
       lever.experiment,
       lever.bound_speedup,
-      Pct(lever.fraction));
+      Pct(lever.fraction),
+      assumed);
   d.falsified_by = lever.falsified_by + ".";
   return true;
 }

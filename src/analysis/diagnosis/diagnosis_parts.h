@@ -58,6 +58,10 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
                                                      double compute_share,
                                                      std::int64_t wall_ns);
 
+// Collectives whose time is mostly in a long tail of instances (at least 10x their median): the
+// time above the median instance, as the sign of waits for other ranks; "" when there is none.
+std::string CollectiveWaitText(const report::AnalysisReport& r);
+
 // Any coverage gap, as evidence (the launch-queue sentence has its own line: diagnosis.queue).
 void AddQueueAndCoverage(report::Diagnosis& d, const IdleAttribution& idle);
 

@@ -50,8 +50,12 @@ std::string TargetMetric(const report::AnalysisReport& r) {
         "kernel time of the profiled launches, {} (Nsight Compute replays each "
         "kernel alone: there is no program wall time); lower is better",
         Ms(r.predictions.wall_ns));
+  // The window the bounds are over: the recorded one, or less a pre-roll and the one-time work.
+  bool steady = r.initialization.steady_window_ns > 0 && !r.initialization.items.empty();
   return fmt::format("wall time of the {} window, {} ({}); lower is better",
-                     r.predictions.preroll ? "measured" : "recorded",
+                     steady                  ? "steady-state"
+                     : r.predictions.preroll ? "measured"
+                                             : "recorded",
                      Ms(r.predictions.wall_ns),
                      r.predictions.wall_source.empty() ? "trace" : r.predictions.wall_source);
 }

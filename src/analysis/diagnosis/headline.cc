@@ -36,9 +36,10 @@ std::string Verdict(const report::Diagnosis& d) {
     return "";
   std::string text = fmt::format("Diagnosis: {} ({})", ClassLabel(d.bottleneck), d.status);
   if (!d.secondary.empty()) {
-    const std::string& phase = d.secondary.front().bottleneck;
-    text += phase == "unknown" ? std::string("; GPU phase: of unknown class")
-                               : fmt::format("; GPU phase: {}", ClassLabel(phase));
+    const report::Diagnosis& s = d.secondary.front();
+    const char* phase = s.dominant_kind == "idle" ? "idle phase" : "GPU phase";
+    text += s.bottleneck == "unknown" ? fmt::format("; {}: of unknown class", phase)
+                                      : fmt::format("; {}: {}", phase, ClassLabel(s.bottleneck));
   }
   std::string_view next = d.next_experiment;
   // The first clause: up to ": " or ". " ("aten::addmm" and "1.5x" do not end one).
@@ -48,7 +49,13 @@ std::string Verdict(const report::Diagnosis& d) {
   if (!next.empty())
     text += fmt::format("; next experiment: {}", next);
   if (d.bound_speedup)
-    text += fmt::format(", at most {:.2f}x faster if it fully succeeds (Amdahl)", *d.bound_speedup);
+    text += fmt::format(", at most {:.2f}x faster if it fully succeeds (Amdahl{})",
+                        *d.bound_speedup,
+                        d.bound_speedup_modeled
+                            ? fmt::format("; {:.2f}x from its modelled part alone, the rest "
+                                          "assumed",
+                                          *d.bound_speedup_modeled)
+                            : std::string());
   return text + ".";
 }
 
@@ -100,23 +107,49 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
   std::string text = Verdict(report.diagnosis);
   if (trace.metadata.format == "ncu-csv")
     return text + " " + NcuScope(report);
-  text +=
-      fmt::format("{}The GPU span is {} over {} GPU activities: busy {:.1f}% ({}), idle {:.1f}%{}.",
-                  text.empty() ? "" : " ",
-                  Ms(t.total_ns),
-                  t.activities,
-                  Share(t.busy_ns, t.total_ns),
-                  Ms(t.busy_ns),
-                  Share(t.idle_ns, t.total_ns),
-                  kSource);
+  const auto& preroll = report.predictions.preroll;
+  // The diagnosis is over the steady-state window (less a pre-roll and the one-time work during
+  // which the GPU idled): where that window is not the GPU span, say both, so that "busy 99%" of
+  // a span never stands beside a host-bound verdict unexplained.
+  std::int64_t steady = report.predictions.wall_ns;
+  std::int64_t steady_busy = t.busy_ns - (preroll ? preroll->gpu_ns : 0);
+  bool span_is_window = !preroll && steady > 0 && 
+                        static_cast<double>(t.total_ns) >= 0.95 * static_cast<double>(steady);
+  if (span_is_window || steady <= 0) {
+    text += fmt::format(
+        "{}The GPU span is {} over {} GPU activities: busy {:.1f}% ({}), idle {:.1f}%{}.",
+        text.empty() ? "" : " ",
+        Ms(t.total_ns),
+        t.activities,
+        Share(t.busy_ns, t.total_ns),
+        Ms(t.busy_ns),
+        Share(t.idle_ns, t.total_ns),
+        kSource);
+  } else {
+    text += fmt::format(
+        "{}The GPU is busy {} of the {} steady-state window ({:.1f}%){}; the whole trace's GPU "
+        "span, first to last of its {} GPU activities{}, is {}, busy {:.1f}% of it{}.",
+        text.empty() ? "" : " ",
+        Ms(steady_busy),
+        Ms(steady),
+        Share(steady_busy, steady),
+        preroll ? ", the pre-roll left out" : "",
+        t.activities,
+        preroll ? ", the pre-roll included" : "",
+        Ms(t.total_ns),
+        Share(t.busy_ns, t.total_ns),
+        kSource);
+  }
   if (!report.kernels.empty()) {
     const report::KernelRow& top = report.kernels.front();
-    text += fmt::format(" The top kernel, {}, takes {} in {} instances: {:.1f}% of kernel time{}.",
-                        KernelWithOperator(top.name, top.top_operator, kTopKernelChars),
-                        Ms(top.duration_ns.total),
-                        top.duration_ns.count,
-                        top.time_percent,
-                        kSource);
+    text += fmt::format(
+        " The top kernel{}, {}, takes {} in {} instances: {:.1f}% of kernel time{}.",
+        preroll ? " of the whole trace (pre-roll included, as in the kernel table)" : "",
+        KernelWithOperator(top.name, top.top_operator, kTopKernelChars),
+        Ms(top.duration_ns.total),
+        top.duration_ns.count,
+        top.time_percent,
+        kSource);
   }
   // Copies and communication only when the window has them: "0 ns exposed" says nothing.
   if (t.memcpy_ns > 0)
@@ -143,10 +176,11 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
                            : ", most in " + init.items.front().kind + " " + init.items.front().name,
         Ms(init.steady_window_ns),
         kSource);
-  if (const auto& preroll = report.predictions.preroll) {
+  if (preroll) {
     text += fmt::format(
         " The first {} ({} GPU activities launched before the recording began, the previous "
-        "step's tail) are left out: the diagnosis and bounds are for the {} after them{}.",
+        "step's tail) are left out: the diagnosis and bounds are for the {} steady-state window "
+        "without them{}.",
         Ms(preroll->time_ns),
         preroll->activities,
         Ms(report.predictions.wall_ns),

@@ -48,12 +48,6 @@ bool IsTeardownApi(std::string_view name) {
          ContainsNoCase(name, "CtxDestroy") || ContainsNoCase(name, "DeviceReset");
 }
 
-bool IsWaitApi(std::string_view name) {
-  name = StripVersionSuffix(name);
-  return IsBlockingSyncApi(name) || IsSyncMemcpyApi(name) || IsSyncMemsetApi(name) ||
-         IsAsyncMemcpyApi(name);
-}
-
 // The kind a name alone gives, or "" when the name says nothing.
 std::string KindByName(std::string_view name) {
   if (IsJitName(name))
@@ -167,7 +161,7 @@ void ApiOutliers(const model::Trace& trace,
     first_gpu = std::min(first_gpu, a.start_ns);
   const std::vector<model::NameId>& kernel_of = facts.kernel_of;
   CachedNamePredicate is_launch(trace, IsLaunchApi);
-  CachedNamePredicate is_wait(trace, IsWaitApi);
+  CachedNamePredicate is_wait(trace, IsHostWaitApi);
   CachedNamePredicate is_graph(trace, IsGraphLaunchApi);
   Groups firsts;   // first per (pid, API, kernel)
   Groups by_name;  // median per (pid, API)
@@ -227,7 +221,66 @@ void ApiOutliers(const model::Trace& trace,
                               static_cast<double>(std::max<std::int64_t>(1, median)),
                           name,
                           all.durations.size());
+    // Driver initialization runs from the process's first CUDA call to the call that creates
+    // the context: with no GPU work yet and a gap no longer than the creation itself, the time
+    // between them is the same one-time work.
+    if (cand.kind == "context_creation" && !process_first_call && c.end_ns <= first_gpu) {
+      const model::ApiCall& first = trace.api_calls[process_first.at(c.pid)];
+      if (first.start_ns < c.start_ns && c.start_ns - first.end_ns <= c.duration_ns()) {
+        cand.evidence += fmt::format(
+            "; from the process's first CUDA call ({}), {} earlier: driver initialization",
+            StripVersionSuffix(trace.Name(first.name)),
+            Ms(c.start_ns - first.start_ns));
+        cand.start = first.start_ns;
+      }
+    }
     out.push_back(std::move(cand));
+  }
+}
+
+bool IsResourceApi(std::string_view name) {
+  name = StripVersionSuffix(name);
+  return IsDeviceAllocApi(name) || IsDeviceFreeApi(name) || ContainsNoCase(name, "MallocHost") ||
+         ContainsNoCase(name, "HostAlloc") || ContainsNoCase(name, "FreeHost") ||
+         ContainsNoCase(name, "HostRegister") || ContainsNoCase(name, "HostUnregister") ||
+         ContainsNoCase(name, "StreamCreate") || ContainsNoCase(name, "StreamDestroy") ||
+         ContainsNoCase(name, "EventCreate") || ContainsNoCase(name, "EventDestroy");
+}
+
+// Allocations, frees and stream/event creation before the first GPU work ("setup") or after
+// the last ("teardown"): they run once around the steady state, never between its steps.
+void EdgeResourceCalls(const model::Trace& trace,
+                       const CorrelationIndex& index,
+                       std::vector<Candidate>& out) {
+  std::int64_t first_gpu = std::numeric_limits<std::int64_t>::max();
+  std::int64_t last_gpu = std::numeric_limits<std::int64_t>::min();
+  for (const model::GpuActivity& a : trace.activities) {
+    first_gpu = std::min(first_gpu, a.start_ns);
+    last_gpu = std::max(last_gpu, a.end_ns);
+  }
+  if (trace.activities.empty())
+    return;
+  CachedNamePredicate is_resource(trace, IsResourceApi);
+  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
+    const model::ApiCall& c = trace.api_calls[i];
+    if (!index.IsPrimary(i) || c.duration_ns() <= 0 || !is_resource(c.name))
+      continue;
+    bool setup = c.end_ns <= first_gpu;
+    if (!setup && c.start_ns < last_gpu)
+      continue;
+    // A call another pass already holds (the allocation that created the context) is its item.
+    if (std::any_of(out.begin(), out.end(), [&](const Candidate& held) {
+          return held.start <= c.start_ns && c.end_ns <= held.end;
+        }))
+      continue;
+    out.push_back({setup ? "setup" : "teardown",
+                   std::string(StripVersionSuffix(trace.Name(c.name))),
+                   c.start_ns,
+                   c.end_ns,
+                   fmt::format("{} the {} GPU activity, {} (trace)",
+                               setup ? "before" : "after",
+                               setup ? "first" : "last",
+                               Ms(c.duration_ns()))});
   }
 }
 
@@ -469,6 +522,7 @@ InitializationResult DetectInitialization(const model::Trace& trace,
   HostOpOutliers(trace, candidates);
   NamedWork(trace, candidates);
   GraphCapture(trace, candidates);
+  EdgeResourceCalls(trace, index, candidates);
   candidates = DropNested(KeepSpecific(std::move(candidates)));
   // One record found by two passes (the process's first call is also a named one-time API, a
   // module load) is one item, under the first pass's kind: the context is created there.

@@ -20,8 +20,10 @@ void SetWaitCost(report::Finding& finding, const RuleInput& in, std::vector<util
   for (const util::Interval& w : waits)
     blocked += w.end - w.start;
   finding.host_blocked_ns = blocked;
-  if (in.idle)
+  if (in.idle) {
+    finding.gpu_idle_queued_ns = in.idle->QueuedDuring(waits);
     finding.gpu_idle_caused_ns = in.idle->CausedBy(std::move(waits));
+  }
   finding.columns.emplace_back("GPU idle caused (ns)");
 }
 
@@ -32,9 +34,17 @@ std::string CausedCell(const RuleInput& in, std::int64_t start, std::int64_t end
 std::string IdleCausedText(const report::Finding& finding) {
   if (!finding.gpu_idle_caused_ns)
     return "";
+  std::string queued;
+  if (finding.gpu_idle_queued_ns.value_or(0) > 0)
+    queued = fmt::format(
+        " ({} more idle lies inside them with the next GPU work already queued: the GPU waited "
+        "on a device-side dependency, not on these calls)",
+        Ms(*finding.gpu_idle_queued_ns));
   return fmt::format(
-      "; they caused {} of GPU idle time (the idle they overlap, trace): only that can come back",
-      Ms(*finding.gpu_idle_caused_ns));
+      "; they caused {} of GPU idle time (the idle they overlap, trace){}: only that can come "
+      "back",
+      Ms(*finding.gpu_idle_caused_ns),
+      queued);
 }
 
 std::string Ms(std::int64_t ns) {
@@ -50,7 +60,8 @@ std::vector<report::Finding> RunRules(const RuleInput& in) {
                     GpuGapsRule,
                     LowUtilizationRule,
                     LaunchOverheadRule,
-                    GpuIdleRule}) {
+                    GpuIdleRule,
+                    GemmAlignmentRule}) {
     if (auto finding = rule(in))
       findings.push_back(std::move(*finding));
   }

@@ -69,6 +69,10 @@ std::string GraphSentence(const report::LaunchOverhead& launch);
 // The GPU idle for at least half of its span (findings_launch.cc): "gpu_idle_dominant".
 std::optional<report::Finding> GpuIdleRule(const RuleInput& in);
 
+// CUTLASS GEMM kernels built for operands aligned to fewer than 16 bytes (alignN in the name),
+// often an older architecture's kernel (findings_gemm_alignment.cc): "gemm_misaligned".
+std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in);
+
 // All rules in a fixed order.
 std::vector<report::Finding> RunRules(const RuleInput& in);
 

@@ -1,9 +1,12 @@
 #include "analysis/framework/framework_view.h"
 
+#include "analysis/kernel/readable_name.h"
+
 namespace gpuperf::analysis::framework {
 
 report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
                                            const CorrelationIndex& index,
+                                           const DeviceRoofsTable& roofs,
                                            const FrameworkOptions& options,
                                            KernelFrameworkMap& kernels,
                                            std::string& error) {
@@ -11,13 +14,17 @@ report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
   LaunchTree tree = BuildLaunchTree(trace);
   CallActivities calls(trace, index);
   OpWorkMemo work(trace);
-  FrameworkInput input{trace, tree, calls, {}, {}, 0, 0, &work};
+  FrameworkInput input{trace, tree, calls, {}, {}, 0, 0, &work, &roofs};
   Categorize(input);
   view.op_source = tree.op_source;
   view.total_gpu_ns = input.total_gpu_ns;
   view.orphan_gpu_ns = input.orphan_gpu_ns;
   view.categories = CategoryTable(input);
   view.operators = OperatorTable(input, kernels);
+  for (report::CategoryRow& category : view.categories) {
+    for (const std::string& op : category.top_operators)
+      category.top_operators_display.push_back(OperatorDisplayName(view, op));
+  }
   KernelCategories(input, kernels);
   ModuleTables(input, view);
   StepTable(input, options, view, error);

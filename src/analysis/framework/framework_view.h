@@ -13,6 +13,7 @@
 #include "analysis/core/correlation.h"
 #include "analysis/framework/categories.h"
 #include "analysis/framework/launch_tree.h"
+#include "analysis/kernel/device_roofs.h"
 #include "analysis/kernel/shape_model.h"
 
 namespace gpuperf::analysis::framework {
@@ -41,6 +42,7 @@ struct FrameworkInput {
   std::int64_t total_gpu_ns = 0;   // summed duration of every activity
   std::int64_t orphan_gpu_ns = 0;  // of it, activities without a launch call
   OpWorkMemo* work = nullptr;      // the shape models' work per host op
+  const DeviceRoofsTable* roofs = nullptr;  // each device's ceilings (the step table's MFU)
 };
 
 // Per activity: the category and the tier that decided it (FrameworkInput::category / tier).
@@ -61,9 +63,10 @@ void StepTable(const FrameworkInput& input,
                report::FrameworkView& view,
                std::string& error);
 
-// The whole view, and what it says of each kernel name.
+// The whole view, and what it says of each kernel name; `roofs` are each device's ceilings.
 report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
                                            const CorrelationIndex& index,
+                                           const DeviceRoofsTable& roofs,
                                            const FrameworkOptions& options,
                                            KernelFrameworkMap& kernels,
                                            std::string& error);

@@ -6,11 +6,12 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "analysis/core/names.h"
 #include "analysis/findings/findings.h"
 #include "analysis/framework/categories.h"
-#include "analysis/kernel/ceilings_used.h"
+#include "analysis/kernel/device_roofs.h"
 #include "analysis/kernel/readable_name.h"
 
 namespace gpuperf::analysis::framework {
@@ -88,6 +89,7 @@ class LeverFinder {
       std::int64_t gemm_ns = 0, other_ns = 0, attention_ns = 0;
       TensorFloor floor;  // the GEMMs' modelled FLOPs at the tensor roof
       std::set<std::string> names;
+      std::vector<const report::OperatorRow*> module_ops;
       for (const report::OperatorRow& op : view_.operators) {
         if (op.top_module != module || op.kernel_ns == 0)
           continue;
@@ -102,6 +104,7 @@ class LeverFinder {
           continue;
         }
         names.insert(op.name);
+        module_ops.push_back(&op);
       }
       std::int64_t total = gemm_ns + other_ns;
       if (gemm_ns == 0 || attention_ns > softmax_ns || Share(total) < kMinShare)
@@ -152,6 +155,7 @@ class LeverFinder {
           Ms(fused_ns + (total - fused_ns) / 2),
           Ms(total),
           Ms(fused_ns));
+      ClassFromKernels(lever, module_ops);
       Add(std::move(lever));
     }
   }
@@ -182,9 +186,11 @@ class LeverFinder {
     std::int64_t ops_ns = 0;      // of `total`, launched directly by elementwise and copy operators
     double modeled_bytes = 0;     // the shape models' bytes of those ops
     std::int64_t modeled_ns = 0;  // the kernel time those bytes cover
+    std::vector<const report::OperatorRow*> chain_ops;
     for (const report::OperatorRow& op : view_.operators) {
       if (op.category != "elementwise" && op.category != "copy_layout")
         continue;
+      chain_ops.push_back(&op);
       launches += op.launches;
       ops_ns += op.kernel_ns;
       for (const report::OperatorShape& s : op.shapes) {
@@ -216,22 +222,26 @@ class LeverFinder {
       floor_ns = std::min(modeled_ns, static_cast<std::int64_t>(modeled_bytes / *bandwidth * 1e9));
     }
     lever.saved_ns = total - floor_ns;
+    lever.assumed_ns = std::min(lever.saved_ns, total - modeled_ns);
     std::string floor_text =
         floor_ns > 0
             ? fmt::format(
-                  "the fused kernels still read their inputs and write their outputs once: the "
-                  "shape models' {:.3g} GB of those ops (over {} of their time) take {} at the "
-                  "{:.0f} GB/s DRAM bandwidth, a floor the fusion cannot go below, so at most {} "
-                  "comes back (modeled: shape models and the datasheet bandwidth; the other {} "
-                  "has no byte model and is counted as free, an upper bound)",
+                  "the shape models' {:.3g} GB of those ops (over {} of their time) take {} at "
+                  "the {:.0f} GB/s DRAM bandwidth: as separate kernels they run at {:.0f}% of it "
+                  "already, and the bound keeps that traffic in the fused kernels (modeled: shape "
+                  "models and the datasheet bandwidth); the other {} has no byte model and is "
+                  "counted as free (assumed), so at most {} comes back, an upper bound",
                   modeled_bytes / 1e9,
                   Ms(modeled_ns),
                   Ms(floor_ns),
                   *bandwidth / 1e9,
-                  Ms(lever.saved_ns),
-                  Ms(total - modeled_ns))
-            : "no shape model gives their bytes, so they are counted as free (an upper bound: a "
-              "fused kernel still reads its inputs and writes its outputs once)";
+                  100.0 * static_cast<double>(floor_ns) / static_cast<double>(modeled_ns),
+                  Ms(total - modeled_ns),
+                  Ms(lever.saved_ns))
+            : "no shape model gives their bytes, so they are counted as free (assumed; an upper "
+              "bound: a fused kernel still reads its inputs and writes its outputs once)";
+    if (floor_ns == 0)
+      lever.assumed_ns = lever.saved_ns;
     // The time, the names and the launch count say which set each comes from: the category holds
     // kernels launched by other operators or with no launch call in the trace (orphans) too.
     lever.basis = fmt::format(
@@ -253,6 +263,7 @@ class LeverFinder {
     lever.falsified_by =
         "A profile after the change: if the elementwise kernel count and their summed time do "
         "not fall, the fusion did not happen (check torch.compile's graph breaks)";
+    ClassFromKernels(lever, chain_ops);
     Add(std::move(lever));
   }
 
@@ -397,9 +408,8 @@ class LeverFinder {
     else
       return std::nullopt;
     for (const model::Device& d : trace_.devices) {
-      DeviceRoofs roofs = RoofsOf(trace_, d.id);
-      if (roofs.match.entry) {
-        if (auto peak = roofs.match.entry->Peak(p, model::MathUnit::kTensor))
+      if (const model::DeviceCeilings* entry = EntryOf(d.id)) {
+        if (auto peak = entry->Peak(p, model::MathUnit::kTensor))
           return peak;
       }
     }
@@ -409,9 +419,9 @@ class LeverFinder {
   // The DRAM bandwidth of the trace's first device with ceilings.
   std::optional<double> DramBandwidth() {
     for (const model::Device& d : trace_.devices) {
-      DeviceRoofs roofs = RoofsOf(trace_, d.id);
-      if (roofs.match.entry && roofs.match.entry->dram_bytes_per_s.value_or(0) > 0)
-        return roofs.match.entry->dram_bytes_per_s;
+      const model::DeviceCeilings* entry = EntryOf(d.id);
+      if (entry && entry->dram_bytes_per_s.value_or(0) > 0)
+        return entry->dram_bytes_per_s;
     }
     return std::nullopt;
   }
@@ -422,14 +432,22 @@ class LeverFinder {
       return tf32_entry_ ? &*tf32_entry_ : nullptr;
     tf32_checked_ = true;
     for (const model::Device& d : trace_.devices) {
-      DeviceRoofs roofs = RoofsOf(trace_, d.id);
-      if (roofs.match.entry &&
-          roofs.match.entry->Peak(model::Precision::kTf32, model::MathUnit::kTensor)) {
-        tf32_entry_ = *roofs.match.entry;  // a copy: a measured entry lives in the match
+      const model::DeviceCeilings* entry = EntryOf(d.id);
+      if (entry && entry->Peak(model::Precision::kTf32, model::MathUnit::kTensor)) {
+        tf32_entry_ = *entry;
         break;
       }
     }
     return tf32_entry_ ? &*tf32_entry_ : nullptr;
+  }
+
+  // The ceilings of `device`, resolved once per finder. Its caller (the diagnosis) does not yet
+  // pass down the roofs analyze.cc resolved (issue 15 item 5).
+  const model::DeviceCeilings* EntryOf(std::int32_t device) {
+    auto it = matches_.find(device);
+    if (it == matches_.end())
+      it = matches_.emplace(device, DeviceCeilingMatch(trace_, device)).first;
+    return it->second.entry;
   }
 
   std::optional<double> Tf32Peak() {
@@ -439,14 +457,60 @@ class LeverFinder {
     return entry->Peak(model::Precision::kTf32, model::MathUnit::kTensor);
   }
 
+  // The class the lever's kernels hold most of their time in (the kernel table's classes, by
+  // each operator's top kernel and its GPU time): when one class holds over half of the
+  // classified time, the lever treats that class, so the statement never contradicts the kernel
+  // table (eager attention whose softmax is latency-bound is not called memory-bound); the split
+  // is said in the basis.
+  void ClassFromKernels(Lever& lever, const std::vector<const report::OperatorRow*>& ops) {
+    if (kernel_rows_.empty()) {
+      for (const report::KernelRow& k : r_.kernels)
+        kernel_rows_.emplace(k.name, &k);
+    }
+    std::map<std::string, std::int64_t> by_class;
+    std::int64_t classified = 0;
+    for (const report::OperatorRow* op : ops) {
+      auto it = kernel_rows_.find(op->top_kernel);
+      if (it == kernel_rows_.end() || op->kernel_ns <= 0)
+        continue;
+      const std::string& bound = it->second->classification.bound;
+      if (bound.empty() || bound == "unknown")
+        continue;
+      by_class[bound] += op->kernel_ns;
+      classified += op->kernel_ns;
+    }
+    if (classified <= 0)
+      return;
+    std::vector<std::pair<std::string, std::int64_t>> split(by_class.begin(), by_class.end());
+    std::stable_sort(split.begin(), split.end(), [](const auto& a, const auto& b) {
+      return a.second > b.second;
+    });
+    std::vector<std::string> parts;
+    for (const auto& [bound, ns] : split)
+      parts.push_back(fmt::format("{} {}", bound, Ms(ns)));
+    lever.basis += fmt::format("; its operators' top kernels by class (kernel table): {}",
+                               fmt::join(parts, ", "));
+    const std::string& top = split.front().first;
+    if (split.front().second * 2 <= classified || top == "launch" ||
+        top + "_bound" == lever.bottleneck)
+      return;
+    lever.bottleneck = top + "_bound";
+    lever.missing_evidence = fmt::format(
+        "Nsight Compute on its kernels (Speed of Light, warp-state stalls) would show what "
+        "limits them; the kernel table classes most of their time {}",
+        top);
+  }
+
   const model::Trace& trace_;
   const report::AnalysisReport& r_;
   const report::FrameworkView& view_;
   std::int64_t wall_ns_ = 0;
   std::int64_t total_gpu_ns_ = 0;  // the view's GPU time less the pre-roll's
   std::vector<Lever> levers_;
+  std::unordered_map<std::string_view, const report::KernelRow*> kernel_rows_;
   bool tf32_checked_ = false;
   std::optional<model::DeviceCeilings> tf32_entry_;
+  std::map<std::int32_t, model::CeilingMatch> matches_;
 };
 
 }  // namespace

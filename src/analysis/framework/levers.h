@@ -26,11 +26,14 @@ struct Lever {
   std::string missing_evidence;  // the counters that would turn the hypothesis into a finding
   std::int64_t time_ns = 0;      // GPU time of the work it acts on
   std::int64_t saved_ns = 0;     // at most this much comes back (the bound's numerator)
-  double fraction = 0;           // saved_ns / wall
-  double bound_speedup = 1;      // Amdahl: 1 / (1 - fraction)
-  std::string basis;             // how saved_ns was bounded, with its evidence tier
-  std::string experiment;        // the change to try
-  std::string falsified_by;      // the measurement that would reject it
+  // Of saved_ns: the part that rests on an assumption (work without a model counted as free),
+  // said beside the bound so that a reader sees how much of it is modelled.
+  std::int64_t assumed_ns = 0;
+  double fraction = 0;       // saved_ns / wall
+  double bound_speedup = 1;  // Amdahl: 1 / (1 - fraction)
+  std::string basis;         // how saved_ns was bounded, with its evidence tier
+  std::string experiment;    // the change to try
+  std::string falsified_by;  // the measurement that would reject it
 };
 
 // Every lever that applies to the report's framework view, largest bound first. `wall_ns` is

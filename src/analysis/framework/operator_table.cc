@@ -4,6 +4,7 @@
 #include "analysis/core/names.h"
 #include "analysis/core/statistics.h"
 #include "analysis/framework/framework_view.h"
+#include "analysis/kernel/readable_name.h"
 #include "analysis/kernel/shape_model.h"
 #include "util/intervals.h"
 
@@ -255,6 +256,8 @@ class OperatorBuilder {
         if (ns > best.first)
           best = {ns, acc.row.name};
       }
+      acc.row.display_name = OperatorDisplayName(acc.row.name, acc.row.source);
+      acc.row.top_kernel_readable = ReadableKernelName(acc.row.top_kernel);
       acc.row.fraction = in_.total_gpu_ns > 0 ? static_cast<double>(acc.row.kernel_ns) /
                                                     static_cast<double>(in_.total_gpu_ns)
                                               : 0;

@@ -4,7 +4,7 @@
 #include <tuple>
 
 #include "analysis/framework/framework_view.h"
-#include "analysis/kernel/ceilings_used.h"
+#include "analysis/kernel/device_roofs.h"
 #include "analysis/kernel/shape_model.h"
 #include "analysis/timeline/critical_time.h"
 #include "util/intervals.h"
@@ -150,10 +150,7 @@ class StepBuilder {
   }
 
   std::optional<double> Peak(std::int32_t device, const OpWork& work) {
-    auto it = roofs_.find(device);
-    if (it == roofs_.end())
-      it = roofs_.emplace(device, RoofsOf(trace_, device)).first;
-    const model::DeviceCeilings* entry = it->second.match.entry;
+    const model::DeviceCeilings* entry = in_.roofs->Of(device).match.entry;
     if (!entry)
       return std::nullopt;
     return entry->Peak(work.precision, work.unit);
@@ -163,7 +160,6 @@ class StepBuilder {
   const model::Trace& trace_;
   std::vector<util::Interval> busy_;
   std::vector<std::uint32_t> launches_;  // calls that launched GPU work, by start
-  std::map<std::int32_t, DeviceRoofs> roofs_;
   model::TimeNs window_start_ = 0;
 };
 

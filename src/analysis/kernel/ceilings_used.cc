@@ -2,32 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cmath>
 #include <set>
 #include <utility>
 
-#include "analysis/kernel/roofline.h"
-
 namespace gpuperf::analysis {
 namespace {
-
-constexpr double kClockTolerance = 0.02;
-
-// The SM clock one launch's counters record, and the counter that holds it. The SM
-// sub-partitions run on the SM clock, so smsp__ cycles per second are SM cycles per second (the
-// roofline metric sets of `ncu --metrics` often record only that one).
-std::optional<std::pair<double, const char*>> ClockOf(
-    const std::map<std::string, double>& metrics) {
-  for (const char* name : {"gpc__cycles_elapsed.avg.per_second",
-                           "sm__cycles_elapsed.avg.per_second",
-                           "smsp__cycles_elapsed.avg.per_second"}) {
-    auto it = metrics.find(name);
-    if (it != metrics.end() && std::isfinite(it->second) && it->second > 0)
-      return std::make_pair(it->second, name);
-  }
-  return std::nullopt;
-}
 
 // The clocks of a measured entry: each compute kernel's SM clock during the measurement.
 std::string MeasuredClocksText(const model::MeasuredCeilings& m) {
@@ -132,59 +111,8 @@ void AddPeaks(const model::DeviceCeilings& entry, report::CeilingsUsed& used) {
 
 }  // namespace
 
-std::optional<CountersClock> CountersSmClock(const model::Trace& trace, std::int32_t device) {
-  std::vector<double> clocks;
-  const char* metric = nullptr;
-  for (const model::KernelCounters& c : trace.counters) {
-    if (c.activity >= trace.activities.size() || trace.activities[c.activity].device != device)
-      continue;
-    if (auto clock = ClockOf(c.metrics)) {
-      clocks.push_back(clock->first);
-      metric = metric ? metric : clock->second;
-    }
-  }
-  if (clocks.empty())
-    return std::nullopt;
-  std::sort(clocks.begin(), clocks.end());
-  std::size_t n = clocks.size();
-  return CountersClock{n % 2 == 1 ? clocks[n / 2] : (clocks[n / 2 - 1] + clocks[n / 2]) / 2,
-                       metric};
-}
-
-std::optional<double> CountersSmClockHz(const model::Trace& trace, std::int32_t device) {
-  auto clock = CountersSmClock(trace, device);
-  return clock ? std::optional<double>(clock->hz) : std::nullopt;
-}
-
-const model::DeviceCeilings* DeviceRoofs::ForCounters() const {
-  return scaled ? &*scaled : match.entry;
-}
-
-DeviceRoofs RoofsOf(const model::Trace& trace, std::int32_t device) {
-  DeviceRoofs roofs{DeviceCeilingMatch(trace, device), std::nullopt, "", true, {}};
-  roofs.durations_from_counters = !trace.diagnostics.Has(model::Diagnostic::kCountersNcuLaunches);
-  if (auto clock = CountersSmClock(trace, device)) {
-    roofs.counters_clock_hz = clock->hz;
-    roofs.counters_clock_metric = clock->metric;
-  }
-  const model::DeviceCeilings* entry = roofs.match.entry;
-  if (entry && entry->boost_clock_hz && roofs.ScaleClock() &&
-      std::abs(*roofs.ScaleClock() / *entry->boost_clock_hz - 1) > kClockTolerance)
-    roofs.scaled = model::AtSmClock(*entry, *roofs.ScaleClock());
-  return roofs;
-}
-
-std::string MeasuredScope(const model::Trace& trace, std::int32_t device) {
-  const model::Device* d = trace.FindDevice(device);
-  if (!d || !d->measured_ceilings)
-    return "";
-  return fmt::format(
-      "; measured ceilings hold DRAM, FP32 vector and BF16/FP16 tensor (wmma) peaks only, "
-      "kernels in other precisions get no roof; matched by {}",
-      d->measured_ceilings->matched_by.empty() ? "the caller" : d->measured_ceilings->matched_by);
-}
-
 std::vector<report::CeilingsUsed> CeilingsUsed(const model::Trace& trace,
+                                               const DeviceRoofsTable& table,
                                                const std::vector<report::KernelRow>& kernels) {
   std::set<std::string> with_roofline;
   bool modeled = false;
@@ -202,7 +130,7 @@ std::vector<report::CeilingsUsed> CeilingsUsed(const model::Trace& trace,
   }
   std::vector<report::CeilingsUsed> out;
   for (std::int32_t device : devices) {
-    DeviceRoofs roofs = RoofsOf(trace, device);
+    const DeviceRoofs& roofs = table.Of(device);
     report::CeilingsUsed used;
     used.device = device;
     if (const model::Device* d = trace.FindDevice(device))
@@ -221,7 +149,7 @@ std::vector<report::CeilingsUsed> CeilingsUsed(const model::Trace& trace,
       used.clocks = ClocksText(*entry, roofs, modeled, measured);
     } else {
       used.reason = roofs.match.reason;
-      used.clocks = CandidateClocksText(UnnamedDeviceCandidates(trace, device, roofs), roofs);
+      used.clocks = CandidateClocksText(roofs.unnamed_candidates, roofs);
     }
     out.push_back(std::move(used));
   }

@@ -239,6 +239,27 @@ report::KernelClass Classify(const model::Trace& trace,
     if (auto reuse = NoOnChipReuse(*roof)) {
       c.bound = "cache";
       c.reason += "; " + NoReuseText(*reuse);
+      // The traffic is measured; that the cache path limits the kernel is an inference until
+      // a cache unit is seen near its peak (Speed of Light) or the warps stall on it.
+      c.evidence = "inferred";
+      const auto& sol = row.speed_of_light;
+      std::optional<double> busiest;
+      if (sol && (sol->l1 || sol->l2))
+        busiest = std::max(sol->l1.value_or(0), sol->l2.value_or(0));
+      if (busiest && *busiest >= kSpeedOfLightBusyFraction) {
+        c.evidence = roof->evidence;
+        c.reason += fmt::format(
+            "; the busiest cache unit runs at {:.0f}% of its peak (Nsight "
+            "Compute Speed of Light)",
+            *busiest * 100);
+      } else {
+        c.reason += busiest ? fmt::format(
+                                  "; yet no cache unit runs near its peak ({:.0f}% at "
+                                  "most, Nsight Compute Speed of Light): a hypothesis",
+                                  *busiest * 100)
+                            : "; whether the cache path is at its limit the counters do not say "
+                              "(no L1/L2 throughput or warp stalls): a hypothesis";
+      }
     }
   } else if (auto sol =
                  row.speed_of_light ? SpeedOfLightClass(*row.speed_of_light) : std::nullopt) {

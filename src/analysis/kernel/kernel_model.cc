@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string_view>
 #include <unordered_map>
 
@@ -52,13 +53,18 @@ std::string Plural(std::size_t n, const char* one, const char* many) {
 
 void AttachUserModelRooflines(const model::Trace& trace,
                               const model::KernelModelFile& file,
+                              const DeviceRoofsTable& roofs,
                               std::vector<report::KernelRow>& kernels,
                               std::vector<std::string>& notes) {
-  auto compiled = model::CompileKernelModel(file);
-  if (!compiled.ok()) {  // io/kernel_model checked the file; a caller-built one may be wrong
-    notes.push_back(
-        fmt::format("user model {}: not used ({})", file.path, compiled.error().message));
-    return;
+  std::shared_ptr<const model::CompiledKernelModel> compiled = file.compiled;
+  if (!compiled) {  // io/kernel_model compiled a file it read; a caller-built one may be wrong
+    auto compiling = model::CompileKernelModel(file);
+    if (!compiling.ok()) {
+      notes.push_back(
+          fmt::format("user model {}: not used ({})", file.path, compiling.error().message));
+      return;
+    }
+    compiled = std::make_shared<const model::CompiledKernelModel>(std::move(compiling).value());
   }
   std::vector<std::string_view> names;
   for (const report::KernelRow& row : kernels)
@@ -130,7 +136,7 @@ void AttachUserModelRooflines(const model::Trace& trace,
     if (w.instances.empty())
       continue;
     if (!ceilings.count(w.device))
-      ceilings.emplace(w.device, DeviceCeilingMatch(trace, w.device));
+      ceilings.emplace(w.device, roofs.Of(w.device).match);
     row.roofline = RooflineFromWork(w.instances, ceilings.at(w.device).entry);
     row.roofline->evidence = "modeled";
     ++names_modelled;

@@ -84,11 +84,12 @@ std::string ReadableKernelName(std::string_view name) {
 std::string KernelWithOperator(std::string_view kernel,
                                std::string_view op,
                                std::size_t max_chars) {
-  if (op.empty())
-    return util::Shorten(ReadableKernelName(kernel), max_chars);
-  std::string suffix = " [" + util::Shorten(op, max_chars / 3) + "]";
-  std::size_t room = max_chars > suffix.size() + 8 ? max_chars - suffix.size() : 8;
-  return util::Shorten(ReadableKernelName(kernel), room) + suffix;
+  return util::ShortenWithTag(ReadableKernelName(kernel), op, max_chars);
+}
+
+void AttachReadableNames(std::vector<report::KernelRow>& kernels) {
+  for (report::KernelRow& row : kernels)
+    row.readable_name = ReadableKernelName(row.name);
 }
 
 std::string OperatorDisplayName(std::string_view name, std::string_view source) {

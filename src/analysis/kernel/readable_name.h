@@ -3,9 +3,11 @@
 #pragma once
 
 #include "gpuperf/framework.h"
+#include "gpuperf/report.h"
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpuperf::analysis {
 
@@ -14,6 +16,9 @@ namespace gpuperf::analysis {
 // characters): "cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_32x6_tn_align4>" stays,
 // "at::native::elementwise_kernel<128, 4, ...>" becomes "at::native::elementwise_kernel<128, …>".
 std::string ReadableKernelName(std::string_view name);
+
+// Sets KernelRow::readable_name of every row, for report.md's tables.
+void AttachReadableNames(std::vector<report::KernelRow>& kernels);
 
 // ReadableKernelName plus the launching operator, within `max_chars` characters: the kernel part
 // is shortened first, so the operator stays readable: "at::native::elementwise_kernel<128, …>

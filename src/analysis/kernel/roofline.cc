@@ -6,9 +6,7 @@
 #include <cmath>
 #include <set>
 
-#include "analysis/kernel/ceilings_used.h"
 #include "analysis/kernel/roofline_candidates.h"
-#include "model/measured_ceilings.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -81,15 +79,6 @@ std::int64_t RunDuration(const model::GpuActivity& a, const model::KernelCounter
 }
 
 }  // namespace
-
-std::vector<const model::DeviceCeilings*> UnnamedDeviceCandidates(const model::Trace& trace,
-                                                                  std::int32_t device,
-                                                                  const DeviceRoofs& roofs) {
-  const model::Device* d = trace.FindDevice(device);
-  if (roofs.match.entry || !d || !d->name.empty())
-    return {};
-  return model::CeilingsForComputeCapability(d->compute_major, d->compute_minor);
-}
 
 std::optional<std::map<PrecisionUnit, double>> LaunchFlops(
     const std::map<std::string, double>& metrics) {
@@ -271,28 +260,6 @@ report::KernelRoofline RooflineFromWork(const std::vector<InstanceWork>& instanc
   return r;
 }
 
-model::CeilingMatch DeviceCeilingMatch(const model::Trace& trace, std::int32_t device) {
-  const model::Device* d = trace.FindDevice(device);
-  if (d && d->measured_ceilings) {  // `gpuperf ceilings` on this GPU wins over the datasheet
-    auto measured = model::AsDeviceCeilings(*d->measured_ceilings);
-    return {measured.get(), "", measured};
-  }
-  model::CeilingMatch match =
-      d ? model::FindCeilings(d->name, d->compute_major, d->compute_minor)
-        : model::CeilingMatch{nullptr, "the trace has no record of the device"};
-  if (d && d->name.empty()) {  // say which parts the compute capability leaves open
-    std::string candidates;
-    for (const auto* entry :
-         model::CeilingsForComputeCapability(d->compute_major, d->compute_minor))
-      candidates += (candidates.empty() ? "" : ", ") + std::string(entry->key);
-    if (!candidates.empty()) {
-      match.reason += fmt::format(
-          "; compute capability {}.{} fits {}", d->compute_major, d->compute_minor, candidates);
-    }
-  }
-  return match;
-}
-
 std::string DescribeCeilings(const std::map<std::int32_t, model::CeilingMatch>& matches) {
   std::string out;
   for (const auto& [device, match] : matches) {
@@ -309,6 +276,7 @@ std::string DescribeCeilings(const std::map<std::int32_t, model::CeilingMatch>& 
 }
 
 void AttachRooflines(const model::Trace& trace,
+                     const DeviceRoofsTable& table,
                      std::vector<report::KernelRow>& kernels,
                      std::vector<std::string>& notes) {
   if (trace.counters.empty())
@@ -328,18 +296,16 @@ void AttachRooflines(const model::Trace& trace,
     by_name[name].push_back({RunDuration(a, *counters), &counters->metrics});
     device_of.emplace(name, a.device);
   }
-  std::map<std::int32_t, DeviceRoofs> roofs;
-  for (const auto& [name, device] : device_of) {
-    if (!roofs.count(device))
-      roofs.emplace(device, RoofsOf(trace, device));
-  }
+  std::map<std::int32_t, const DeviceRoofs*> roofs;  // the devices with counters
+  for (const auto& [name, device] : device_of)
+    roofs.emplace(device, &table.Of(device));
   for (report::KernelRow& row : kernels) {
     auto it = by_name.find(row.name);
     if (it == by_name.end())
       continue;
     const std::int32_t device = device_of[row.name];
-    const DeviceRoofs& roof = roofs.at(device);
-    auto candidates = UnnamedDeviceCandidates(trace, device, roof);
+    const DeviceRoofs& roof = *roofs.at(device);
+    const auto& candidates = roof.unnamed_candidates;
     row.roofline = candidates.empty()
                        ? ComputeRoofline(it->second, roof.ForCounters())
                        : CandidateRoofline(it->second, candidates, roof.ScaleClock());
@@ -353,7 +319,8 @@ void AttachRooflines(const model::Trace& trace,
                       roof.counters_clock_metric);
     }
   }
-  for (const auto& [device, roof] : roofs) {
+  for (const auto& [device, roof_of] : roofs) {
+    const DeviceRoofs& roof = *roof_of;
     const model::CeilingMatch& match = roof.match;
     if (match.entry) {
       const bool measured = match.entry->evidence == "measured";
@@ -377,7 +344,7 @@ void AttachRooflines(const model::Trace& trace,
           match.entry->dram_bytes_per_s.value_or(0) / 1e9,
           clock,
           PercentText(report::kLatencyBoundFraction)));
-    } else if (!UnnamedDeviceCandidates(trace, device, roof).empty()) {
+    } else if (!roof.unnamed_candidates.empty()) {
       notes.push_back(fmt::format(
           "roofline (device {}): no single datasheet entry ({}); each kernel is placed against "
           "every candidate{} and gets a bound only when all of them give the same one (else "

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/kernel/device_roofs.h"
 #include "model/ceilings.h"
 
 namespace gpuperf::analysis {
@@ -57,23 +58,15 @@ struct InstanceWork {
 report::KernelRoofline RooflineFromWork(const std::vector<InstanceWork>& instances,
                                         const model::DeviceCeilings* ceilings);
 
-// The datasheet entry of device `device` of the trace, or why there is none.
-model::CeilingMatch DeviceCeilingMatch(const model::Trace& trace, std::int32_t device);
-
 // "device 0: datasheet H100 SXM5 80GB (source); device 1: no datasheet ceilings (reason)", for
 // the notes of the modelled rooflines.
 std::string DescribeCeilings(const std::map<std::int32_t, model::CeilingMatch>& matches);
 
-// The datasheet entries of the compute capability of `device` when the trace does not name it
-// and no ceilings matched (a standalone Nsight Compute CSV); empty otherwise.
-struct DeviceRoofs;
-std::vector<const model::DeviceCeilings*> UnnamedDeviceCandidates(const model::Trace& trace,
-                                                                  std::int32_t device,
-                                                                  const DeviceRoofs& roofs);
-
-// Fills KernelRow::roofline for every kernel name with counters and appends to `notes` which
-// ceilings were used (or why none). Does nothing when the trace has no counters.
+// Fills KernelRow::roofline for every kernel name with counters against its device's `roofs`
+// and appends to `notes` which ceilings were used (or why none). Does nothing when the trace has
+// no counters.
 void AttachRooflines(const model::Trace& trace,
+                     const DeviceRoofsTable& roofs,
                      std::vector<report::KernelRow>& kernels,
                      std::vector<std::string>& notes);
 

@@ -177,6 +177,7 @@ std::vector<ModeledOp> ModelHostOps(const model::Trace& trace, const Correlation
 
 void AttachModeledRooflines(const model::Trace& trace,
                             const CorrelationIndex& index,
+                            const DeviceRoofsTable& roofs,
                             std::vector<report::KernelRow>& kernels,
                             std::vector<std::string>& notes) {
   if (trace.host_ops.empty())
@@ -205,7 +206,7 @@ void AttachModeledRooflines(const model::Trace& trace,
   std::map<std::int32_t, model::CeilingMatch> matches;
   for (const auto& [name, device] : device_of) {
     if (!matches.count(device))
-      matches[device] = DeviceCeilingMatch(trace, device);
+      matches[device] = roofs.Of(device).match;
   }
   for (report::KernelRow& row : kernels) {
     auto it = by_name.find(row.name);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "analysis/core/correlation.h"
+#include "analysis/kernel/device_roofs.h"
 #include "model/ceilings.h"
 
 namespace gpuperf::analysis {
@@ -104,10 +105,11 @@ void ForEachModeledOp(const model::Trace& trace,
                       const std::function<void(const ModeledOp&)>& visit);
 
 // Fills KernelRow::roofline with evidence "modeled" for each kernel name that has no roofline
-// yet (counters win) and got work from a shape model, against the datasheet ceilings of its
-// device; appends a note to `notes` when it filled any.
+// yet (counters win) and got work from a shape model, against the ceilings of its device
+// (`roofs`); appends a note to `notes` when it filled any.
 void AttachModeledRooflines(const model::Trace& trace,
                             const CorrelationIndex& index,
+                            const DeviceRoofsTable& roofs,
                             std::vector<report::KernelRow>& kernels,
                             std::vector<std::string>& notes);
 

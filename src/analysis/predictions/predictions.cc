@@ -206,7 +206,8 @@ report::Predictions ComputePredictions(const model::Trace& trace,
                                        const std::vector<report::KernelRow>& kernels,
                                        const std::map<std::string, KernelFloor>& floors,
                                        std::size_t kernels_kept,
-                                       const PreRoll* preroll) {
+                                       const PreRoll* preroll,
+                                       std::int64_t one_time_idle_ns) {
   report::Predictions out;
   TraceWindow window = ComputeTraceWindow(trace);
   out.wall_ns = window.length_ns();
@@ -227,6 +228,13 @@ report::Predictions ComputePredictions(const model::Trace& trace,
       if (preroll->Holds(trace.activities[i], index))
         critical[i] = false;
     }
+  }
+  if (one_time_idle_ns > 0 && one_time_idle_ns < out.wall_ns) {
+    out.wall_ns -= one_time_idle_ns;
+    out.wall_source += fmt::format(
+        ", less {} of one-time work (initialization) during which the GPU idled: the "
+        "steady-state window",
+        Ms(one_time_idle_ns));
   }
   CriticalTimes times = AttributeCriticalTime(trace, critical, [&](std::size_t i) {
     const model::GpuActivity& a = trace.activities[i];

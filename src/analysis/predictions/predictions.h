@@ -38,12 +38,15 @@ inline constexpr double kIllustrativeSpeedups[] = {1.25, 2.0};
 // the first `kernels_kept` are kept. A floor is never below instances x the minimum latency. Phases
 // are NVTX and user-annotation ranges by their union of host time. With a pre-roll (orphan work
 // from before the recording) the window starts at its end and its activities hold no critical time.
+// `one_time_idle_ns`, the GPU idle inside one-time work (initialization), is left out of the wall
+// too, so f and every bound are over the same steady-state window as the diagnosis'.
 report::Predictions ComputePredictions(const model::Trace& trace,
                                        const CorrelationIndex& index,
                                        const std::vector<report::KernelRow>& kernels,
                                        const std::map<std::string, KernelFloor>& floors,
                                        std::size_t kernels_kept,
-                                       const PreRoll* preroll = nullptr);
+                                       const PreRoll* preroll = nullptr,
+                                       std::int64_t one_time_idle_ns = 0);
 
 // One share for every kernel whose name passes `select`, taken together: a stretch counts when
 // only selected kernels run on the device (`gpuperf predict --kernel REGEX`).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <set>
@@ -245,6 +246,45 @@ std::vector<std::int64_t> QueuedFrom(const model::Trace& trace,
   return out;
 }
 
+// The span of each graph launch: its nodes' first start to last end, and before that the idle
+// stretch that ends at its first node when the graph was already launched (it waited to start),
+// merged. `busy` is the merged GPU work.
+std::vector<Interval> GraphSpans(const model::Trace& trace,
+                                 const ActivityList& activities,
+                                 const CorrelationIndex& index,
+                                 const std::vector<Interval>& busy) {
+  CachedNamePredicate is_graph(trace, IsGraphLaunchApi);
+  std::unordered_map<std::int64_t, Interval> by_call;
+  for (const model::GpuActivity* a : activities) {
+    std::int64_t call = index.PrimaryCall(a->correlation, a->pid);
+    if (call < 0 || !is_graph(trace.api_calls[static_cast<std::size_t>(call)].name))
+      continue;
+    auto [it, fresh] = by_call.try_emplace(call, Interval{a->start_ns, a->end_ns});
+    if (!fresh) {
+      it->second.start = std::min(it->second.start, a->start_ns);
+      it->second.end = std::max(it->second.end, a->end_ns);
+    }
+  }
+  std::vector<Interval> spans;
+  spans.reserve(by_call.size());
+  for (auto [call, span] : by_call) {
+    // The last GPU work that ended before the first node: the idle stretch after it is the
+    // graph's wait when the graph had been launched by then.
+    auto after = std::upper_bound(
+        busy.begin(), busy.end(), span.start, [](std::int64_t t, const Interval& b) {
+          return t < b.end;
+        });
+    std::int64_t launched = trace.api_calls[static_cast<std::size_t>(call)].end_ns;
+    if (after != busy.begin()) {
+      std::int64_t idle_from = std::prev(after)->end;
+      if (idle_from < span.start)
+        span.start = std::max(idle_from, std::min(launched, span.start));
+    }
+    spans.push_back(span);
+  }
+  return util::MergeIntervals(std::move(spans));
+}
+
 bool StreamWaitCall(std::string_view name) {
   name = StripVersionSuffix(name);
   return name.starts_with("cudaStreamWaitEvent") || name.starts_with("cuStreamWaitEvent") ||
@@ -348,6 +388,7 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
       std::int64_t queued = end - from;
       out.queued_ns += queued;
       ++out.queued_gaps;
+      out.queued_gaps_at.push_back({from, end});
       end -= queued;
       if (end <= start)
         continue;
@@ -375,6 +416,9 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
     if (start < out.last_busy_end)
       out.other_gaps.push_back({start, end});
   }
+  if (index && !out.queued_gaps_at.empty())
+    out.queued_in_graphs_ns = util::TotalLength(
+        util::Intersect(out.queued_gaps_at, GraphSpans(trace, activities, *index, busy)));
   AttributeHostWork(trace, util::Subtract(host_gaps, api), launching_threads, out);
   return out;
 }
@@ -428,6 +472,10 @@ std::int64_t IdleAttribution::CausedBy(std::vector<Interval> waits) const {
     caused += std::min(g.end - g.start, overlap(g.start, g.end, &first));
   }
   return caused;
+}
+
+std::int64_t IdleAttribution::QueuedDuring(std::vector<Interval> waits) const {
+  return util::TotalLength(util::Intersect(queued_gaps_at, util::MergeIntervals(std::move(waits))));
 }
 
 std::vector<std::size_t> ImplicitSyncCalls(const model::Trace& trace,

@@ -53,7 +53,11 @@ struct IdleAttribution {
   std::int64_t host_ns = 0;            // other gaps: covered by no recorded API call
   // Idle while the next GPU work had already been launched (queued): no host call causes it.
   std::int64_t queued_ns = 0;
-  std::int64_t queued_gaps = 0;    // gaps with a queued part
+  std::int64_t queued_gaps = 0;  // gaps with a queued part
+  // Of queued_ns: inside one CUDA/HIP graph launch (between its nodes) or in the idle stretch that
+  // ends at its first node after it was launched: the graph waited (event-wait or host nodes,
+  // nodes the trace does not record, a dependency ahead of it in the stream).
+  std::int64_t queued_in_graphs_ns = 0;
   std::int64_t stream_waits = 0;   // cudaStreamWaitEvent-style calls: cross-stream dependencies
   std::int64_t last_busy_end = 0;  // after it the GPU has no work left for a wait to delay
   // Of host_ns: inside recorded host work (host ops, NVTX and record_function ranges shorter
@@ -69,6 +73,8 @@ struct IdleAttribution {
   // and the others (host, launch, API time, synchronization-exposed host work).
   std::vector<util::Interval> round_trip_gaps;
   std::vector<util::Interval> other_gaps;
+  // The queued parts of the gaps (queued_ns), sorted and disjoint.
+  std::vector<util::Interval> queued_gaps_at;
 
   // GPU idle caused by a set of waits (host intervals blocked on the GPU): of every round-trip
   // gap a wait overlaps, the part from the first such wait's start on; of any other gap, at most
@@ -76,6 +82,8 @@ struct IdleAttribution {
   // started that much earlier). Queued idle is not in these gaps, nor is idle after the last GPU
   // work: no later work was there to be delayed.
   std::int64_t CausedBy(std::vector<util::Interval> waits) const;
+  // Queued idle inside a set of waits: idle they overlap that no host call caused.
+  std::int64_t QueuedDuring(std::vector<util::Interval> waits) const;
 };
 
 inline constexpr std::int64_t kCoverageWaitNs = 1'000'000;

@@ -6,6 +6,7 @@
 
 #include "gpuperf/measured_ceilings.h"
 #include "gpuperf/result.h"
+#include "gpuperf/schema_versions.h"
 
 #include <cstddef>
 #include <string>
@@ -13,8 +14,6 @@
 
 namespace gpuperf::io::ceilings {
 
-// The cache file's schema version (semver; a reader accepts the same major version).
-inline constexpr const char* kCacheSchemaVersion = "1.0.0";
 // Larger input is refused before parsing: the probe prints about 2 KB.
 inline constexpr std::size_t kMaxJsonBytes = 1 << 20;
 // A launch shorter than this is not a sustained measurement (the probe calibrates to 25 ms).

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -131,9 +132,11 @@ Result<model::KernelModelFile> ParseKernelModelJson(std::string_view text,
   file.path = path;
   if (std::string error = ReadRoot(root, file); !error.empty())
     return Error{path + ": " + error};
-  // Compiled here only to fail early: the analysis compiles the same file again.
-  if (auto compiled = model::CompileKernelModel(file); !compiled.ok())
+  // Compiled here to fail early; the analysis uses this compilation.
+  auto compiled = model::CompileKernelModel(file);
+  if (!compiled.ok())
     return Error{path + ": " + compiled.error().message};
+  file.compiled = std::make_shared<const model::CompiledKernelModel>(std::move(compiled).value());
   return file;
 }
 

@@ -29,6 +29,9 @@ Status ReadMetadata(ReadContext& context);
 Status ReadDevices(ReadContext& context);
 Status ReadProcesses(ReadContext& context);
 Status ReadMemoryEvents(ReadContext& context);
+// Host records the model does not hold yet (OS runtime calls, CPU samples): counted, so that a
+// diagnosis with unexplained host time can say the export holds them instead of asking for them.
+Status CountUnreadHostRecords(ReadContext& context);
 // GPU work (nsys_gpu_readers.cc).
 Status ReadKernels(ReadContext& context);
 Status ReadMemcpys(ReadContext& context);

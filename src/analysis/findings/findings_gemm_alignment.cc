@@ -1,0 +1,159 @@
+// GEMM kernels built for misaligned operands (docs/metrics.md, "Findings"): CUTLASS names carry
+// the operands' alignment in elements ("_align1") and the architecture the kernel was built for
+// ("cutlass_75_"). An alignment of less than 16 bytes means a dimension or leading dimension is
+// not a multiple of 16 bytes' worth of elements, so the library picks a kernel without vectorised
+// (or, from sm90 on, TMA) loads: often an older architecture's kernel on a newer GPU.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <string_view>
+
+#include "analysis/core/names.h"
+#include "analysis/findings/findings.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+// A full-width access: 16 bytes (128-bit loads, and the TMA's alignment).
+constexpr std::int64_t kAlignedBytes = 16;
+
+// The number after `token` in `name` ("align" -> 1 in "..._nn_align1"), if digits follow it.
+std::optional<int> NumberAfter(std::string_view name, std::string_view token) {
+  std::size_t at = name.rfind(token);
+  if (at == std::string_view::npos)
+    return std::nullopt;
+  std::size_t i = at + token.size();
+  int value = 0;
+  std::size_t digits = 0;
+  while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])) && digits < 4) {
+    value = value * 10 + (name[i] - '0');
+    ++i;
+    ++digits;
+  }
+  return digits > 0 ? std::optional<int>(value) : std::nullopt;
+}
+
+// The operand element size of a CUTLASS GEMM name: its data-type tokens.
+std::optional<int> ElementBytes(std::string_view name) {
+  if (ContainsNoCase(name, "bf16") || ContainsNoCase(name, "f16") ||
+      ContainsNoCase(name, "_h1688") || ContainsNoCase(name, "_h16816"))
+    return 2;
+  if (ContainsNoCase(name, "_i8") || ContainsNoCase(name, "_s8") || ContainsNoCase(name, "e4m3") ||
+      ContainsNoCase(name, "e5m2"))
+    return 1;
+  if (ContainsNoCase(name, "f64") || ContainsNoCase(name, "_d884"))
+    return 8;
+  if (ContainsNoCase(name, "_s1688") || ContainsNoCase(name, "_s16816") ||
+      ContainsNoCase(name, "tf32") || ContainsNoCase(name, "f32") || ContainsNoCase(name, "sgemm"))
+    return 4;
+  return std::nullopt;
+}
+
+struct Misaligned {
+  int align = 0;          // elements
+  int element_bytes = 0;  // bytes per element
+  int arch = 0;           // "cutlass_75" -> 75; 0 when the name gives none
+  std::int64_t instances = 0;
+  std::int64_t total_ns = 0;
+};
+
+std::optional<Misaligned> ParseMisaligned(std::string_view name) {
+  if (!ContainsNoCase(name, "cutlass") || !ContainsNoCase(name, "gemm"))
+    return std::nullopt;
+  std::optional<int> align = NumberAfter(name, "_align");
+  std::optional<int> bytes = ElementBytes(name);
+  if (!align || !bytes || *align <= 0 ||
+      static_cast<std::int64_t>(*align) * *bytes >= kAlignedBytes)
+    return std::nullopt;
+  Misaligned m;
+  m.align = *align;
+  m.element_bytes = *bytes;
+  m.arch = NumberAfter(name, "cutlass_").value_or(0);
+  return m;
+}
+
+}  // namespace
+
+std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
+  std::map<model::NameId, std::optional<Misaligned>> decided;  // each name parsed once
+  std::int64_t kernel_ns = 0;
+  std::int32_t device_cc = 0;  // the GPUs' highest compute capability, major * 10 + minor
+  for (const model::Device& d : in.trace.devices)
+    device_cc = std::max(device_cc, d.compute_major * 10 + d.compute_minor);
+  for (const model::GpuActivity& a : in.trace.activities) {
+    if (a.kind != model::ActivityKind::kKernel)
+      continue;
+    kernel_ns += a.duration_ns();
+    auto [it, fresh] = decided.try_emplace(a.name);
+    if (fresh)
+      it->second = ParseMisaligned(in.trace.Name(a.name));
+    if (!it->second)
+      continue;
+    ++it->second->instances;
+    it->second->total_ns += a.duration_ns();
+  }
+  std::vector<std::pair<model::NameId, Misaligned>> sorted;
+  for (const auto& [name, m] : decided) {
+    if (m)
+      sorted.emplace_back(name, *m);
+  }
+  if (sorted.empty() || kernel_ns <= 0)
+    return std::nullopt;
+  std::sort(sorted.begin(), sorted.end(), [&](const auto& a, const auto& b) {
+    if (a.second.total_ns != b.second.total_ns)
+      return a.second.total_ns > b.second.total_ns;
+    return in.trace.Name(a.first) < in.trace.Name(b.first);
+  });
+  report::Finding f;
+  f.id = "gemm_misaligned";
+  f.title = "GEMMs on kernels for misaligned operands";
+  f.source = "trace";
+  std::int64_t older = 0;  // of the time: kernels built for an older architecture than the GPU
+  for (const auto& [name, m] : sorted) {
+    f.count += m.instances;
+    f.time_ns += m.total_ns;
+    if (m.arch > 0 && device_cc > 0 && m.arch < device_cc)
+      older += m.total_ns;
+  }
+  double share = static_cast<double>(f.time_ns) / static_cast<double>(kernel_ns);
+  f.severity = share >= 0.05 ? "warning" : "info";
+  f.summary = fmt::format(
+      "{} launches of {} CUTLASS GEMM kernels ({}, {:.1f}% of kernel time) are built for "
+      "operands aligned to fewer than 16 bytes (alignN in the name: N elements per access): a "
+      "matrix dimension or leading dimension is not a multiple of 16 bytes' worth of elements, "
+      "so the library could not pick a kernel with full-width (128-bit) loads{} (trace: kernel "
+      "names).",
+      f.count,
+      sorted.size(),
+      Ms(f.time_ns),
+      100.0 * share,
+      older > 0 ? fmt::format("; {} of it runs kernels built for an older architecture than "
+                              "the GPU's (sm{}), without its newer instructions",
+                              Ms(older),
+                              device_cc)
+                : std::string());
+  f.advice =
+      "Pad the GEMM dimensions (K, N and the leading dimensions: hidden size, head dimension, "
+      "vocabulary, sequence length) to multiples of 8 elements for fp16/bf16 (4 for fp32/tf32, "
+      "16 for int8/fp8) so that cuBLAS/CUTLASS can use its aligned kernels; for eager attention, "
+      "scaled_dot_product_attention pads internally. Only the kernels' time above what the "
+      "aligned kernel takes comes back.";
+  f.columns = {
+      "Kernel", "Instances", "Total (ns)", "Alignment (elements)", "Access (bytes)", "Built for"};
+  std::vector<report::FindingRow> rows;
+  for (const auto& [name, m] : sorted) {
+    rows.push_back({{std::string(in.trace.Name(name)),
+                     std::to_string(m.instances),
+                     std::to_string(m.total_ns),
+                     std::to_string(m.align),
+                     std::to_string(m.align * m.element_bytes),
+                     m.arch > 0 ? fmt::format("sm{}", m.arch) : std::string("-")}});
+  }
+  SetRows(f, std::move(rows), in.options.finding_rows);
+  return f;
+}
+
+}  // namespace gpuperf::analysis

@@ -1,0 +1,324 @@
+// The diagnosis of a mixed window on hand-built traces: the idle phase of a GPU-bound window gets
+// its own statement, the statement with the larger bound is ranked first, the headline gives the
+// steady-state window's busy time, waits are told the queued idle inside them, the predictions'
+// window is the diagnosis', and GEMM kernels built for misaligned operands are a finding. Every
+// figure is computed by hand below.
+#include "gpuperf/analyze.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "analysis/core/correlation.h"
+#include "analysis/predictions/predictions.h"
+#include "analysis_builder.h"
+
+using Catch::Detail::Approx;
+using gpuperf::analysis::Analyze;
+using gpuperf::testing::TraceBuilder;
+namespace analysis = gpuperf::analysis;
+namespace model = gpuperf::model;
+namespace report = gpuperf::report;
+
+namespace {
+
+constexpr std::int64_t kMs = 1'000'000;
+constexpr std::int64_t kUs = 1'000;
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+const report::Finding* Find(const report::AnalysisReport& r, const std::string& id) {
+  for (const report::Finding& f : r.findings) {
+    if (f.id == id)
+      return &f;
+  }
+  return nullptr;
+}
+
+// Ten different 1 ms kernels, each waited for by a device synchronize that returns 300 us after
+// the kernel ends (the host was slow to wake); the next launch follows at once. Per 1.31 ms
+// period: 1 ms of kernel, 310 us of idle, of it 300 us the synchronization's round trip.
+TraceBuilder FlatKernelsWithSyncs() {
+  TraceBuilder b;
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t0 = i * 1310 * kUs;
+    b.Api("cudaLaunchKernel", t0, t0 + 5 * kUs, i + 1);
+    b.Kernel("kernel_" + std::to_string(i), t0 + 10 * kUs, t0 + 1010 * kUs, i + 1);
+    b.Api("cudaDeviceSynchronize", t0 + 6 * kUs, t0 + 1310 * kUs);
+  }
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("ranking: the idle phase of a GPU-bound window is diagnosed and ranked by its bound",
+          "[diagnosis][ranking]") {
+  report::AnalysisReport r = Analyze(FlatKernelsWithSyncs().trace);
+  const report::Diagnosis& d = r.diagnosis;
+  // Window 13.1 ms: computation 10 ms (76%), idle 3.1 ms (23.7%): not dominant, yet a quarter.
+  REQUIRE(d.triage.size() >= 4);
+  CHECK(d.triage[0].question == "gpu_idle");
+  CHECK(d.triage[0].answer == "partly");
+  CHECK(d.triage.back().question == "dominant_work");
+  // The top kernel holds 1 ms of 13.1 ms (f = 7.6%): at most 1 / (1 - 1/13.1) = 1.083x. The
+  // round trips (the 300 us after each kernel but the last, and the 10 us launch latencies
+  // inside them) hold 9 x 300 us = 2.7 ms: 1 / (1 - 2.7/13.1) = 1.26x. The idle phase bounds
+  // more, so it is ranked first and the kernel statement follows.
+  CHECK(d.bottleneck == "sync_bound");
+  CHECK(d.dominant_kind == "idle");
+  CHECK(d.status == "finding");
+  REQUIRE(d.bound_speedup);
+  CHECK(*d.bound_speedup > 1.2);
+  REQUIRE(d.secondary.size() == 1);
+  const report::Diagnosis& s = d.secondary.front();
+  CHECK(s.dominant_kind == "kernel");
+  REQUIRE(s.bound_speedup);
+  CHECK(*s.bound_speedup == Approx(1.0 / (1.0 - 1.0 / 13.1)).epsilon(1e-3));
+  bool ranked = false;
+  for (const std::string& line : d.support)
+    ranked = ranked || Contains(line, "Ranked first: its bound");
+  CHECK(ranked);
+  CHECK(Contains(r.headline, "; GPU phase: "));
+
+  // Without the late returns the idle is launch latency only (10 us a period): under 15%, no
+  // idle statement, and the kernel statement stays first.
+  TraceBuilder tight;
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t0 = i * 1020 * kUs;
+    tight.Api("cudaLaunchKernel", t0, t0 + 5 * kUs, i + 1);
+    tight.Kernel("kernel_" + std::to_string(i), t0 + 10 * kUs, t0 + 1010 * kUs, i + 1);
+    tight.Api("cudaDeviceSynchronize", t0 + 6 * kUs, t0 + 1015 * kUs);
+  }
+  report::AnalysisReport t = Analyze(tight.trace);
+  CHECK(t.diagnosis.triage[0].answer == "no");
+  CHECK(t.diagnosis.dominant_kind == "kernel");
+  CHECK(t.diagnosis.secondary.empty());
+}
+
+TEST_CASE("headline: the steady-state window's busy time when it is not the GPU span",
+          "[diagnosis][headline]") {
+  // 90 ms of host work before the first launch, then 10 ms of GPU work: the span is 100% busy,
+  // the window 10% busy. The headline must not say "busy 100.0%" alone beside a host verdict.
+  TraceBuilder b;
+  b.Op("preprocess", 0, 90 * kMs);
+  b.Api("cudaLaunchKernel", 90 * kMs, 90 * kMs + 5 * kUs, 1);
+  b.Kernel("k", 90 * kMs + 10 * kUs, 100 * kMs, 1);
+  report::AnalysisReport r = Analyze(b.trace);
+  CHECK(r.diagnosis.bottleneck == "host_bound");
+  CHECK(Contains(r.headline, "The GPU is busy 9.99 ms of the 100 ms steady-state window (10.0%)"));
+  CHECK(Contains(r.headline, "busy 100.0% of it"));
+  // A window that is the span keeps the span sentence.
+  TraceBuilder span;
+  span.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  span.Kernel("k", 10 * kUs, 10 * kMs, 1);
+  CHECK(Contains(Analyze(span.trace).headline, "The GPU span is 9.99 ms over 1 GPU activities"));
+}
+
+TEST_CASE("predictions: f is over the diagnosis' steady-state window", "[predictions]") {
+  // A runs, the host works 2 ms with the GPU idle, B runs and is waited for: a 4 ms window.
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("A", 10 * kUs, 1 * kMs, 1);
+  b.Api("cudaLaunchKernel", 3 * kMs, 3 * kMs + 5 * kUs, 2);
+  b.Kernel("B", 3 * kMs + 10 * kUs, 4 * kMs, 2);
+  b.Api("cudaDeviceSynchronize", 3 * kMs + 6 * kUs, 4 * kMs);
+  analysis::CorrelationIndex index(b.trace);
+  std::vector<report::KernelRow> kernels = Analyze(b.trace).kernels;
+  report::Predictions whole = analysis::ComputePredictions(b.trace, index, kernels, {}, 20);
+  // 1 ms of that idle stretch was one-time work: the wall is 3 ms, and f of B its critical time
+  // (990 us, the device's last operation, waited for) over 3 ms, not over 4 ms.
+  report::Predictions steady =
+      analysis::ComputePredictions(b.trace, index, kernels, {}, 20, nullptr, 1 * kMs);
+  CHECK(whole.wall_ns == 4 * kMs);
+  CHECK(steady.wall_ns == 3 * kMs);
+  CHECK(Contains(steady.wall_source, "less 1.00 ms of one-time work (initialization)"));
+  const report::CriticalShare* share = nullptr;
+  for (const report::CriticalShare& s : steady.kernels) {
+    if (s.name == "B")
+      share = &s;
+  }
+  REQUIRE(share != nullptr);
+  CHECK(share->critical_ns == 990 * kUs);
+  CHECK(share->fraction == Approx(990.0 / 3000.0));
+}
+
+TEST_CASE("gemm alignment: CUTLASS kernels for operands under 16 bytes are a finding",
+          "[findings]") {
+  TraceBuilder b;
+  model::Device h100;
+  h100.compute_major = 9;
+  h100.compute_minor = 0;
+  b.trace.devices.push_back(h100);
+  b.Kernel(
+      "void cutlass::Kernel2<cutlass_75_tensorop_bf16_s1688gemm_bf16_128x128_nn_align1>("
+      "cutlass_75_tensorop_bf16_s1688gemm_bf16_128x128_nn_align1::Params)",
+      0,
+      3 * kMs);
+  // bf16 at align8 is 16 bytes, fp32 at align4 is 16 bytes: aligned.
+  b.Kernel(
+      "void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_16x16_32x1_nn_"
+      "align8>(cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_16x16_32x1_nn_align8::Params)",
+      3 * kMs,
+      4 * kMs);
+  b.Kernel("cutlass_80_tensorop_s1688gemm_256x128_32x3_nn_align4", 4 * kMs, 5 * kMs);
+  b.Kernel("elementwise", 5 * kMs, 10 * kMs);
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Finding* f = Find(r, "gemm_misaligned");
+  REQUIRE(f != nullptr);
+  CHECK(f->count == 1);
+  CHECK(f->time_ns == 3 * kMs);
+  CHECK(f->severity == "warning");  // 30% of kernel time
+  REQUIRE(f->rows.size() == 1);
+  CHECK(f->rows[0].cells[3] == "1");
+  CHECK(f->rows[0].cells[4] == "2");
+  CHECK(f->rows[0].cells[5] == "sm75");
+  CHECK(Contains(f->summary, "(3.00 ms, 30.0% of kernel time)"));
+  CHECK(Contains(f->summary, "built for an older architecture than the GPU's (sm90)"));
+  // Aligned kernels only: no finding.
+  TraceBuilder aligned;
+  aligned.Kernel("cutlass_80_tensorop_s1688gemm_256x128_32x3_nn_align4", 0, kMs);
+  CHECK(Find(Analyze(aligned.trace), "gemm_misaligned") == nullptr);
+}
+
+TEST_CASE("dependency: queued idle inside a graph launch is named", "[diagnosis][queued]") {
+  // One graph launch runs two nodes with 2 ms between them: the second was queued throughout.
+  TraceBuilder b;
+  b.Api("cudaGraphLaunch", 0, 5 * kUs, 1);
+  b.Kernel("node_a", 10 * kUs, 1 * kMs, 1);
+  b.Kernel("node_b", 3 * kMs, 4 * kMs, 1);
+  report::AnalysisReport r = Analyze(b.trace);
+  CHECK(r.diagnosis.bottleneck == "dependency_bound");
+  bool named = false;
+  for (const std::string& line : r.diagnosis.support)
+    named = named || Contains(line, "2.00 ms of that queued idle lies inside a CUDA graph launch");
+  CHECK(named);
+  // All of the queued idle is there: the experiment starts with the graphs' nodes.
+  CHECK(Contains(r.diagnosis.next_experiment,
+                 "first the CUDA graph launches, which hold 2.00 ms of the 2.00 ms of queued "
+                 "idle"));
+  CHECK(Contains(r.diagnosis.next_experiment, "nsys --cuda-graph-trace=node"));
+  // Two launches of one node each, the same gap between them: no graph holds the idle.
+  TraceBuilder two;
+  two.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  two.Kernel("node_a", 10 * kUs, 1 * kMs, 1);
+  two.Api("cudaLaunchKernel", 6 * kUs, 9 * kUs, 2);
+  two.Kernel("node_b", 3 * kMs, 4 * kMs, 2);
+  for (const std::string& line : Analyze(two.trace).diagnosis.support)
+    CHECK_FALSE(Contains(line, "inside a CUDA graph launch"));
+}
+
+TEST_CASE("host-bound: host records the input holds are named, not asked for",
+          "[diagnosis][host]") {
+  // 8 ms of host time with no CUDA call and no recorded host work between two kernels.
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("a", 10 * kUs, 1 * kMs, 1);
+  b.Api("cudaLaunchKernel", 9 * kMs, 9 * kMs + 5 * kUs, 2);
+  b.Kernel("b", 9 * kMs + 10 * kUs, 10 * kMs, 2);
+  report::AnalysisReport plain = Analyze(b.trace);
+  REQUIRE(plain.diagnosis.bottleneck == "host_bound");
+  CHECK(Contains(plain.diagnosis.missing_evidence, "host-side ranges or CPU samples"));
+  b.trace.diagnostics.Count(model::Diagnostic::kNsysOsrtUnread, 1831);
+  b.trace.diagnostics.Count(model::Diagnostic::kNsysCpuSamplesUnread, 1531);
+  report::AnalysisReport held = Analyze(b.trace);
+  CHECK(Contains(held.diagnosis.missing_evidence,
+                 "the export holds 1831 OS runtime calls and 1531 CPU samples that gpuperf does "
+                 "not read yet"));
+  CHECK_FALSE(Contains(held.diagnosis.missing_evidence, "would confirm it"));
+}
+
+TEST_CASE("ranking: a wait that bounds more than the GPU statement is ranked under 15% idle",
+          "[diagnosis][ranking]") {
+  // Ten 1 ms kernels each followed by a synchronize that returns 120 us late: idle 130 us a
+  // period (11.5%, under the 15% that calls for an idle statement by itself), yet the waits'
+  // round trips bound 1.12x against the top kernel's 1.10x.
+  TraceBuilder b;
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t0 = i * 1130 * kUs;
+    b.Api("cudaLaunchKernel", t0, t0 + 5 * kUs, i + 1);
+    b.Kernel("kernel_" + std::to_string(i), t0 + 10 * kUs, t0 + 1010 * kUs, i + 1);
+    b.Api("cudaDeviceSynchronize_v3020", t0 + 6 * kUs, t0 + 1130 * kUs);
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Finding* sync = Find(r, "sync_api");
+  REQUIRE(sync != nullptr);
+  REQUIRE(sync->bound_speedup_if_removed);
+  REQUIRE(r.diagnosis.secondary.size() == 1);
+  CHECK(r.diagnosis.triage[0].answer == "no");
+  CHECK(r.diagnosis.bottleneck == "sync_bound");
+  CHECK(r.diagnosis.secondary.front().dominant_kind == "kernel");
+  // The call is named without its version suffix.
+  CHECK(Contains(r.diagnosis.next_experiment, "\"cudaDeviceSynchronize\""));
+}
+
+TEST_CASE("dominant phase: a phase whose host waits for the GPU says so", "[diagnosis][phase]") {
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("k", 10 * kUs, 8 * kMs, 1);
+  // The range holds 8 ms of the 20 ms window; 6 ms of it the host waits in a synchronize.
+  b.AddRange(model::RangeKind::kUserAnnotation, "data_dist", 1 * kMs, 9 * kMs);
+  b.Api("cudaStreamSynchronize", 2 * kMs, 8 * kMs);
+  b.Api("cudaLaunchKernel", 9 * kMs, 9 * kMs + 5 * kUs, 2);
+  b.Kernel("k2", 9 * kMs + 10 * kUs, 20 * kMs, 2);
+  report::AnalysisReport r = Analyze(b.trace);
+  bool said = false;
+  for (const std::string& line : r.diagnosis.support)
+    said = said || (Contains(line, "Dominant phase: data_dist") &&
+                    Contains(line,
+                             "6.00 ms of it the host was blocked in calls waiting for the "
+                             "GPU"));
+  CHECK(said);
+}
+
+TEST_CASE("collectives: a long tail of instances is said as waiting for other ranks",
+          "[diagnosis][collectives]") {
+  // A 10 ms GEMM, then nine 0.1 ms all-reduces and one of 3 ms: 3.9 ms of collectives, 2.9 ms
+  // of it above the 0.1 ms median instance.
+  TraceBuilder b;
+  b.Kernel("gemm_kernel", 0, 10 * kMs);
+  std::int64_t t = 10 * kMs;
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t length = i == 4 ? 3 * kMs : 100 * kUs;
+    b.Kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL", t, t + length);
+    t += length;
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  bool said = false;
+  for (const std::string& line : r.diagnosis.support)
+    said = said || Contains(line,
+                            "Of the collectives' 3.90 ms of kernel time, 2.90 ms is above "
+                            "what their median instance takes");
+  CHECK(said);
+  // Even instances: no tail, nothing said.
+  TraceBuilder even;
+  even.Kernel("gemm_kernel", 0, 10 * kMs);
+  for (int i = 0; i < 10; ++i)
+    even.Kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL",
+                10 * kMs + i * 400 * kUs,
+                10 * kMs + (i + 1) * 400 * kUs);
+  for (const std::string& line : Analyze(even.trace).diagnosis.support)
+    CHECK_FALSE(Contains(line, "Of the collectives'"));
+}
+
+TEST_CASE("host-bound: a single-process DataLoader is named with its remedy", "[diagnosis][host]") {
+  // 8 ms of Python preprocessing, no operator inside, between two kernels, under the
+  // single-process DataLoader iterator.
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("a", 10 * kUs, 1 * kMs, 1);
+  b.Frame(
+      "torch/utils/data/dataloader.py(673): __next__ "
+      "<_SingleProcessDataLoaderIter>",
+      1 * kMs,
+      9 * kMs);
+  b.Frame(
+      "scipy/ndimage/_interpolation.py(500): zoom_shift", 1 * kMs + 10 * kUs, 9 * kMs - 10 * kUs);
+  b.Api("cudaLaunchKernel", 9 * kMs, 9 * kMs + 5 * kUs, 2);
+  b.Kernel("b", 9 * kMs + 10 * kUs, 10 * kMs, 2);
+  report::AnalysisReport r = Analyze(b.trace);
+  REQUIRE(r.diagnosis.bottleneck == "host_bound");
+  CHECK(Contains(r.diagnosis.next_experiment, "num_workers=0"));
+  CHECK(Contains(r.diagnosis.next_experiment, "zoom_shift"));
+}

@@ -1,0 +1,143 @@
+// report.json written, read back (io/report) and written again: every key of the field lists
+// (gpuperf/report_json_fields.h) survives, so the writer and the reader agree key by key.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "io/report/report_json_reader.h"
+#include "report/json_writer.h"
+#include "report_fixture.h"
+
+namespace gpuperf::report {
+namespace {
+
+// Only members the reader carries are set, each to a distinct value; doubles have at most three
+// decimals so that the writer's rounding loses nothing.
+AnalysisReport CarriedOnly() {
+  AnalysisReport r;
+  r.source = {"/t/trace.json", "kineto", "1.1", "PyTorch 2.5", {"0: H100", "1: H100"}, 3, 8};
+  r.headline = "GPU idle 40% of the window";
+  r.timeline = {1000, 700, 300, 500, 100, 60, 40, 20, 10, 0, 0, 0};
+  KernelRow k;
+  k.name = "gemm_kernel";
+  k.duration_ns = {4, 400, 100.5, 99.25, 90, 120, 12.125};
+  k.time_percent = 62.5;
+  k.wall_percent = 40.25;
+  k.grid = "(8, 1, 1)";
+  k.block = "(256, 1, 1)";
+  r.kernels.push_back(k);
+  r.audit = {10, 11, 2, 1, 3, 4, 5, 6, 7, 8, 9, 12, 4096};
+  RangeRow range;
+  range.name = "forward";
+  range.kind = "nvtx";
+  range.duration_ns = {2, 300, 150, 150, 100, 200, 70.711};
+  r.ranges.push_back(range);
+  r.framework.op_source = "cpu_op";
+  r.framework.total_gpu_ns = 900;
+  OperatorRow op;
+  op.name = "aten::mm";
+  op.source = "cpu_op";
+  op.calls = 4;
+  op.instances = 5;
+  op.kernel_ns = 400;
+  op.subtree_kernel_ns = 450;
+  op.call_avg_ns = 100.5;
+  op.call_med_ns = 99.25;
+  op.call_stddev_ns = 1.5;
+  op.launches = 4;
+  op.graph_launches = 1;
+  op.host_self_ns = 30;
+  op.host_total_ns = 80;
+  op.fraction = 0.444444;
+  op.category = "gemm";
+  op.category_tier = "operator";
+  op.top_kernel = "gemm_kernel";
+  op.top_module = "Linear";
+  r.framework.operators.push_back(op);
+  CategoryRow category;
+  category.name = "gemm";
+  category.kernel_ns = 400;
+  category.launches = 4;
+  r.framework.categories.push_back(category);
+  ModuleRow module;
+  module.name = "Linear";
+  module.calls = 2;
+  module.kernel_ns = 400;
+  module.forward_ns = 300;
+  module.backward_ns = 100;
+  r.framework.modules.push_back(module);
+  Predictions& p = r.predictions;
+  p.wall_ns = 1000;
+  p.wall_source = "trace window";
+  p.device_groups = 1;
+  p.method = "critical time";
+  p.ranking = "recoverable_ns";
+  CriticalShare share;
+  share.name = "gemm_kernel";
+  share.kind = "kernel";
+  share.instances = 4;
+  share.total_ns = 400;
+  share.exclusive_ns = 350;
+  share.critical_ns = 300;
+  share.fraction = 0.3;
+  share.limit_speedup = 1.428571;
+  share.floor_ns = 100;
+  share.floor_evidence = "measured";
+  share.max_local_speedup = 4;
+  share.bound_speedup_at_roof = 1.290323;
+  share.recoverable_ns = 225;
+  p.kernels.push_back(share);
+  p.kernels_omitted = 2;
+  CriticalShare phase;
+  phase.name = "forward";
+  phase.kind = "nvtx";
+  phase.fraction = 0.5;
+  p.phases.push_back(phase);
+  return r;
+}
+
+AnalysisReport ReadBack(const AnalysisReport& report) {
+  auto read = io::ParseReportJson(DumpJson(ToJson(report)), "report.json");
+  REQUIRE(read.ok());
+  return std::move(read).value();
+}
+
+TEST_CASE("report.json round trip: written then read back then written is the same text") {
+  const AnalysisReport original = CarriedOnly();
+  const AnalysisReport back = ReadBack(original);
+  CHECK(DumpJson(ToJson(back)) == DumpJson(ToJson(original)));
+  CHECK(back.source.world_size == 8);
+  CHECK(back.kernels.at(0).duration_ns.stddev == 12.125);
+  CHECK(back.framework.operators.at(0).top_module == "Linear");
+  CHECK(back.predictions.kernels.at(0).floor_evidence == "measured");
+  CHECK(back.predictions.phases.at(0).floor_evidence.empty());
+}
+
+TEST_CASE("report.json round trip: absent values read back as absent") {
+  AnalysisReport original = CarriedOnly();
+  original.source.rank.reset();
+  original.audit.peak_allocated_bytes = -1;
+  original.predictions.kernels.at(0).floor_ns.reset();
+  original.predictions.kernels.at(0).floor_evidence.clear();
+  original.predictions.kernels.at(0).limit_speedup.reset();
+  const AnalysisReport back = ReadBack(original);
+  CHECK_FALSE(back.source.rank.has_value());
+  CHECK(back.audit.peak_allocated_bytes == -1);
+  CHECK_FALSE(back.predictions.kernels.at(0).floor_ns.has_value());
+  CHECK_FALSE(back.predictions.kernels.at(0).limit_speedup.has_value());
+  CHECK(DumpJson(ToJson(back)) == DumpJson(ToJson(original)));
+}
+
+TEST_CASE("report.json round trip: the sample report keeps its compared figures") {
+  const AnalysisReport original = testing::SampleReport();
+  const AnalysisReport back = ReadBack(original);
+  REQUIRE(back.kernels.size() == original.kernels.size());
+  CHECK(back.source.devices == original.source.devices);
+  CHECK(back.timeline.busy_ns == original.timeline.busy_ns);
+  CHECK(back.audit.peak_allocated_bytes == original.audit.peak_allocated_bytes);
+  CHECK(back.ranges.size() == original.ranges.size());
+  CHECK(back.predictions.kernels.size() == original.predictions.kernels.size());
+}
+
+}  // namespace
+}  // namespace gpuperf::report
