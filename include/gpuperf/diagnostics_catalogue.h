@@ -145,9 +145,11 @@ std::string_view ToString(DiagnosticSeverity severity);
     "values written as `n/a` (metric unavailable); nothing to keep")                               \
   F(kNcuWarningLines, "ncu_warning_lines", kInfo,                                                  \
     "`==WARNING==` lines of Nsight Compute; each is quoted in the notes")                          \
-  F(kNsysCpuSamplesUnread, "nsys.cpu_samples_unread", kInfo,                                      \
-    "a CPU sample (COMPOSITE_EVENTS) the export holds; not read yet, named where host time "       \
-    "is unexplained")                                                                              \
+  F(kNsysCpuSampleNoCallchain, "nsys.cpu_sample_no_callchain", kInfo,                              \
+    "a CPU sample (COMPOSITE_EVENTS) with no SAMPLING_CALLCHAINS frame; kept as \"[no call "       \
+    "chain]\"")                                                                                    \
+  F(kNsysCpuSampleNullTime, "nsys.cpu_sample_null_time", kDataLoss,                                \
+    "a COMPOSITE_EVENTS row with a NULL or negative start; skipped")                               \
   F(kNsysGpuDuplicateId, "nsys.gpu_duplicate_id", kDataLoss,                                       \
     "a TARGET_INFO_GPU row with an id already seen; the first row wins")                           \
   F(kNsysGpuNullId, "nsys.gpu_null_id", kDataLoss,                                                 \
@@ -200,9 +202,14 @@ std::string_view ToString(DiagnosticSeverity severity);
     "an NVTX range whose domain id has no domain-create row; kept without a domain")               \
   F(kNsysNvtxUnterminatedRange, "nsys.nvtx_unterminated_range", kDataLoss,                         \
     "an NVTX range with a NULL end; skipped")                                                      \
-  F(kNsysOsrtUnread, "nsys.osrt_unread", kInfo,                                                    \
-    "an OS runtime call (OSRT_API) the export holds; not read yet, named where host time is "      \
-    "unexplained")                                                                                 \
+  F(kNsysOsrtEndBeforeStart, "nsys.osrt_end_before_start", kDataLoss,                              \
+    "an OSRT_API call whose end is before its start; skipped")                                     \
+  F(kNsysOsrtNegativeTime, "nsys.osrt_negative_time", kDataLoss,                                   \
+    "an OSRT_API call with a negative start; skipped")                                             \
+  F(kNsysOsrtNullTime, "nsys.osrt_null_time", kDataLoss,                                           \
+    "an OSRT_API call with a NULL start or end; skipped")                                          \
+  F(kNsysOsrtTimeOutOfRange, "nsys.osrt_time_out_of_range", kDataLoss,                             \
+    "an OSRT_API call whose end is past 2^62 ns; skipped")                                         \
   F(kNsysProcessNullPid, "nsys.process_null_pid", kDataLoss,                                       \
     "a PROCESSES row with neither `pid` nor `globalPid`; skipped")                                 \
   F(kNsysRuntimeEndBeforeStart, "nsys.runtime_end_before_start", kDataLoss,                        \

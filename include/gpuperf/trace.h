@@ -226,6 +226,28 @@ struct PythonFrame {
   std::uint32_t thread = 0;  // index into Trace::frame_threads
 };
 
+// A call into the OS runtime that the profiler traced on a host thread (Nsight Systems' OSRT:
+// write, ioctl, poll, pthread_cond_wait, ...): what the host did outside CUDA while the GPU idled.
+struct OsCall {
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  NameId name = 0;
+  std::int64_t pid = kNoId;
+  std::int64_t tid = kNoId;
+};
+
+// One CPU sample of a host thread (Nsight Systems' sampling): the innermost frame of its call
+// chain. A sample stands for its thread's sampling interval, so samples estimate host time where
+// nothing else in the trace records it.
+struct CpuSample {
+  TimeNs time_ns = 0;
+  // The innermost frame's symbol; "[module]" (the file name of its module) when the symbol was
+  // not resolved, as most frames inside driver libraries are not.
+  NameId function = 0;
+  std::int64_t pid = kNoId;
+  std::int64_t tid = kNoId;
+};
+
 enum class MemoryOp : std::uint8_t { kAllocate, kFree };
 
 struct MemoryEvent {
@@ -294,6 +316,8 @@ struct Trace {
   RecordArray<PythonFrame> python_frames;  // with_stack traces: millions on a few threads
   std::vector<HostThread> frame_threads;   // the threads of python_frames (PythonFrame::thread)
   RecordArray<MemoryEvent> memory_events;
+  RecordArray<OsCall> os_calls;          // nsys exports with OS runtime tracing
+  RecordArray<CpuSample> cpu_samples;    // nsys exports with CPU sampling
   std::vector<KernelCounters> counters;  // at most one per activity, any order
   Diagnostics diagnostics;
 

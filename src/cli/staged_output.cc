@@ -105,17 +105,6 @@ Result<bool> OnlyGpuperfEntries(const fs::path& dir) {
   return only_ours;
 }
 
-// renameat2(RENAME_EXCHANGE): both names stay valid at every instant.
-int ExchangePaths(const fs::path& a, const fs::path& b) {
-#ifdef RENAME_EXCHANGE
-  return ::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE) == 0 ? 0 : errno;
-#else
-  (void)a;
-  (void)b;
-  return ENOSYS;
-#endif
-}
-
 }  // namespace
 
 bool IsReportFileName(const std::string& name) {
@@ -192,7 +181,7 @@ Status StagedOutput::CommitDirectory() {
       return only_ours.error();
     if (!only_ours.value())  // the user's files stay where they are: file by file, under the lock
       return CommitFiles(staging_.path());
-    if (ExchangePaths(staging_.path(), dir_) != 0) {
+    if (util::ExchangePaths(staging_.path().string(), dir_.string()) != 0) {
       // No RENAME_EXCHANGE here (an old kernel, some network filesystems: EINVAL), or DIR may
       // not be moved (someone else's directory in a sticky /tmp: EPERM): file by file instead.
       return CommitFiles(staging_.path());

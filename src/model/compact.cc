@@ -11,6 +11,8 @@ void ReleaseSpareCapacity(Trace& trace) {
   trace.python_frames.shrink_to_fit();
   trace.frame_threads.shrink_to_fit();
   trace.memory_events.shrink_to_fit();
+  trace.os_calls.shrink_to_fit();
+  trace.cpu_samples.shrink_to_fit();
   trace.counters.shrink_to_fit();
 }
 

@@ -10,7 +10,8 @@ std::uint64_t& MaxTraceRecords() {
 std::size_t RecordCount(const Trace& trace) {
   return trace.activities.size() + trace.api_calls.size() + trace.syncs.size() +
          trace.ranges.size() + trace.host_ops.size() + trace.memory_events.size() +
-         trace.counters.size() + trace.python_frames.size();
+         trace.counters.size() + trace.python_frames.size() + trace.os_calls.size() +
+         trace.cpu_samples.size();
 }
 
 }  // namespace gpuperf::model

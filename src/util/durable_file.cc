@@ -1,6 +1,7 @@
 #include "util/durable_file.h"
 
 #include <fcntl.h>
+#include <stdio.h>  // renameat2, RENAME_EXCHANGE (glibc 2.28+)
 #include <unistd.h>
 
 #include <cerrno>
@@ -61,6 +62,16 @@ Status SyncDirectory(const std::string& path) {
   if (synced != 0)
     return Error{path + ": cannot sync the directory: " + std::strerror(synced)};
   return Status::Ok();
+}
+
+int ExchangePaths(const std::string& a, const std::string& b) {
+#ifdef RENAME_EXCHANGE
+  return ::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE) == 0 ? 0 : errno;
+#else
+  (void)a;
+  (void)b;
+  return ENOSYS;
+#endif
 }
 
 }  // namespace gpuperf::util

@@ -25,4 +25,10 @@ Status WriteNewFile(const std::string& path, std::string_view content);
 // fsync of a directory, so that renames in it survive a crash. Errors name the directory.
 Status SyncDirectory(const std::string& path);
 
+// Swaps two existing paths in one step (renameat2 RENAME_EXCHANGE): both names stay valid at
+// every instant, so a directory replaced this way is never missing or half there. Returns 0 or
+// the errno; ENOSYS where the platform has no RENAME_EXCHANGE (EINVAL where the filesystem lacks
+// it).
+int ExchangePaths(const std::string& a, const std::string& b);
+
 }  // namespace gpuperf::util

@@ -276,6 +276,34 @@ TEST_CASE("initialization: first-call outliers, names and capture windows are on
   CHECK_FALSE(Contains(r.diagnosis.next_experiment, "CUDA graph"));
 }
 
+TEST_CASE("initialization: a communication library's set-up and shut-down are one-time work",
+          "[diagnosis][initialization]") {
+  TraceBuilder b;
+  b.AddRange(model::RangeKind::kNvtx, "MPI_Init", 0, 200 * kMs);
+  std::int64_t t = 200 * kMs;
+  for (int i = 0; i < 10; ++i) {
+    b.Api("cudaLaunchKernel", t, t + 5 * kUs, i + 1);
+    b.Kernel("k", t + 10 * kUs, t + 1 * kMs, i + 1);
+    b.AddRange(model::RangeKind::kNvtx, "MPI_Send", t + 1 * kMs, t + 2 * kMs);  // steady state
+    t += 2 * kMs;
+  }
+  b.AddRange(model::RangeKind::kNvtx, "ncclCommDestroy", t, t + 5 * kMs);
+  analysis::CorrelationIndex index(b.trace);
+  analysis::InitializationResult init =
+      analysis::DetectInitialization(b.trace, index, analysis::ComputeTraceWindow(b.trace));
+  std::map<std::string, std::int64_t> by_name;
+  std::map<std::string, std::string> kind;
+  for (const report::InitializationItem& item : init.report.items) {
+    by_name[item.name] += item.time_ns;
+    kind[item.name] = item.kind;
+  }
+  CHECK(by_name["MPI_Init"] == 200 * kMs);
+  CHECK(kind["MPI_Init"] == "setup");
+  CHECK(by_name["ncclCommDestroy"] == 5 * kMs);
+  CHECK(kind["ncclCommDestroy"] == "teardown");
+  CHECK(by_name.count("MPI_Send") == 0);
+}
+
 TEST_CASE("initialization: the steady-state diagnosis and bounds leave one-time work out",
           "[diagnosis][initialization]") {
   TraceBuilder b;

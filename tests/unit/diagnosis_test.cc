@@ -135,6 +135,65 @@ TEST_CASE(
   CHECK(Analyze(b.trace).diagnosis.status == "hypothesis");
 }
 
+TEST_CASE(
+    "idle attribution: OS runtime calls of the launching threads are host work and CPU samples "
+    "estimate the rest",
+    "[diagnosis]") {
+  TraceBuilder b = HostGapTrace();  // host gap [400, 1'000'000) on pid 100, tid 101
+  auto os_call = [&](const char* name, std::int64_t start, std::int64_t end, std::int64_t tid) {
+    model::OsCall c;
+    c.name = b.trace.strings.Intern(name);
+    c.start_ns = start;
+    c.end_ns = end;
+    c.pid = 100;
+    c.tid = tid;
+    b.trace.os_calls.push_back(c);
+  };
+  os_call("write", 1'000, 401'000, 101);
+  os_call("fflush", 1'000, 2'000, 101);  // nested in write: the union is counted once
+  os_call("poll", 1'000, 900'000, 999);  // a thread that launches nothing holds nothing back
+  auto sample = [&](const char* function, std::int64_t t, std::int64_t tid) {
+    model::CpuSample s;
+    s.function = b.trace.strings.Intern(function);
+    s.time_ns = t;
+    s.pid = 100;
+    s.tid = tid;
+    b.trace.cpu_samples.push_back(s);
+  };
+  // One sample per 100 us on the launching thread; those at 500..900 us fall where neither a
+  // CUDA call nor the write covers the gap.
+  for (std::int64_t t = 0; t <= 1'000'000; t += 100'000)
+    sample(t >= 700'000 ? "[libcuda.so.1]" : "main_loop", t, 101);
+  sample("worker", 550'000, 999);
+  sample("worker", 650'000, 999);
+  auto idle = Attribute(b.trace);
+  CHECK(idle.host_ns == 999'700);
+  CHECK(idle.host_work_ns == 400'000);
+  CHECK(idle.host_other_ns == 400'000);
+  REQUIRE(idle.top_host_work.size() == 2);
+  CHECK(idle.top_host_work[0] == std::pair<std::string, std::int64_t>{"write", 400'000});
+  CHECK(idle.sampled_host_samples == 5);
+  CHECK(idle.sample_interval_ns == 100'000);
+  CHECK(idle.sampled_host_ns == 500'000);
+  REQUIRE(idle.top_sampled_host.size() == 2);
+  CHECK(idle.top_sampled_host[0] ==
+        std::pair<std::string, std::int64_t>{"[libcuda.so.1]", 300'000});
+  CHECK(idle.top_sampled_host[1] == std::pair<std::string, std::int64_t>{"main_loop", 200'000});
+
+  // Under half the host time is recorded: a hypothesis, and what the samples say is its missing
+  // evidence; the trace's own samples are never asked for.
+  report::Diagnosis d = Analyze(b.trace).diagnosis;
+  CHECK(d.bottleneck == "host_bound");
+  CHECK(d.status == "hypothesis");
+  CHECK(d.missing_evidence.find("[libcuda.so.1] (300 µs), main_loop (200 µs)") !=
+        std::string::npos);
+  CHECK(d.next_experiment.find("CPU sampling") == std::string::npos);
+  bool named = false;
+  for (const std::string& s : d.support)
+    named = named || s.find("most in write (400 µs), fflush (1.00 µs)") != std::string::npos;
+  CHECK(named);
+}
+
 TEST_CASE("diagnosis: a synchronize-every-kernel loop is sync-bound", "[diagnosis]") {
   TraceBuilder b;
   // 10 x (launch 100 ns, kernel 300 ns, a sync that returns 100 ns after it), period 1000 ns.

@@ -227,21 +227,51 @@ TEST_CASE("nsys importer skips and counts malformed rows", "[nsys]") {
 
 }  // namespace
 
-TEST_CASE("nsys importer counts the OS runtime calls and CPU samples it does not read", "[nsys]") {
-  std::string sql = MinimalOldExport() +
-                    "CREATE TABLE OSRT_API (start INTEGER, end INTEGER, nameId INTEGER, "
-                    "globalTid INTEGER);"
-                    "INSERT INTO OSRT_API VALUES (100, 900, 1, 1), (1000, 1900, 1, 1);"
-                    "CREATE TABLE COMPOSITE_EVENTS (id INTEGER, start INTEGER, globalTid "
-                    "INTEGER);"
-                    "INSERT INTO COMPOSITE_EVENTS VALUES (1, 500, 1), (2, 600, 1), (3, 700, 1);";
+TEST_CASE("nsys importer reads OS runtime calls and CPU samples by their innermost frame",
+          "[nsys]") {
+  const std::string tid = std::to_string(GlobalTid(kPid, kTid));
+  std::string sql =
+      MinimalOldExport() +
+      "INSERT INTO StringIds VALUES (10, 'write'), (11, 'ioctl'), (12, 'main_loop(int)'),"
+      " (13, '/usr/bin/app'), (14, '0x7f0000001234'), (15, '/usr/lib64/libcuda.so.1'),"
+      " (16, '[vdso]');"
+      "CREATE TABLE OSRT_API (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,"
+      " nameId INTEGER, returnValue INTEGER, nestingLevel INTEGER, callchainId INTEGER);"
+      "INSERT INTO OSRT_API VALUES (100, 900, 27, " +
+      tid + ", 10, 0, 0, 0), (1000, 1900, 27, " + tid + ", 11, 0, 0, 0), (NULL, 5, 27, " + tid +
+      ", 10, 0, 0, 0), (50, 40, 27, " + tid +
+      ", 10, 0, 0, 0);"
+      "CREATE TABLE COMPOSITE_EVENTS (id INTEGER, start INTEGER, cpu INTEGER, threadState "
+      "INTEGER, globalTid INTEGER, cpuCycles INTEGER);"
+      "INSERT INTO COMPOSITE_EVENTS VALUES (1, 500, 0, 1, " +
+      tid + ", 0), (2, 600, 0, 1, " + tid + ", 0), (3, 700, 0, 1, " + tid +
+      ", 0), (4, NULL, 0, 1, " + tid + ", 0), (5, 800, 0, 1, " + tid +
+      ", 0);"
+      "CREATE TABLE SAMPLING_CALLCHAINS (id INTEGER, symbol INTEGER, module INTEGER, kernelMode "
+      "INTEGER, thumbCode INTEGER, unresolved INTEGER, specialEntry INTEGER, originalIP INTEGER,"
+      " unwindMethod INTEGER, stackDepth INTEGER);"
+      "INSERT INTO SAMPLING_CALLCHAINS VALUES (1, 12, 13, NULL, NULL, NULL, NULL, 0, 7, 0),"
+      " (1, 14, 15, NULL, NULL, 1, NULL, 0, 7, 1), (2, 14, 15, NULL, NULL, 1, NULL, 0, 7, 0),"
+      " (5, 14, 16, NULL, NULL, 1, NULL, 0, 7, 0);";
   auto trace = ImportTraceMemory(MakeSqliteImage(sql), "host.sqlite");
   REQUIRE(trace.ok());
-  CHECK(trace->diagnostics.counts.at(model::Diagnostic::kNsysOsrtUnread) == 2);
-  CHECK(trace->diagnostics.counts.at(model::Diagnostic::kNsysCpuSamplesUnread) == 3);
-  // Empty tables are not counted.
-  auto empty = ImportTraceMemory(
-      MakeSqliteImage(MinimalOldExport() + "CREATE TABLE OSRT_API (start INTEGER);"), "e.sqlite");
-  REQUIRE(empty.ok());
-  CHECK(empty->diagnostics.counts.count(model::Diagnostic::kNsysOsrtUnread) == 0);
+  REQUIRE(trace->os_calls.size() == 2);
+  CHECK(trace->Name(trace->os_calls[0].name) == "write");
+  CHECK(trace->os_calls[0].start_ns == 100);
+  CHECK(trace->os_calls[0].end_ns == 900);
+  CHECK(trace->os_calls[0].pid == kPid);
+  CHECK(trace->os_calls[0].tid == kTid);
+  CHECK(trace->Name(trace->os_calls[1].name) == "ioctl");
+  CHECK(trace->diagnostics.Get(model::Diagnostic::kNsysOsrtNullTime) == 1);
+  CHECK(trace->diagnostics.Get(model::Diagnostic::kNsysOsrtEndBeforeStart) == 1);
+  REQUIRE(trace->cpu_samples.size() == 4);
+  // The innermost frame (stackDepth 0) names a sample; an unresolved one by its module's file.
+  CHECK(trace->Name(trace->cpu_samples[0].function) == "main_loop(int)");
+  CHECK(trace->Name(trace->cpu_samples[1].function) == "[libcuda.so.1]");
+  CHECK(trace->Name(trace->cpu_samples[2].function) == "[no call chain]");
+  CHECK(trace->cpu_samples[2].time_ns == 700);
+  CHECK(trace->cpu_samples[2].tid == kTid);
+  CHECK(trace->Name(trace->cpu_samples[3].function) == "[vdso]");  // bracketed by nsys already
+  CHECK(trace->diagnostics.Get(model::Diagnostic::kNsysCpuSampleNoCallchain) == 1);
+  CHECK(trace->diagnostics.Get(model::Diagnostic::kNsysCpuSampleNullTime) == 1);
 }

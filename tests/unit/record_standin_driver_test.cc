@@ -19,12 +19,13 @@ namespace fs = std::filesystem;
 RunResult Baseline(const std::string& out,
                    const std::string& program,
                    const std::string& before = "",
-                   const std::string& stdin_text = "") {
+                   const std::string& stdin_text = "",
+                   const std::string& flags = "") {
   TempDir capture;
   WriteFile(capture / "in", stdin_text);
   std::string command = before + "LD_LIBRARY_PATH=" + ShellQuote(GPUPERF_FAKE_LIBCUDA_DIR) + " " +
                         ShellQuote(GpuperfBinary()) + " baseline --quiet --out " + ShellQuote(out) +
-                        " --repeat 1 --warmup 0 --no-overhead -- " + program;
+                        " --repeat 1 --warmup 0 --no-overhead " + flags + " -- " + program;
   command = "sh -c " + ShellQuote(command) + " <" + ShellQuote(capture / "in") + " >" +
             ShellQuote(capture / "out") + " 2>" + ShellQuote(capture / "err");
   const int status = std::system(command.c_str());
@@ -65,6 +66,26 @@ TEST_CASE("baseline -- /nonexistent fails at once and leaves no output", "[recor
   CHECK(r.exit_code == 1);
   CHECK(r.ErrLines().size() == 1);
   CHECK_FALSE(fs::exists(dir / "b"));
+}
+
+TEST_CASE("baseline --force replaces an earlier baseline whole, and only with --force",
+          "[record][nogpu]") {
+  TempDir dir;
+  REQUIRE(Baseline(dir / "b", "/bin/true").exit_code == 4);
+  WriteFile(fs::path(dir / "b") / "earlier-run-marker", "x");
+  RunResult refused = Baseline(dir / "b", "/bin/true");
+  CHECK(refused.exit_code == 1);
+  CHECK(refused.err.find("already exists; choose another --out or pass --force") !=
+        std::string::npos);
+  CHECK(fs::exists(fs::path(dir / "b") / "earlier-run-marker"));
+  RunResult forced = Baseline(dir / "b", "/bin/true", "", "", "--force");
+  INFO(forced.err);
+  CHECK(forced.exit_code == 4);
+  CHECK(BaselineJson(dir / "b")["complete"] == false);
+  // Nothing of the earlier baseline stays, and no staging directory is left beside it.
+  CHECK_FALSE(fs::exists(fs::path(dir / "b") / "earlier-run-marker"));
+  for (const auto& entry : fs::directory_iterator(fs::path(dir / "b").parent_path()))
+    CHECK(entry.path().filename().string().find(".tmp") == std::string::npos);
 }
 
 TEST_CASE("baseline forwards stdin to the program and passes its stdout through",

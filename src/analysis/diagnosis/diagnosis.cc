@@ -87,17 +87,50 @@ bool HasSingleProcessLoader(const model::Trace& trace) {
   return false;
 }
 
-// "the export holds 1831 OS runtime calls and 1531 CPU samples that gpuperf does not read yet".
-std::string UnreadHostRecords(const model::Trace& trace) {
-  std::int64_t osrt = trace.diagnostics.Get(model::Diagnostic::kNsysOsrtUnread);
-  std::int64_t samples = trace.diagnostics.Get(model::Diagnostic::kNsysCpuSamplesUnread);
-  if (osrt == 0 && samples == 0)
-    return "";
-  std::string what = osrt > 0 && samples > 0
-                         ? fmt::format("{} OS runtime calls and {} CPU samples", osrt, samples)
-                     : osrt > 0 ? fmt::format("{} OS runtime calls", osrt)
-                                : fmt::format("{} CPU samples", samples);
-  return fmt::format("the export holds {} that gpuperf does not read yet", what);
+// "write (12.2 ms), ioctl (527 µs)".
+std::string TimedNames(const std::vector<std::pair<std::string, std::int64_t>>& names) {
+  std::string text;
+  for (const auto& [name, ns] : names)
+    text += fmt::format("{}{} ({})", text.empty() ? "" : ", ", name, Ms(ns));
+  return text;
+}
+
+// What the host did in the gaps no CUDA call covers, from the records that say it: host work
+// (framework ops, Python frames, ranges, OS runtime calls) and, for the rest, CPU samples.
+void AddHostWorkEvidence(const model::Trace& trace,
+                         report::Diagnosis& d,
+                         const IdleAttribution& idle) {
+  if (idle.host_ns <= 0)
+    return;
+  // "Covers 0 ns" says something only where the host's share of the idle is large.
+  if (idle.has_host_work_records && (idle.host_work_ns > 0 || idle.host_ns >= idle.idle_ns / 4)) {
+    std::string names = TimedNames(idle.top_host_work);
+    // The kinds of host record the trace holds, so that none is named that it lacks.
+    std::string kinds;
+    auto kind = [&](bool held, const char* what) {
+      if (held)
+        kinds += fmt::format("{}{}", kinds.empty() ? "" : ", ", what);
+    };
+    kind(!trace.host_ops.empty(), "framework ops");
+    kind(!trace.python_frames.empty(), "Python frames by self time");
+    kind(!trace.ranges.empty(), "NVTX and annotation ranges");
+    kind(!trace.os_calls.empty(), "OS runtime calls");
+    d.support.push_back(
+        fmt::format("Recorded host work ({}) covers {} of the {} with no CUDA call{} (trace).",
+                    kinds,
+                    Ms(idle.host_work_ns),
+                    Ms(idle.host_ns),
+                    names.empty() ? "" : "; most in " + names));
+  }
+  if (idle.sampled_host_samples > 0)
+    d.support.push_back(fmt::format(
+        "CPU samples of the launching threads estimate what the host ran in {} more of it: {} "
+        "samples at one per {} (each counted as that interval), most in {} (samples: an "
+        "estimate).",
+        Ms(std::min(idle.sampled_host_ns, idle.host_ns - idle.host_work_ns)),
+        idle.sampled_host_samples,
+        Ms(idle.sample_interval_ns),
+        TimedNames(idle.top_sampled_host)));
 }
 
 void SetIdleClass(const model::Trace& trace,
@@ -147,13 +180,14 @@ void SetIdleClass(const model::Trace& trace,
   d.support.push_back(fmt::format(
       "{} of the stretches ({}) are the round trip after a host-blocking synchronization ({} "
       "more overlap one but hold long host work); elsewhere launch calls cover {}, other CUDA "
-      "API calls {}, and nothing the trace records {} (trace: API calls).",
+      "API calls {}, and no CUDA call {} (trace: API calls).",
       idle.sync_gaps,
       Ms(idle.sync_ns),
       idle.sync_exposed_gaps,
       Ms(idle.launch_ns),
       Ms(idle.other_api_ns),
       Ms(idle.host_ns)));
+  AddHostWorkEvidence(trace, d, idle);
   std::int64_t host = idle.host_ns + idle.other_api_ns;
   std::int64_t attributed = std::max({idle.sync_ns, idle.launch_ns, host, idle.queued_ns});
   d.evidence = "measured";
@@ -208,26 +242,12 @@ void SetIdleClass(const model::Trace& trace,
     context.single_process_loader = HasSingleProcessLoader(trace);
     context.host_work_ns = idle.host_work_ns;
     context.window_ns = SteadyWall(r, idle);
-    for (const auto& [name, ns] : idle.top_host_work) {
-      context.host_work_names +=
-          fmt::format("{}{} ({})", context.host_work_names.empty() ? "" : ", ", name, Ms(ns));
-    }
-    if (idle.has_host_work_records) {
-      std::string names;
-      for (const auto& [name, ns] : idle.top_host_work)
-        names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", name, Ms(ns));
-      d.support.push_back(fmt::format(
-          "Recorded host work (framework ops, Python frames by self time, NVTX and annotation "
-          "ranges) covers {} of the {} "
-          "with no CUDA call{} (trace).",
-          Ms(idle.host_work_ns),
-          Ms(idle.host_ns),
-          names.empty() ? "" : "; most in " + names));
-    }
+    context.host_work_names = TimedNames(idle.top_host_work);
+    context.host_sampled_names = TimedNames(idle.top_sampled_host);
+    context.cpu_samples = !trace.cpu_samples.empty();
     if (!shown) {
       d.status = "hypothesis";
       d.evidence = "inferred";
-      context.host_records_unread = UnreadHostRecords(trace);
     }
   }
   d.bound_speedup = AmdahlLimit(WallFraction(r, idle, attributed));

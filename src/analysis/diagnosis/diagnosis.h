@@ -50,10 +50,11 @@ struct ExperimentContext {
   bool host_outside_ops = false;
   // The trace names PyTorch's single-process DataLoader iterator (num_workers=0).
   bool single_process_loader = false;
-  // Host records the input holds but gpuperf does not read (an nsys export's OS runtime calls and
-  // CPU samples): said instead of asking for them. "" when there are none.
-  std::string host_records_unread;
   std::string host_work_names;
+  // The functions CPU samples find in the gaps no recorded host work covers, and whether the
+  // input holds CPU samples at all (then they are never asked for).
+  std::string host_sampled_names;
+  bool cpu_samples = false;
   // That host work's time in the gaps and the steady window: overlapping it with the GPU bounds
   // the wall at max(it, the rest), below removing it.
   std::int64_t host_work_ns = 0;

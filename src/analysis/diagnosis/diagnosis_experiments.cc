@@ -199,12 +199,16 @@ Advice AdviceFor(const report::Diagnosis& d,
   }
   if (c == "host_bound" && d.status == "finding" && context.host_outside_ops) {
     return {fmt::format("Move the host work that fills the gaps off the launching thread, or make "
-                        "it faster: {} (a DataLoader worker or another thread or process "
-                        "overlapped with the GPU, a GPU or vectorised implementation). It runs "
-                        "outside the framework operators, so graphs and launch batching would not "
-                        "remove it.{}",
+                        "it faster: {} ({}). It runs outside the framework operators, so graphs "
+                        "and launch batching would not remove it.{}",
                         context.host_work_names.empty() ? std::string("the recorded host work")
                                                         : context.host_work_names,
+                        context.pytorch ? "a DataLoader worker or another thread or process "
+                                          "overlapped with the GPU, a GPU or vectorised "
+                                          "implementation"
+                                        : "another thread or asynchronous I/O overlapped with "
+                                          "the GPU, fewer and larger system calls, a GPU or "
+                                          "vectorised implementation",
                         context.single_process_loader
                             ? " The trace's DataLoader runs in the launching process "
                               "(_SingleProcessDataLoaderIter, num_workers=0): "
@@ -232,23 +236,34 @@ Advice AdviceFor(const report::Diagnosis& d,
         ""};
   }
   if (c == "host_bound") {
+    // Never ask for what the input holds: with CPU samples, the sampled functions are named
+    // and only ranges around the host code are asked for.
+    std::string what =
+        context.cpu_samples
+            ? "NVTX ranges around the host code between the GPU work: the trace's CPU samples "
+              "name functions, not the program steps they serve"
+        : context.pytorch
+            ? "CPU sampling, NVTX or framework ranges around data loading, Python and I/O"
+            : "CPU sampling and NVTX ranges around the host code between the GPU work, such as "
+              "I/O, setup and MPI";
     return {
         fmt::format("Profile the host over the idle stretches ({}) and move the work found there "
                     "off the critical path (overlap it with GPU work, prefetch, run it "
                     "asynchronously).",
-                    context.pytorch ? "CPU sampling, NVTX or framework ranges around data "
-                                      "loading, Python and I/O"
-                                    : "CPU sampling and NVTX ranges around the host code "
-                                      "between the GPU work, such as I/O, setup and MPI"),
+                    what),
         "Host-side ranges over the gaps: if the host was waiting on the GPU or idle itself "
         "during them, the program is not host-bound.",
-        context.host_records_unread.empty()
-            ? "The trace shows no CUDA call in the gaps, not what the host did instead; "
-              "host-side ranges or CPU samples over the gap windows would confirm it."
-            : fmt::format("The trace shows no CUDA call in the gaps, not what the host did "
-                          "instead; {} (nsys stats --report osrt_sum, and the CPU-sampling view "
-                          "over the gap windows, show it).",
-                          context.host_records_unread)};
+        !context.host_sampled_names.empty()
+            ? fmt::format("No recorded host work covers most of the gaps; CPU samples put the "
+                          "host in {} there (samples: an estimate), which ranges around the "
+                          "code that calls them would confirm.",
+                          context.host_sampled_names)
+        : context.cpu_samples
+            ? "The trace shows no CUDA call in the gaps and its CPU samples fall outside them, "
+              "so what the host did instead is not recorded; host-side ranges over the gap "
+              "windows would show it."
+            : "The trace shows no CUDA call in the gaps, not what the host did instead; "
+              "host-side ranges or CPU samples over the gap windows would confirm it."};
   }
   if (c == "transfer_bound") {
     return {fmt::format("Hide or remove the {} copies: pinned host memory, cudaMemcpyAsync on "

@@ -42,10 +42,16 @@ std::string Verdict(const report::Diagnosis& d) {
                                       : fmt::format("; {}: {}", phase, ClassLabel(s.bottleneck));
   }
   std::string_view next = d.next_experiment;
-  // The first clause: up to ": " or ". " ("aten::addmm" and "1.5x" do not end one).
-  std::size_t cut = std::min(next.find(": "), next.find(". "));
-  if (cut != std::string_view::npos)
-    next = next.substr(0, cut);
+  // The first clause: up to ": " or ". " outside parentheses ("aten::addmm" and "1.5x" do not
+  // end one, nor does a colon inside a parenthesis, which would be left open).
+  int depth = 0;
+  for (std::size_t i = 0; i + 1 < next.size(); ++i) {
+    depth += next[i] == '(' ? 1 : next[i] == ')' && depth > 0 ? -1 : 0;
+    if (depth == 0 && (next[i] == ':' || next[i] == '.') && next[i + 1] == ' ') {
+      next = next.substr(0, i);
+      break;
+    }
+  }
   if (!next.empty())
     text += fmt::format("; next experiment: {}", next);
   if (d.bound_speedup)
@@ -113,7 +119,7 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
   // a span never stands beside a host-bound verdict unexplained.
   std::int64_t steady = report.predictions.wall_ns;
   std::int64_t steady_busy = t.busy_ns - (preroll ? preroll->gpu_ns : 0);
-  bool span_is_window = !preroll && steady > 0 && 
+  bool span_is_window = !preroll && steady > 0 &&
                         static_cast<double>(t.total_ns) >= 0.95 * static_cast<double>(steady);
   if (span_is_window || steady <= 0) {
     text += fmt::format(

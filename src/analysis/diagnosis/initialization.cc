@@ -48,8 +48,24 @@ bool IsTeardownApi(std::string_view name) {
          ContainsNoCase(name, "CtxDestroy") || ContainsNoCase(name, "DeviceReset");
 }
 
+// Communication libraries' set-up and shut-down (MPI, NCCL/RCCL communicators, NVSHMEM): once per
+// process, however long, and never the steady state.
+bool IsLibraryInit(std::string_view name) {
+  return name == "MPI_Init" || name == "MPI_Init_thread" ||
+         StartsWithNoCase(name, "ncclCommInit") || StartsWithNoCase(name, "rcclCommInit") ||
+         StartsWithNoCase(name, "nvshmem_init") || StartsWithNoCase(name, "nvshmemx_init");
+}
+bool IsLibraryFinalize(std::string_view name) {
+  return name == "MPI_Finalize" || StartsWithNoCase(name, "ncclCommDestroy") ||
+         StartsWithNoCase(name, "ncclCommFinalize") || StartsWithNoCase(name, "nvshmem_finalize");
+}
+
 // The kind a name alone gives, or "" when the name says nothing.
 std::string KindByName(std::string_view name) {
+  if (IsLibraryInit(name))
+    return "setup";
+  if (IsLibraryFinalize(name))
+    return "teardown";
   if (IsJitName(name))
     return "jit_compile";
   if (IsAutotuneName(name))
@@ -400,7 +416,8 @@ void HostOpOutliers(const model::Trace& trace, std::vector<Candidate>& out) {
   }
 }
 
-// Ranges, host ops and API calls whose name says compile, autotune, load or teardown.
+// Ranges, host ops and API calls whose name says compile, autotune, load, a communication
+// library's set-up or teardown.
 void NamedWork(const model::Trace& trace, std::vector<Candidate>& out) {
   auto add = [&](model::NameId id, std::int64_t start, std::int64_t end, const char* what) {
     if (end - start < kOneTimeMinNs)

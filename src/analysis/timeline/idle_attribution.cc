@@ -142,6 +142,72 @@ void AddPythonSelfTime(const model::Trace& trace,
     pop();
 }
 
+bool OnLaunchingThread(const std::set<std::pair<std::int64_t, std::int64_t>>& launching_threads,
+                       std::int64_t pid,
+                       std::int64_t tid) {
+  return launching_threads.empty() || launching_threads.contains({pid, tid});
+}
+
+std::vector<std::pair<std::string, std::int64_t>> TopNames(
+    const model::Trace& trace, const std::unordered_map<model::NameId, std::int64_t>& by_name) {
+  std::vector<std::pair<model::NameId, std::int64_t>> top(by_name.begin(), by_name.end());
+  std::sort(top.begin(), top.end(), [&](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : trace.Name(a.first) < trace.Name(b.first);
+  });
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  for (std::size_t i = 0; i < top.size() && i < kTopHostWork; ++i)
+    out.emplace_back(std::string(trace.Name(top[i].first)), top[i].second);
+  return out;
+}
+
+// CPU samples (nsys sampling) of the launching threads in `unexplained` (GPU idle that no CUDA
+// call and no recorded host work covers): each stands for its thread's sampling interval, the
+// median distance between the thread's consecutive samples, so their sum estimates the time.
+void AttributeSamples(const model::Trace& trace,
+                      const std::vector<Interval>& unexplained,
+                      const std::set<std::pair<std::int64_t, std::int64_t>>& launching_threads,
+                      IdleAttribution& out) {
+  if (trace.cpu_samples.empty() || unexplained.empty())
+    return;
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::int64_t>> times;
+  for (const model::CpuSample& s : trace.cpu_samples) {
+    if (OnLaunchingThread(launching_threads, s.pid, s.tid))
+      times[{s.pid, s.tid}].push_back(s.time_ns);
+  }
+  std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> interval;
+  for (auto& [thread, list] : times) {
+    std::sort(list.begin(), list.end());
+    std::vector<std::int64_t> steps;
+    for (std::size_t i = 1; i < list.size(); ++i) {
+      if (list[i] > list[i - 1])
+        steps.push_back(list[i] - list[i - 1]);
+    }
+    if (steps.empty())
+      continue;
+    std::nth_element(
+        steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(steps.size() / 2), steps.end());
+    interval[thread] = steps[steps.size() / 2];
+  }
+  std::unordered_map<model::NameId, std::int64_t> by_name;
+  std::vector<std::int64_t> weights;
+  for (const model::CpuSample& s : trace.cpu_samples) {
+    auto it = interval.find({s.pid, s.tid});
+    if (it == interval.end() || !util::Overlaps(unexplained, s.time_ns, s.time_ns + 1))
+      continue;
+    by_name[s.function] += it->second;
+    out.sampled_host_ns += it->second;
+    ++out.sampled_host_samples;
+    weights.push_back(it->second);
+  }
+  if (!weights.empty()) {
+    std::nth_element(weights.begin(),
+                     weights.begin() + static_cast<std::ptrdiff_t>(weights.size() / 2),
+                     weights.end());
+    out.sample_interval_ns = weights[weights.size() / 2];
+  }
+  out.top_sampled_host = TopNames(trace, by_name);
+}
+
 // What the host was running in `host_idle` (GPU idle, no CUDA call, not a synchronization's
 // round trip): host ops (framework operators) and host ranges (NVTX, record_function), except
 // those longer than half the window, which enclose everything and say nothing.
@@ -174,15 +240,25 @@ void AttributeHostWork(const model::Trace& trace,
     }
   }
   AddPythonSelfTime(trace, host_idle, launching_threads, work_raw, by_name, out.host_other_ns);
-  out.has_host_work_records = !work_raw.empty() || !trace.python_frames.empty();
-  out.host_work_ns =
-      util::TotalLength(util::Intersect(host_idle, util::MergeIntervals(std::move(work_raw))));
-  std::vector<std::pair<model::NameId, std::int64_t>> top(by_name.begin(), by_name.end());
-  std::sort(top.begin(), top.end(), [&](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : trace.Name(a.first) < trace.Name(b.first);
-  });
-  for (std::size_t i = 0; i < top.size() && i < kTopHostWork; ++i)
-    out.top_host_work.emplace_back(std::string(trace.Name(top[i].first)), top[i].second);
+  // OS runtime calls (nsys OSRT: write, ioctl, poll) are host work no dispatch path holds.
+  // Calls nest (fflush around write), so their union, not their sum, is added.
+  std::vector<Interval> os_work;
+  for (const model::OsCall& call : trace.os_calls) {
+    if (!OnLaunchingThread(launching_threads, call.pid, call.tid) ||
+        call.end_ns - call.start_ns > enclosing)
+      continue;
+    add(call.name, call.start_ns, call.end_ns);
+    if (util::Overlaps(host_idle, call.start_ns, call.end_ns))
+      os_work.push_back({call.start_ns, call.end_ns});
+  }
+  out.host_other_ns +=
+      util::TotalLength(util::Intersect(host_idle, util::MergeIntervals(std::move(os_work))));
+  out.has_host_work_records =
+      !work_raw.empty() || !trace.python_frames.empty() || !trace.os_calls.empty();
+  std::vector<Interval> work = util::MergeIntervals(std::move(work_raw));
+  out.host_work_ns = util::TotalLength(util::Intersect(host_idle, work));
+  out.top_host_work = TopNames(trace, by_name);
+  AttributeSamples(trace, util::Subtract(host_idle, work), launching_threads, out);
 }
 
 }  // namespace

@@ -61,12 +61,20 @@ struct IdleAttribution {
   std::int64_t stream_waits = 0;   // cudaStreamWaitEvent-style calls: cross-stream dependencies
   std::int64_t last_busy_end = 0;  // after it the GPU has no work left for a wait to delay
   // Of host_ns: inside recorded host work (host ops, NVTX and record_function ranges shorter
-  // than half the window), and the names that cover most of it, with the time they cover.
+  // than half the window, OS runtime calls of the launching threads), and the names that cover
+  // most of it, with the time they cover.
   std::int64_t host_work_ns = 0;
   // Of host_work_ns: the self time of Python frames with no framework operator or CUDA call
-  // inside (decoding, numpy, tokenizers): host work that graphs and fewer launches do not touch.
+  // inside (decoding, numpy, tokenizers) and OS runtime calls (file writes, polling): host work
+  // that graphs and fewer launches do not touch.
   std::int64_t host_other_ns = 0;
   std::vector<std::pair<std::string, std::int64_t>> top_host_work;
+  // Of host_ns less host_work_ns: an estimate from CPU samples of the launching threads (nsys
+  // sampling), each counted as its thread's sampling interval; the functions that hold most.
+  std::int64_t sampled_host_ns = 0;
+  std::int64_t sampled_host_samples = 0;
+  std::int64_t sample_interval_ns = 0;  // the median weight of those samples
+  std::vector<std::pair<std::string, std::int64_t>> top_sampled_host;
   bool has_api_calls = false;  // without them only idle_ns is known
   bool has_host_work_records = false;
   // The gaps by attribution, sorted and disjoint: drained by a synchronization (round trips),

@@ -93,22 +93,6 @@ std::size_t EstimateRows(const ReadContext& context, const char* table) {
 
 }  // namespace
 
-Status CountUnreadHostRecords(ReadContext& context) {
-  for (auto [table, what] :
-       {std::pair{"OSRT_API", model::Diagnostic::kNsysOsrtUnread},
-        std::pair{"COMPOSITE_EVENTS", model::Diagnostic::kNsysCpuSamplesUnread}}) {
-    if (!context.schema.HasTable(table))
-      continue;
-    auto stmt = context.db.Prepare(std::string("SELECT count(*) FROM \"") + table + "\"");
-    if (!stmt.ok())
-      continue;  // a table we only count: its damage is no reason to refuse the export
-    auto row = stmt->Step();
-    if (row.ok() && *row && stmt->IntOr(0, 0) > 0)
-      context.trace.diagnostics.Count(what, stmt->IntOr(0, 0));
-  }
-  return Status::Ok();
-}
-
 void ReserveCapacity(ReadContext& context) {
   model::Trace& trace = context.trace;
   trace.activities.reserve(EstimateRows(context, kKernelTable) +
@@ -117,6 +101,8 @@ void ReserveCapacity(ReadContext& context) {
   trace.api_calls.reserve(EstimateRows(context, kRuntimeTable));
   trace.syncs.reserve(EstimateRows(context, kSyncTable));
   trace.ranges.reserve(EstimateRows(context, kNvtxTable));
+  trace.os_calls.reserve(EstimateRows(context, kOsRuntimeTable));
+  trace.cpu_samples.reserve(EstimateRows(context, kSampleTable));
 }
 
 constexpr model::TimeNs kMaxTimeNs = model::TimeNs{1} << 62;

@@ -78,7 +78,7 @@ Result<model::Trace> ReadExport(const nsys::Database& db) {
   nsys::ReadContext context{db, *schema, strings, trace};
   nsys::ReserveCapacity(context);
   using Reader = Status (*)(nsys::ReadContext&);
-  static constexpr std::array<Reader, 11> kReaders = {
+  static constexpr std::array<Reader, 12> kReaders = {
       nsys::ReadMetadata,
       nsys::ReadDevices,
       nsys::ReadProcesses,
@@ -89,7 +89,8 @@ Result<model::Trace> ReadExport(const nsys::Database& db) {
       nsys::ReadSyncs,
       nsys::ReadNvtxRanges,
       nsys::ReadMemoryEvents,
-      nsys::CountUnreadHostRecords,
+      nsys::ReadOsCalls,
+      nsys::ReadCpuSamples,
   };
   for (Reader reader : kReaders) {
     Status status = reader(context);

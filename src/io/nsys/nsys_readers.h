@@ -29,9 +29,6 @@ Status ReadMetadata(ReadContext& context);
 Status ReadDevices(ReadContext& context);
 Status ReadProcesses(ReadContext& context);
 Status ReadMemoryEvents(ReadContext& context);
-// Host records the model does not hold yet (OS runtime calls, CPU samples): counted, so that a
-// diagnosis with unexplained host time can say the export holds them instead of asking for them.
-Status CountUnreadHostRecords(ReadContext& context);
 // GPU work (nsys_gpu_readers.cc).
 Status ReadKernels(ReadContext& context);
 Status ReadMemcpys(ReadContext& context);
@@ -40,6 +37,10 @@ Status ReadMemsets(ReadContext& context);
 Status ReadRuntimeCalls(ReadContext& context);
 Status ReadSyncs(ReadContext& context);
 Status ReadNvtxRanges(ReadContext& context);
+// What host threads did outside CUDA (nsys_os_readers.cc): OS runtime calls (OSRT_API) and CPU
+// samples (COMPOSITE_EVENTS with the innermost frame of SAMPLING_CALLCHAINS).
+Status ReadOsCalls(ReadContext& context);
+Status ReadCpuSamples(ReadContext& context);
 
 // Reserves the trace's vectors for the rows the event tables hold, so that millions of records
 // are not copied on every growth. Only an estimate: errors are ignored.
@@ -93,6 +94,10 @@ inline constexpr SpanDiagnostics kSyncSpan{model::Diagnostic::kNsysSyncNullTime,
                                            model::Diagnostic::kNsysSyncNegativeTime,
                                            model::Diagnostic::kNsysSyncEndBeforeStart,
                                            model::Diagnostic::kNsysSyncTimeOutOfRange};
+inline constexpr SpanDiagnostics kOsCallSpan{model::Diagnostic::kNsysOsrtNullTime,
+                                             model::Diagnostic::kNsysOsrtNegativeTime,
+                                             model::Diagnostic::kNsysOsrtEndBeforeStart,
+                                             model::Diagnostic::kNsysOsrtTimeOutOfRange};
 inline constexpr SpanDiagnostics kNvtxSpan{model::Diagnostic::kNsysNvtxNullTime,
                                            model::Diagnostic::kNsysNvtxNegativeTime,
                                            model::Diagnostic::kNsysNvtxEndBeforeStart,

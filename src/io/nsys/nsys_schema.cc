@@ -6,13 +6,16 @@ namespace gpuperf::io::nsys {
 namespace {
 
 // The tables whose columns readers ask about.
-constexpr std::array<const char*, 13> kTablesRead = {
+constexpr std::array<const char*, 16> kTablesRead = {
     kKernelTable,
     kMemcpyTable,
     kMemsetTable,
     kRuntimeTable,
     kSyncTable,
     kNvtxTable,
+    kOsRuntimeTable,
+    kSampleTable,
+    kSampleCallchainTable,
     kStringTable,
     kGpuTable,
     kProcessTable,
