@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 #include "analysis/core/correlation.h"
 #include "analysis/timeline/audit.h"
 #include "analysis/timeline/launch_overhead.h"
@@ -84,4 +86,35 @@ TEST_CASE("No kernels, no launches", "[analysis][launch]") {
   auto l = SummarizeLaunches(b.trace, JoinKernelLaunches(b.trace, index, false));
   CHECK(l.launches == 0);
   CHECK(l.api_to_kernel_ratio == 0.0);
+}
+
+TEST_CASE("CorrelationIndex finds groups of dense and of sparse correlation ids alike",
+          "[analysis][launch]") {
+  // Dense ids (1, 2, 3) use the table; adding one far away (and one below zero) makes the range
+  // too wide for it, and the hash map must give the same answers.
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 10, 1);
+  b.Api("cuLaunchKernel", 2, 8, 1);  // the driver record inside the runtime call
+  b.Api("cudaLaunchKernel", 20, 30, 2);
+  b.Api("cudaMemcpyAsync", 40, 50, 3);
+  auto check = [](const gpuperf::model::Trace& trace) {
+    CorrelationIndex index(trace);
+    CHECK(index.PrimaryCall(1, gpuperf::model::kNoId) == 0);
+    CHECK(index.Calls(1, gpuperf::model::kNoId).size() == 2);
+    CHECK_FALSE(index.IsPrimary(1));
+    CHECK(index.PrimaryCall(2, gpuperf::model::kNoId) == 2);
+    CHECK(index.PrimaryCall(3, gpuperf::model::kNoId) == 3);
+    CHECK(index.PrimaryCall(0, gpuperf::model::kNoId) == -1);
+    CHECK(index.PrimaryCall(4, gpuperf::model::kNoId) == -1);
+    CHECK(index.PrimaryCall(-5, gpuperf::model::kNoId) == -1);
+    CHECK(index.PrimaryCall(std::numeric_limits<std::int64_t>::max(), gpuperf::model::kNoId) ==
+          -1);
+  };
+  check(b.trace);
+  b.Api("cudaLaunchKernel", 60, 70, std::int64_t{1} << 60);
+  b.Api("cudaLaunchKernel", 80, 90, -7);
+  check(b.trace);
+  CorrelationIndex sparse(b.trace);
+  CHECK(sparse.PrimaryCall(std::int64_t{1} << 60, gpuperf::model::kNoId) == 4);
+  CHECK(sparse.PrimaryCall(-7, gpuperf::model::kNoId) == 5);
 }

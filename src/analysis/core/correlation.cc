@@ -27,16 +27,30 @@ CorrelationIndex::CorrelationIndex(const model::Trace& trace)
   std::stable_sort(grouped_.begin(), grouped_.end(), [&](std::uint32_t a, std::uint32_t b) {
     return calls[a].correlation < calls[b].correlation;
   });
-  groups_.reserve(grouped_.size());
+  std::vector<std::pair<std::int64_t, std::pair<std::uint32_t, std::uint32_t>>> groups;
   for (std::size_t begin = 0; begin < grouped_.size();) {
     std::int64_t correlation = calls[grouped_[begin]].correlation;
     std::size_t end = begin + 1;
     while (end < grouped_.size() && calls[grouped_[end]].correlation == correlation)
       ++end;
-    groups_.emplace(
-        correlation,
-        std::pair{static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end - begin)});
+    groups.push_back(
+        {correlation,
+         std::pair{static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end - begin)}});
     begin = end;
+  }
+  // Sorted by id: the range is last - first. Compared without overflow (ids may be anything).
+  const bool dense = !groups.empty() && static_cast<std::uint64_t>(groups.back().first) -
+                                                static_cast<std::uint64_t>(groups.front().first) <
+                                            static_cast<std::uint64_t>(kDenseSlack) * groups.size();
+  if (dense) {
+    dense_base_ = groups.front().first;
+    dense_.assign(static_cast<std::size_t>(groups.back().first - dense_base_) + 1, {0, 0});
+    for (const auto& [correlation, span] : groups)
+      dense_[static_cast<std::size_t>(correlation - dense_base_)] = span;
+  } else {
+    groups_.reserve(groups.size());
+    for (const auto& [correlation, span] : groups)
+      groups_.emplace(correlation, span);
   }
   for (std::uint32_t index : grouped_) {
     if (PrimaryCall(calls[index].correlation, calls[index].pid) != index)
@@ -47,6 +61,15 @@ CorrelationIndex::CorrelationIndex(const model::Trace& trace)
 std::span<const std::uint32_t> CorrelationIndex::Group(std::int64_t correlation) const {
   if (correlation == model::kNoId)
     return {};
+  if (!dense_.empty()) {
+    // Unsigned: an id below the base wraps to a huge offset and fails the bound check.
+    std::uint64_t slot =
+        static_cast<std::uint64_t>(correlation) - static_cast<std::uint64_t>(dense_base_);
+    if (slot >= dense_.size())
+      return {};
+    const auto& [offset, count] = dense_[slot];
+    return std::span<const std::uint32_t>(grouped_).subspan(offset, count);
+  }
   auto it = groups_.find(correlation);
   if (it == groups_.end())
     return {};

@@ -55,6 +55,13 @@ class CorrelationIndex {
   // each group's [offset, offset + count) in grouped_. Flat storage keeps lookups free of
   // allocation: the analysis asks once per GPU activity, millions of times on large traces.
   std::vector<std::uint32_t> grouped_;
+  // Correlation ids are usually dense (CUPTI counts them up from 1): then a table indexed by
+  // id - dense_base_ replaces the hash map (one load per lookup instead of a hash and a probe,
+  // and no more memory: at most kDenseSlack slots of 8 bytes per group against a map node of
+  // about 40). Empty slots have count 0.
+  static constexpr std::int64_t kDenseSlack = 4;
+  std::int64_t dense_base_ = 0;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> dense_;
   std::unordered_map<std::int64_t, std::pair<std::uint32_t, std::uint32_t>> groups_;
   std::vector<bool> is_primary_;
 };
