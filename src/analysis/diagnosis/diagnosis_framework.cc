@@ -20,18 +20,6 @@ constexpr double kCollectiveShare = 0.10;
 // The GPU half of a host-bound window is diagnosed when computation covers this share of it.
 constexpr double kSecondaryComputeShare = 0.30;
 
-std::string Pct(double fraction) {
-  return fmt::format("{:.1f}%", fraction * 100);
-}
-
-const report::KernelRow* FindKernel(const report::AnalysisReport& r, const std::string& name) {
-  for (const report::KernelRow& k : r.kernels) {
-    if (k.name == name)
-      return &k;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 bool IsCollective(const report::AnalysisReport& r, const std::string& kernel) {

@@ -7,11 +7,38 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/timeline/idle_attribution.h"
 
 namespace gpuperf::analysis {
+
+// Shared by the diagnosis files (diagnosis.cc defines them).
+// The wait-type findings: sized by the GPU idle they cause (findings.h, SetWaitCost).
+inline constexpr const char* kWaitFindings[] = {
+    "sync_api", "sync_memcpy", "pageable_async_memcpy", "sync_memset"};
+double Fraction(std::int64_t part, std::int64_t whole);  // 0 when whole <= 0
+std::string Pct(double fraction);                        // "12.3%"
+const report::Finding* FindFinding(const report::AnalysisReport& r, std::string_view id);
+const report::KernelRow* FindKernel(const report::AnalysisReport& r, std::string_view name);
+// The kernel with the most critical time (Amdahl's f), else the one with the most total time.
+const report::CriticalShare* DominantKernelShare(const report::AnalysisReport& r);
+// The steady-state window (the recorded window less one-time work), and a share of it.
+std::int64_t SteadyWall(const report::AnalysisReport& r, const IdleAttribution& idle);
+double WallFraction(const report::AnalysisReport& r, const IdleAttribution& idle, std::int64_t ns);
+// The column of a finding's rows named `column`, or -1.
+int ColumnIndex(const report::Finding& f, std::string_view column);
+
+struct ExperimentContext;
+// The idle class of the window (diagnosis_idle.cc): dependency-, sync-, launch- or host-bound,
+// with the host's records of what it did in the gaps.
+void SetIdleClass(const model::Trace& trace,
+                  report::Diagnosis& d,
+                  const report::AnalysisReport& r,
+                  const IdleAttribution& idle,
+                  std::string& subject,
+                  ExperimentContext& context);
 
 std::string TargetMetric(const report::AnalysisReport& r);
 // Input, format, the devices the GPU work uses (of those described), rank, what the window holds.

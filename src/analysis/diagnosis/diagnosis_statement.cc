@@ -12,14 +12,6 @@
 namespace gpuperf::analysis {
 namespace {
 
-double Fraction(std::int64_t part, std::int64_t whole) {
-  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
-}
-
-std::string Pct(double fraction) {
-  return fmt::format("{:.1f}%", fraction * 100);
-}
-
 // The devices the window's GPU work ran on, described from the trace's device list where it
 // names them; "of N recorded" when the trace lists more (a rank sees every GPU of its node).
 std::string DevicesText(const model::Trace& trace, const report::AnalysisReport& r) {

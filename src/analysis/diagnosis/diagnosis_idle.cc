@@ -1,0 +1,198 @@
+// The idle class of a window: what the GPU idled on (queued work, synchronizations, launch calls or
+// the host) and the host's own records of what it did meanwhile (host work, CPU samples).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/core/names.h"
+#include "analysis/diagnosis/diagnosis.h"
+#include "analysis/diagnosis/diagnosis_parts.h"
+#include "analysis/findings/findings.h"
+#include "analysis/predictions/amdahl.h"
+#include "util/units_format.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+// PyTorch's single-process DataLoader iterator by any recorded name (a Python frame, the
+// profiler's "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__" range).
+bool HasSingleProcessLoader(const model::Trace& trace) {
+  for (model::NameId id = 0; id < trace.strings.size(); ++id) {
+    if (trace.Name(id).find("_SingleProcessDataLoaderIter") != std::string_view::npos)
+      return true;
+  }
+  return false;
+}
+
+// "write (12.2 ms), ioctl (527 µs)".
+std::string TimedNames(const std::vector<std::pair<std::string, std::int64_t>>& names) {
+  std::string text;
+  for (const auto& [name, ns] : names)
+    text += fmt::format("{}{} ({})", text.empty() ? "" : ", ", name, Ms(ns));
+  return text;
+}
+
+// What the host did in the gaps no CUDA call covers, from the records that say it: host work
+// (framework ops, Python frames, ranges, OS runtime calls) and, for the rest, CPU samples.
+void AddHostWorkEvidence(const model::Trace& trace,
+                         report::Diagnosis& d,
+                         const IdleAttribution& idle) {
+  if (idle.host_ns <= 0)
+    return;
+  // "Covers 0 ns" says something only where the host's share of the idle is large.
+  if (idle.has_host_work_records && (idle.host_work_ns > 0 || idle.host_ns >= idle.idle_ns / 4)) {
+    std::string names = TimedNames(idle.top_host_work);
+    // The kinds of host record the trace holds, so that none is named that it lacks.
+    std::string kinds;
+    auto kind = [&](bool held, const char* what) {
+      if (held)
+        kinds += fmt::format("{}{}", kinds.empty() ? "" : ", ", what);
+    };
+    kind(!trace.host_ops.empty(), "framework ops");
+    kind(!trace.python_frames.empty(), "Python frames by self time");
+    kind(!trace.ranges.empty(), "NVTX and annotation ranges");
+    kind(!trace.os_calls.empty(), "OS runtime calls");
+    d.support.push_back(
+        fmt::format("Recorded host work ({}) covers {} of the {} with no CUDA call{} (trace).",
+                    kinds,
+                    Ms(idle.host_work_ns),
+                    Ms(idle.host_ns),
+                    names.empty() ? "" : "; most in " + names));
+  }
+  if (idle.sampled_host_samples > 0)
+    d.support.push_back(fmt::format(
+        "CPU samples of the launching threads estimate what the host ran in {} more of it: {} "
+        "samples at one per {} (each counted as that interval), most in {} (samples: an "
+        "estimate).",
+        Ms(std::min(idle.sampled_host_ns, idle.host_ns - idle.host_work_ns)),
+        idle.sampled_host_samples,
+        Ms(idle.sample_interval_ns),
+        TimedNames(idle.top_sampled_host)));
+}
+
+}  // namespace
+
+void SetIdleClass(const model::Trace& trace,
+                  report::Diagnosis& d,
+                  const report::AnalysisReport& r,
+                  const IdleAttribution& idle,
+                  std::string& subject,
+                  ExperimentContext& context) {
+  d.dominant_kind = "idle";
+  d.dominant_fraction = Fraction(idle.idle_ns, SteadyWall(r, idle));
+  d.support.push_back(fmt::format(
+      "No GPU work ran during {} of the {} steady-state window ({}) in {} stretches; {} of it "
+      "before the first or after the last GPU activity (trace).",
+      Ms(idle.idle_ns),
+      Ms(SteadyWall(r, idle)),
+      Pct(d.dominant_fraction),
+      idle.gaps,
+      Ms(idle.edge_ns)));
+  if (!idle.has_api_calls) {
+    d.bottleneck = "host_bound";
+    d.status = "hypothesis";
+    d.evidence = "inferred";
+    d.support.push_back(
+        "The trace records no host API calls, so what the host did in the gaps "
+        "is unknown.");
+    return;
+  }
+  if (idle.queued_ns > 0)
+    d.support.push_back(fmt::format(
+        "In {} of the stretches ({}) the next GPU work had already been launched: the GPU "
+        "waited on a device-side dependency (an event on another stream, a collective) or the "
+        "launch latency, not on the host{} (trace: launch calls by correlation).",
+        idle.queued_gaps,
+        Ms(idle.queued_ns),
+        idle.stream_waits > 0
+            ? fmt::format("; the trace holds {} cross-stream waits (cudaStreamWaitEvent)",
+                          idle.stream_waits)
+            : std::string()));
+  if (idle.queued_in_graphs_ns > 0)
+    d.support.push_back(fmt::format(
+        "{} of that queued idle lies inside a CUDA graph launch, between its recorded nodes or "
+        "in the idle stretch that ends at its first node after it was launched: the graph "
+        "waited on an event-wait or host node, on nodes the trace does not record (node-level "
+        "graph tracing, nsys --cuda-graph-trace=node, shows them), or on a dependency ahead of it "
+        "in the stream (trace: graph launches by correlation).",
+        Ms(idle.queued_in_graphs_ns)));
+  d.support.push_back(fmt::format(
+      "{} of the stretches ({}) are the round trip after a host-blocking synchronization ({} "
+      "more overlap one but hold long host work); elsewhere launch calls cover {}, other CUDA "
+      "API calls {}, and no CUDA call {} (trace: API calls).",
+      idle.sync_gaps,
+      Ms(idle.sync_ns),
+      idle.sync_exposed_gaps,
+      Ms(idle.launch_ns),
+      Ms(idle.other_api_ns),
+      Ms(idle.host_ns)));
+  AddHostWorkEvidence(trace, d, idle);
+  std::int64_t host = idle.host_ns + idle.other_api_ns;
+  std::int64_t attributed = std::max({idle.sync_ns, idle.launch_ns, host, idle.queued_ns});
+  d.evidence = "measured";
+  d.status = "finding";
+  if (attributed == idle.queued_ns) {
+    // Work was queued and the whole GPU still idled, so the work waited on nothing running on
+    // this GPU: an event the host records late, another device or rank, or a host-staged copy
+    // ahead of it in stream order. The trace does not record which: a hypothesis to test.
+    d.bottleneck = "dependency_bound";
+    d.status = "hypothesis";
+    context.ranks = r.source.rank.has_value();
+    context.collectives = r.timeline.communication_ns > 0;
+    if (std::string wait = CollectiveWaitText(r); !wait.empty())
+      d.support.push_back(wait);
+    context.stream_waits = idle.stream_waits;
+    context.queued_ns = idle.queued_ns;
+    context.queued_in_graphs_ns = idle.queued_in_graphs_ns;
+  } else if (attributed == idle.sync_ns) {
+    d.bottleneck = "sync_bound";
+    // The wait finding that causes the most idle names the call.
+    const report::Finding* sync = nullptr;
+    for (const char* id : kWaitFindings) {
+      const report::Finding* f = FindFinding(r, id);
+      if (f && (!sync || f->gpu_idle_caused_ns.value_or(0) > sync->gpu_idle_caused_ns.value_or(0)))
+        sync = f;
+    }
+    if (sync) {
+      context.implicit_sync = sync->id == "pageable_async_memcpy";
+      d.support.push_back(fmt::format("{} ({}, trace).", sync->summary, sync->id));
+      int api = ColumnIndex(*sync, "API Name");
+      if (api >= 0 && !sync->rows.empty())
+        subject = std::string(
+            StripVersionSuffix(sync->rows.front().cells[static_cast<std::size_t>(api)]));
+    }
+  } else if (attributed == idle.launch_ns) {
+    d.bottleneck = "launch_bound";
+    d.support.push_back(fmt::format(
+        "{} kernel launches; launch calls took {} against {} of kernel time (ratio {:.2f}, each "
+        "call counted once, trace).{}",
+        r.audit.kernel_launches,
+        Ms(r.launch.call_time_ns),
+        Ms(r.launch.kernel_ns.total),
+        r.launch.api_to_kernel_ratio,
+        GraphSentence(r.launch)));
+  } else {
+    d.bottleneck = "host_bound";
+    // Host ops (framework operators) in the gaps show what the host did; without them the trace
+    // shows only that the host was not in CUDA.
+    bool shown = idle.host_work_ns >= idle.host_ns - idle.host_work_ns;  // half, without overflow
+    context.host_outside_ops =
+        idle.host_work_ns > 0 && idle.host_other_ns > idle.host_work_ns - idle.host_other_ns;
+    context.single_process_loader = HasSingleProcessLoader(trace);
+    context.host_work_ns = idle.host_work_ns;
+    context.window_ns = SteadyWall(r, idle);
+    context.host_work_names = TimedNames(idle.top_host_work);
+    context.host_sampled_names = TimedNames(idle.top_sampled_host);
+    context.cpu_samples = !trace.cpu_samples.empty();
+    if (!shown) {
+      d.status = "hypothesis";
+      d.evidence = "inferred";
+    }
+  }
+  d.bound_speedup = AmdahlLimit(WallFraction(r, idle, attributed));
+}
+
+}  // namespace gpuperf::analysis
