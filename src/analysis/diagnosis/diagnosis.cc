@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <string_view>
 
@@ -412,6 +413,38 @@ void RankStatements(report::Diagnosis& d) {
       s.bottleneck));
 }
 
+// The dominant work's class: the collective or kernel with the most critical time, or
+// launch-bound when launch-class kernels hold most of the kernel time.
+void ClassifyDominantWork(const model::Trace& trace,
+                          report::Diagnosis& d,
+                          const report::AnalysisReport& r,
+                          const IdleAttribution& idle,
+                          std::string& subject,
+                          ExperimentContext& context) {
+  double launch_share = LaunchClassShare(r);
+  const report::CriticalShare* top = DominantKernelShare(r);
+  if (top && IsCollective(r, top->name))
+    SetCollectiveClass(d, r, *top, subject);
+  else if (top)
+    SetKernelClass(d, r, idle, *top, subject);
+  if (launch_share >= kDominantShare) {
+    d.bottleneck = "launch_bound";
+    d.evidence = "measured";
+    d.status = "finding";
+    d.support.push_back(fmt::format(
+        "{} of kernel time is in kernels of a few microseconds on less than one wave; {} "
+        "kernel launches (trace).",
+        Pct(launch_share),
+        r.audit.kernel_launches));
+  } else if (!top) {
+    d.bottleneck = "unknown";
+    d.status = "hypothesis";
+  }
+  if (top && d.dominant_kind == "kernel" && d.dominant_name == top->name &&
+      d.bottleneck != "launch_bound")
+    DescribeDominantKernel(trace, r, *top, context);
+}
+
 }  // namespace
 
 report::Diagnosis Diagnose(const model::Trace& trace,
@@ -474,93 +507,87 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   // Nsight Compute replays each kernel alone: no timeline, so no idle, copy or overlap question.
   bool has_timeline = trace.metadata.format != "ncu-csv";
   idle_decides = idle_decides && has_timeline;
-  if (has_timeline)
-    d.triage.push_back(
-        {"gpu_idle",
-         idle_decides                        ? "yes"
-         : idle_share >= kSecondaryIdleShare ? "partly"
-                                             : "no",
-         fmt::format("no GPU work during {} of the steady-state window, {} of it before the first "
-                     "or after the last GPU activity{} (trace)",
-                     Pct(idle_share),
-                     Ms(idle.edge_ns),
-                     d.queue ? fmt::format("; launch-queue depth median {}, p90 {}",
-                                           Ms(d.queue->median_ns),
-                                           Ms(d.queue->p90_ns))
-                             : std::string())});
-  // Without a timeline the triage starts at the dominant work (marked decided-by-skipping).
-  bool decided = idle_decides;
-  if (decided) {
-    SetIdleClass(trace, d, r, idle, subject, context);
-  }
-  if (!decided && has_timeline) {
-    d.triage.push_back(
-        {"transfer",
-         answer(transfer),
-         fmt::format("copies not overlapped by kernels: {} of the window (trace)", Pct(transfer))});
-    decided = transfer >= kDominantShare || transfer == largest;
-    if (decided) {
-      SetExposedClass(d, "transfer_bound", "copy", t.exposed_memcpy_ns, window);
-      if (!r.memory_ops.empty())
-        d.dominant_name = subject = r.memory_ops.front().operation;
-      if (const report::Finding* f = FindFinding(r, "pageable_async_memcpy"))
-        d.support.push_back(fmt::format("{} ({}, trace).", f->summary, f->id));
+  // The triage as a table of steps, asked in the seed's order: GPU idle -> transfer ->
+  // communication -> dominant work. The first step that decides classifies the window; the
+  // steps before it are recorded with their answer. Without a timeline (Nsight Compute) only the
+  // dominant work is asked.
+  std::size_t kernel_evidence_from = 0;  // where the dominant kernel's evidence starts
+  struct TriageStep {
+    const char* question;
+    bool asked;
+    const char* answer;
+    std::string detail;
+    bool decides;
+    std::function<void()> classify;
+  };
+  const std::vector<TriageStep> steps = {
+      {"gpu_idle",
+       has_timeline,
+       idle_decides                        ? "yes"
+       : idle_share >= kSecondaryIdleShare ? "partly"
+                                           : "no",
+       fmt::format("no GPU work during {} of the steady-state window, {} of it before the first "
+                   "or after the last GPU activity{} (trace)",
+                   Pct(idle_share),
+                   Ms(idle.edge_ns),
+                   d.queue ? fmt::format("; launch-queue depth median {}, p90 {}",
+                                         Ms(d.queue->median_ns),
+                                         Ms(d.queue->p90_ns))
+                           : std::string()),
+       idle_decides,
+       [&] { SetIdleClass(trace, d, r, idle, subject, context); }},
+      {"transfer",
+       has_timeline,
+       answer(transfer),
+       fmt::format("copies not overlapped by kernels: {} of the window (trace)", Pct(transfer)),
+       transfer >= kDominantShare || transfer == largest,
+       [&] {
+         SetExposedClass(d, "transfer_bound", "copy", t.exposed_memcpy_ns, window);
+         if (!r.memory_ops.empty())
+           d.dominant_name = subject = r.memory_ops.front().operation;
+         if (const report::Finding* f = FindFinding(r, "pageable_async_memcpy"))
+           d.support.push_back(fmt::format("{} ({}, trace).", f->summary, f->id));
+       }},
+      {"communication",
+       has_timeline,
+       answer(comm),
+       fmt::format("communication not overlapped by computation: {} of the window (trace)",
+                   Pct(comm)),
+       comm >= kDominantShare || comm == largest,
+       [&] {
+         SetExposedClass(
+             d, "communication_bound", "communication", t.exposed_communication_ns, window);
+         for (const report::KernelRow& k : r.kernels) {
+           if (IsCommunicationKernel(k.name)) {
+             d.dominant_name = subject = k.name;
+             break;
+           }
+         }
+       }},
+      {"dominant_work",
+       true,
+       "yes",
+       has_timeline ? fmt::format("computation covers {} of the window; {} of kernel time is in "
+                                  "launch-bound small kernels (trace)",
+                                  Pct(compute),
+                                  Pct(LaunchClassShare(r)))
+                    : fmt::format("Nsight Compute input: the profiled kernels are all there is; "
+                                  "{} of kernel time is in launch-bound small kernels (counters)",
+                                  Pct(LaunchClassShare(r))),
+       true,
+       [&] {
+         kernel_evidence_from = d.support.size();
+         ClassifyDominantWork(trace, d, r, idle, subject, context);
+       }},
+  };
+  for (const TriageStep& step : steps) {
+    if (!step.asked)
+      continue;
+    d.triage.push_back({step.question, step.answer, step.detail});
+    if (step.decides) {
+      step.classify();
+      break;
     }
-  }
-  if (!decided && has_timeline) {
-    d.triage.push_back({"communication",
-                        answer(comm),
-                        fmt::format("communication not overlapped by computation: {} of the "
-                                    "window (trace)",
-                                    Pct(comm))});
-    decided = comm >= kDominantShare || comm == largest;
-    if (decided) {
-      SetExposedClass(
-          d, "communication_bound", "communication", t.exposed_communication_ns, window);
-      for (const report::KernelRow& k : r.kernels) {
-        if (IsCommunicationKernel(k.name)) {
-          d.dominant_name = subject = k.name;
-          break;
-        }
-      }
-    }
-  }
-  std::size_t kernel_evidence_from =
-      d.support.size();  // where the dominant kernel's evidence starts
-  if (!decided) {
-    double launch_share = LaunchClassShare(r);
-    const report::CriticalShare* top = DominantKernelShare(r);
-    d.triage.push_back(
-        {"dominant_work",
-         "yes",
-         has_timeline
-             ? fmt::format("computation covers {} of the window; {} of kernel time is in "
-                           "launch-bound small kernels (trace)",
-                           Pct(compute),
-                           Pct(launch_share))
-             : fmt::format("Nsight Compute input: the profiled kernels are all there is; {} of "
-                           "kernel time is in launch-bound small kernels (counters)",
-                           Pct(launch_share))});
-    if (top && IsCollective(r, top->name))
-      SetCollectiveClass(d, r, *top, subject);
-    else if (top)
-      SetKernelClass(d, r, idle, *top, subject);
-    if (launch_share >= kDominantShare) {
-      d.bottleneck = "launch_bound";
-      d.evidence = "measured";
-      d.status = "finding";
-      d.support.push_back(fmt::format(
-          "{} of kernel time is in kernels of a few microseconds on less than one wave; {} "
-          "kernel launches (trace).",
-          Pct(launch_share),
-          r.audit.kernel_launches));
-    } else if (!top) {
-      d.bottleneck = "unknown";
-      d.status = "hypothesis";
-    }
-    if (top && d.dominant_kind == "kernel" && d.dominant_name == top->name &&
-        d.bottleneck != "launch_bound")
-      DescribeDominantKernel(trace, r, *top, context);
   }
   AddPhase(d, trace, r);
   AddQueueAndCoverage(d, idle);
