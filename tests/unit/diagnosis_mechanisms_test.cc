@@ -237,6 +237,37 @@ TEST_CASE("implicit synchronization: a pageable async copy is sized by host time
   CHECK(Contains(f->summary, "implicit synchronization"));
 }
 
+TEST_CASE("waits: a device-to-host copy the host then reads is credited only the idle it overlaps",
+          "[diagnosis][waits]") {
+  // A kernel, then a synchronous copy whose GPU part runs until 1.99 ms inside a call that
+  // returns at 2.00 ms, then 8 ms of host work before the next launch: the gap [1.99, 10.01) ms
+  // holds long host work, so it is not a round trip.
+  auto trace = [](model::CopyKind kind) {
+    TraceBuilder b;
+    b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+    b.Kernel("A", 10 * kUs, 1 * kMs, 1);
+    b.Api("cudaMemcpy", 6 * kUs, 2 * kMs, 2);
+    b.Memcpy(kind, 1 * kMs, 2 * kMs - 10 * kUs, 1 << 20, 2);
+    b.Api("cudaLaunchKernel", 10 * kMs, 10 * kMs + 5 * kUs, 3);
+    b.Kernel("B", 10 * kMs + 10 * kUs, 11 * kMs, 3);
+    return b;
+  };
+  // Device to host: the host needs the data, so without the wait its work could not have
+  // started earlier; only the 10 us of the gap inside the call count (and the 4 us of idle
+  // before kernel A that the call overlaps from its start, a round trip either way).
+  report::AnalysisReport dtoh = Analyze(trace(model::CopyKind::kDtoH).trace);
+  const report::Finding* f = Find(dtoh, "sync_memcpy");
+  REQUIRE(f != nullptr);
+  CHECK(*f->host_blocked_ns == 2 * kMs - 6 * kUs);
+  CHECK(*f->gpu_idle_caused_ns == 10 * kUs + 4 * kUs);
+  // Host to device from pinned memory made asynchronous, the host goes on at once: the wait's
+  // whole length could come back in the gap after it.
+  report::AnalysisReport htod = Analyze(trace(model::CopyKind::kHtoD).trace);
+  const report::Finding* g = Find(htod, "sync_memcpy");
+  REQUIRE(g != nullptr);
+  CHECK(*g->gpu_idle_caused_ns == 2 * kMs - 6 * kUs + 4 * kUs);
+}
+
 TEST_CASE("initialization: first-call outliers, names and capture windows are one-time work",
           "[diagnosis][initialization]") {
   TraceBuilder b;

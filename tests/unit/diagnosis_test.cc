@@ -180,18 +180,41 @@ TEST_CASE(
         std::pair<std::string, std::int64_t>{"[libcuda.so.1]", 300'000});
   CHECK(idle.top_sampled_host[1] == std::pair<std::string, std::int64_t>{"main_loop", 200'000});
 
-  // Under half the host time is recorded: a hypothesis, and what the samples say is its missing
-  // evidence; the trace's own samples are never asked for.
+  // Under half the host time is recorded and 5 samples are too few to name the rest: a
+  // hypothesis, which says so; the trace's own samples are never asked for.
   report::Diagnosis d = Analyze(b.trace).diagnosis;
   CHECK(d.bottleneck == "host_bound");
   CHECK(d.status == "hypothesis");
-  CHECK(d.missing_evidence.find("[libcuda.so.1] (300 µs), main_loop (200 µs)") !=
-        std::string::npos);
   CHECK(d.next_experiment.find("CPU sampling") == std::string::npos);
-  bool named = false;
-  for (const std::string& s : d.support)
-    named = named || s.find("most in write (400 µs), fflush (1.00 µs)") != std::string::npos;
-  CHECK(named);
+  auto said = [](const report::Diagnosis& diagnosis, const std::string& text) {
+    for (const std::string& s : diagnosis.support) {
+      if (s.find(text) != std::string::npos)
+        return true;
+    }
+    return false;
+  };
+  CHECK(said(d, "most in write (400 µs), fflush (1.00 µs)"));
+  CHECK(said(d, "Only 5 CPU samples of the launching threads fall in the rest of it"));
+
+  // One sample per 10 us instead: 60 of them name what filled the rest, so the host time is
+  // explained (recorded 400 us + sampled 599.7 us) and host-bound is a finding whose experiment
+  // names the sampled function, marked as samples.
+  b.trace.cpu_samples.clear();
+  for (std::int64_t t = 0; t <= 1'000'000; t += 10'000)
+    sample(t >= 800'000 ? "[libToolsInjection64.so]" : "main_loop", t, 101);
+  idle = Attribute(b.trace);
+  CHECK(idle.sampled_host_samples == 59);  // 410 us .. 990 us
+  CHECK(idle.sampled_host_ns == 590'000);
+  CHECK(idle.sampled_other_ns == 590'000);  // neither is a CUDA library frame
+  REQUIRE(idle.top_sampled_host.size() == 2);
+  CHECK(idle.top_sampled_host[0].first == "main_loop");
+  CHECK(idle.top_sampled_host[1].first == "[libToolsInjection64.so] (the profiler itself)");
+  report::Diagnosis found = Analyze(b.trace).diagnosis;
+  CHECK(found.bottleneck == "host_bound");
+  CHECK(found.status == "finding");
+  CHECK(found.next_experiment.find("main_loop (390 µs, samples)") != std::string::npos);
+  CHECK(found.next_experiment.find("It is not CUDA dispatch") != std::string::npos);
+  CHECK(said(found, "59 samples at one per 10.0 µs"));
 }
 
 TEST_CASE("diagnosis: a synchronize-every-kernel loop is sync-bound", "[diagnosis]") {

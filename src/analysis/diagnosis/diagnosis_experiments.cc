@@ -199,16 +199,18 @@ Advice AdviceFor(const report::Diagnosis& d,
   }
   if (c == "host_bound" && d.status == "finding" && context.host_outside_ops) {
     return {fmt::format("Move the host work that fills the gaps off the launching thread, or make "
-                        "it faster: {} ({}). It runs outside the framework operators, so graphs "
-                        "and launch batching would not remove it.{}",
+                        "it faster: {} ({}). {}, so graphs and launch batching would not remove "
+                        "it.{}",
                         context.host_work_names.empty() ? std::string("the recorded host work")
                                                         : context.host_work_names,
                         context.pytorch ? "a DataLoader worker or another thread or process "
                                           "overlapped with the GPU, a GPU or vectorised "
                                           "implementation"
-                                        : "another thread or asynchronous I/O overlapped with "
-                                          "the GPU, fewer and larger system calls, a GPU or "
-                                          "vectorised implementation",
+                                        : "another thread overlapped with the GPU, non-blocking "
+                                          "calls (asynchronous I/O, MPI_Isend/MPI_Irecv), a GPU "
+                                          "or vectorised implementation",
+                        context.pytorch ? "It runs outside the framework operators"
+                                        : "It is not CUDA dispatch",
                         context.single_process_loader
                             ? " The trace's DataLoader runs in the launching process "
                               "(_SingleProcessDataLoaderIter, num_workers=0): "

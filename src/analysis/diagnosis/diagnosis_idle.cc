@@ -27,6 +27,15 @@ bool HasSingleProcessLoader(const model::Trace& trace) {
   return false;
 }
 
+// The host time in the gaps that CPU samples explain, where there are enough of them: no more
+// than the time that recorded host work leaves unexplained.
+std::int64_t SampledHostNs(const IdleAttribution& idle) {
+  if (idle.sampled_host_samples < kMinHostSamples)
+    return 0;
+  return std::max<std::int64_t>(0,
+                                std::min(idle.sampled_host_ns, idle.host_ns - idle.host_work_ns));
+}
+
 // "write (12.2 ms), ioctl (527 µs)".
 std::string TimedNames(const std::vector<std::pair<std::string, std::int64_t>>& names) {
   std::string text;
@@ -62,15 +71,21 @@ void AddHostWorkEvidence(const model::Trace& trace,
                     Ms(idle.host_ns),
                     names.empty() ? "" : "; most in " + names));
   }
-  if (idle.sampled_host_samples > 0)
+  if (idle.sampled_host_samples >= kMinHostSamples)
     d.support.push_back(fmt::format(
         "CPU samples of the launching threads estimate what the host ran in {} more of it: {} "
         "samples at one per {} (each counted as that interval), most in {} (samples: an "
         "estimate).",
-        Ms(std::min(idle.sampled_host_ns, idle.host_ns - idle.host_work_ns)),
+        Ms(SampledHostNs(idle)),
         idle.sampled_host_samples,
         Ms(idle.sample_interval_ns),
         TimedNames(idle.top_sampled_host)));
+  else if (idle.sampled_host_samples > 0)
+    d.support.push_back(fmt::format(
+        "Only {} CPU samples of the launching threads fall in the rest of it: too few (under {}) "
+        "to say what the host ran there (samples).",
+        idle.sampled_host_samples,
+        kMinHostSamples));
 }
 
 }  // namespace
@@ -178,14 +193,32 @@ void SetIdleClass(const model::Trace& trace,
     d.bottleneck = "host_bound";
     // Host ops (framework operators) in the gaps show what the host did; without them the trace
     // shows only that the host was not in CUDA.
-    bool shown = idle.host_work_ns >= idle.host_ns - idle.host_work_ns;  // half, without overflow
-    context.host_outside_ops =
-        idle.host_work_ns > 0 && idle.host_other_ns > idle.host_work_ns - idle.host_other_ns;
+    // CPU samples explain the rest where there are enough of them (an estimate, but a
+    // measurement of what the host ran, not an inference).
+    std::int64_t sampled = SampledHostNs(idle);
+    std::int64_t explained = idle.host_work_ns + sampled;
+    bool shown = explained >= idle.host_ns - explained;  // half, without overflow
+    std::int64_t other =
+        idle.host_other_ns + std::min(sampled, idle.sampled_other_ns);  // outside dispatch
+    context.host_outside_ops = explained > 0 && other > explained - other;
     context.single_process_loader = HasSingleProcessLoader(trace);
-    context.host_work_ns = idle.host_work_ns;
+    context.host_work_ns = explained;
     context.window_ns = SteadyWall(r, idle);
-    context.host_work_names = TimedNames(idle.top_host_work);
-    context.host_sampled_names = TimedNames(idle.top_sampled_host);
+    // Recorded and sampled names together, by time, the sampled ones marked.
+    std::vector<std::pair<std::string, std::int64_t>> names;
+    for (const auto& [name, ns] : idle.top_host_work)
+      names.emplace_back(fmt::format("{} ({})", name, Ms(ns)), ns);
+    if (sampled > 0) {
+      for (const auto& [name, ns] : idle.top_sampled_host)
+        names.emplace_back(fmt::format("{} ({}, samples)", name, Ms(ns)), ns);
+    }
+    std::stable_sort(names.begin(), names.end(), [](const auto& a, const auto& b) {
+      return a.second > b.second;
+    });
+    for (std::size_t i = 0; i < names.size() && i < 3; ++i)
+      context.host_work_names += (i ? ", " : "") + names[i].first;
+    if (idle.sampled_host_samples >= kMinHostSamples)
+      context.host_sampled_names = TimedNames(idle.top_sampled_host);
     context.cpu_samples = !trace.cpu_samples.empty();
     if (!shown) {
       d.status = "hypothesis";

@@ -15,20 +15,30 @@ void SetRows(report::Finding& finding, std::vector<report::FindingRow> rows, std
   finding.rows = std::move(rows);
 }
 
-void SetWaitCost(report::Finding& finding, const RuleInput& in, std::vector<util::Interval> waits) {
+void SetWaitCost(report::Finding& finding,
+                 const RuleInput& in,
+                 std::vector<util::Interval> waits,
+                 std::vector<util::Interval> data_waits) {
   std::int64_t blocked = 0;
-  for (const util::Interval& w : waits)
-    blocked += w.end - w.start;
+  for (const auto* list : {&waits, &data_waits}) {
+    for (const util::Interval& w : *list)
+      blocked += w.end - w.start;
+  }
   finding.host_blocked_ns = blocked;
   if (in.idle) {
-    finding.gpu_idle_queued_ns = in.idle->QueuedDuring(waits);
-    finding.gpu_idle_caused_ns = in.idle->CausedBy(std::move(waits));
+    std::vector<util::Interval> all = waits;
+    all.insert(all.end(), data_waits.begin(), data_waits.end());
+    finding.gpu_idle_queued_ns = in.idle->QueuedDuring(std::move(all));
+    finding.gpu_idle_caused_ns = in.idle->CausedBy(std::move(waits), std::move(data_waits));
   }
   finding.columns.emplace_back("GPU idle caused (ns)");
 }
 
-std::string CausedCell(const RuleInput& in, std::int64_t start, std::int64_t end) {
-  return in.idle ? std::to_string(in.idle->CausedBy({{start, end}})) : "-";
+std::string CausedCell(const RuleInput& in, std::int64_t start, std::int64_t end, bool data_wait) {
+  if (!in.idle)
+    return "-";
+  return std::to_string(data_wait ? in.idle->CausedBy({}, {{start, end}})
+                                  : in.idle->CausedBy({{start, end}}));
 }
 
 std::string IdleCausedText(const report::Finding& finding) {

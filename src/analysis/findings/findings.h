@@ -34,14 +34,20 @@ struct RuleInput {
 };
 
 // Fills host_blocked_ns and gpu_idle_caused_ns of a wait-type finding from its waits.
-void SetWaitCost(report::Finding& finding, const RuleInput& in, std::vector<util::Interval> waits);
+void SetWaitCost(report::Finding& finding,
+                 const RuleInput& in,
+                 std::vector<util::Interval> waits,
+                 std::vector<util::Interval> data_waits = {});
 
 // "; they caused 1.234 ms of GPU idle time (the rest of the time the GPU was busy or ...)"
 // for a wait-type finding with an idle attribution, else "".
 std::string IdleCausedText(const report::Finding& finding);
 
 // The cell "GPU idle caused (ns)" of one wait: "-" without an idle attribution.
-std::string CausedCell(const RuleInput& in, std::int64_t start, std::int64_t end);
+std::string CausedCell(const RuleInput& in,
+                       std::int64_t start,
+                       std::int64_t end,
+                       bool data_wait = false);
 
 // Memory-operation rules (findings_memory.cc). Rows list every API record of a matching copy,
 // as nsys does (a doubly recorded call gives two rows); count and time_ns count each copy once.

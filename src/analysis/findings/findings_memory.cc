@@ -33,6 +33,8 @@ struct Matches {
   std::int64_t count = 0;  // distinct activities
   std::int64_t time_ns = 0;
   std::vector<util::Interval> waits;  // the primary call of each activity: the host blocked
+  // Of those, the device-to-host copies: the host waits for data it then reads (CausedBy).
+  std::vector<util::Interval> data_waits;
 };
 
 // Every (activity, API record) where the activity passes `keep` and the record's name `api`.
@@ -57,7 +59,8 @@ Matches Match(const RuleInput& in,
       m.time_ns += a.duration_ns();
       if (std::int64_t call = in.index.PrimaryCall(a.correlation, a.pid); call >= 0) {
         const model::ApiCall& c = in.trace.api_calls[static_cast<std::size_t>(call)];
-        m.waits.push_back({c.start_ns, c.end_ns});
+        (a.copy_kind == model::CopyKind::kDtoH ? m.data_waits : m.waits)
+            .push_back({c.start_ns, c.end_ns});
       }
     }
   }
@@ -77,7 +80,11 @@ report::FindingRow Row(const RuleInput& in, const MatchedRow& r, bool memset) {
   }
   row.cells.emplace_back(r.api_name);
   const model::ApiCall& call = in.trace.api_calls[r.call];
-  row.cells.push_back(CausedCell(in, call.start_ns, call.end_ns));
+  row.cells.push_back(
+      CausedCell(in,
+                 call.start_ns,
+                 call.end_ns,
+                 a.kind == model::ActivityKind::kMemcpy && a.copy_kind == model::CopyKind::kDtoH));
   return row;
 }
 
@@ -95,7 +102,7 @@ report::Finding Make(const RuleInput& in, Matches& m, bool memset) {
   }
   f.columns.insert(f.columns.end(),
                    {"Bytes", "PID", "Device ID", "Context ID", "Stream ID", "API Name"});
-  SetWaitCost(f, in, m.waits);
+  SetWaitCost(f, in, m.waits, m.data_waits);
   SetTopRows(
       f,
       m.rows,

@@ -160,6 +160,20 @@ std::vector<std::pair<std::string, std::int64_t>> TopNames(
   return out;
 }
 
+// A sampled frame inside the CUDA driver or runtime: the dispatch path, which graphs shorten.
+bool IsCudaLibraryFrame(std::string_view function) {
+  return function.starts_with("[libcuda") || function.starts_with("[libnvidia") ||
+         function.starts_with("cuda") ||
+         (function.size() > 2 && function.starts_with("cu") && function[2] >= 'A' &&
+          function[2] <= 'Z');
+}
+
+// A frame of the profiler's own libraries (Nsight Systems' injection, CUPTI, the perf SDK).
+bool IsProfilerFrame(std::string_view function) {
+  return function.starts_with("[libToolsInjection") || function.starts_with("[libcupti") ||
+         function.starts_with("[libnvperf");
+}
+
 // CPU samples (nsys sampling) of the launching threads in `unexplained` (GPU idle that no CUDA
 // call and no recorded host work covers): each stands for its thread's sampling interval, the
 // median distance between the thread's consecutive samples, so their sum estimates the time.
@@ -189,6 +203,7 @@ void AttributeSamples(const model::Trace& trace,
     interval[thread] = steps[steps.size() / 2];
   }
   std::unordered_map<model::NameId, std::int64_t> by_name;
+  std::unordered_map<model::NameId, bool> in_cuda;  // by function, decided once
   std::vector<std::int64_t> weights;
   for (const model::CpuSample& s : trace.cpu_samples) {
     auto it = interval.find({s.pid, s.tid});
@@ -198,6 +213,11 @@ void AttributeSamples(const model::Trace& trace,
     out.sampled_host_ns += it->second;
     ++out.sampled_host_samples;
     weights.push_back(it->second);
+    auto [cuda, added] = in_cuda.try_emplace(s.function, false);
+    if (added)
+      cuda->second = IsCudaLibraryFrame(trace.Name(s.function));
+    if (!cuda->second)
+      out.sampled_other_ns += it->second;
   }
   if (!weights.empty()) {
     std::nth_element(weights.begin(),
@@ -206,6 +226,10 @@ void AttributeSamples(const model::Trace& trace,
     out.sample_interval_ns = weights[weights.size() / 2];
   }
   out.top_sampled_host = TopNames(trace, by_name);
+  for (auto& [name, ns] : out.top_sampled_host) {
+    if (IsProfilerFrame(name))
+      name += " (the profiler itself)";
+  }
 }
 
 // What the host was running in `host_idle` (GPU idle, no CUDA call, not a synchronization's
@@ -520,32 +544,44 @@ std::vector<std::size_t> TouchedGaps(const std::vector<Interval>& gaps,
 
 }  // namespace
 
-std::int64_t IdleAttribution::CausedBy(std::vector<Interval> waits) const {
+std::int64_t IdleAttribution::CausedBy(std::vector<Interval> waits,
+                                       std::vector<Interval> data_waits) const {
   waits = util::MergeIntervals(std::move(waits));
+  data_waits = util::MergeIntervals(std::move(data_waits));
+  std::vector<Interval> all = util::MergeIntervals([&] {
+    std::vector<Interval> both = waits;
+    both.insert(both.end(), data_waits.begin(), data_waits.end());
+    return both;
+  }());
   // The waits that overlap [start, end): the first one's start and their summed length. Each
   // loop below asks in ascending order, so a cursor that only moves forward finds the first.
   std::size_t next = 0;
-  auto overlap = [&](std::int64_t start, std::int64_t end, std::int64_t* first) {
-    while (next < waits.size() && waits[next].end <= start)
+  auto overlap = [&](const std::vector<Interval>& list,
+                     std::int64_t start,
+                     std::int64_t end,
+                     std::int64_t* first) {
+    while (next < list.size() && list[next].end <= start)
       ++next;
-    *first = next < waits.size() && waits[next].start < end ? waits[next].start : end;
+    *first = next < list.size() && list[next].start < end ? list[next].start : end;
     std::int64_t sum = 0;
-    for (std::size_t i = next; i < waits.size() && waits[i].start < end; ++i)
-      sum += waits[i].end - waits[i].start;
+    for (std::size_t i = next; i < list.size() && list[i].start < end; ++i)
+      sum += list[i].end - list[i].start;
     return sum;
   };
   std::int64_t caused = 0;
   std::int64_t first = 0;
   // A round trip from the first wait on: idle before the wait began was not its doing.
-  for (std::size_t i : TouchedGaps(round_trip_gaps, waits)) {
+  for (std::size_t i : TouchedGaps(round_trip_gaps, all)) {
     const Interval& g = round_trip_gaps[i];
-    overlap(g.start, g.end, &first);
+    overlap(all, g.start, g.end, &first);
     caused += g.end - std::max(g.start, first);
   }
   next = 0;
-  for (std::size_t i : TouchedGaps(other_gaps, waits)) {
+  for (std::size_t i : TouchedGaps(other_gaps, all)) {
     const Interval& g = other_gaps[i];
-    caused += std::min(g.end - g.start, overlap(g.start, g.end, &first));
+    std::int64_t credit = overlap(waits, g.start, g.end, &first);
+    credit += util::CoveredLength(data_waits, g.start, g.end);
+    caused += std::min(g.end - g.start, credit);
   }
   return caused;
 }

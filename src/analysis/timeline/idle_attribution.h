@@ -74,6 +74,10 @@ struct IdleAttribution {
   std::int64_t sampled_host_ns = 0;
   std::int64_t sampled_host_samples = 0;
   std::int64_t sample_interval_ns = 0;  // the median weight of those samples
+  // Of sampled_host_ns: in functions outside the CUDA libraries (the program's own code, MPI,
+  // libc): host work that graphs and fewer launches do not touch.
+  std::int64_t sampled_other_ns = 0;
+  // The functions with the most sampled time; those of the profiler's own libraries say so.
   std::vector<std::pair<std::string, std::int64_t>> top_sampled_host;
   bool has_api_calls = false;  // without them only idle_ns is known
   bool has_host_work_records = false;
@@ -89,12 +93,18 @@ struct IdleAttribution {
   // the length of the waits overlapping it (without the waits the host work there would have
   // started that much earlier). Queued idle is not in these gaps, nor is idle after the last GPU
   // work: no later work was there to be delayed.
-  std::int64_t CausedBy(std::vector<util::Interval> waits) const;
+  // `data_waits` are waits for data the host then reads (device-to-host copies): without the
+  // wait the host work after it could not start earlier, so of a gap that is not a round trip
+  // they are credited only the part they overlap, not their length.
+  std::int64_t CausedBy(std::vector<util::Interval> waits,
+                        std::vector<util::Interval> data_waits = {}) const;
   // Queued idle inside a set of waits: idle they overlap that no host call caused.
   std::int64_t QueuedDuring(std::vector<util::Interval> waits) const;
 };
 
 inline constexpr std::int64_t kCoverageWaitNs = 1'000'000;
+// Fewer CPU samples than this in the gaps name nothing: each stands for a whole sampling interval.
+inline constexpr std::int64_t kMinHostSamples = 30;
 
 IdleAttribution AttributeIdle(const model::Trace& trace,
                               const ActivityList& activities,
