@@ -182,6 +182,39 @@ TEST_CASE("gemm alignment: CUTLASS kernels for operands under 16 bytes are a fin
   CHECK(Find(Analyze(aligned.trace), "gemm_misaligned") == nullptr);
 }
 
+TEST_CASE("small grid: long kernels on at most half as many blocks as SMs are flagged",
+          "[diagnosis][findings]") {
+  TraceBuilder b;
+  model::Device a100;
+  a100.id = 0;
+  a100.sm_count = 108;
+  b.trace.devices.push_back(a100);
+  auto kernel = [&](const char* name, std::int64_t start, std::int64_t end, std::int32_t blocks) {
+    model::GpuActivity& k = b.Kernel(name, start, end);
+    k.grid = {blocks, 1, 1};
+    k.block = {512, 1, 1};
+  };
+  kernel("saxpy", 0, 17 * kMs, 2);                   // 2 of 108 SMs, 17 ms: flagged
+  kernel("saxpy", 17 * kMs, 34 * kMs, 2);            // every launch small
+  kernel("wide", 34 * kMs, 40 * kMs, 60);            // more than half the SMs: not flagged
+  kernel("tiny", 40 * kMs, 40 * kMs + 10 * kUs, 1);  // 10 us: launch latency, not flagged
+  kernel("ncclKernel_AllReduce_RING_LL_Sum_float", 41 * kMs, 50 * kMs, 2);  // channels
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Finding* f = Find(r, "small_grid");
+  REQUIRE(f != nullptr);
+  CHECK(f->count == 2);
+  CHECK(f->time_ns == 34 * kMs);
+  CHECK(f->severity == "warning");
+  REQUIRE(f->rows.size() == 1);
+  CHECK(f->rows[0].cells[0] == "saxpy");
+  CHECK(f->rows[0].cells[4] == "2");
+  CHECK(f->rows[0].cells[6] == "108");
+  CHECK(Contains(f->summary, "launches at most 2 blocks of 512 threads on 108 SMs, 17.0 ms"));
+  // One launch with a full grid clears the name: its small launches are its smaller inputs.
+  kernel("saxpy", 50 * kMs, 51 * kMs, 216);
+  CHECK(Find(Analyze(b.trace), "small_grid") == nullptr);
+}
+
 TEST_CASE("dependency: queued idle inside a graph launch is named", "[diagnosis][queued]") {
   // One graph launch runs two nodes with 2 ms between them: the second was queued throughout.
   TraceBuilder b;

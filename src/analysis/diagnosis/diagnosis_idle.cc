@@ -64,12 +64,18 @@ void AddHostWorkEvidence(const model::Trace& trace,
     kind(!trace.python_frames.empty(), "Python frames by self time");
     kind(!trace.ranges.empty(), "NVTX and annotation ranges");
     kind(!trace.os_calls.empty(), "OS runtime calls");
-    d.support.push_back(
-        fmt::format("Recorded host work ({}) covers {} of the {} with no CUDA call{} (trace).",
-                    kinds,
-                    Ms(idle.host_work_ns),
-                    Ms(idle.host_ns),
-                    names.empty() ? "" : "; most in " + names));
+    // Ranges and operators count all the time they cover, frames their self time: a name can
+    // hold another (a DataLoader range around a decoding frame), so the names do not add up.
+    bool nesting = !trace.host_ops.empty() || !trace.ranges.empty();
+    d.support.push_back(fmt::format(
+        "Recorded host work ({}) covers {} of the {} with no CUDA call{} (trace).",
+        kinds,
+        Ms(idle.host_work_ns),
+        Ms(idle.host_ns),
+        names.empty() ? ""
+        : nesting && idle.top_host_work.size() > 1
+            ? "; most in " + names + " (a range or operator includes the names inside it)"
+            : "; most in " + names));
   }
   if (idle.sampled_host_samples >= kMinHostSamples)
     d.support.push_back(fmt::format(

@@ -71,7 +71,8 @@ std::vector<report::Finding> RunRules(const RuleInput& in) {
                     LowUtilizationRule,
                     LaunchOverheadRule,
                     GpuIdleRule,
-                    GemmAlignmentRule}) {
+                    GemmAlignmentRule,
+                    SmallGridRule}) {
     if (auto finding = rule(in))
       findings.push_back(std::move(*finding));
   }

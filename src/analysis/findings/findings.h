@@ -79,6 +79,10 @@ std::optional<report::Finding> GpuIdleRule(const RuleInput& in);
 // often an older architecture's kernel (findings_gemm_alignment.cc): "gemm_misaligned".
 std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in);
 
+// Kernels (not collectives) averaging 50 us or more whose every launch has at most half as many
+// blocks as the GPU has SMs (findings_small_grid.cc): "small_grid".
+std::optional<report::Finding> SmallGridRule(const RuleInput& in);
+
 // All rules in a fixed order.
 std::vector<report::Finding> RunRules(const RuleInput& in);
 
