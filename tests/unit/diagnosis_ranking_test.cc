@@ -182,6 +182,20 @@ TEST_CASE("gemm alignment: CUTLASS kernels for operands under 16 bytes are a fin
   CHECK(Find(Analyze(aligned.trace), "gemm_misaligned") == nullptr);
 }
 
+TEST_CASE("host-bound: idle mostly before the first GPU work is said to recur only in a loop",
+          "[diagnosis][host]") {
+  TraceBuilder b;
+  b.Api("cudaMalloc", 0, 10 * kUs);  // the window starts here
+  b.Api("cudaLaunchKernel", 8 * kMs, 8 * kMs + 5 * kUs, 1);
+  b.Kernel("k", 8 * kMs + 10 * kUs, 9 * kMs, 1);
+  report::AnalysisReport r = Analyze(b.trace);
+  REQUIRE(r.diagnosis.bottleneck == "host_bound");
+  bool said = false;
+  for (const std::string& line : r.diagnosis.support)
+    said = said || Contains(line, "of idle lies before the first or after the last GPU activity");
+  CHECK(said);
+}
+
 TEST_CASE("small grid: long kernels on at most half as many blocks as SMs are flagged",
           "[diagnosis][findings]") {
   TraceBuilder b;

@@ -226,6 +226,16 @@ void SetIdleClass(const model::Trace& trace,
     if (idle.sampled_host_samples >= kMinHostSamples)
       context.host_sampled_names = TimedNames(idle.top_sampled_host);
     context.cpu_samples = !trace.cpu_samples.empty();
+    // Idle mostly before the first (or after the last) GPU work is the host preparing the input
+    // once: the bound holds only if that recurs with every input, as it does in a loop.
+    if (idle.edge_ns > idle.idle_ns - idle.edge_ns)
+      d.support.push_back(fmt::format(
+          "{} of the {} of idle lies before the first or after the last GPU activity: host work "
+          "around the GPU work (preparing the input, writing the result), which the bound counts "
+          "as recurring with every input: true when the trace is one call of a loop that prepares "
+          "each input this way, not when it happens once per run (trace).",
+          Ms(idle.edge_ns),
+          Ms(idle.idle_ns)));
     if (!shown) {
       d.status = "hypothesis";
       d.evidence = "inferred";
