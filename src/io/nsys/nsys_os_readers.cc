@@ -41,33 +41,38 @@ std::vector<std::pair<std::int64_t, model::NameId>> ReadLeafFrames(ReadContext& 
   std::vector<std::pair<std::int64_t, model::NameId>> leaves;
   std::unordered_map<std::int64_t, model::NameId> by_symbol;
   std::unordered_map<std::int64_t, model::NameId> by_module;
-  status = ForEachRow(context, kSampleCallchainTable, kColumns, [&](const Statement& row) {
-    auto id = row.Int(kId);
-    if (!id || row.IntOr(kDepth, -1) != 0)
-      return;
-    std::int64_t symbol_id = row.IntOr(kSymbol, -1);
-    const std::string* symbol = context.strings.Find(symbol_id);
-    model::NameId name = 0;
-    if (row.IntOr(kUnresolved, 0) == 0 && !LooksUnresolved(symbol)) {
-      auto [it, added] = by_symbol.try_emplace(symbol_id, 0);
-      if (added)
-        it->second = context.strings.Resolve(symbol_id, trace);
-      name = it->second;
-    } else {
-      std::int64_t module_id = row.IntOr(kModule, -1);
-      auto [it, added] = by_module.try_emplace(module_id, 0);
-      if (added) {
-        const std::string* module = context.strings.Find(module_id);
-        std::string_view file = module ? FileName(*module) : std::string_view("unknown module");
-        // nsys writes pseudo-modules bracketed already: "[vdso]", "[kernel.kallsyms]".
-        it->second = trace.strings.Intern(file.starts_with('[') && file.ends_with(']')
-                                              ? std::string(file)
-                                              : "[" + std::string(file) + "]");
-      }
-      name = it->second;
-    }
-    leaves.emplace_back(*id, name);
-  });
+  status = ForEachRow(
+      context,
+      kSampleCallchainTable,
+      kColumns,
+      [&](const Statement& row) {
+        auto id = row.Int(kId);
+        if (!id || row.IntOr(kDepth, -1) != 0)
+          return;
+        std::int64_t symbol_id = row.IntOr(kSymbol, -1);
+        const std::string* symbol = context.strings.Find(symbol_id);
+        model::NameId name = 0;
+        if (row.IntOr(kUnresolved, 0) == 0 && !LooksUnresolved(symbol)) {
+          auto [it, added] = by_symbol.try_emplace(symbol_id, 0);
+          if (added)
+            it->second = context.strings.Resolve(symbol_id, trace);
+          name = it->second;
+        } else {
+          std::int64_t module_id = row.IntOr(kModule, -1);
+          auto [it, added] = by_module.try_emplace(module_id, 0);
+          if (added) {
+            const std::string* module = context.strings.Find(module_id);
+            std::string_view file = module ? FileName(*module) : std::string_view("unknown module");
+            // nsys writes pseudo-modules bracketed already: "[vdso]", "[kernel.kallsyms]".
+            it->second = trace.strings.Intern(file.starts_with('[') && file.ends_with(']')
+                                                  ? std::string(file)
+                                                  : "[" + std::string(file) + "]");
+          }
+          name = it->second;
+        }
+        leaves.emplace_back(*id, name);
+      },
+      "\"stackDepth\" = 0");
   std::sort(leaves.begin(), leaves.end());
   return leaves;
 }

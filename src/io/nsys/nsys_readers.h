@@ -115,16 +115,21 @@ bool ReadSpan(const Statement& row,
 
 // Runs `on_row` for every row of `table` with `columns` selected in order; does nothing when the
 // table is missing. `on_row(const Statement&)` reads columns by their position in `columns`.
+// `where` (a constant condition on required columns, or nullptr) lets SQLite skip rows without
+// handing their columns over.
 template <typename OnRow>
 Status ForEachRow(ReadContext& context,
                   const char* table,
                   std::span<const ColumnSpec> columns,
-                  OnRow&& on_row) {
+                  OnRow&& on_row,
+                  const char* where = nullptr) {
   if (!context.schema.HasTable(table))
     return Status::Ok();
   auto sql = context.schema.SelectSql(table, columns, context.db.name());
   if (!sql.ok())
     return sql.error();
+  if (where != nullptr)
+    *sql += std::string(" WHERE ") + where;
   auto stmt = context.db.Prepare(*sql);
   if (!stmt.ok())
     return stmt.error();
