@@ -368,7 +368,7 @@ std::vector<report::Diagnosis> SecondaryIdleStatement(const model::Trace& trace,
 // earns one, so that the ranking sees it.
 double LargestWaitBound(const report::AnalysisReport& r) {
   double best = 1.0;
-  for (const char* id : kWaitFindings) {
+  for (std::string_view id : kWaitFindings) {
     if (const report::Finding* f = FindFinding(r, id); f && f->bound_speedup_if_removed)
       best = std::max(best, *f->bound_speedup_if_removed);
   }
@@ -545,7 +545,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
          SetExposedClass(d, "transfer_bound", "copy", t.exposed_memcpy_ns, window);
          if (!r.memory_ops.empty())
            d.dominant_name = subject = r.memory_ops.front().operation;
-         if (const report::Finding* f = FindFinding(r, "pageable_async_memcpy"))
+         if (const report::Finding* f = FindFinding(r, report::finding_id::kPageableAsyncMemcpy))
            d.support.push_back(fmt::format("{} ({}, trace).", f->summary, f->id));
        }},
       {"communication",

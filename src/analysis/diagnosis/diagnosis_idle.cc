@@ -172,13 +172,13 @@ void SetIdleClass(const model::Trace& trace,
     d.bottleneck = "sync_bound";
     // The wait finding that causes the most idle names the call.
     const report::Finding* sync = nullptr;
-    for (const char* id : kWaitFindings) {
+    for (std::string_view id : kWaitFindings) {
       const report::Finding* f = FindFinding(r, id);
       if (f && (!sync || f->gpu_idle_caused_ns.value_or(0) > sync->gpu_idle_caused_ns.value_or(0)))
         sync = f;
     }
     if (sync) {
-      context.implicit_sync = sync->id == "pageable_async_memcpy";
+      context.implicit_sync = sync->id == report::finding_id::kPageableAsyncMemcpy;
       d.support.push_back(fmt::format("{} ({}, trace).", sync->summary, sync->id));
       int api = ColumnIndex(*sync, "API Name");
       if (api >= 0 && !sync->rows.empty())

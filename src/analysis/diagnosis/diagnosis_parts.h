@@ -1,6 +1,7 @@
 // Parts of the diagnosis shared by its files (diagnosis.cc, diagnosis_statement.cc).
 #pragma once
 
+#include "gpuperf/finding_ids.h"
 #include "gpuperf/report.h"
 #include "gpuperf/trace.h"
 
@@ -16,8 +17,10 @@ namespace gpuperf::analysis {
 
 // Shared by the diagnosis files (diagnosis.cc defines them).
 // The wait-type findings: sized by the GPU idle they cause (findings.h, SetWaitCost).
-inline constexpr const char* kWaitFindings[] = {
-    "sync_api", "sync_memcpy", "pageable_async_memcpy", "sync_memset"};
+inline constexpr std::string_view kWaitFindings[] = {report::finding_id::kSyncApi,
+                                                     report::finding_id::kSyncMemcpy,
+                                                     report::finding_id::kPageableAsyncMemcpy,
+                                                     report::finding_id::kSyncMemset};
 double Fraction(std::int64_t part, std::int64_t whole);  // 0 when whole <= 0
 std::string Pct(double fraction);                        // "12.3%"
 const report::Finding* FindFinding(const report::AnalysisReport& r, std::string_view id);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "gpuperf/analyze.h"
+#include "gpuperf/finding_ids.h"
 #include "gpuperf/report.h"
 #include "gpuperf/trace.h"
 

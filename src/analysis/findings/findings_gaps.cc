@@ -34,7 +34,7 @@ std::optional<report::Finding> GpuGapsRule(const RuleInput& in) {
   if (gaps.empty())
     return std::nullopt;
   report::Finding f;
-  f.id = "gpu_gaps";
+  f.id = report::finding_id::kGpuGaps;
   f.title = "GPU gaps";
   f.severity = "warning";
   f.source = "trace";

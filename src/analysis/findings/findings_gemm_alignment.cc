@@ -108,7 +108,7 @@ std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
     return in.trace.Name(a.first) < in.trace.Name(b.first);
   });
   report::Finding f;
-  f.id = "gemm_misaligned";
+  f.id = report::finding_id::kGemmMisaligned;
   f.title = "GEMMs on kernels for misaligned operands";
   f.source = "trace";
   std::int64_t older = 0;  // of the time: kernels built for an older architecture than the GPU

@@ -115,7 +115,7 @@ std::optional<report::Finding> LaunchOverheadRule(const RuleInput& in) {
   double short_percent = Percent(static_cast<double>(l.kernels_shorter_than_launch),
                                  static_cast<double>(l.kernel_ns.count));
   report::Finding f;
-  f.id = "launch_overhead";
+  f.id = report::finding_id::kLaunchOverhead;
   f.title = "Kernels shorter than their launch call";
   f.severity = short_percent >= 50.0 || l.api_to_kernel_ratio >= 1.0 ? "warning" : "info";
   f.source = "trace";
@@ -159,7 +159,7 @@ std::optional<report::Finding> GpuIdleRule(const RuleInput& in) {
   if (idle_percent < kIdleDominantPercent)
     return std::nullopt;
   report::Finding f;
-  f.id = "gpu_idle_dominant";
+  f.id = report::finding_id::kGpuIdleDominant;
   f.title = "GPU mostly idle";
   f.severity = "warning";
   f.source = "trace";

@@ -125,7 +125,7 @@ std::optional<report::Finding> SyncMemcpyRule(const RuleInput& in) {
   if (m.count == 0)
     return std::nullopt;
   report::Finding f = Make(in, m, false);
-  f.id = "sync_memcpy";
+  f.id = report::finding_id::kSyncMemcpy;
   f.title = "Synchronous memcpy";
   f.summary = fmt::format(
       "{} synchronous copies ({} of copy time) were issued by calls that block the host thread "
@@ -149,7 +149,7 @@ std::optional<report::Finding> PageableAsyncMemcpyRule(const RuleInput& in) {
   if (m.count == 0)
     return std::nullopt;
   report::Finding f = Make(in, m, false);
-  f.id = "pageable_async_memcpy";
+  f.id = report::finding_id::kPageableAsyncMemcpy;
   f.title = "Async memcpy with pageable memory";
   f.summary = fmt::format(
       "{} asynchronous copies have a pageable host side, which makes the runtime stage them "
@@ -174,7 +174,7 @@ std::optional<report::Finding> SyncMemsetRule(const RuleInput& in) {
   if (m.count == 0)
     return std::nullopt;
   report::Finding f = Make(in, m, true);
-  f.id = "sync_memset";
+  f.id = report::finding_id::kSyncMemset;
   f.title = "Synchronous memset";
   f.summary =
       fmt::format("{} synchronous memsets ({}) on pinned or managed memory block the host thread.",

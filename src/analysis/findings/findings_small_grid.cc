@@ -69,7 +69,7 @@ std::optional<report::Finding> SmallGridRule(const RuleInput& in) {
     return in.trace.Name(a.first) < in.trace.Name(b.first);
   });
   report::Finding f;
-  f.id = "small_grid";
+  f.id = report::finding_id::kSmallGrid;
   f.title = "Long kernels on few blocks: most SMs idle";
   f.source = "trace";
   for (const auto& [name, g] : flagged) {

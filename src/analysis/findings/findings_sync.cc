@@ -73,7 +73,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   if (count == 0)
     return std::nullopt;
   report::Finding f;
-  f.id = "sync_api";
+  f.id = report::finding_id::kSyncApi;
   f.title = "Host-blocking synchronization";
   f.severity = "warning";
   f.source = "trace";

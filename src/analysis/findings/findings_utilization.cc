@@ -96,7 +96,7 @@ std::optional<report::Finding> LowUtilizationRule(const RuleInput& in) {
   if (windows.empty())
     return std::nullopt;
   report::Finding f;
-  f.id = "gpu_low_utilization";
+  f.id = report::finding_id::kGpuLowUtilization;
   f.title = "GPU low utilization";
   f.severity = "warning";
   f.source = "trace";
