@@ -335,6 +335,32 @@ TEST_CASE("initialization: a communication library's set-up and shut-down are on
   CHECK(by_name.count("MPI_Send") == 0);
 }
 
+TEST_CASE("phases: one-time work is never the dominant phase of the steady state",
+          "[diagnosis][initialization]") {
+  TraceBuilder b;
+  b.AddRange(model::RangeKind::kNvtx, "MPI_Init", 0, 40 * kMs);
+  std::int64_t t = 40 * kMs;
+  for (int i = 0; i < 30; ++i) {
+    b.Api("cudaLaunchKernel", t, t + 5 * kUs, i + 1);
+    b.Kernel("k", t + 10 * kUs, t + 2 * kMs, i + 1);
+    t += 2 * kMs;
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  bool init = false;
+  for (const report::InitializationItem& item : r.initialization.items)
+    init = init || item.name == "MPI_Init";
+  REQUIRE(init);
+  // Long enough to be named, were it steady-state work.
+  auto phase = std::find_if(r.predictions.phases.begin(),
+                            r.predictions.phases.end(),
+                            [](const report::CriticalShare& p) { return p.name == "MPI_Init"; });
+  REQUIRE(phase != r.predictions.phases.end());
+  CHECK(phase->fraction >= 0.3);
+  CHECK(phase->fraction < 0.9);
+  for (const std::string& line : r.diagnosis.support)
+    CHECK_FALSE(Contains(line, "Dominant phase: MPI_Init"));
+}
+
 TEST_CASE("initialization: the steady-state diagnosis and bounds leave one-time work out",
           "[diagnosis][initialization]") {
   TraceBuilder b;

@@ -178,6 +178,11 @@ void AddPhase(report::Diagnosis& d, const model::Trace& trace, const report::Ana
   for (const report::CriticalShare& p : r.predictions.phases) {
     if (p.fraction < kPhaseMinShare || p.fraction >= kPhaseWholeWindow)
       continue;
+    // One-time work (MPI_Init, a compile range) is left out of the steady state: never its phase.
+    if (std::any_of(r.initialization.items.begin(),
+                    r.initialization.items.end(),
+                    [&](const report::InitializationItem& item) { return item.name == p.name; }))
+      continue;
     if (!best || p.fraction > best->fraction)
       best = &p;
   }
@@ -186,7 +191,7 @@ void AddPhase(report::Diagnosis& d, const model::Trace& trace, const report::Ana
   // A phase long because its host waits for the GPU is not where the time goes: say so.
   std::int64_t blocked = PhaseBlockedNs(trace, best->name);
   std::string waiting =
-      blocked * 2 >= best->critical_ns
+      blocked >= best->critical_ns - blocked  // half, without overflow
           ? fmt::format(
                 "; {} of it the host was blocked in calls waiting for the GPU "
                 "(synchronizations, copies), so the phase is long because the GPU is "
