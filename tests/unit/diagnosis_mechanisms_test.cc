@@ -335,6 +335,25 @@ TEST_CASE("initialization: a communication library's set-up and shut-down are on
   CHECK(by_name.count("MPI_Send") == 0);
 }
 
+TEST_CASE("initialization: an item inside a wider named one says that its time is included",
+          "[diagnosis][initialization]") {
+  TraceBuilder b;
+  b.AddRange(model::RangeKind::kNvtx, "MPI_Init", 0, 200 * kMs);
+  b.Api("cudaHostRegister", 100 * kMs, 190 * kMs);  // the process's first CUDA call
+  b.Api("cudaLaunchKernel", 200 * kMs, 200 * kMs + 5 * kUs, 1);
+  b.Kernel("k", 200 * kMs + 10 * kUs, 210 * kMs, 1);
+  analysis::CorrelationIndex index(b.trace);
+  analysis::InitializationResult init =
+      analysis::DetectInitialization(b.trace, index, analysis::ComputeTraceWindow(b.trace));
+  bool said = false;
+  for (const report::InitializationItem& item : init.report.items) {
+    if (item.name == "cudaHostRegister")
+      said = Contains(item.evidence, "inside MPI_Init (setup), whose time includes it");
+  }
+  CHECK(said);
+  CHECK(init.report.time_ns == 200 * kMs);  // the union, not 200 + 90 ms
+}
+
 TEST_CASE("phases: one-time work is never the dominant phase of the steady state",
           "[diagnosis][initialization]") {
   TraceBuilder b;

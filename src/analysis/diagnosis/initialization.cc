@@ -527,6 +527,21 @@ std::vector<Candidate> DropNested(std::vector<Candidate> candidates) {
   return kept;
 }
 
+// An item inside a wider one of another kind found by its name (context creation inside
+// MPI_Init, where a GPU-aware MPI initialises CUDA) is part of that time, not added to it: its
+// evidence says so. (The total is the union of the items either way.)
+void NoteContainers(std::vector<Candidate>& candidates) {
+  for (Candidate& c : candidates) {
+    for (const Candidate& o : candidates) {
+      if (&o == &c || !o.by_name || o.kind == c.kind || o.end - o.start <= c.end - c.start ||
+          c.start < o.start || o.end < c.end)
+        continue;
+      c.evidence += fmt::format("; inside {} ({}), whose time includes it", o.name, o.kind);
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 InitializationResult DetectInitialization(const model::Trace& trace,
@@ -551,6 +566,7 @@ InitializationResult DetectInitialization(const model::Trace& trace,
       unique.push_back(std::move(c));
   }
   candidates = std::move(unique);
+  NoteContainers(candidates);
 
   InitializationResult out;
   std::vector<util::Interval> raw;
