@@ -195,6 +195,22 @@ TEST_CASE(
   };
   CHECK(said(d, "most in write (400 µs), fflush (1.00 µs)"));
   CHECK(said(d, "Only 5 CPU samples of the launching threads fall in the rest of it"));
+  CHECK(idle.os_call_ns == 400'000);
+  CHECK(idle.os_calls_in_gaps == 2);  // write and the fflush inside it; poll is on another thread
+  // The OS calls are a finding of their own, bounded by the idle they cover.
+  report::AnalysisReport with_calls = Analyze(b.trace);
+  const report::Finding* calls = nullptr;
+  for (const report::Finding& f : with_calls.findings) {
+    if (f.id == "host_os_calls")
+      calls = &f;
+  }
+  REQUIRE(calls != nullptr);
+  CHECK(calls->time_ns == 400'000);
+  CHECK(calls->count == 2);
+  CHECK(calls->severity == "warning");
+  REQUIRE(calls->bound_speedup_if_removed);
+  CHECK(*calls->bound_speedup_if_removed ==
+        Approx(1.0 / (1.0 - 400'000.0 / static_cast<double>(idle.steady_window_ns))));
 
   // One sample per 10 us instead: 60 of them name what filled the rest, so the host time is
   // explained (recorded 400 us + sampled 599.7 us) and host-bound is a finding whose experiment

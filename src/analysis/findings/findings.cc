@@ -72,7 +72,8 @@ std::vector<report::Finding> RunRules(const RuleInput& in) {
                     LaunchOverheadRule,
                     GpuIdleRule,
                     GemmAlignmentRule,
-                    SmallGridRule}) {
+                    SmallGridRule,
+                    HostOsCallsRule}) {
     if (auto finding = rule(in))
       findings.push_back(std::move(*finding));
   }

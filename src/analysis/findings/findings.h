@@ -84,6 +84,10 @@ std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in);
 // blocks as the GPU has SMs (findings_small_grid.cc): "small_grid".
 std::optional<report::Finding> SmallGridRule(const RuleInput& in);
 
+// OS runtime calls of the launching threads covering at least 1% of the steady window in GPU
+// idle with no CUDA call (findings_host_calls.cc): "host_os_calls".
+std::optional<report::Finding> HostOsCallsRule(const RuleInput& in);
+
 // All rules in a fixed order.
 std::vector<report::Finding> RunRules(const RuleInput& in);
 

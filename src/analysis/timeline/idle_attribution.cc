@@ -267,16 +267,23 @@ void AttributeHostWork(const model::Trace& trace,
   // OS runtime calls (nsys OSRT: write, ioctl, poll) are host work no dispatch path holds.
   // Calls nest (fflush around write), so their union, not their sum, is added.
   std::vector<Interval> os_work;
+  std::unordered_map<model::NameId, std::int64_t> os_by_name;
   for (const model::OsCall& call : trace.os_calls) {
     if (!OnLaunchingThread(launching_threads, call.pid, call.tid) ||
         call.end_ns - call.start_ns > enclosing)
       continue;
     add(call.name, call.start_ns, call.end_ns);
-    if (util::Overlaps(host_idle, call.start_ns, call.end_ns))
+    if (std::int64_t covered = util::CoveredLength(host_idle, call.start_ns, call.end_ns);
+        covered > 0) {
       os_work.push_back({call.start_ns, call.end_ns});
+      os_by_name[call.name] += covered;
+      ++out.os_calls_in_gaps;
+    }
   }
-  out.host_other_ns +=
+  out.os_call_ns =
       util::TotalLength(util::Intersect(host_idle, util::MergeIntervals(std::move(os_work))));
+  out.host_other_ns += out.os_call_ns;
+  out.top_os_calls = TopNames(trace, os_by_name);
   out.has_host_work_records =
       !work_raw.empty() || !trace.python_frames.empty() || !trace.os_calls.empty();
   std::vector<Interval> work = util::MergeIntervals(std::move(work_raw));

@@ -69,6 +69,11 @@ struct IdleAttribution {
   // that graphs and fewer launches do not touch.
   std::int64_t host_other_ns = 0;
   std::vector<std::pair<std::string, std::int64_t>> top_host_work;
+  // Of host_work_ns: inside OS runtime calls of the launching threads (their union), how many
+  // calls, and the names that cover most (nsys OSRT: write, ioctl, poll).
+  std::int64_t os_call_ns = 0;
+  std::int64_t os_calls_in_gaps = 0;
+  std::vector<std::pair<std::string, std::int64_t>> top_os_calls;
   // Of host_ns less host_work_ns: an estimate from CPU samples of the launching threads (nsys
   // sampling), each counted as its thread's sampling interval; the functions that hold most.
   std::int64_t sampled_host_ns = 0;
