@@ -107,8 +107,7 @@ TEST_CASE("CorrelationIndex finds groups of dense and of sparse correlation ids 
     CHECK(index.PrimaryCall(0, gpuperf::model::kNoId) == -1);
     CHECK(index.PrimaryCall(4, gpuperf::model::kNoId) == -1);
     CHECK(index.PrimaryCall(-5, gpuperf::model::kNoId) == -1);
-    CHECK(index.PrimaryCall(std::numeric_limits<std::int64_t>::max(), gpuperf::model::kNoId) ==
-          -1);
+    CHECK(index.PrimaryCall(std::numeric_limits<std::int64_t>::max(), gpuperf::model::kNoId) == -1);
   };
   check(b.trace);
   b.Api("cudaLaunchKernel", 60, 70, std::int64_t{1} << 60);
