@@ -636,6 +636,14 @@ TEST_CASE("waits: idle while the next work is already queued is no wait's doing"
   for (const std::string& s : r.diagnosis.support)
     named = named || Contains(s, "the next GPU work had already been launched");
   CHECK(named);
+  for (const std::string& s : r.diagnosis.support)
+    CHECK_FALSE(Contains(s, "no change on this rank alone"));  // no collectives here
+  // The same with a collective in the window: the bound says it may need the other ranks.
+  b.Kernel("ncclKernel_AllReduce_RING_LL_Sum_float", 6 * kMs, 6 * kMs + 100 * kUs);
+  bool ranks = false;
+  for (const std::string& s : Analyze(b.trace).diagnosis.support)
+    ranks = ranks || Contains(s, "no change on this rank alone removes");
+  CHECK(ranks);
   // Without the correlation join (no launch calls for B) the same gap is the host's.
   TraceBuilder orphan;
   orphan.Api("cudaLaunchKernel", 0, 5 * kUs, 1);

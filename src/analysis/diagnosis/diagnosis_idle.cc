@@ -165,6 +165,14 @@ void SetIdleClass(const model::Trace& trace,
     context.collectives = r.timeline.communication_ns > 0;
     if (std::string wait = CollectiveWaitText(r); !wait.empty())
       d.support.push_back(wait);
+    // With collectives in the window, part of what the queued work waits for can be other ranks:
+    // the bound then needs them to arrive earlier too.
+    if (context.collectives)
+      d.support.push_back(
+          "The bound counts all of the queued idle as removable: with collectives in the window, "
+          "part of it can be this rank waiting for others, which no change on this rank alone "
+          "removes; over all ranks, gpuperf ranks splits the wait from the transfer (an upper "
+          "bound).");
     context.stream_waits = idle.stream_waits;
     context.queued_ns = idle.queued_ns;
     context.queued_in_graphs_ns = idle.queued_in_graphs_ns;
