@@ -36,14 +36,6 @@ std::int64_t SampledHostNs(const IdleAttribution& idle) {
                                 std::min(idle.sampled_host_ns, idle.host_ns - idle.host_work_ns));
 }
 
-// "write (12.2 ms), ioctl (527 µs)".
-std::string TimedNames(const std::vector<std::pair<std::string, std::int64_t>>& names) {
-  std::string text;
-  for (const auto& [name, ns] : names)
-    text += fmt::format("{}{} ({})", text.empty() ? "" : ", ", name, Ms(ns));
-  return text;
-}
-
 // What the host did in the gaps no CUDA call covers, from the records that say it: host work
 // (framework ops, Python frames, ranges, OS runtime calls) and, for the rest, CPU samples.
 void AddHostWorkEvidence(const model::Trace& trace,

@@ -61,6 +61,13 @@ std::string Ms(std::int64_t ns) {
   return util::FormatDuration(static_cast<double>(ns));
 }
 
+std::string TimedNames(const std::vector<std::pair<std::string, std::int64_t>>& names) {
+  std::string text;
+  for (const auto& [name, ns] : names)
+    text += fmt::format("{}{} ({})", text.empty() ? "" : ", ", name, Ms(ns));
+  return text;
+}
+
 std::vector<report::Finding> RunRules(const RuleInput& in) {
   std::vector<report::Finding> findings;
   for (auto rule : {SyncMemcpyRule,

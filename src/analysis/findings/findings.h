@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/core/correlation.h"
@@ -118,5 +119,7 @@ void SetRows(report::Finding& finding, std::vector<report::FindingRow> rows, std
 
 // Durations in prose, three significant digits in the largest fitting unit: "12.3 ms", "46.9 s".
 std::string Ms(std::int64_t ns);
+// "write (12.9 ms), fclose (179 µs)": names with their times, in the order given.
+std::string TimedNames(const std::vector<std::pair<std::string, std::int64_t>>& names);
 
 }  // namespace gpuperf::analysis

@@ -22,9 +22,6 @@ std::optional<report::Finding> HostOsCallsRule(const RuleInput& in) {
   f.severity = share >= 0.05 ? "warning" : "info";
   f.count = idle.os_calls_in_gaps;
   f.time_ns = idle.os_call_ns;
-  std::string names;
-  for (const auto& [name, ns] : idle.top_os_calls)
-    names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", name, Ms(ns));
   f.summary = fmt::format(
       "{} OS runtime calls of the threads that launch GPU work cover {} of GPU idle with no CUDA "
       "call ({:.1f}% of the steady-state window), most in {}: the GPU waits while the host "
@@ -32,7 +29,7 @@ std::optional<report::Finding> HostOsCallsRule(const RuleInput& in) {
       f.count,
       Ms(f.time_ns),
       100.0 * share,
-      names);
+      TimedNames(idle.top_os_calls));
   f.advice =
       "Move the I/O off the launching thread (a writer thread, asynchronous I/O), write less "
       "often (buffer per-step output), or overlap it with GPU work queued ahead; only the GPU "

@@ -14,6 +14,11 @@ namespace {
 
 constexpr std::int64_t kSmallCopyBytes = 64000;  // nsys: small HtoD copies do not block long
 
+// A device-to-host copy: the host waits for data it then reads (IdleAttribution::CausedBy).
+bool WaitsForData(const model::GpuActivity& a) {
+  return a.kind == model::ActivityKind::kMemcpy && a.copy_kind == model::CopyKind::kDtoH;
+}
+
 struct MatchedRow {
   const model::GpuActivity* activity;
   std::string_view api_name;  // the trace's interned name
@@ -59,8 +64,7 @@ Matches Match(const RuleInput& in,
       m.time_ns += a.duration_ns();
       if (std::int64_t call = in.index.PrimaryCall(a.correlation, a.pid); call >= 0) {
         const model::ApiCall& c = in.trace.api_calls[static_cast<std::size_t>(call)];
-        (a.copy_kind == model::CopyKind::kDtoH ? m.data_waits : m.waits)
-            .push_back({c.start_ns, c.end_ns});
+        (WaitsForData(a) ? m.data_waits : m.waits).push_back({c.start_ns, c.end_ns});
       }
     }
   }
@@ -80,11 +84,7 @@ report::FindingRow Row(const RuleInput& in, const MatchedRow& r, bool memset) {
   }
   row.cells.emplace_back(r.api_name);
   const model::ApiCall& call = in.trace.api_calls[r.call];
-  row.cells.push_back(
-      CausedCell(in,
-                 call.start_ns,
-                 call.end_ns,
-                 a.kind == model::ActivityKind::kMemcpy && a.copy_kind == model::CopyKind::kDtoH));
+  row.cells.push_back(CausedCell(in, call.start_ns, call.end_ns, WaitsForData(a)));
   return row;
 }
 

@@ -31,29 +31,26 @@ struct SmallGrid {
 }  // namespace
 
 std::optional<report::Finding> SmallGridRule(const RuleInput& in) {
-  std::map<std::int32_t, std::int64_t> sms_of;
-  for (const model::Device& d : in.trace.devices)
-    sms_of[d.id] = d.sm_count;
   std::map<model::NameId, SmallGrid> by_name;
   std::int64_t kernel_ns = 0;
   for (const model::GpuActivity& a : in.trace.activities) {
     if (a.kind != model::ActivityKind::kKernel)
       continue;
     kernel_ns += a.duration_ns();
-    auto sms = sms_of.find(a.device);
+    const model::Device* device = in.trace.FindDevice(a.device);
     std::int64_t blocks = a.grid.Volume();
-    if (sms == sms_of.end() || sms->second <= 0 || blocks <= 0)
+    if (!device || device->sm_count <= 0 || blocks <= 0)
       continue;
     auto [it, fresh] = by_name.try_emplace(a.name);
     SmallGrid& g = it->second;
     if (fresh)
       g.collective = IsCommunicationKernel(in.trace.Name(a.name));
-    g.all_small = g.all_small && blocks * 2 <= sms->second;
+    g.all_small = g.all_small && blocks * 2 <= device->sm_count;
     ++g.instances;
     g.total_ns += a.duration_ns();
     g.max_blocks = std::max(g.max_blocks, blocks);
     g.threads_per_block = a.block.Volume();
-    g.sms = sms->second;
+    g.sms = device->sm_count;
   }
   std::vector<std::pair<model::NameId, SmallGrid>> flagged;
   for (const auto& [name, g] : by_name) {
