@@ -117,6 +117,9 @@ struct Diagnosis {
   // "communication_bound", "memory_bound", "compute_bound", "latency_bound", "cache_bound"
   // (since 1.8.0), "tensor_cores_unused", "initialization", "unknown"
   std::string bottleneck;
+  // The class as the report's prose names it: "memory-bound"; "GPU-bound, kernel class unknown"
+  // for an unknown class whose dominant work is kernels (since 1.11.0).
+  std::string label;
   std::string status;                   // "finding" (evidence confirms) or "hypothesis"
   std::string evidence;                 // tier: "measured", "modeled", "inferred", "assumed"
   std::vector<std::string> support;     // the evidence, one sentence each, with its source
@@ -206,6 +209,10 @@ struct Finding {
   std::string summary;   // one sentence with numbers
   std::string advice;
   std::string source;  // "trace"
+  // What the finding is about, as a field and not a table cell: the API call of its longest wait
+  // ("cudaDeviceSynchronize", version suffix stripped), "" when it has no single subject (since
+  // 1.11.0).
+  std::string subject;
   std::int64_t count = 0;
   std::int64_t time_ns = 0;  // time attributable to the finding (e.g. summed call durations)
   std::vector<std::string> columns;

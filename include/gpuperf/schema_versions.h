@@ -6,7 +6,8 @@
 namespace gpuperf {
 
 namespace report {
-inline constexpr const char* kReportSchemaVersion = "1.10.0";  // report.json (docs/report-schema.md)
+inline constexpr const char* kReportSchemaVersion =
+    "1.11.0";  // report.json (docs/report-schema.md)
 }  // namespace report
 
 namespace baseline {

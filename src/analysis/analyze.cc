@@ -82,12 +82,30 @@ void AddNotes(const model::Trace& trace,
   }
 }
 
+// The busiest unit of Nsight Compute's Speed of Light, as a fraction of its peak (0 if none).
+double BusiestUnit(const report::SpeedOfLight& sol) {
+  double top = 0;
+  for (const std::optional<double>& unit : {sol.compute, sol.memory, sol.dram, sol.l1, sol.l2})
+    top = std::max(top, unit.value_or(0.0));
+  return std::min(top, 1.0);
+}
+
 // Roofline floors for the predictions. Counters may cover only some instances of a kernel
-// (ncu profiles a sample of launches): the floor is scaled to all instances by count.
+// (ncu profiles a sample of launches): the floor is scaled to all instances by count. A kernel
+// with Speed-of-Light counters but no FLOP/byte floor gets the Speed-of-Light one: the same work
+// cannot run faster than its busiest unit at 100% of its peak (without it, a latency-bound kernel
+// that holds all the profiled time was bounded at 1/(1 - f): 1352x on self-join).
 std::map<std::string, KernelFloor> RooflineFloors(const std::vector<report::KernelRow>& kernels) {
   std::map<std::string, KernelFloor> floors;
   for (const report::KernelRow& row : kernels) {
-    if (!row.roofline || !row.roofline->floor_ns || row.roofline->instances <= 0)
+    bool has_roofline_floor = row.roofline && row.roofline->floor_ns && row.roofline->instances > 0;
+    if (!has_roofline_floor && row.speed_of_light && row.duration_ns.total > 0) {
+      if (double top = BusiestUnit(*row.speed_of_light); top > 0)
+        floors[row.name] = {
+            static_cast<std::int64_t>(static_cast<double>(row.duration_ns.total) * top),
+            "measured"};
+    }
+    if (!has_roofline_floor)
       continue;
     double scale =
         static_cast<double>(row.duration_ns.count) / static_cast<double>(row.roofline->instances);
@@ -195,7 +213,8 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
                                        RooflineFloors(out.kernels),
                                        options.prediction_rows,
                                        &preroll,
-                                       idle.excluded_ns);
+                                       idle.excluded_ns,
+                                       idle.unobserved_lead_ns);
   BoundFindings(out.findings, idle.steady_window_ns);
 
   CopyDiagnostics(trace, out);

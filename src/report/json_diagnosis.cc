@@ -31,6 +31,7 @@ Json DiagnosisJson(const Diagnosis& d) {
             {"name", d.dominant_name},
             {"fraction", RoundedNumber(d.dominant_fraction, 6)}}},
       {"bottleneck", d.bottleneck},
+      {"label", d.label},
       {"status", d.status},
       {"evidence", d.evidence},
       {"support", d.support},

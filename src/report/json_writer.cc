@@ -194,6 +194,7 @@ Json FindingsJson(const std::vector<Finding>& findings) {
         {"summary", f.summary},
         {"advice", f.advice},
         {"source", f.source},
+        {"subject", f.subject},
         {"count", f.count},
         {"time_ns", f.time_ns},
         {"columns", f.columns},

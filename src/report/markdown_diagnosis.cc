@@ -19,10 +19,9 @@ std::string Ns(std::int64_t ns) {
   return util::FormatDuration(static_cast<double>(ns));
 }
 
-std::string ClassLabel(const std::string& bottleneck) {
-  std::string label = bottleneck;
-  std::replace(label.begin(), label.end(), '_', '-');
-  return label;
+// The analysis' label of the class ("memory-bound"); the raw class for a report without one.
+std::string ClassLabel(const Diagnosis& d) {
+  return EscapeMarkdown(d.label.empty() ? d.bottleneck : d.label);
 }
 
 std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
@@ -42,7 +41,7 @@ std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
   if (d.dominant_kind == "initialization")
     return fmt::format("one-time work (initialization), {} of the window", share);
   if (d.dominant_kind == "communication")
-    return fmt::format("exposed communication ({}), {} of the window",
+    return fmt::format("communication ({}), {} of the window",
                        Shorten(d.dominant_name, options.name_chars),
                        share);
   if (d.dominant_kind == "unknown")
@@ -100,12 +99,12 @@ void AppendDiagnosis(std::string& out,
   out += "## Diagnosis\n\n";
   if (d.status == "finding") {
     out += fmt::format("**Bottleneck: {}** (finding; evidence: {}).\n\n",
-                       ClassLabel(d.bottleneck),
+                       ClassLabel(d),
                        EscapeMarkdown(d.evidence));
   } else {
     out +=
         fmt::format("**Hypothesis: {}** (not a finding: {}).\n\n",
-                    ClassLabel(d.bottleneck),
+                    ClassLabel(d),
                     d.evidence.empty() ? "the evidence to classify it is missing"
                     : d.evidence == "measured"
                         ? "what is measured does not show the cause; the next experiment tests it"
@@ -146,7 +145,7 @@ void AppendDiagnosis(std::string& out,
   if (!d.secondary.empty()) {
     const Diagnosis& s = d.secondary.front();
     out += fmt::format("**Secondary: {}** ({}; the {} phase of this window).\n\n",
-                       ClassLabel(s.bottleneck),
+                       ClassLabel(s),
                        StatusText(s),
                        s.dominant_kind == "idle" ? "idle" : "GPU");
     item("Dominant", DominantText(s, options));

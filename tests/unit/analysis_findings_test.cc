@@ -231,7 +231,14 @@ TEST_CASE("gpu_low_utilization: windows inside one-time work are start-up, not i
   auto part = Analyze(build(60).trace, options);
   f = Find(part, "gpu_low_utilization");
   REQUIRE(f != nullptr);
-  CHECK(f->time_ns == 20 * kMs);
+  CHECK(f->time_ns == 20 * kMs);  // all idle: the bound's cost is the idle, here the whole part
+  // Busy time inside a window is not removable: a steady window [40, 60) with "mid" running 4 ms
+  // of it (20%, under 50%) counts only its 16 ms of idle.
+  TraceBuilder busy_part = build(60);
+  busy_part.Kernel("mid", 45 * kMs, 49 * kMs);
+  f = Find(Analyze(busy_part.trace, options), "gpu_low_utilization");
+  REQUIRE(f != nullptr);
+  CHECK(f->time_ns == 16 * kMs);
   CHECK(f->severity == "warning");
   REQUIRE(f->bound_speedup_if_removed);
 }

@@ -37,16 +37,17 @@ const report::Finding* Find(const report::AnalysisReport& r, const std::string& 
   return nullptr;
 }
 
-// Ten different 1 ms kernels, each waited for by a device synchronize that returns 300 us after
-// the kernel ends (the host was slow to wake); the next launch follows at once. Per 1.31 ms
-// period: 1 ms of kernel, 310 us of idle, of it 300 us the synchronization's round trip.
-TraceBuilder FlatKernelsWithSyncs() {
+// Ten different 1 ms kernels, each waited for by a device synchronize that returns `late` after
+// the kernel ends (the host was slow to wake); the next launch follows at once. Per period:
+// 1 ms of kernel, late + 10 us of idle, of it `late` the synchronization's round trip.
+TraceBuilder FlatKernelsWithSyncs(std::int64_t late = 700 * kUs) {
   TraceBuilder b;
+  const std::int64_t period = 1010 * kUs + late;
   for (int i = 0; i < 10; ++i) {
-    std::int64_t t0 = i * 1310 * kUs;
+    std::int64_t t0 = i * period;
     b.Api("cudaLaunchKernel", t0, t0 + 5 * kUs, i + 1);
     b.Kernel("kernel_" + std::to_string(i), t0 + 10 * kUs, t0 + 1010 * kUs, i + 1);
-    b.Api("cudaDeviceSynchronize", t0 + 6 * kUs, t0 + 1310 * kUs);
+    b.Api("cudaDeviceSynchronize", t0 + 6 * kUs, t0 + period);
   }
   return b;
 }
@@ -57,25 +58,28 @@ TEST_CASE("ranking: the idle phase of a GPU-bound window is diagnosed and ranked
           "[diagnosis][ranking]") {
   report::AnalysisReport r = Analyze(FlatKernelsWithSyncs().trace);
   const report::Diagnosis& d = r.diagnosis;
-  // Window 13.1 ms: computation 10 ms (76%), idle 3.1 ms (23.7%): not dominant, yet a quarter.
+  // Window 17.1 ms: computation 10 ms (58%), idle 7.1 ms (41.5%): not dominant, yet large.
   REQUIRE(d.triage.size() >= 4);
   CHECK(d.triage[0].question == "gpu_idle");
   CHECK(d.triage[0].answer == "partly");
   CHECK(d.triage.back().question == "dominant_work");
-  // The top kernel holds 1 ms of 13.1 ms (f = 7.6%): at most 1 / (1 - 1/13.1) = 1.083x. The
-  // round trips (the 300 us after each kernel but the last, and the 10 us launch latencies
-  // inside them) hold 9 x 300 us = 2.7 ms: 1 / (1 - 2.7/13.1) = 1.26x. The idle phase bounds
-  // more, so it is ranked first and the kernel statement follows.
+  // No kernel dominates (each 10% of the kernel time): the GPU statement is over the top five
+  // together, 5 ms of 17.1 ms: at most 1 / (1 - 5/17.1) = 1.41x. The round trips (the 700 us
+  // after each kernel but the last) hold 9 x 700 us = 6.3 ms: 1 / (1 - 6.3/17.1) = 1.58x. The
+  // idle phase bounds more, so it is ranked first and the kernel statement follows.
   CHECK(d.bottleneck == "sync_bound");
+  CHECK(d.label == "sync-bound");
   CHECK(d.dominant_kind == "idle");
   CHECK(d.status == "finding");
   REQUIRE(d.bound_speedup);
-  CHECK(*d.bound_speedup > 1.2);
+  CHECK(*d.bound_speedup > 1.5);
   REQUIRE(d.secondary.size() == 1);
   const report::Diagnosis& s = d.secondary.front();
   CHECK(s.dominant_kind == "kernel");
+  CHECK(s.label == "GPU-bound, kernel class unknown");
   REQUIRE(s.bound_speedup);
-  CHECK(*s.bound_speedup == Approx(1.0 / (1.0 - 1.0 / 13.1)).epsilon(1e-3));
+  CHECK(*s.bound_speedup == Approx(1.0 / (1.0 - 5.0 / 17.1)).epsilon(1e-3));
+  CHECK(Contains(s.next_experiment, "Measure the work of the top 5 kernels together"));
   bool ranked = false;
   for (const std::string& line : d.support)
     ranked = ranked || Contains(line, "Ranked first: its bound");
@@ -95,6 +99,39 @@ TEST_CASE("ranking: the idle phase of a GPU-bound window is diagnosed and ranked
   CHECK(t.diagnosis.triage[0].answer == "no");
   CHECK(t.diagnosis.dominant_kind == "kernel");
   CHECK(t.diagnosis.secondary.empty());
+}
+
+TEST_CASE("flat profile: the GPU statement is over the top kernels, a small wait follows it",
+          "[diagnosis][ranking]") {
+  // The syncs return 50 us late: 0.45 ms of round trips in a 10.6 ms window (1.04x), against ten
+  // kernels of 1 ms each with no class. One kernel alone would bound 1 / (1 - 1/10.6) = 1.10x
+  // and lose to nothing; the top five together bound 1 / (1 - 5/10.6) = 1.89x: the window is
+  // GPU-bound, of a class to measure, and the headline says so.
+  report::AnalysisReport r = Analyze(FlatKernelsWithSyncs(50 * kUs).trace);
+  const report::Diagnosis& d = r.diagnosis;
+  CHECK(d.bottleneck == "unknown");
+  CHECK(d.dominant_kind == "kernel");
+  CHECK(d.label == "GPU-bound, kernel class unknown");
+  REQUIRE(d.bound_speedup);
+  CHECK(*d.bound_speedup == Approx(1.0 / (1.0 - 5.0 / 10.6)).epsilon(1e-3));
+  CHECK(Contains(d.next_experiment, "Measure the work of the top 5 kernels together (kernel_"));
+  bool flat = false;
+  for (const std::string& line : d.support)
+    flat = flat || Contains(line, "No kernel dominates: the top kernel holds 10.0%");
+  CHECK(flat);
+  CHECK(Contains(r.headline, "Diagnosis: GPU-bound, kernel class unknown (hypothesis)"));
+
+  // One kernel holding most of the time is not a flat profile: its own statement stays.
+  TraceBuilder one;
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t0 = i * 1060 * kUs;
+    one.Api("cudaLaunchKernel", t0, t0 + 5 * kUs, i + 1);
+    one.Kernel(i < 8 ? "big" : "small_" + std::to_string(i), t0 + 10 * kUs, t0 + 1010 * kUs, i + 1);
+    one.Api("cudaDeviceSynchronize", t0 + 6 * kUs, t0 + 1060 * kUs);
+  }
+  report::AnalysisReport o = Analyze(one.trace);
+  CHECK(o.diagnosis.dominant_name == "big");
+  CHECK_FALSE(Contains(o.diagnosis.next_experiment, "kernels together"));
 }
 
 TEST_CASE("headline: the steady-state window's busy time when it is not the GPU span",
@@ -296,11 +333,12 @@ TEST_CASE("host-bound: host records the input holds are named, not asked for",
   CHECK(Contains(held.diagnosis.missing_evidence, "CPU samples put the host in decode_frame"));
 }
 
-TEST_CASE("ranking: a wait that bounds more than the GPU statement is ranked under 15% idle",
+TEST_CASE("ranking: a material wait gets the idle statement under 15% idle",
           "[diagnosis][ranking]") {
   // Ten 1 ms kernels each followed by a synchronize that returns 120 us late: idle 130 us a
   // period (11.5%, under the 15% that calls for an idle statement by itself), yet the waits'
-  // round trips bound 1.12x against the top kernel's 1.10x.
+  // round trips bound 1.12x (over the 1.05x that makes a wait material). The flat profile's
+  // top five kernels bound 1 / (1 - 5/11.3) = 1.79x: the GPU statement stays first.
   TraceBuilder b;
   for (int i = 0; i < 10; ++i) {
     std::int64_t t0 = i * 1130 * kUs;
@@ -314,10 +352,14 @@ TEST_CASE("ranking: a wait that bounds more than the GPU statement is ranked und
   REQUIRE(sync->bound_speedup_if_removed);
   REQUIRE(r.diagnosis.secondary.size() == 1);
   CHECK(r.diagnosis.triage[0].answer == "no");
-  CHECK(r.diagnosis.bottleneck == "sync_bound");
-  CHECK(r.diagnosis.secondary.front().dominant_kind == "kernel");
+  CHECK(r.diagnosis.dominant_kind == "kernel");
+  const report::Diagnosis& s = r.diagnosis.secondary.front();
+  CHECK(s.bottleneck == "sync_bound");
+  REQUIRE(s.bound_speedup);
+  CHECK(*s.bound_speedup > 1.1);
+  CHECK(Contains(r.headline, "; idle phase: sync-bound; next experiment: Measure the work of"));
   // The call is named without its version suffix.
-  CHECK(Contains(r.diagnosis.next_experiment, "\"cudaDeviceSynchronize\""));
+  CHECK(Contains(s.next_experiment, "\"cudaDeviceSynchronize\""));
 }
 
 TEST_CASE("dominant phase: a phase whose host waits for the GPU says so", "[diagnosis][phase]") {

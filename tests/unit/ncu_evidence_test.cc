@@ -158,6 +158,30 @@ TEST_CASE("details page: Speed of Light classifies, rules become evidence", "[nc
   CHECK(gpuperf::analysis::Analyze(busy_trace).kernels[0].classification.bound == "compute");
 }
 
+TEST_CASE("speed of light: the busiest unit at its peak is the floor of a kernel without one",
+          "[ncu][predictions]") {
+  // One kernel, the only profiled work (f = 1 before any floor): compute 45%, memory 47.5%,
+  // L1 49%. Without a FLOP/byte floor the bound was Amdahl at zero time, unbounded here; the
+  // same work cannot run faster than its busiest unit (49%) at 100%: 1 / 0.49 = 2.04x.
+  const std::string sol = "GPU Speed Of Light Throughput";
+  std::string csv = std::string(kDetailsHeader) + Row(0, sol, "Duration", "msecond", "100") +
+                    Row(0, sol, "Compute (SM) Throughput", "%", "45") +
+                    Row(0, sol, "Memory Throughput", "%", "47.5") +
+                    Row(0, sol, "L1/TEX Cache Throughput", "%", "49");
+  model::Trace trace = Import(csv);
+  auto report = gpuperf::analysis::Analyze(trace);
+  REQUIRE(report.predictions.kernels.size() == 1);
+  const auto& share = report.predictions.kernels[0];
+  REQUIRE(share.floor_ns);
+  CHECK(*share.floor_ns == 49'000'000);  // 100 ms x 0.49
+  CHECK(share.floor_evidence == "measured");
+  REQUIRE(share.max_local_speedup);
+  CHECK(*share.max_local_speedup == Approx(1 / 0.49));
+  CHECK(report.diagnosis.bottleneck == "latency_bound");
+  REQUIRE(report.diagnosis.bound_speedup);
+  CHECK(*report.diagnosis.bound_speedup == Approx(1 / 0.49).epsilon(1e-3));
+}
+
 TEST_CASE("details page: Launch Statistics give the grid and the waves", "[ncu]") {
   const std::string launch = "Launch Statistics";
   std::string csv = std::string(kDetailsHeader) +

@@ -31,3 +31,33 @@ TEST_CASE("A kernel with its operator keeps the operator whole", "[report]") {
   CHECK(KernelWithOperator("gemm_kernel", "", 60) == "gemm_kernel");
   CHECK(KernelWithOperator("gemm_kernel", "aten::mm", 60) == "gemm_kernel [aten::mm]");
 }
+
+TEST_CASE("Kernels whose readable names coincide are told apart by where they differ", "[report]") {
+  // Two lambdas of one function (CloverLeaf's PdV_kernel): the readable names are equal, the
+  // full names differ only in the lambda's instance number near their ends.
+  const std::string head =
+      "void clover::par_ranged2d_kernel<PdV_kernel(bool, int, double &)::[lambda(int, int) ";
+  std::vector<gpuperf::report::KernelRow> rows(3);
+  rows[0].name = head + "(instance 2)]>(clover::Range2d, T1)";
+  rows[1].name = head + "(instance 1)]>(clover::Range2d, T1)";
+  rows[2].name = "void other_kernel<float>(float *)";
+  gpuperf::analysis::AttachReadableNames(rows);
+  // A function type inside the template argument reads "(…)": no unclosed parenthesis.
+  CHECK(rows[0].readable_name ==
+        "clover::par_ranged2d_kernel<PdV_kernel(…)::[lambda(…) (…)]> … (instance 2)");
+  CHECK(rows[1].readable_name ==
+        "clover::par_ranged2d_kernel<PdV_kernel(…)::[lambda(…) (…)]> … (instance 1)");
+  CHECK(rows[2].readable_name == "other_kernel<float>");
+  // A difference inside a long group falls back to a window around it.
+  rows[0].name = "void k<" + std::string(70, 'a') + "1>()";
+  rows[1].name = "void k<" + std::string(70, 'a') + "2>()";
+  gpuperf::analysis::AttachReadableNames(rows);
+  // The window starts at the word the difference is in (at most 20 characters back).
+  CHECK(rows[0].readable_name == "k<…> … " + std::string(20, 'a') + "1>()");
+  CHECK(rows[1].readable_name == "k<…> … " + std::string(20, 'a') + "2>()");
+  // A template group is shown with the name it belongs to.
+  rows[0].name = "void fill<at::native::FillFunctor<int>, 4>()";
+  rows[1].name = "void fill<at::native::FillFunctor<float>, 4>()";
+  gpuperf::analysis::AttachReadableNames(rows);
+  CHECK(rows[0].readable_name == "fill<at::native::FillFunctor, …> … FillFunctor<int>");
+}

@@ -429,3 +429,24 @@ TEST_CASE("shape: softmax is modelled as one read and one write, five FLOPs per 
   CHECK(w.unit == model::MathUnit::kVector);
   CHECK_FALSE(Modeled("aten::_softmax", "[[8,12],[],[]]", R"(["long int","Scalar","Scalar"])"));
 }
+
+TEST_CASE("math path: fp32 matrix work in a TF32 tensor-op kernel is placed at the TF32 roof",
+          "[shapes]") {
+  OpWork work;
+  work.precision = model::Precision::kFp32;
+  work.unit = model::MathUnit::kVector;
+  OpWork tf32 = work;
+  gpuperf::analysis::ApplyKernelMathPath(
+      tf32, "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_32x6_tn_align4>(Params)");
+  CHECK(tf32.precision == model::Precision::kTf32);
+  CHECK(tf32.unit == model::MathUnit::kTensor);
+  OpWork sgemm = work;  // a CUDA-core SGEMM stays fp32 on the vector units
+  gpuperf::analysis::ApplyKernelMathPath(sgemm, "volta_sgemm_64x64_nt");
+  CHECK(sgemm.precision == model::Precision::kFp32);
+  CHECK(sgemm.unit == model::MathUnit::kVector);
+  OpWork half;  // other precisions are left as they are
+  half.precision = model::Precision::kFp16;
+  half.unit = model::MathUnit::kTensor;
+  gpuperf::analysis::ApplyKernelMathPath(half, "cutlass_80_tensorop_s1688gemm");
+  CHECK(half.precision == model::Precision::kFp16);
+}

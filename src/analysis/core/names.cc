@@ -148,6 +148,12 @@ bool IsSyncMemsetApi(std::string_view name) {
   return StartsWithAny(name, {"cudaMemset", "hipMemset"}) && !ContainsNoCase(name, "async");
 }
 
+bool IsDataLoaderFetch(std::string_view name) {
+  return name.starts_with("enumerate(DataLoader)") ||
+         (name.find("DataLoaderIter") != std::string_view::npos &&
+          name.find("__next__") != std::string_view::npos);
+}
+
 bool IsHostWaitApi(std::string_view name) {
   name = StripVersionSuffix(name);
   return IsBlockingSyncApi(name) || IsSyncMemcpyApi(name) || IsSyncMemsetApi(name) ||

@@ -43,6 +43,9 @@ bool IsSyncMemsetApi(std::string_view name);          // cudaMemset% and not %as
 // Calls that can block the host on the GPU: synchronizations, copies (async ones when staged
 // through pageable memory) and synchronous memsets; the version suffix is stripped first.
 bool IsHostWaitApi(std::string_view name);
+// A data loader's fetch of the next batch: PyTorch's profiler range
+// "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__" (any iterator class).
+bool IsDataLoaderFetch(std::string_view name);
 bool IsDeviceAllocApi(std::string_view name);  // cudaMalloc*, cuMemAlloc*, hipMalloc* (not host)
 bool IsDeviceFreeApi(std::string_view name);   // cudaFree*, cuMemFree*, hipFree* (not host)
 

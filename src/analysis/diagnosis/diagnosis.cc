@@ -13,6 +13,7 @@
 #include "analysis/findings/findings.h"
 #include "analysis/kernel/cache_reuse.h"
 #include "analysis/kernel/kernel_class.h"
+#include "analysis/kernel/readable_name.h"
 #include "analysis/predictions/amdahl.h"
 #include "model/ceilings.h"
 #include "util/intervals.h"
@@ -61,14 +62,6 @@ std::int64_t SteadyWall(const report::AnalysisReport& r, const IdleAttribution& 
 
 double WallFraction(const report::AnalysisReport& r, const IdleAttribution& idle, std::int64_t ns) {
   return std::min(1.0, Fraction(ns, SteadyWall(r, idle)));
-}
-
-int ColumnIndex(const report::Finding& f, std::string_view column) {
-  for (std::size_t i = 0; i < f.columns.size(); ++i) {
-    if (f.columns[i] == column)
-      return static_cast<int>(i);
-  }
-  return -1;
 }
 
 namespace {
@@ -362,15 +355,20 @@ std::vector<report::Diagnosis> SecondaryIdleStatement(const model::Trace& trace,
   ExperimentContext context;
   context.amd = base.amd;
   context.pytorch = base.pytorch;
+  context.shapes_recorded = base.shapes_recorded;
   context.graphs = base.graphs;
   SetIdleClass(trace, s, r, idle, subject, context);
   SetExperiment(s, subject, context);
   return {std::move(s)};
 }
 
+// A wait finding that bounds at least this much (about 5% of the window in GPU idle it causes) is
+// worth its own statement even under kSecondaryIdleShare of idle.
+constexpr double kMaterialWaitBound = 1.05;
+
 // The largest bound of a wait-type finding (sized by the GPU idle it causes): under the idle
-// share that calls for an idle statement, a wait that bounds more than the main statement still
-// earns one, so that the ranking sees it.
+// share that calls for an idle statement, a wait that bounds more than the main statement, or
+// kMaterialWaitBound, still earns one, so that the ranking and the reader see it.
 double LargestWaitBound(const report::AnalysisReport& r) {
   double best = 1.0;
   for (std::string_view id : kWaitFindings) {
@@ -418,6 +416,75 @@ void RankStatements(report::Diagnosis& d) {
       s.bottleneck));
 }
 
+// A profile is flat when the dominant kernel holds under this share of the critical kernel
+// time: measuring it alone leaves most of the GPU time unexplained.
+constexpr double kFlatTopShare = 0.2;
+// The group measured together: the top kernels up to this share of the critical kernel time...
+constexpr double kFlatGroupShare = 0.5;
+// ... and at most this many (one Nsight Compute pass with a -k regex over their names).
+constexpr std::size_t kFlatGroupMax = 10;
+
+// An unknown-class dominant kernel in a flat profile: the statement is over the top kernels
+// together, so that its bound (Amdahl over their summed critical time, each a different kernel,
+// so disjoint) weighs the GPU phase and not the first of many similar kernels.
+}  // namespace
+
+void WidenToFlatProfile(report::Diagnosis& d,
+                        const report::AnalysisReport& r,
+                        std::int64_t wall_ns,
+                        ExperimentContext& context) {
+  if (d.bottleneck != "unknown" || d.dominant_kind != "kernel")
+    return;
+  std::vector<const report::CriticalShare*> shares;
+  std::int64_t total = 0;
+  for (const report::CriticalShare& s : r.predictions.kernels) {
+    if (IsCollective(r, s.name))
+      continue;
+    shares.push_back(&s);
+    total += s.critical_ns;
+  }
+  if (shares.size() < 2 || total <= 0)
+    return;
+  std::stable_sort(shares.begin(), shares.end(), [](const auto* a, const auto* b) {
+    return a->critical_ns > b->critical_ns;
+  });
+  if (Fraction(shares.front()->critical_ns, total) >= kFlatTopShare)
+    return;
+  std::int64_t group = 0;
+  std::size_t n = 0;
+  std::vector<std::string> names;
+  while (n < shares.size() && n < kFlatGroupMax && Fraction(group, total) < kFlatGroupShare) {
+    group += shares[n]->critical_ns;
+    if (names.size() < 3) {
+      const report::KernelRow* row = FindKernel(r, shares[n]->name);
+      names.push_back(row && !row->readable_name.empty() ? row->readable_name
+                                                         : ReadableKernelName(shares[n]->name));
+    }
+    ++n;
+  }
+  double f = std::min(
+      1.0, Fraction(group, wall_ns * std::max<std::int64_t>(1, r.predictions.device_groups)));
+  context.flat_kernels = n;
+  context.flat_names.clear();
+  for (const std::string& name : names)
+    context.flat_names += (context.flat_names.empty() ? "" : ", ") + name;
+  if (n > names.size())
+    context.flat_names += ", …";
+  d.dominant_fraction = f;
+  if (f < 1.0)
+    d.bound_speedup = AmdahlLimit(f);
+  d.support.push_back(fmt::format(
+      "No kernel dominates: the top kernel holds {} of the critical kernel time ({} kernels); the "
+      "top {} together hold {}, f = {} of the steady-state wall time (trace).",
+      Pct(Fraction(shares.front()->critical_ns, total)),
+      r.kernels.size(),
+      n,
+      Pct(Fraction(group, total)),
+      Pct(f)));
+}
+
+namespace {
+
 // The dominant work's class: the collective or kernel with the most critical time, or
 // launch-bound when launch-class kernels hold most of the kernel time.
 void ClassifyDominantWork(const model::Trace& trace,
@@ -448,14 +515,23 @@ void ClassifyDominantWork(const model::Trace& trace,
   if (top && d.dominant_kind == "kernel" && d.dominant_name == top->name &&
       d.bottleneck != "launch_bound")
     DescribeDominantKernel(trace, r, *top, context);
+  WidenToFlatProfile(d, r, SteadyWall(r, idle), context);
 }
 
-}  // namespace
+// "memory_bound" -> "memory-bound"; an unknown class over kernel work is still GPU-bound, and
+// "unknown" alone reads as no verdict.
+std::string Label(const report::Diagnosis& d) {
+  if (d.bottleneck == "unknown" && d.dominant_kind == "kernel")
+    return "GPU-bound, kernel class unknown";
+  std::string label = d.bottleneck;
+  std::replace(label.begin(), label.end(), '_', '-');
+  return label;
+}
 
-report::Diagnosis Diagnose(const model::Trace& trace,
-                           const report::AnalysisReport& r,
-                           const IdleAttribution& idle,
-                           std::optional<report::LaunchQueue> queue) {
+report::Diagnosis DiagnoseWindow(const model::Trace& trace,
+                                 const report::AnalysisReport& r,
+                                 const IdleAttribution& idle,
+                                 std::optional<report::LaunchQueue> queue) {
   report::Diagnosis d;
   d.target_metric = TargetMetric(r);
   d.scope = Scope(trace, r);
@@ -464,6 +540,9 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   ExperimentContext context;
   context.amd = IsAmdTrace(trace);
   context.pytorch = IsPyTorchTrace(trace);
+  context.shapes_recorded = std::any_of(trace.host_ops.begin(),
+                                        trace.host_ops.end(),
+                                        [](const model::HostOp& op) { return op.input_dims != 0; });
   // Graphs already carry most launches, or the program captures them: never advise graphs.
   context.graphs =
       r.launch.graph_kernels * 2 > std::max<std::int64_t>(1, r.launch.kernel_ns.count) ||
@@ -555,7 +634,9 @@ report::Diagnosis Diagnose(const model::Trace& trace,
        }},
       {"communication",
        has_timeline,
-       answer(comm),
+       // "partly": a large minority, which a collective can still make the dominant work.
+       std::string_view(answer(comm)) == "no" && comm >= kSecondaryIdleShare ? "partly"
+                                                                             : answer(comm),
        fmt::format("communication not overlapped by computation: {} of the window (trace)",
                    Pct(comm)),
        comm >= kDominantShare || comm == largest,
@@ -604,10 +685,10 @@ report::Diagnosis Diagnose(const model::Trace& trace,
     ApplyLever(d, trace, r, SteadyWall(r, idle), kernel_evidence_from);
   }
   if (d.dominant_kind == "idle")
-    d.secondary = SecondaryGpuStatement(trace, d, r, compute, SteadyWall(r, idle));
+    d.secondary = SecondaryGpuStatement(trace, d, r, compute, SteadyWall(r, idle), context);
   else if (has_timeline && idle.has_api_calls && !d.bottleneck.empty() &&
            (idle_share >= kSecondaryIdleShare ||
-            LargestWaitBound(r) > d.bound_speedup.value_or(1.0) + 1e-3))
+            LargestWaitBound(r) > std::min(d.bound_speedup.value_or(1.0), kMaterialWaitBound)))
     d.secondary = SecondaryIdleStatement(trace, d, r, idle, context);
   RankStatements(d);
   QueueAgainstHostPhases(d, idle);
@@ -621,6 +702,19 @@ report::Diagnosis Diagnose(const model::Trace& trace,
         "Kernel times here are replay spans, so the ranking by time and the timeline are not "
         "run times: a trace of the same run without the range profiler would give them.";
   }
+  return d;
+}
+
+}  // namespace
+
+report::Diagnosis Diagnose(const model::Trace& trace,
+                           const report::AnalysisReport& r,
+                           const IdleAttribution& idle,
+                           std::optional<report::LaunchQueue> queue) {
+  report::Diagnosis d = DiagnoseWindow(trace, r, idle, std::move(queue));
+  d.label = Label(d);
+  for (report::Diagnosis& s : d.secondary)
+    s.label = Label(s);
   return d;
 }
 

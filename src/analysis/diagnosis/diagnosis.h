@@ -34,13 +34,14 @@ report::Diagnosis Diagnose(const model::Trace& trace,
 // kind the class is about; `diagnosis` holds the class, status and evidence already.
 // What the advice depends on beyond the class.
 struct ExperimentContext {
-  bool amd = false;            // name the ROCm tools (rocprofv3, rocprof-compute), not NVIDIA's
-  bool pytorch = false;        // a PyTorch profiler trace (IsPyTorchTrace): name its options
-  bool graphs = false;         // most kernels run through graph launches, or the program captures
-                               // graphs: never advise graphs
-  bool implicit_sync = false;  // the sync is an async copy with a pageable host side
-  bool ranks = false;          // the trace is one rank of a job: other ranks can be compared
-  bool collectives = false;    // the window holds communication kernels
+  bool amd = false;              // name the ROCm tools (rocprofv3, rocprof-compute), not NVIDIA's
+  bool pytorch = false;          // a PyTorch profiler trace (IsPyTorchTrace): name its options
+  bool shapes_recorded = false;  // its operators carry input shapes: never ask for them
+  bool graphs = false;           // most kernels run through graph launches, or the program captures
+                                 // graphs: never advise graphs
+  bool implicit_sync = false;    // the sync is an async copy with a pageable host side
+  bool ranks = false;            // the trace is one rank of a job: other ranks can be compared
+  bool collectives = false;      // the window holds communication kernels
   std::int64_t stream_waits = 0;  // cross-stream waits (cudaStreamWaitEvent) in the trace
   // Dependency-bound: the queued idle, and the part of it inside graph launches.
   std::int64_t queued_ns = 0;
@@ -50,6 +51,9 @@ struct ExperimentContext {
   bool host_outside_ops = false;
   // The trace names PyTorch's single-process DataLoader iterator (num_workers=0).
   bool single_process_loader = false;
+  // The data loader's fetch in the gaps, and whether it waits on worker processes.
+  std::int64_t loader_ns = 0;
+  bool loader_multiprocess = false;
   std::string host_work_names;
   // The functions CPU samples find in the gaps no recorded host work covers, and whether the
   // input holds CPU samples at all (then they are never asked for).
@@ -72,6 +76,10 @@ struct ExperimentContext {
   // An FP32 GEMM-shaped kernel on a GPU with TF32 tensor cores: the local speedup at the TF32
   // tensor roof, which the advised library GEMM with TF32 reaches beyond the FP32 floor.
   std::optional<double> tensor_local_speedup;
+  // A flat profile: no kernel of unknown class dominates, so the experiment measures the top
+  // kernels together (their count and readable names), not the first of many alike.
+  std::size_t flat_kernels = 0;
+  std::string flat_names;
 };
 
 // A grid of at least this many waves keeps every SM busy: more blocks do not add parallelism.

@@ -155,9 +155,11 @@ Advice AdviceFor(const report::Diagnosis& d,
                   "slower rank holds every other rank's collective"
             : context.collectives ? "; with collectives between them, the other ranks' progress"
                                   : ""),
-        "Stream-level timing around the gaps (the producer on the awaited stream, nsys or the "
-        "trace's stream rows): if the awaited work ends well before the queued work starts, the "
-        "dependency is not the cause and launch latency or the hardware scheduler is.",
+        fmt::format("Stream-level timing around the gaps (the producer on the awaited stream, "
+                    "{} or the trace's stream rows): if the awaited work ends well before the "
+                    "queued work starts, the dependency is not the cause and launch latency or "
+                    "the hardware scheduler is.",
+                    context.amd ? "rocprofv3" : "nsys"),
         ""};
   }
   if (c == "sync_bound" && context.implicit_sync) {
@@ -195,6 +197,24 @@ Advice AdviceFor(const report::Diagnosis& d,
                         tools.graph),
             "After the change, GPU idle time between those kernels and the launch-call count must "
             "fall; if idle time stays with fewer launches, launch overhead was not the cause.",
+            ""};
+  }
+  // The gaps are mostly the data loader waiting for its worker processes: the input pipeline
+  // does not keep up (each batch fetched while the GPU idles).
+  if (c == "host_bound" && d.status == "finding" && context.host_outside_ops &&
+      context.loader_multiprocess &&
+      context.loader_ns > context.host_work_ns - context.loader_ns) {  // half, no overflow
+    return {fmt::format("Speed up the input pipeline: the DataLoader's fetch of the next batch "
+                        "(its __next__, {} of the gaps) waits for its worker processes, which do "
+                        "not keep up with the GPU. Time the loader alone over the same batches, "
+                        "then raise its throughput (more num_workers, persistent_workers=True, "
+                        "a larger prefetch_factor, pin_memory=True with non_blocking copies, "
+                        "cheaper decoding and augmentation, or GPU-side augmentation); graphs and "
+                        "launch batching would not remove it.",
+                        Ms(context.loader_ns)),
+            "The loader alone must deliver batches faster than one step of GPU work, and the "
+            "wait in __next__ must fall with the GPU's idle share; if the loader alone is already "
+            "faster, the wait comes from the hand-over (pinning, the queue) or the host thread.",
             ""};
   }
   if (c == "host_bound" && d.status == "finding" && context.host_outside_ops) {
@@ -361,12 +381,29 @@ Advice AdviceFor(const report::Diagnosis& d,
   }
   // The byte/FLOP model the input's own recorder can give: shapes in a PyTorch trace; elsewhere
   // a user model file (per-launch formulas over the launch geometry).
+  if (context.flat_kernels > 0) {
+    return {fmt::format("Measure the work of the top {} kernels together ({}): {}, one pass with "
+                        "-k regex: over their names, or {} for a byte/FLOP model; no single "
+                        "kernel is worth optimising alone in this flat profile.",
+                        context.flat_kernels,
+                        context.flat_names,
+                        tools.roofline,
+                        context.pytorch && !context.shapes_recorded
+                            ? "record shapes (PyTorch record_shapes=True)"
+                            : "write their FLOPs and bytes per launch as formulas "
+                              "(gpuperf analyze --model FILE)"),
+            "Not applicable until a class is proposed: the measurement decides, kernel by "
+            "kernel, between memory-, compute- and latency-bound; the bound is the kernels' time "
+            "if they took none, an upper bound.",
+            "No counters and no byte/FLOP model cover the top kernels."};
+  }
   return {fmt::format("Measure the work of {}: {}, or {} for a byte/FLOP model.",
                       kernel,
                       tools.roofline,
-                      context.pytorch ? "record shapes (PyTorch record_shapes=True)"
-                                      : "write its FLOPs and bytes per launch as formulas "
-                                        "(gpuperf analyze --model FILE)"),
+                      context.pytorch && !context.shapes_recorded
+                          ? "record shapes (PyTorch record_shapes=True)"
+                          : "write its FLOPs and bytes per launch as formulas "
+                            "(gpuperf analyze --model FILE)"),
           "Not applicable until a class is proposed: the measurement itself decides between "
           "memory-, compute- and latency-bound.",
           "No counters and no byte/FLOP model cover the dominant kernel."};

@@ -188,7 +188,8 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
                                                      const report::Diagnosis& main,
                                                      const report::AnalysisReport& r,
                                                      double compute_share,
-                                                     std::int64_t wall_ns) {
+                                                     std::int64_t wall_ns,
+                                                     const ExperimentContext& base) {
   if (compute_share < kSecondaryComputeShare || main.dominant_kind != "idle")
     return {};
   report::Diagnosis s;
@@ -217,8 +218,10 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
         "(trace).",
         Pct(top->fraction)));
     ExperimentContext context;
-    context.amd = IsAmdTrace(trace);
-    context.pytorch = IsPyTorchTrace(trace);
+    context.amd = base.amd;
+    context.pytorch = base.pytorch;
+    context.shapes_recorded = base.shapes_recorded;
+    WidenToFlatProfile(s, r, wall_ns, context);
     SetExperiment(s, subject, context);
   }
   if (!ApplyLever(s, trace, r, wall_ns) && s.dominant_kind.empty())

@@ -126,16 +126,19 @@ void SetIdleClass(const model::Trace& trace,
             : std::string()));
   if (idle.queued_in_graphs_ns > 0)
     d.support.push_back(fmt::format(
-        "{} of that queued idle lies inside a CUDA graph launch, between its recorded nodes or "
+        "{} of that queued idle lies inside a {} graph launch, between its recorded nodes or "
         "in the idle stretch that ends at its first node after it was launched: the graph "
         "waited on an event-wait or host node, on nodes the trace does not record (node-level "
-        "graph tracing, nsys --cuda-graph-trace=node, shows them), or on a dependency ahead of it "
-        "in the stream (trace: graph launches by correlation).",
-        Ms(idle.queued_in_graphs_ns)));
+        "graph tracing, {}, shows them), or on a dependency ahead of it in the stream (trace: "
+        "graph launches by correlation).",
+        Ms(idle.queued_in_graphs_ns),
+        context.amd ? "HIP" : "CUDA",
+        context.amd ? "rocprofv3 with graph node tracing" : "nsys --cuda-graph-trace=node"));
   d.support.push_back(fmt::format(
-      "{} of the stretches ({}) are the round trip after a host-blocking synchronization ({} "
-      "more overlap one but hold long host work); elsewhere launch calls cover {}, other CUDA "
-      "API calls {}, and no CUDA call {} (trace: API calls).",
+      "{} of the stretches ({}) are the round trip after a host-blocking call, a "
+      "synchronization or a copy that waits like one ({} more overlap one but hold long host "
+      "work); elsewhere launch calls cover {}, other CUDA API calls {}, and no CUDA call {} "
+      "(trace: API calls).",
       idle.sync_gaps,
       Ms(idle.sync_ns),
       idle.sync_exposed_gaps,
@@ -180,10 +183,7 @@ void SetIdleClass(const model::Trace& trace,
     if (sync) {
       context.implicit_sync = sync->id == report::finding_id::kPageableAsyncMemcpy;
       d.support.push_back(fmt::format("{} ({}, trace).", sync->summary, sync->id));
-      int api = ColumnIndex(*sync, "API Name");
-      if (api >= 0 && !sync->rows.empty())
-        subject = std::string(
-            StripVersionSuffix(sync->rows.front().cells[static_cast<std::size_t>(api)]));
+      subject = sync->subject;
     }
   } else if (attributed == idle.launch_ns) {
     d.bottleneck = "launch_bound";
@@ -204,8 +204,13 @@ void SetIdleClass(const model::Trace& trace,
     std::int64_t sampled = SampledHostNs(idle);
     std::int64_t explained = idle.host_work_ns + sampled;
     bool shown = explained >= idle.host_ns - explained;  // half, without overflow
+    // Outside dispatch: Python self time, OS calls, sampled non-CUDA frames; or the data
+    // loader's fetch, which holds the frames and operators of the input pipeline (their union
+    // would double count, so the larger of the two).
     std::int64_t other =
-        idle.host_other_ns + std::min(sampled, idle.sampled_other_ns);  // outside dispatch
+        std::max(idle.host_other_ns + std::min(sampled, idle.sampled_other_ns), idle.loader_ns);
+    context.loader_ns = idle.loader_ns;
+    context.loader_multiprocess = idle.loader_multiprocess;
     context.host_outside_ops = explained > 0 && other > explained - other;
     context.single_process_loader = HasSingleProcessLoader(trace);
     context.host_work_ns = explained;
@@ -240,6 +245,22 @@ void SetIdleClass(const model::Trace& trace,
       d.status = "hypothesis";
       d.evidence = "inferred";
     }
+    // The profiler's per-op work (Python stacks, shapes) is host time too: the bound is over the
+    // profiled host, which an unprofiled run may not have.
+    const auto& p = trace.metadata.properties;
+    auto on = [&](const char* key) {
+      auto it = p.find(key);
+      return it != p.end() && it->second != "0" && it->second != "false";
+    };
+    if (on("with_stack") || on("record_shapes"))
+      d.support.push_back(fmt::format(
+          "The trace was recorded with {}: the profiler's per-operator work inflates the host "
+          "time this bound rests on; confirm it with an unprofiled timing of the same steps "
+          "(trace metadata).",
+          on("with_stack") && on("record_shapes") ? "Python stacks and shapes (with_stack, "
+                                                    "record_shapes)"
+          : on("with_stack")                      ? "Python stacks (with_stack)"
+                                                  : "shapes (record_shapes)"));
   }
   d.bound_speedup = AmdahlLimit(WallFraction(r, idle, attributed));
 }

@@ -30,8 +30,6 @@ const report::CriticalShare* DominantKernelShare(const report::AnalysisReport& r
 // The steady-state window (the recorded window less one-time work), and a share of it.
 std::int64_t SteadyWall(const report::AnalysisReport& r, const IdleAttribution& idle);
 double WallFraction(const report::AnalysisReport& r, const IdleAttribution& idle, std::int64_t ns);
-// The column of a finding's rows named `column`, or -1.
-int ColumnIndex(const report::Finding& f, std::string_view column);
 
 struct ExperimentContext;
 // The idle class of the window (diagnosis_idle.cc): dependency-, sync-, launch- or host-bound,
@@ -82,11 +80,20 @@ bool ApplyLever(report::Diagnosis& d,
                 std::size_t kernel_evidence_from = SIZE_MAX);
 // The GPU half of a window whose main statement is idle time: empty unless computation covers
 // at least 30% of the window.
+// `base`: the main statement's context (vendor, framework, whether shapes are recorded).
 std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
                                                      const report::Diagnosis& main,
                                                      const report::AnalysisReport& r,
                                                      double compute_share,
-                                                     std::int64_t wall_ns);
+                                                     std::int64_t wall_ns,
+                                                     const ExperimentContext& base);
+// An unknown-class kernel statement in a flat profile (the dominant kernel under 20% of the
+// critical kernel time) is widened to the top kernels together: its fraction, bound and the
+// experiment's kernels (context.flat_kernels, flat_names). `wall_ns`: the steady-state window.
+void WidenToFlatProfile(report::Diagnosis& d,
+                        const report::AnalysisReport& r,
+                        std::int64_t wall_ns,
+                        ExperimentContext& context);
 
 // Collectives whose time is mostly in a long tail of instances (at least 10x their median): the
 // time above the median instance, as the sign of waits for other ranks; "" when there is none.

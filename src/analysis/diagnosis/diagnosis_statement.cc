@@ -95,10 +95,23 @@ std::string Baseline(const report::AnalysisReport& r) {
         Ms(p->gpu_ns),
         Ms(r.predictions.wall_ns));
   }
+  // Repeated steps in the trace are a run-to-run distribution of the step time (not of the
+  // whole run): say it, with its spread, instead of asking for repeats.
+  std::string spread =
+      "it holds no run-to-run distribution, so repeat the run before trusting differences under "
+      "a few percent";
+  if (const auto& steps = r.framework.step_summary; steps && steps->steps >= 2)
+    spread = fmt::format(
+        "its {} steps ({}) give the step-time distribution: median {}, p95 {}, MAD {} (trace); "
+        "compare steps, not single runs",
+        steps->steps,
+        steps->source,
+        Ms(static_cast<std::int64_t>(steps->median_wall_ns)),
+        Ms(static_cast<std::int64_t>(steps->p95_wall_ns)),
+        Ms(static_cast<std::int64_t>(steps->mad_wall_ns)));
   return fmt::format(
       "GPU span {}: busy {}, idle {}; kernels {} over {} launches; exposed copies {}, exposed "
-      "communication {}{}. Measured from one trace (source: trace); it holds no run-to-run "
-      "distribution, so repeat the run before trusting differences under a few percent",
+      "communication {}{}. Measured from one trace (source: trace); {}",
       Ms(t.total_ns),
       Pct(Fraction(t.busy_ns, t.total_ns)),
       Pct(Fraction(t.idle_ns, t.total_ns)),
@@ -106,7 +119,8 @@ std::string Baseline(const report::AnalysisReport& r) {
       r.audit.kernel_launches,
       Ms(t.exposed_memcpy_ns),
       Ms(t.exposed_communication_ns),
-      preroll);
+      preroll,
+      spread);
 }
 
 // One-time work: always said when present; the diagnosis itself when it holds most of the
@@ -155,6 +169,13 @@ bool InitializationStep(report::Diagnosis& d,
 }
 
 void AddQueueAndCoverage(report::Diagnosis& d, const IdleAttribution& idle) {
+  if (idle.unobserved_lead_ns > 0)
+    d.support.push_back(fmt::format(
+        "Before the first GPU activity, {} passed with its work already launched and nothing "
+        "recorded running: the GPU was busy with work launched before the recording, or the "
+        "host and GPU clocks differ. Unobserved, not idle: left out of the idle shares and of "
+        "the steady-state window (trace: launch calls by correlation).",
+        Ms(idle.unobserved_lead_ns)));
   if (idle.coverage_gap_ns > 0)
     d.support.push_back(fmt::format(
         "{} stretch{} ({}) hold a blocking call of at least {} during which the GPU ran nothing "

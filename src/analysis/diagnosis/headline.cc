@@ -10,6 +10,7 @@
 #include "analysis/diagnosis/diagnosis.h"
 #include "analysis/findings/findings.h"
 #include "analysis/kernel/readable_name.h"
+#include "util/utf8.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -22,24 +23,18 @@ double Share(std::int64_t part, std::int64_t whole) {
   return Percent(static_cast<double>(part), static_cast<double>(whole));
 }
 
-// "memory_bound" -> "memory-bound", as the Diagnosis section writes the class.
-std::string ClassLabel(std::string label) {
-  std::replace(label.begin(), label.end(), '_', '-');
-  return label;
-}
-
 // The diagnosis in one sentence, so that the opening paragraph and the Diagnosis section below
 // it say the same thing: the class, its status, the first clause of the next experiment and its
 // Amdahl bound.
 std::string Verdict(const report::Diagnosis& d) {
   if (d.bottleneck.empty())
     return "";
-  std::string text = fmt::format("Diagnosis: {} ({})", ClassLabel(d.bottleneck), d.status);
+  std::string text = fmt::format("Diagnosis: {} ({})", d.label, d.status);
   if (!d.secondary.empty()) {
     const report::Diagnosis& s = d.secondary.front();
     const char* phase = s.dominant_kind == "idle" ? "idle phase" : "GPU phase";
     text += s.bottleneck == "unknown" ? fmt::format("; {}: of unknown class", phase)
-                                      : fmt::format("; {}: {}", phase, ClassLabel(s.bottleneck));
+                                      : fmt::format("; {}: {}", phase, s.label);
   }
   std::string_view next = d.next_experiment;
   // The first clause: up to ": " or ". " outside parentheses ("aten::addmm" and "1.5x" do not
@@ -63,6 +58,15 @@ std::string Verdict(const report::Diagnosis& d) {
                                           *d.bound_speedup_modeled)
                             : std::string());
   return text + ".";
+}
+
+// The top kernel as its table row reads (told apart from kernels of the same readable name),
+// with its launching operator.
+std::string TopKernelText(const report::KernelRow& top) {
+  return util::ShortenWithTag(
+      top.readable_name.empty() ? ReadableKernelName(top.name) : top.readable_name,
+      top.top_operator,
+      kTopKernelChars);
 }
 
 std::string NoGpuWork(const model::Trace& trace) {
@@ -98,7 +102,7 @@ std::string NcuScope(const report::AnalysisReport& report) {
   const report::KernelRow& top = report.kernels.front();
   return text + fmt::format(" Their durations sum to {}; the top kernel, {}, takes {} ({:.1f}%){}.",
                             Ms(total),
-                            KernelWithOperator(top.name, top.top_operator, kTopKernelChars),
+                            TopKernelText(top),
                             Ms(top.duration_ns.total),
                             top.time_percent,
                             kCounters);
@@ -151,7 +155,7 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
     text += fmt::format(
         " The top kernel{}, {}, takes {} in {} instances: {:.1f}% of kernel time{}.",
         preroll ? " of the whole trace (pre-roll included, as in the kernel table)" : "",
-        KernelWithOperator(top.name, top.top_operator, kTopKernelChars),
+        TopKernelText(top),
         Ms(top.duration_ns.total),
         top.duration_ns.count,
         top.time_percent,

@@ -47,10 +47,14 @@ std::optional<report::Finding> GpuGapsRule(const RuleInput& in) {
       f.count,
       Ms(in.options.gap_threshold_ns),
       Ms(f.time_ns));
+  // Never ask for what the input holds: with host records the Diagnosis names what filled them.
   f.advice =
-      "The trace shows that the GPU waited, not why. Hypotheses: a slow or blocked host thread, "
-      "synchronization, or I/O; test them with host-side ranges (NVTX, CPU sampling) over the "
-      "gap windows.";
+      in.idle && in.idle->has_host_work_records
+          ? "The Diagnosis attributes these gaps from the trace's own host records (operators, "
+            "ranges, Python frames, OS calls, CPU samples): its evidence names what filled them."
+          : "The trace shows that the GPU waited, not why. Hypotheses: a slow or blocked host "
+            "thread, synchronization, or I/O; test them with host-side ranges (NVTX, CPU "
+            "sampling) over the gap windows.";
   f.columns = {"Duration (ns)", "Start (ns)", "PID", "Device ID"};
   SetTopRows(
       f,

@@ -132,14 +132,29 @@ std::optional<report::Finding> LaunchOverheadRule(const RuleInput& in) {
       l.api_to_kernel_ratio,
       GraphSentence(l),
       one_time);
-  f.advice =
-      l.graph_kernels * 2 >= l.kernel_ns.count
-          ? "Hypothesis: the workload is launch-bound where these kernels run back to back. Test "
-            "it with the idle time between them on their stream; most kernels already run "
-            "through graphs, so fusing the short kernels is the lever."
-          : "Hypothesis: the workload is launch-bound where these kernels run back to back. Test "
-            "it with the idle time between them on their stream; if confirmed, fewer launches "
-            "(fusion, CUDA graphs) are the lever.";
+  const char* lever = l.graph_kernels * 2 >= l.kernel_ns.count
+                          ? "fusing the short kernels (most already run through graphs)"
+                          : "fewer launches (fusion, CUDA graphs)";
+  f.advice = fmt::format(
+      "Hypothesis: the workload is launch-bound where these kernels run back to back. Test it "
+      "with the idle time between them on their stream; if confirmed, {} is the lever.",
+      lever);
+  // The idle attribution measures that idle: say it instead of asking for it.
+  if (in.idle && in.idle->steady_window_ns > 0) {
+    std::int64_t covered = in.idle->launch_ns;
+    f.advice = covered < in.idle->steady_window_ns / 200  // under 0.5% of the window
+                   ? fmt::format(
+                         "The GPU idled only {} under launch calls in the steady-state window "
+                         "(trace): the short kernels queue behind earlier work, so their "
+                         "launches cost almost nothing here and fewer launches would not pay "
+                         "off.",
+                         Ms(covered))
+                   : fmt::format(
+                         "Launch calls cover {} of GPU idle in the steady-state window (trace): "
+                         "that, and no more, is what {} can remove.",
+                         Ms(covered),
+                         lever);
+  }
   f.columns = {"Kernel", "Launched", "Shorter than launch", "Kernel avg (ns)", "Launch avg (ns)"};
   // Launch calls cost only where the GPU idles under them (steady state, idle_attribution.h):
   // a call made while the GPU is busy hides behind its work.
@@ -164,13 +179,30 @@ std::optional<report::Finding> GpuIdleRule(const RuleInput& in) {
   f.severity = "warning";
   f.source = "trace";
   f.count = 1;
-  f.time_ns = t.idle_ns;
+  // The bound counts the steady-state idle inside the span: the attribution's idle less what
+  // lies before the first or after the last GPU work (the span's idle also holds one-time work).
+  f.time_ns =
+      in.idle && in.idle->steady_window_ns > 0
+          ? std::min(t.idle_ns, std::max<std::int64_t>(0, in.idle->idle_ns - in.idle->edge_ns))
+          : t.idle_ns;
   f.summary =
       fmt::format("No GPU work ran during {} of the {} GPU span ({:.1f}% idle, busy {:.1f}%).",
                   Ms(t.idle_ns),
                   Ms(t.total_ns),
                   idle_percent,
                   Percent(static_cast<double>(t.busy_ns), static_cast<double>(t.total_ns)));
+  // The Diagnosis counts idle over the steady-state window, which also holds the host time
+  // before the first and after the last GPU work: say both, so the two figures do not disagree
+  // unexplained.
+  if (in.idle && in.idle->steady_window_ns > 0 && in.idle->idle_ns != t.idle_ns)
+    f.summary += fmt::format(
+        " The Diagnosis counts {} idle over the {} steady-state window ({:.1f}%), of which {} "
+        "lies before the first or after the last GPU activity, outside the span.",
+        Ms(in.idle->idle_ns),
+        Ms(in.idle->steady_window_ns),
+        Percent(static_cast<double>(in.idle->idle_ns),
+                static_cast<double>(in.idle->steady_window_ns)),
+        Ms(in.idle->edge_ns));
   f.advice =
       "Kernel tuning cannot recover idle time. Hypotheses: host-bound launching, "
       "synchronization or communication waits; the gpu_gaps, sync_api and launch_overhead "

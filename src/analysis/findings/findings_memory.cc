@@ -103,6 +103,9 @@ report::Finding Make(const RuleInput& in, Matches& m, bool memset) {
   f.columns.insert(f.columns.end(),
                    {"Bytes", "PID", "Device ID", "Context ID", "Stream ID", "API Name"});
   SetWaitCost(f, in, m.waits, m.data_waits);
+  if (!m.rows.empty())
+    f.subject =
+        StripVersionSuffix(std::min_element(m.rows.begin(), m.rows.end(), NsysOrder)->api_name);
   SetTopRows(
       f,
       m.rows,

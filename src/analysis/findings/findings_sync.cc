@@ -90,13 +90,16 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
       "Synchronize only where the host needs GPU results; prefer events and "
       "cudaStreamWaitEvent for ordering between streams. Only the GPU idle a wait causes can "
       "come back: while the GPU is busy during a wait, removing it gains nothing.";
+  auto longest_first = [](const SyncRow& a, const SyncRow& b) {
+    return std::make_tuple(-a.duration_ns, a.start_ns, a.name, a.pid, a.tid) <
+           std::make_tuple(-b.duration_ns, b.start_ns, b.name, b.pid, b.tid);
+  };
+  if (!rows.empty())
+    f.subject = StripVersionSuffix(std::min_element(rows.begin(), rows.end(), longest_first)->name);
   SetTopRows(
       f,
       rows,
-      [](const SyncRow& a, const SyncRow& b) {
-        return std::make_tuple(-a.duration_ns, a.start_ns, a.name, a.pid, a.tid) <
-               std::make_tuple(-b.duration_ns, b.start_ns, b.name, b.pid, b.tid);
-      },
+      longest_first,
       [&](const SyncRow& r) {
         return report::FindingRow{{std::to_string(r.duration_ns),
                                    std::to_string(r.start_ns),

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -53,6 +54,30 @@ std::vector<StepWindow> FindSteps(const model::Trace& trace, const util::UserReg
   }
   std::sort(steps.begin(), steps.end());
   steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+  return steps;
+}
+
+// Without ProfilerStep ranges, a training loop still marks its iterations: PyTorch records each
+// optimizer.step() as "Optimizer.step#<Class>.step". An iteration runs from one such call's start
+// to the next's (the last call closes the last whole iteration), per process. Two calls at least.
+std::vector<StepWindow> OptimizerSteps(const model::Trace& trace) {
+  std::map<std::int64_t, std::vector<model::TimeNs>> starts;  // by pid
+  std::map<std::int64_t, std::string> names;
+  for (const model::HostOp& op : trace.host_ops) {
+    std::string_view name = trace.Name(op.name);
+    if (!name.starts_with("Optimizer.step#"))
+      continue;
+    starts[op.pid].push_back(op.start_ns);
+    names.try_emplace(op.pid, name);
+  }
+  std::vector<StepWindow> steps;
+  for (auto& [pid, list] : starts) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    for (std::size_t i = 1; i < list.size(); ++i)
+      steps.push_back({names[pid], list[i - 1], list[i], pid});
+  }
+  std::sort(steps.begin(), steps.end());
   return steps;
 }
 
@@ -127,12 +152,15 @@ class StepBuilder {
       std::int64_t op = in_.tree.launcher[*it];
       if (op < 0 || in_.tree.op_source != "cpu_op" || !modeled_ops.insert(op).second)
         continue;
-      if (const auto& work = Work(static_cast<std::size_t>(op))) {
+      if (const auto& modeled = Work(static_cast<std::size_t>(op))) {
         any_model = true;
-        flops += work->flops;
-        auto peak = Peak(trace_.activities[in_.calls.Of(*it).front()].device, *work);
+        flops += modeled->flops;
+        const model::GpuActivity& ran = trace_.activities[in_.calls.Of(*it).front()];
+        OpWork work = *modeled;  // at the peak of the math path its kernel runs on
+        ApplyKernelMathPath(work, trace_.Name(ran.name));
+        auto peak = Peak(ran.device, work);
         ideal_s = peak && *peak > 0 && ideal_s >= 0
-                      ? ideal_s + static_cast<double>(work->flops) / *peak
+                      ? ideal_s + static_cast<double>(work.flops) / *peak
                       : -1;  // one op without a roof: no MFU
       }
     }
@@ -203,13 +231,17 @@ void StepTable(const FrameworkInput& input,
     pattern = std::move(compiled).value();
   }
   std::vector<StepWindow> windows = FindSteps(input.trace, pattern ? &*pattern : nullptr);
+  std::string source = pattern ? "--step-range " + options.step_range : "ProfilerStep";
+  if (windows.empty() && !pattern) {
+    windows = OptimizerSteps(input.trace);
+    source = "Optimizer.step (from one call to the next)";
+  }
   if (windows.empty())
     return;
   StepBuilder builder(input);
   for (const StepWindow& window : windows)
     view.steps.push_back(builder.Step(window));
-  view.step_summary = Summarize(
-      view.steps, pattern ? "--step-range " + options.step_range : std::string("ProfilerStep"));
+  view.step_summary = Summarize(view.steps, source);
 }
 
 }  // namespace gpuperf::analysis::framework

@@ -142,9 +142,24 @@ std::string RooflineReason(const report::KernelRoofline& r) {
                        r.evidence,
                        ClockText(r));
   }
-  return fmt::format("under {:.0f}% of both its compute and its memory roof{} ({} roofline){}{}",
+  // Which roof it would meet first: a softmax at 20% of the DRAM roof is memory-side work that
+  // does not stream, not compute waiting on latency.
+  std::string side;
+  if (r.arithmetic_intensity && r.peak_flops_per_s && r.peak_bytes_per_s &&
+      *r.peak_bytes_per_s > 0) {
+    double ridge = *r.peak_flops_per_s / *r.peak_bytes_per_s;
+    side = fmt::format(", on the {} side of the ridge ({:.3g} FLOP/byte): {}",
+                       *r.arithmetic_intensity < ridge ? "memory" : "compute",
+                       ridge,
+                       *r.arithmetic_intensity < ridge
+                           ? "its floor is the DRAM time, so it moves its bytes slowly "
+                             "(access pattern, too few loads in flight)"
+                           : "its floor is the arithmetic, which it issues slowly");
+  }
+  return fmt::format("under {:.0f}% of both its compute and its memory roof{}{} ({} roofline){}{}",
                      report::kLatencyBoundFraction * 100,
                      where,
+                     side,
                      r.evidence,
                      ClockText(r),
                      CacheText(r));

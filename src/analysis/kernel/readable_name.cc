@@ -1,5 +1,9 @@
 #include "analysis/kernel/readable_name.h"
 
+#include <algorithm>
+#include <cctype>
+#include <unordered_map>
+
 #include "util/utf8.h"
 
 namespace gpuperf::analysis {
@@ -16,6 +20,26 @@ std::string FirstArgument(std::string_view name, std::size_t open, bool* more) {
   *more = false;
   for (std::size_t i = open + 1; i < name.size(); ++i) {
     char c = name[i];
+    // A parameter list inside the argument (a function type, a lambda's) is one unit: its commas
+    // do not end the argument, and it reads "(…)", so the name never holds an unclosed '('.
+    if (c == '(' && depth == 0) {
+      constexpr std::string_view kAnonymous = "(anonymous namespace)";
+      if (name.substr(i).starts_with(kAnonymous)) {
+        out += kAnonymous;
+        i += kAnonymous.size() - 1;
+        continue;
+      }
+      int parens = 0;
+      std::size_t j = i;
+      for (; j < name.size(); ++j) {
+        parens += name[j] == '(' ? 1 : name[j] == ')' ? -1 : 0;
+        if (parens == 0)
+          break;
+      }
+      out += "(…)";
+      i = j;
+      continue;
+    }
     if (c == '<') {
       ++depth;
       continue;
@@ -87,9 +111,81 @@ std::string KernelWithOperator(std::string_view kernel,
   return util::ShortenWithTag(ReadableKernelName(kernel), op, max_chars);
 }
 
+// The part of `name` where it stops matching the most similar of `others`: the innermost
+// bracketed group around the first difference ("(instance 2)" of a lambda, "<128, 4, 1>"), or a
+// window around it when that group is long.
+std::string DistinguishingPart(std::string_view name, const std::vector<std::string_view>& others) {
+  std::size_t at = 0;
+  for (std::string_view other : others) {
+    std::size_t i = 0;
+    while (i < name.size() && i < other.size() && name[i] == other[i])
+      ++i;
+    at = std::max(at, i);
+  }
+  if (at >= name.size())
+    return "";
+  constexpr std::size_t kMaxPart = 40;
+  std::size_t open = std::string_view::npos;
+  int depth = 0;
+  for (std::size_t i = at; i-- > 0;) {
+    char c = name[i];
+    if (c == ')' || c == ']' || c == '>') {
+      ++depth;
+    } else if (c == '(' || c == '[' || c == '<') {
+      if (depth-- == 0) {
+        open = i;
+        break;
+      }
+    }
+  }
+  auto identifier = [&](std::size_t i) {
+    return i < name.size() && (std::isalnum(static_cast<unsigned char>(name[i])) || name[i] == '_');
+  };
+  if (open != std::string_view::npos) {
+    // With the identifier it belongs to: "FillFunctor<int>", not "<int>".
+    std::size_t from = open;
+    while (from > 0 && identifier(from - 1))
+      --from;
+    depth = 0;
+    for (std::size_t i = open; i < name.size() && i - from < kMaxPart; ++i) {
+      char c = name[i];
+      depth += (c == '(' || c == '[' || c == '<') ? 1 : (c == ')' || c == ']' || c == '>') ? -1 : 0;
+      if (depth == 0)
+        return std::string(name.substr(from, i - from + 1));
+    }
+  }
+  // From the start of the word the difference is in: "cutlass_80_wmma_tensorop…", not "utlass…".
+  std::size_t start = at;
+  while (start > 0 && identifier(start - 1) && at - start < kMaxPart / 2)
+    --start;
+  return util::Shorten(name.substr(start), kMaxPart);
+}
+
 void AttachReadableNames(std::vector<report::KernelRow>& kernels) {
   for (report::KernelRow& row : kernels)
     row.readable_name = ReadableKernelName(row.name);
+  // Kernels whose readable names coincide (template instances, lambdas of one function) get the
+  // part of the full name that tells them apart, so no two rows read the same.
+  std::unordered_map<std::string, std::vector<std::size_t>> by_readable;
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    by_readable[kernels[i].readable_name].push_back(i);
+  for (auto& [readable, rows] : by_readable) {
+    if (rows.size() < 2)
+      continue;
+    std::vector<std::string> parts;
+    for (std::size_t i : rows) {
+      std::vector<std::string_view> others;
+      for (std::size_t j : rows) {
+        if (j != i)
+          others.push_back(kernels[j].name);
+      }
+      parts.push_back(DistinguishingPart(kernels[i].name, others));
+    }
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      if (!parts[k].empty())
+        kernels[rows[k]].readable_name = readable + " … " + parts[k];
+    }
+  }
 }
 
 std::string OperatorDisplayName(std::string_view name, std::string_view source) {

@@ -175,6 +175,18 @@ std::vector<ModeledOp> ModelHostOps(const model::Trace& trace, const Correlation
   return out;
 }
 
+void ApplyKernelMathPath(OpWork& work, std::string_view kernel_name) {
+  if (work.precision != model::Precision::kFp32 || work.unit != model::MathUnit::kVector)
+    return;
+  bool tf32 = kernel_name.find("tensorop_s") != std::string_view::npos ||
+              kernel_name.find("tf32") != std::string_view::npos ||
+              kernel_name.find("TF32") != std::string_view::npos;
+  if (tf32) {
+    work.precision = model::Precision::kTf32;
+    work.unit = model::MathUnit::kTensor;
+  }
+}
+
 void AttachModeledRooflines(const model::Trace& trace,
                             const CorrelationIndex& index,
                             const DeviceRoofsTable& roofs,
@@ -196,8 +208,10 @@ void AttachModeledRooflines(const model::Trace& trace,
     if (!open_rows.count(name))
       return;
     ++ops;
+    OpWork work = op.work;
+    ApplyKernelMathPath(work, name);
     std::map<PrecisionUnit, double> flops{
-        {{op.work.precision, op.work.unit}, static_cast<double>(op.work.flops)}};
+        {{work.precision, work.unit}, static_cast<double>(work.flops)}};
     by_name[name].push_back({a.duration_ns(), flops, static_cast<double>(op.work.bytes)});
     device_of.emplace(name, a.device);
   });

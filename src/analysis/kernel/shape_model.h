@@ -48,6 +48,12 @@ struct OpWork {
   model::MathUnit unit = model::MathUnit::kVector;
 };
 
+// The math path the kernel that ran the work shows by its name: fp32 matrix work in a kernel
+// built for TF32 tensor ops (CUTLASS "tensorop_s1688gemm" / "tensorop_s16816gemm", cuBLAS and
+// cuDNN names with "tf32") ran as tf32 on tensor cores, so its roof is the TF32 tensor peak, not
+// the fp32 vector one (control's CUTLASS GEMM: "81% of the fp32 roof" was about 10% of TF32's).
+void ApplyKernelMathPath(OpWork& work, std::string_view kernel_name);
+
 // One "Input Dims" entry: the dimensions of a tensor argument ([] for a scalar or an absent
 // argument), nullopt for an entry that is not a flat list of integers (a TensorList's nested
 // lists). nullopt overall when the text is not a JSON array.

@@ -207,7 +207,8 @@ report::Predictions ComputePredictions(const model::Trace& trace,
                                        const std::map<std::string, KernelFloor>& floors,
                                        std::size_t kernels_kept,
                                        const PreRoll* preroll,
-                                       std::int64_t one_time_idle_ns) {
+                                       std::int64_t one_time_idle_ns,
+                                       std::int64_t unobserved_ns) {
   report::Predictions out;
   TraceWindow window = ComputeTraceWindow(trace);
   out.wall_ns = window.length_ns();
@@ -235,6 +236,13 @@ report::Predictions ComputePredictions(const model::Trace& trace,
         ", less {} of one-time work (initialization) during which the GPU idled: the "
         "steady-state window",
         Ms(one_time_idle_ns));
+  }
+  if (unobserved_ns > 0 && unobserved_ns < out.wall_ns) {
+    out.wall_ns -= unobserved_ns;
+    out.wall_source += fmt::format(
+        ", less {} before the first GPU activity with its work already launched and nothing "
+        "recorded running (unobserved)",
+        Ms(unobserved_ns));
   }
   CriticalTimes times = AttributeCriticalTime(trace, critical, [&](std::size_t i) {
     const model::GpuActivity& a = trace.activities[i];
@@ -332,15 +340,24 @@ report::CriticalShare SelectedKernelsShare(const model::Trace& trace,
   return share;
 }
 
+// Under this share of the steady-state window a finding's cost is immaterial (1.005x at most).
+constexpr double kMaterialFraction = 0.005;
+
 void BoundFindings(std::vector<report::Finding>& findings, std::int64_t wall_ns) {
   if (wall_ns <= 0)
     return;
   for (report::Finding& f : findings) {
     // A wait costs the GPU idle it causes, not its length.
     std::int64_t cost = f.gpu_idle_caused_ns.value_or(f.time_ns);
+    double fraction =
+        cost > 0 ? std::min(1.0, static_cast<double>(cost) / static_cast<double>(wall_ns)) : 0.0;
+    // What removing it cannot speed up by half a percent is information, not a warning (a
+    // synchronization that caused 434 ns of idle).
+    if (f.severity == "warning" && (f.gpu_idle_caused_ns || cost > 0) &&
+        fraction < kMaterialFraction)
+      f.severity = "info";
     if (cost <= 0)
       continue;
-    double fraction = std::min(1.0, static_cast<double>(cost) / static_cast<double>(wall_ns));
     f.wall_fraction = fraction;
     if (fraction < 1.0)
       f.bound_speedup_if_removed = AmdahlLimit(fraction);

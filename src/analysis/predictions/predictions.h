@@ -39,14 +39,16 @@ inline constexpr double kIllustrativeSpeedups[] = {1.25, 2.0};
 // are NVTX and user-annotation ranges by their union of host time. With a pre-roll (orphan work
 // from before the recording) the window starts at its end and its activities hold no critical time.
 // `one_time_idle_ns`, the GPU idle inside one-time work (initialization), is left out of the wall
-// too, so f and every bound are over the same steady-state window as the diagnosis'.
+// too, so f and every bound are over the same steady-state window as the diagnosis', and so is
+// `unobserved_ns` (idle_attribution.h, unobserved_lead_ns).
 report::Predictions ComputePredictions(const model::Trace& trace,
                                        const CorrelationIndex& index,
                                        const std::vector<report::KernelRow>& kernels,
                                        const std::map<std::string, KernelFloor>& floors,
                                        std::size_t kernels_kept,
                                        const PreRoll* preroll = nullptr,
-                                       std::int64_t one_time_idle_ns = 0);
+                                       std::int64_t one_time_idle_ns = 0,
+                                       std::int64_t unobserved_ns = 0);
 
 // One share for every kernel whose name passes `select`, taken together: a stretch counts when
 // only selected kernels run on the device (`gpuperf predict --kernel REGEX`).
@@ -72,7 +74,8 @@ predict::Prediction PredictFromTrace(const model::Trace& trace,
                                      double local_speedup);
 
 // Fills wall_fraction and bound_speedup_if_removed of each finding from its gpu_idle_caused_ns
-// (wait-type findings) or else its time_ns, over `wall_ns` (the steady-state window).
+// (wait-type findings) or else its time_ns, over `wall_ns` (the steady-state window). A
+// "warning" whose cost is under 0.5% of the window (a wait that caused no idle) becomes "info".
 void BoundFindings(std::vector<report::Finding>& findings, std::int64_t wall_ns);
 
 }  // namespace gpuperf::analysis

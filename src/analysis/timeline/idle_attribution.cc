@@ -23,6 +23,9 @@ using util::Interval;
 // Uncovered host time below this, in a gap a synchronization overlaps, is the launch latency of
 // the next work rather than host work.
 constexpr std::int64_t kHostWorkNs = 100'000;
+// A first GPU activity that starts this long after its work was launched, with nothing recorded
+// before it, is not launch latency (microseconds) but unrecorded work or a clock offset.
+constexpr std::int64_t kUnobservedLeadNs = 1'000'000;
 constexpr std::size_t kTopHostWork = 3;
 
 bool SyncCall(std::string_view name) {
@@ -255,14 +258,30 @@ void AttributeHostWork(const model::Trace& trace,
     if (std::int64_t covered = util::CoveredLength(host_idle, start, end); covered > 0)
       by_name[name] += covered;
   };
-  for (const model::HostOp& op : trace.host_ops)
+  // A data loader's fetch is the input pipeline, wherever the trace records it.
+  std::vector<Interval> loader;
+  CachedNamePredicate is_loader(trace, IsDataLoaderFetch);
+  auto note_loader = [&](model::NameId name, std::int64_t start, std::int64_t end) {
+    if (!is_loader(name) || end - start > enclosing)
+      return;
+    loader.push_back({start, end});
+    out.loader_multiprocess = out.loader_multiprocess ||
+                              trace.Name(name).find("MultiProcessing") != std::string_view::npos;
+  };
+  for (const model::HostOp& op : trace.host_ops) {
     add(op.name, op.start_ns, op.end_ns);
+    note_loader(op.name, op.start_ns, op.end_ns);
+  }
   for (const model::Range& r : trace.ranges) {
     if (r.kind == model::RangeKind::kNvtx || r.kind == model::RangeKind::kUserAnnotation) {
-      if (r.device == model::kNoId)
+      if (r.device == model::kNoId) {
         add(r.name, r.start_ns, r.end_ns);
+        note_loader(r.name, r.start_ns, r.end_ns);
+      }
     }
   }
+  out.loader_ns =
+      util::TotalLength(util::Intersect(host_idle, util::MergeIntervals(std::move(loader))));
   AddPythonSelfTime(trace, host_idle, launching_threads, work_raw, by_name, out.host_other_ns);
   // OS runtime calls (nsys OSRT: write, ioctl, poll) are host work no dispatch path holds.
   // Calls nest (fflush around write), so their union, not their sum, is added.
@@ -484,13 +503,20 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
       out.coverage_gap_ns += end - start;
       continue;
     }
+    // Queued from the gap's start, or for longer than a launch's latency: the few microseconds
+    // between a launch call's end and its kernel's start stay part of a round trip.
+    std::int64_t from = queued_from.empty() ? end : std::max(queued_from[g], start);
+    bool leading = !busy.empty() && end <= busy.front().start;
+    if (leading && from < end && end - from > kUnobservedLeadNs) {
+      out.unobserved_lead_ns += end - from;
+      end = from;
+      if (end <= start)
+        continue;
+    }
     ++out.gaps;
     out.idle_ns += end - start;
     if (busy.empty() || end <= busy.front().start || start >= busy.back().end)
       out.edge_ns += end - start;
-    // Queued from the gap's start, or for longer than a launch's latency: the few microseconds
-    // between a launch call's end and its kernel's start stay part of a round trip.
-    std::int64_t from = queued_from.empty() ? end : std::max(queued_from[g], start);
     if (from < end && (from == start || end - from > kHostWorkNs)) {
       std::int64_t queued = end - from;
       out.queued_ns += queued;
@@ -523,6 +549,7 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
     if (start < out.last_busy_end)
       out.other_gaps.push_back({start, end});
   }
+  out.steady_window_ns -= out.unobserved_lead_ns;
   if (index && !out.queued_gaps_at.empty())
     out.queued_in_graphs_ns = util::TotalLength(
         util::Intersect(out.queued_gaps_at, GraphSpans(trace, activities, *index, busy)));

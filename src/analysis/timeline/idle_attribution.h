@@ -42,6 +42,11 @@ struct IdleAttribution {
   std::int64_t excluded_ns = 0;      // idle time inside one-time work, not attributed
   std::int64_t coverage_gap_ns = 0;  // idle gaps holding a wait for unrecorded work
   std::int64_t coverage_gaps = 0;
+  // Before the first GPU activity, the part after its work was launched (queued for longer than
+  // 1 ms): nothing recorded ran, yet the work waited, so the GPU ran work launched before
+  // the recording or the host and GPU clocks differ. Unobserved, not idle: left out of the idle
+  // and of the steady-state window (steady_window_ns), like one-time work.
+  std::int64_t unobserved_lead_ns = 0;
   std::int64_t idle_ns = 0;
   std::int64_t edge_ns = 0;  // of idle_ns: before the first and after the last GPU activity
   std::int64_t gaps = 0;
@@ -68,6 +73,11 @@ struct IdleAttribution {
   // inside (decoding, numpy, tokenizers) and OS runtime calls (file writes, polling): host work
   // that graphs and fewer launches do not touch.
   std::int64_t host_other_ns = 0;
+  // Of host_work_ns: inside a data loader's fetch (PyTorch's "enumerate(DataLoader)#...__next__"
+  // range or frame, their union): the input pipeline, which graphs do not touch either; and
+  // whether that loader hands batches over from worker processes (it waits on them).
+  std::int64_t loader_ns = 0;
+  bool loader_multiprocess = false;
   std::vector<std::pair<std::string, std::int64_t>> top_host_work;
   // Of host_work_ns: inside OS runtime calls of the launching threads (their union), how many
   // calls, and the names that cover most (nsys OSRT: write, ioctl, poll).

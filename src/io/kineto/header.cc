@@ -21,6 +21,10 @@ constexpr std::string_view kPropertyKeys[] = {
     "hip_driver_version",
     "trace_id",
     "displayTimeUnit",
+    // The profiler's own options: Python stacks and shapes inflate the host time it records.
+    "with_stack",
+    "record_shapes",
+    "profile_memory",
 };
 
 std::int32_t ToInt32(std::string_view literal) {

@@ -1,0 +1,140 @@
+// What the diagnosis' window holds and what fills its gaps, on hand-built traces: time before the
+// first GPU activity with its work already launched is unobserved, not idle; a multi-process data
+// loader's fetch in the gaps is the input pipeline; optimizer steps give the step distribution
+// when there is no ProfilerStep; a wait finding carries its subject as a field. Every figure is
+// computed by hand below.
+#include "gpuperf/analyze.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "analysis_builder.h"
+
+using Catch::Detail::Approx;
+using gpuperf::analysis::Analyze;
+using gpuperf::testing::TraceBuilder;
+namespace report = gpuperf::report;
+
+namespace {
+
+constexpr std::int64_t kMs = 1'000'000;
+constexpr std::int64_t kUs = 1'000;
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+bool AnySupport(const report::Diagnosis& d, const std::string& part) {
+  for (const std::string& line : d.support) {
+    if (Contains(line, part))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("window: time before the first GPU activity with its work queued is unobserved",
+          "[diagnosis][window]") {
+  // The host launches at 0 (the call ends at 5 us) and then works; the GPU starts the kernel only
+  // at 8 ms and runs it back to back with a second one until 18 ms. Nothing recorded ran before
+  // 8 ms, yet the work was queued: the GPU ran unrecorded work or the clocks differ. It was
+  // dependency-bound on 8 ms of "queued idle"; now those 8 ms leave the window.
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Api("cudaLaunchKernel", 10 * kUs, 15 * kUs, 2);
+  b.Kernel("first", 8 * kMs, 13 * kMs, 1);
+  b.Kernel("second", 13 * kMs, 18 * kMs, 2);
+  report::AnalysisReport r = Analyze(b.trace);
+  CHECK(r.initialization.steady_window_ns == 18 * kMs - (8 * kMs - 5 * kUs));
+  CHECK(r.predictions.wall_ns == r.initialization.steady_window_ns);
+  CHECK(r.diagnosis.bottleneck != "dependency_bound");
+  CHECK(r.diagnosis.dominant_kind == "kernel");
+  CHECK(AnySupport(r.diagnosis, "Unobserved, not idle"));
+  CHECK(Contains(r.predictions.wall_source, "(unobserved)"));
+
+  // Queued inside the trace's body (after GPU work ran) stays a dependency: not unobserved.
+  TraceBuilder body;
+  body.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  body.Kernel("first", 10 * kUs, 1 * kMs, 1);
+  body.Api("cudaLaunchKernel", 1 * kMs, 1 * kMs + 5 * kUs, 2);
+  body.Kernel("second", 9 * kMs, 10 * kMs, 2);
+  report::AnalysisReport q = Analyze(body.trace);
+  CHECK(q.diagnosis.bottleneck == "dependency_bound");
+  CHECK_FALSE(AnySupport(q.diagnosis, "Unobserved, not idle"));
+}
+
+TEST_CASE("host-bound: a multi-process data loader's fetch in the gaps is the input pipeline",
+          "[diagnosis][host]") {
+  // Five steps: a 20 ms fetch of the next batch (the loader waits for its workers), then 5 ms of
+  // GPU work. The fetch fills 80% of the window: speed up the input pipeline, not CUDA graphs.
+  TraceBuilder b;
+  const std::string fetch = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__";
+  for (int i = 0; i < 5; ++i) {
+    std::int64_t t0 = i * 25 * kMs;
+    b.Op(fetch, t0, t0 + 20 * kMs);
+    b.Op("aten::conv2d", t0 + 20 * kMs, t0 + 20 * kMs + 10 * kUs);
+    b.Api("cudaLaunchKernel", t0 + 20 * kMs, t0 + 20 * kMs + 5 * kUs, i + 1);
+    b.Kernel("conv", t0 + 20 * kMs + 10 * kUs, t0 + 25 * kMs, i + 1);
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Diagnosis& d = r.diagnosis;
+  CHECK(d.bottleneck == "host_bound");
+  CHECK(d.status == "finding");
+  CHECK(Contains(d.next_experiment, "Speed up the input pipeline"));
+  CHECK(Contains(d.next_experiment, "num_workers"));
+  CHECK_FALSE(Contains(d.next_experiment, "CUDA graph"));
+  // The same fetch named by a single-process loader keeps the move-it-off-the-thread lever.
+  TraceBuilder single;
+  for (int i = 0; i < 5; ++i) {
+    std::int64_t t0 = i * 25 * kMs;
+    single.Op("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", t0, t0 + 20 * kMs);
+    single.Api("cudaLaunchKernel", t0 + 20 * kMs, t0 + 20 * kMs + 5 * kUs, i + 1);
+    single.Kernel("conv", t0 + 20 * kMs + 10 * kUs, t0 + 25 * kMs, i + 1);
+  }
+  report::AnalysisReport s = Analyze(single.trace);
+  CHECK(Contains(s.diagnosis.next_experiment, "num_workers=0"));
+  CHECK_FALSE(Contains(s.diagnosis.next_experiment, "Speed up the input pipeline"));
+}
+
+TEST_CASE("steps: optimizer steps give the step distribution without ProfilerStep",
+          "[framework][steps]") {
+  // Four optimizer.step() calls at 0, 10, 22 and 32 ms: three iterations of 10, 12 and 10 ms.
+  TraceBuilder b;
+  for (std::int64_t t : {0, 10, 22, 32}) {
+    b.Op("Optimizer.step#SGD.step", t * kMs, t * kMs + 1 * kMs);
+    b.Api("cudaLaunchKernel", t * kMs + 1 * kMs, t * kMs + 1 * kMs + 5 * kUs, t + 1);
+    b.Kernel("update", t * kMs + 1 * kMs + 10 * kUs, t * kMs + 3 * kMs, t + 1);
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  REQUIRE(r.framework.steps.size() == 3);
+  CHECK(r.framework.steps[1].wall_ns == 12 * kMs);
+  REQUIRE(r.framework.step_summary);
+  CHECK(r.framework.step_summary->source == "Optimizer.step (from one call to the next)");
+  CHECK(r.framework.step_summary->median_wall_ns == Approx(10 * kMs));
+  CHECK(Contains(r.diagnosis.baseline, "its 3 steps (Optimizer.step"));
+  CHECK_FALSE(Contains(r.diagnosis.baseline, "no run-to-run distribution"));
+  // One call is no iteration: no steps, and the baseline asks for repeats.
+  TraceBuilder one;
+  one.Op("Optimizer.step#SGD.step", 0, 1 * kMs);
+  one.Api("cudaLaunchKernel", 1 * kMs, 1 * kMs + 5 * kUs, 1);
+  one.Kernel("update", 1 * kMs + 10 * kUs, 3 * kMs, 1);
+  report::AnalysisReport o = Analyze(one.trace);
+  CHECK(o.framework.steps.empty());
+  CHECK(Contains(o.diagnosis.baseline, "no run-to-run distribution"));
+}
+
+TEST_CASE("findings: a wait finding names its subject as a field", "[findings]") {
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("k", 10 * kUs, 1 * kMs, 1);
+  b.Api("cudaDeviceSynchronize_v3020", 6 * kUs, 2 * kMs);
+  b.Api("cudaStreamSynchronize", 3 * kMs, 3 * kMs + 10 * kUs);
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Finding* sync = nullptr;
+  for (const report::Finding& f : r.findings)
+    sync = f.id == "sync_api" ? &f : sync;
+  REQUIRE(sync != nullptr);
+  CHECK(sync->subject == "cudaDeviceSynchronize");  // the longest wait, without its suffix
+}
