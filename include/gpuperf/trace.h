@@ -160,6 +160,9 @@ struct SyncEvent {
   TimeNs start_ns = 0;
   TimeNs end_ns = 0;
   std::int32_t device = kNoId;
+  // CUPTI's context id (a uint32 there), -1 when not recorded. 32 bits: it fills the padding
+  // after `device`, so the record stays 64 bytes.
+  std::int32_t context = -1;
   std::int64_t stream = kNoId;
   std::int64_t correlation = kNoId;
   std::int64_t pid = kNoId;
@@ -288,6 +291,35 @@ struct KernelCounters {
   bool replay_span = false;
 };
 
+// Time CUPTI spent on its own work (buffer flushes, instrumentation), as a recording has it: a
+// few records per run, kept for the trace writers, not for the analysis.
+struct ProfilerOverhead {
+  NameId name = 0;  // CUPTI's overhead kind, "CUPTI buffer flush"
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  std::int64_t pid = kNoId;
+};
+
+// A value that only some records of one record array carry, kept beside the array so that the
+// record stays small: (index into the array, value) pairs in increasing index order.
+class SparseColumn {
+ public:
+  // `record` must be greater than every index added before.
+  void Add(std::size_t record, std::uint64_t value) { entries_.push_back({record, value}); }
+  // The value of `record`, nullopt when it has none (a binary search).
+  std::optional<std::uint64_t> Find(std::size_t record) const;
+  std::size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  void shrink_to_fit() { entries_.shrink_to_fit(); }
+
+ private:
+  struct Entry {
+    std::size_t record = 0;
+    std::uint64_t value = 0;
+  };
+  std::vector<Entry> entries_;
+};
+
 struct TraceMetadata {
   std::string source_path;
   std::string format;          // "kineto", "nsys-sqlite", ...
@@ -299,6 +331,11 @@ struct TraceMetadata {
   std::string distributed_backend;
   std::map<std::string, std::string> properties;  // versions and other header facts
 };
+
+// properties of a gpuperf recording (io/spool) that its Kineto trace writes back: "true" when
+// every process ended cleanly and nothing was cut, and the records CUPTI dropped.
+inline constexpr std::string_view kRecordingCompleteProperty = "recording_complete";
+inline constexpr std::string_view kDroppedRecordsProperty = "dropped_records";
 
 struct Trace {
   TraceMetadata metadata;
@@ -319,6 +356,11 @@ struct Trace {
   RecordArray<OsCall> os_calls;          // nsys exports with OS runtime tracing
   RecordArray<CpuSample> cpu_samples;    // nsys exports with CPU sampling
   std::vector<KernelCounters> counters;  // at most one per activity, any order
+  // Facts only gpuperf's own recordings (io/spool) carry, beside the records so that no record
+  // grows for them; the Kineto trace of a recording writes them (report/kineto_trace_writer.h).
+  SparseColumn graph_node_ids;    // activities: CUPTI's graph node id of a kernel in a CUDA graph
+  SparseColumn memory_addresses;  // memory_events: the address allocated or released
+  std::vector<ProfilerOverhead> profiler_overheads;
   Diagnostics diagnostics;
 
   std::string_view Name(NameId id) const { return strings.Get(id); }

@@ -6,6 +6,7 @@
 
 #include <utility>
 
+#include "cli/baseline_traces.h"
 #include "cli/errors.h"
 #include "cli/terminal.h"
 #include "report/baseline_writer.h"
@@ -57,6 +58,9 @@ BaselineOutcome RunBaseline(const record::BaselineOptions& options) {
   if (recorded.status != record::RecordStatus::kRecorded)
     return {ExitCodeOf(recorded.status), recorded.message, ""};
   record::BaselineData& data = session.data;
+  // The traces first: the analysed run is read after them, so that no two traces are in memory.
+  StageRunTraces(session);
+  record::ReadAnalysedRun(session);
   if (session.analysed_run) {
     data.analysis = analysis::Analyze(*session.analysed_run);
     for (const record::MeasuredRun& run : data.runs) {

@@ -14,9 +14,10 @@ struct BaselineOutcome {
   std::string out_dir;  // where the results are (empty when nothing was written)
 };
 
-// The whole verb, as `analyze` is: record (record::RecordBaseline), analyse the median
-// steady-state run (analysis::Analyze), write report.json, roofline.svg, baseline.json and
-// report.md into the recording's staging directory and commit it (record::CommitBaseline).
+// The whole verb, as `analyze` is: record (record::RecordBaseline), write the runs' Kineto traces
+// (StageRunTraces), analyse the median steady-state run (record::ReadAnalysedRun,
+// analysis::Analyze), write report.json, roofline.svg, baseline.json and report.md into the
+// recording's staging directory and commit it (record::CommitBaseline).
 // Exit codes: 0 recorded, 1 failure, 2 usage, 3 no usable GPU, 4 recorded but incomplete.
 BaselineOutcome RunBaseline(const record::BaselineOptions& options);
 

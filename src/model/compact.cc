@@ -14,6 +14,9 @@ void ReleaseSpareCapacity(Trace& trace) {
   trace.os_calls.shrink_to_fit();
   trace.cpu_samples.shrink_to_fit();
   trace.counters.shrink_to_fit();
+  trace.graph_node_ids.shrink_to_fit();
+  trace.memory_addresses.shrink_to_fit();
+  trace.profiler_overheads.shrink_to_fit();
 }
 
 }  // namespace gpuperf::model

@@ -1,5 +1,7 @@
 #include "gpuperf/trace.h"
 
+#include <algorithm>
+
 namespace gpuperf::model {
 
 NameId StringTable::Intern(std::string_view text) {
@@ -21,6 +23,16 @@ const Device* Trace::FindDevice(std::int32_t id) const {
       return &device;
   }
   return nullptr;
+}
+
+std::optional<std::uint64_t> SparseColumn::Find(std::size_t record) const {
+  auto it =
+      std::lower_bound(entries_.begin(), entries_.end(), record, [](const Entry& e, std::size_t r) {
+        return e.record < r;
+      });
+  if (it == entries_.end() || it->record != record)
+    return std::nullopt;
+  return it->value;
 }
 
 std::string_view ToString(CopyKind kind) {

@@ -150,9 +150,9 @@ void MeasureOverhead(const BaselineOptions& options, const Progress& progress, B
   }
 }
 
-void ConvertRuns(const fs::path& tmp, BaselineData& data) {
+void ReadFigures(const fs::path& tmp, BaselineData& data) {
   for (MeasuredRun& run : data.runs) {
-    auto figures = ConvertRun(tmp.string(), run, data.options.gzip, data.probe.driver_api_version);
+    auto figures = ReadRunFigures(tmp.string(), run);
     if (!figures) {
       data.problems.push_back(fmt::format("run {}: {}", run.index, figures.error().message));
       data.complete = false;
@@ -329,15 +329,18 @@ RecordResult RecordBaseline(const BaselineOptions& options, BaselineSession& ses
     return {RecordStatus::kFailure, status.error().message};
   data.gpu_state_after = GpuStateSnapshot();
   MeasureOverhead(options, progress, data);
-  ConvertRuns(tmp, data);
+  ReadFigures(tmp, data);
   if (data.stop_reason == StopReason::kInterrupted) {
     data.complete = false;
     data.problems.push_back("interrupted by signal " + std::to_string(LastInterruptSignal()));
   }
   if (data.runs.empty())
     data.complete = false;
-  session.analysed_run = MedianRunTrace(tmp.string(), data);
   return {};
+}
+
+void ReadAnalysedRun(BaselineSession& session) {
+  session.analysed_run = MedianRunTrace(session.tmp.string(), session.data);
 }
 
 Status StageBaselineFile(const BaselineSession& session,

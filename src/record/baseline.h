@@ -1,8 +1,8 @@
 // The recording half of `gpuperf baseline`: K warm-up runs and N (or --repeat auto) measured runs
-// of an unmodified program under the injected recorder, one Kineto trace per process per measured
-// run, the median steady-state run as a trace (with the counter pass of --metrics joined), all in
-// a staging directory that CommitBaseline renames into place. The analysis and the report files
-// are the CLI's (cli/baseline_command.h). See docs/recorder.md.
+// of an unmodified program under the injected recorder, their figures, the median steady-state
+// run as a trace (with the counter pass of --metrics joined), all in a staging directory that
+// CommitBaseline renames into place. The Kineto traces per process, the analysis and the report
+// files are the CLI's (cli/baseline_command.h, cli/baseline_traces.h). See docs/recorder.md.
 #pragma once
 
 #include "gpuperf/baseline.h"
@@ -106,10 +106,10 @@ struct BaselineSession {
   OutputLock lock;
 };
 
-// Checks, claims the output, runs the warm-up, measured and untraced runs, converts every run's
-// spools to traces in `session.tmp` and reads the median steady-state run into
-// `session.analysed_run` (running the counter pass of --metrics on it). Progress goes to stderr
-// only when it is a TTY and !quiet.
+// Checks, claims the output, runs the warm-up, measured and untraced runs into `session.tmp` and
+// reads every run's figures from its spools. The CLI then writes the runs' Kineto traces
+// (cli/baseline_traces.h) and calls ReadAnalysedRun. Progress goes to stderr only when it is a
+// TTY and !quiet.
 RecordResult RecordBaseline(const BaselineOptions& options, BaselineSession& session);
 
 // Writes the report file `name` into the staging directory: a new file, every write, the fsync
@@ -141,14 +141,22 @@ std::optional<TracingOverhead> MeasuredTracingOverhead(const BaselineData& data)
 // and the median's interval across runs, the hot kernels, the tracing overhead (baseline_model.cc).
 baseline::Baseline ToBaselineModel(const BaselineData& data);
 
-// Pieces of RecordBaseline, in baseline_output.cc.
-// Reads a run's spools, writes its traces into `run_dir`, returns its figures.
-Result<RunFigures> ConvertRun(const std::string& out_dir,
-                              MeasuredRun& run,
-                              bool gzip,
-                              int driver_api_version);
+// Pieces of a recording, in baseline_output.cc.
+// Reads a run's spools and returns its figures.
+Result<RunFigures> ReadRunFigures(const std::string& out_dir, const MeasuredRun& run);
+// A process's spool file and the Kineto trace written from it (cli/baseline_traces.h).
+struct RunSpool {
+  std::string spool_path;  // out_dir/run.dir/spool/<host>.<pid>[.r<rank>].gpuperf
+  std::string trace_file;  // relative to out_dir: run.dir/<host>.<pid>[.r<rank>].json[.gz]
+};
+// The spools of a run, in file-name order.
+std::vector<RunSpool> RunSpools(const std::string& out_dir, const MeasuredRun& run, bool gzip);
 // The steady-state run with the median wall time as one trace, the counter pass joined into it
 // (--metrics); sets data.analyzed_run. nullopt when no such run recorded anything.
 std::optional<model::Trace> MedianRunTrace(const std::string& out_dir, BaselineData& data);
+
+// Reads the median steady-state run into `session.analysed_run` (MedianRunTrace), running the
+// counter pass of --metrics on it; after RecordBaseline, once the run traces are written.
+void ReadAnalysedRun(BaselineSession& session);
 
 }  // namespace gpuperf::record

@@ -1,5 +1,6 @@
-// Turning recorded runs into what the CLI analyses and writes: per-process Kineto traces, the
-// median steady-state run as a trace (with the counter pass joined).
+// Reading recorded runs for what the CLI analyses and writes: the per-run figures, the spools its
+// per-process Kineto traces are written from, the median steady-state run as a trace (with the
+// counter pass joined).
 #include <fmt/format.h>
 
 #include <unistd.h>
@@ -8,7 +9,6 @@
 #include <filesystem>
 
 #include "record/baseline.h"
-#include "record/kineto_writer.h"
 
 namespace gpuperf::record {
 namespace {
@@ -56,27 +56,21 @@ void RunCounterPassInto(const std::string& out_dir,
 
 }  // namespace
 
-Result<RunFigures> ConvertRun(const std::string& out_dir,
-                              MeasuredRun& run,
-                              bool gzip,
-                              int driver_api_version) {
-  const fs::path run_dir = fs::path(out_dir) / run.dir;
-  auto processes = ReadRunSpools(run_dir / "spool");
+Result<RunFigures> ReadRunFigures(const std::string& out_dir, const MeasuredRun& run) {
+  auto processes = ReadRunSpools(fs::path(out_dir) / run.dir / "spool");
   if (!processes)
     return processes.error();
-  for (const io::SpoolContents& process : *processes) {
-    const std::string stem = fs::path(process.path).stem().string();  // host.pid[.rN]
-    const std::string name = stem + (gzip ? ".json.gz" : ".json");
-    KinetoWriteOptions options;
-    options.trace_name = (fs::path(run.dir) / name).string();
-    options.driver_api_version = driver_api_version;
-    if (Status written = WriteKinetoTrace(process, options, (run_dir / name).string(), gzip);
-        !written) {
-      return written.error();
-    }
-    run.trace_files.push_back((fs::path(run.dir) / name).string());
-  }
   return ComputeRunFigures(*processes);
+}
+
+std::vector<RunSpool> RunSpools(const std::string& out_dir, const MeasuredRun& run, bool gzip) {
+  std::vector<RunSpool> spools;
+  const fs::path spool_dir = fs::path(out_dir) / run.dir / "spool";
+  for (const std::string& path : io::ListSpoolFiles(spool_dir.string())) {
+    const std::string stem = fs::path(path).stem().string();  // host.pid[.rN]
+    spools.push_back({path, (fs::path(run.dir) / (stem + (gzip ? ".json.gz" : ".json"))).string()});
+  }
+  return spools;
 }
 
 std::optional<model::Trace> MedianRunTrace(const std::string& out_dir, BaselineData& data) {

@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "report/kineto_json_text.h"
 #include "util/intervals.h"
 #include "util/json_text.h"
 
@@ -109,18 +110,6 @@ std::string Arg(std::string_view key, std::int64_t value) {
   return out + ":" + std::to_string(value);
 }
 
-std::string_view ActivityCategory(model::ActivityKind kind) {
-  switch (kind) {
-    case model::ActivityKind::kKernel:
-      return "kernel";
-    case model::ActivityKind::kMemcpy:
-      return "gpu_memcpy";
-    case model::ActivityKind::kMemset:
-      return "gpu_memset";
-  }
-  return "gpu";
-}
-
 std::string_view RangeCategory(model::RangeKind kind) {
   switch (kind) {
     case model::RangeKind::kNvtx:
@@ -156,7 +145,7 @@ void WriteGpu(EventWriter& w,
     if (auto it = bound.find(name); a.kind == model::ActivityKind::kKernel && it != bound.end())
       args += "," + Arg("gpuperf class", it->second);
     w.Complete(
-        name, ActivityCategory(a.kind), a.device, OrZero(a.stream), a.start_ns, a.end_ns, args);
+        name, KinetoCategory(a.kind), a.device, OrZero(a.stream), a.start_ns, a.end_ns, args);
     streams.insert({a.device, OrZero(a.stream)});
   }
   for (const model::Device& d : trace.devices)

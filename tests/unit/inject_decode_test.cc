@@ -1,6 +1,7 @@
 // The recorder's decode path without a GPU: synthesized CUPTI records in a byte buffer, walked
 // by cuptiActivityGetNextRecord through the production DecodeBuffer, written by the production
-// SpoolSink, read back, converted to the Kineto dialect and imported by gpuperf's own reader.
+// SpoolSink, read back, mapped to the Trace, written in the Kineto dialect and imported by
+// gpuperf's own reader.
 #include "gpuperf/import.h"
 
 #include <catch2/catch.hpp>
@@ -18,8 +19,8 @@
 #include "inject/spool_sink.h"
 #include "io/spool/spool_model.h"
 #include "io/spool/spool_reader.h"
-#include "record/kineto_writer.h"
 #include "record/run_figures.h"
+#include "report/kineto_trace_writer.h"
 
 namespace {
 
@@ -231,7 +232,7 @@ TEST_CASE("an NVTX end written before its start still pairs, host memory is not 
   CHECK(trace.strings.Get(trace.ranges[0].name) == "phase:memcpy");
   CHECK(trace.diagnostics.counts.empty());
 
-  const std::string json = record::ToKinetoJson(contents, {"run-001/testhost.4242.json", 13000});
+  const std::string json = report::ToKinetoJson(trace, {"run-001/testhost.4242.json", 13000});
   CHECK(json.find("\"name\": \"phase:memcpy\"") != std::string::npos);
   CHECK(json.find("\"Device Id\": -1, \"Device Type\": 0") != std::string::npos);
 }
@@ -287,8 +288,8 @@ TEST_CASE("spool round trip: decode, sink, reader, Kineto JSON, gpuperf importer
   for (int i = 0; i < 16; ++i)
     device.uuid[i] = static_cast<std::uint8_t>(0x10 + i);
   contents->devices.push_back(device);
-  const std::string json =
-      record::ToKinetoJson(*contents, {"run-001/testhost.4242.r3.json", 13000});
+  const std::string json = report::ToKinetoJson(io::SpoolsToTrace({*contents}),
+                                                {"run-001/testhost.4242.r3.json", 13000});
   auto trace = io::ImportTraceMemory(json, "roundtrip.json");
   INFO(json);
   REQUIRE(trace.ok());

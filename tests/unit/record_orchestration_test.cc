@@ -1,6 +1,8 @@
 // `gpuperf baseline` orchestration with a small non-CUDA program (record_child/fake_app.cc) that
 // writes spools the way the injected library does. No GPU: the GPU check and the injection are
 // switched off through BaselineOptions' test seams.
+#include "gpuperf/import.h"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -15,8 +17,11 @@
 #include <string>
 
 #include "cli/baseline_command.h"
+#include "io/spool/spool_model.h"
+#include "io/spool/spool_reader.h"
 #include "spool/metric_sets.h"
 #include "spool/spool_writer.h"
+#include "spool_test_support.h"
 
 namespace {
 
@@ -103,6 +108,35 @@ TEST_CASE("baseline runs warm-ups and measured runs, one trace per run", "[recor
   CHECK(baseline["workload"]["executable_sha256"].get<std::string>().size() == 64);
   CHECK(fs::exists(dir / "out" / "report.md"));
   CHECK_FALSE(fs::exists(dir / "out" / "runs" / "run-001" / "spool"));  // spools removed
+  fs::remove_all(dir);
+}
+
+TEST_CASE("each run's gzip trace file reads back as the Trace of its process's spool", "[record]") {
+  const fs::path dir = TempDir("traces");
+  auto options = FakeOptions(dir / "out", {"ok"});
+  options.warmup = 0;
+  options.repeat = 2;
+  options.gzip = true;
+  options.keep_spool = true;
+  const cli::BaselineOutcome outcome = cli::RunBaseline(options);
+  INFO(outcome.message);
+  REQUIRE(outcome.exit_code == 0);
+  const nlohmann::json baseline = ReadJson(dir / "out" / "baseline.json");
+  REQUIRE(baseline["runs"].size() == 2);
+  for (const auto& run : baseline["runs"]) {
+    REQUIRE(run["traces"].size() == 1);
+    const fs::path trace = dir / "out" / run["traces"][0].get<std::string>();
+    CHECK(trace.extension() == ".gz");
+    const fs::path spool = trace.parent_path() / "spool" /
+                           (trace.stem().stem().string() + spool::kFileSuffix);  // host.pid
+    auto contents = io::ReadSpoolFile(spool.string());
+    REQUIRE(contents.ok());
+    auto imported = io::ImportTraceFile(trace.string());
+    REQUIRE(imported.ok());
+    const model::Trace direct = io::SpoolsToTrace({*contents});
+    CHECK_FALSE(direct.activities.empty());
+    CHECK(testing::TraceLines(*imported) == testing::TraceLines(direct));
+  }
   fs::remove_all(dir);
 }
 

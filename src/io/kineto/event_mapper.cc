@@ -215,6 +215,7 @@ void EventMapper::MapSync(const Event& event, TimeNs start, TimeNs end) {
   sync.start_ns = start;
   sync.end_ns = end;
   sync.device = Int32Or(event, Field::kArgDevice, Int32Or(event, Field::kPid, -1));
+  sync.context = Int32Or(event, Field::kArgContext, -1);
   sync.stream = IntOr(event, Field::kArgStream, IntOr(event, Field::kTid, kNoId));
   sync.correlation = IntOr(event, Field::kArgCorrelation, kNoId);
   trace_->syncs.push_back(sync);
@@ -234,7 +235,7 @@ void EventMapper::MapRange(const Event& event, Category category, TimeNs start, 
     range.stream = IntOr(event, Field::kArgStream, range.tid);
   } else if (event.Has(Field::kArgNvtxDomain)) {
     // gpuperf baseline writes the program's NVTX ranges as user_annotation with their domain
-    // (record/kineto_writer.h): NVTX ranges, as the recorder's own model has them.
+    // (report/kineto_trace_writer.h): NVTX ranges, as the recorder's own model has them.
     range.kind = model::RangeKind::kNvtx;
     range.domain = Intern(event.Text(Field::kArgNvtxDomain));
   } else {

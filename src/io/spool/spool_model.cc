@@ -68,6 +68,8 @@ void AddGpuActivity(const SpoolContents& p, const Event& e, model::Trace& trace)
     a.block = {e.block[0], e.block[1], e.block[2]};
     a.registers_per_thread = e.registers;
     a.shared_memory_bytes = e.shared_bytes;
+    if (e.graph_id >= 0)  // a graph node: correlation2 is its node id
+      trace.graph_node_ids.Add(trace.activities.size(), static_cast<std::uint64_t>(e.correlation2));
   } else if (e.kind == EventKind::kMemcpy) {
     a.kind = model::ActivityKind::kMemcpy;
     a.copy_kind = e.a <= 10 ? static_cast<model::CopyKind>(e.a) : model::CopyKind::kUnknown;
@@ -84,8 +86,27 @@ void AddGpuActivity(const SpoolContents& p, const Event& e, model::Trace& trace)
   trace.activities.push_back(a);
 }
 
+// An allocation or release, with the device's total after it in this process (what Kineto's
+// "Total Allocated" holds) and its address beside the record.
+void AddMemoryEvent(const SpoolContents& p,
+                    const Event& e,
+                    std::unordered_map<std::int32_t, std::int64_t>& allocated,
+                    model::Trace& trace) {
+  const bool release = e.a == spool::kMemoryRelease;
+  const std::int64_t total = allocated[e.device] += release ? -e.bytes : e.bytes;
+  trace.memory_addresses.Add(trace.memory_events.size(),
+                             static_cast<std::uint64_t>(e.correlation2));
+  trace.memory_events.push_back({release ? model::MemoryOp::kFree : model::MemoryOp::kAllocate,
+                                 e.start_ns,
+                                 e.device,
+                                 e.bytes,
+                                 total,
+                                 p.header.pid});
+}
+
 void AddProcess(const SpoolContents& p, model::Trace& trace) {
   const auto context_devices = ContextDevices(p);
+  std::unordered_map<std::int32_t, std::int64_t> allocated;  // per device
   for (const Event& e : p.events) {
     switch (e.kind) {
       case EventKind::kKernel:
@@ -112,6 +133,7 @@ void AddProcess(const SpoolContents& p, model::Trace& trace) {
              e.start_ns,
              e.end_ns,
              device != context_devices.end() ? device->second : -1,
+             static_cast<std::int32_t>(e.context),
              e.stream,
              e.correlation,
              p.header.pid,
@@ -119,19 +141,16 @@ void AddProcess(const SpoolContents& p, model::Trace& trace) {
         break;
       }
       case EventKind::kMemory:
-        trace.memory_events.push_back(
-            {e.a == spool::kMemoryRelease ? model::MemoryOp::kFree : model::MemoryOp::kAllocate,
-             e.start_ns,
-             e.device,
-             e.bytes,
-             model::kNoId,
-             p.header.pid});
+        AddMemoryEvent(p, e, allocated, trace);
         break;
       case EventKind::kMarker:
         break;  // paired below
-      case EventKind::kGraphLaunch:
       case EventKind::kOverhead:
-        break;  // counted in RunFigures; the model has no place for them yet
+        trace.profiler_overheads.push_back(
+            {trace.strings.Intern(p.String(e.name)), e.start_ns, e.end_ns, p.header.pid});
+        break;
+      case EventKind::kGraphLaunch:
+        break;  // counted in RunFigures; the graph's kernels carry graph_id
     }
   }
   const NvtxRanges nvtx = PairNvtxRanges(p);
@@ -142,7 +161,7 @@ void AddProcess(const SpoolContents& p, model::Trace& trace) {
                             trace.strings.Intern(p.String(s.domain)),
                             s.start_ns,
                             range.end->start_ns,
-                            s.pid,
+                            s.pid >= 0 ? s.pid : p.header.pid,
                             s.tid,
                             model::kNoId,
                             model::kNoId});
@@ -151,6 +170,14 @@ void AddProcess(const SpoolContents& p, model::Trace& trace) {
     trace.diagnostics.Count(model::Diagnostic::kNvtxRangeEndWithoutStart, nvtx.ends_without_start);
   if (nvtx.starts_without_end > 0)
     trace.diagnostics.Count(model::Diagnostic::kNvtxRangeStartWithoutEnd, nvtx.starts_without_end);
+}
+
+// The versions under the keys the Kineto importer uses for the same header fields.
+void SetVersions(const SpoolContents& p, model::TraceMetadata& metadata) {
+  if (p.header.cupti_version > 0)
+    metadata.properties["cupti_version"] = std::to_string(p.header.cupti_version);
+  if (p.has_footer && p.footer.cuda_runtime_version > 0)
+    metadata.properties["cuda_runtime_version"] = std::to_string(p.footer.cuda_runtime_version);
 }
 
 }  // namespace
@@ -196,30 +223,20 @@ std::string_view ApiName(std::string_view cupti_name) {
   return cupti_name;
 }
 
-std::string SyncName(std::uint8_t sync_type) {
-  switch (sync_type) {
-    case 1:
-      return "Event Sync";
-    case 2:
-      return "Stream Wait Event";
-    case 3:
-      return "Stream Sync";
-    case 4:
-      return "Context Sync";
-    default:
-      return "Unknown Sync";
-  }
-}
-
 model::Trace SpoolsToTrace(const std::vector<SpoolContents>& processes) {
   model::Trace trace;
   trace.metadata.format = "gpuperf-recording";
   trace.metadata.format_version = std::to_string(spool::kVersion);
   trace.metadata.producer = "gpuperf baseline";
+  bool complete = true;
+  std::uint64_t dropped_records = 0;
   for (const SpoolContents& p : processes) {
     trace.processes.push_back({p.header.pid, "", p.header.host});
     if (p.header.rank >= 0)
       trace.metadata.rank = p.header.rank;
+    SetVersions(p, trace.metadata);
+    complete &= p.has_footer && p.truncated_bytes == 0;
+    dropped_records += p.has_footer ? p.footer.dropped_records : 0;
     for (const spool::DeviceInfo& d : p.devices) {
       if (trace.FindDevice(d.id) != nullptr)
         continue;
@@ -244,6 +261,10 @@ model::Trace SpoolsToTrace(const std::vector<SpoolContents>& processes) {
     }
     AddProcess(p, trace);
   }
+  trace.metadata.properties[std::string(model::kRecordingCompleteProperty)] =
+      complete ? "true" : "false";
+  trace.metadata.properties[std::string(model::kDroppedRecordsProperty)] =
+      std::to_string(dropped_records);
   return trace;
 }
 

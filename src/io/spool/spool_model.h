@@ -25,9 +25,6 @@ std::string MemsetName(std::uint8_t memory_kind);
 // "cudaLaunchKernel", "cudaGraphLaunch_v10000" -> "cudaGraphLaunch"), as Kineto writes it.
 std::string_view ApiName(std::string_view cupti_name);
 
-// "Stream Sync", "Event Sync", "Context Sync", "Stream Wait Event".
-std::string SyncName(std::uint8_t sync_type);
-
 // The id a memcpy joins its launching API call with: the runtime call when there is one.
 inline std::int64_t MemcpyCorrelation(const spool::Event& e) {
   return e.correlation2 != 0 ? e.correlation2 : e.correlation;
