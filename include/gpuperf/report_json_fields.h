@@ -29,6 +29,7 @@ inline constexpr const char* kTimeline = "timeline";
 inline constexpr const char* kKernels = "kernels";
 inline constexpr const char* kAudit = "audit";
 inline constexpr const char* kRanges = "ranges";
+inline constexpr const char* kDevices = "devices";
 inline constexpr const char* kFramework = "framework";
 inline constexpr const char* kOperators = "operators";
 inline constexpr const char* kCategories = "categories";
@@ -119,6 +120,13 @@ void AuditFields(A& a, V& v) {
   v("allocations", a.allocations);
   v("frees", a.frees);
   v("peak_allocated_bytes", a.peak_allocated_bytes, NullIfNegative{});
+}
+
+// One "devices" entry: which device and its name (the writer adds the device's timeline).
+template <FieldsOf<DeviceTimeline> D, class V>
+void DeviceFields(D& d, V& v) {
+  v("device", d.device);
+  v("name", d.name);
 }
 
 template <FieldsOf<RangeRow> R, class V>

@@ -54,13 +54,12 @@ void FingerprintOfTrace(const model::Trace& trace, compare::Fingerprint& f) {
     f.cuda = it->second;
 }
 
+// The GPUs the report's work ran on, from its structured `devices[]` (never parsed back out of
+// the formatted source.devices sentences).
 void FingerprintOfReport(const report::AnalysisReport& r, compare::Fingerprint& f) {
-  // "0: NVIDIA H100 80GB HBM3 (cc 9.0, 132 SMs)" -> the name between ": " and " (cc".
-  for (const std::string& d : r.source.devices) {
-    std::size_t colon = d.find(": ");
-    std::size_t cc = d.rfind(" (cc ");
-    if (colon != std::string::npos && cc != std::string::npos && cc > colon + 2)
-      f.gpus.push_back(d.substr(colon + 2, cc - colon - 2));
+  for (const report::DeviceTimeline& d : r.devices) {
+    if (!d.name.empty())
+      f.gpus.push_back(d.name);
   }
 }
 

@@ -61,7 +61,9 @@ Json SourceJson(const SourceInfo& s) {
 Json DevicesJson(const std::vector<DeviceTimeline>& devices) {
   Json array = Json::array();
   for (const auto& device : devices) {
-    Json object{{"device", device.device}, {"name", device.name}};
+    Json object = Json::object();
+    JsonFieldWriter write(object);
+    fields::DeviceFields(device, write);
     AddTimeline(object, device.timeline);
     array.push_back(std::move(object));
   }
@@ -261,7 +263,7 @@ nlohmann::ordered_json ToJson(const AnalysisReport& report, const ToolInfo& tool
   json["timeline_tracelens"] = Json::object();
   AddTimeline(json["timeline_tracelens"], report.timeline_tracelens);
   json["orphan_activities"] = report.orphan_activities;
-  json["devices"] = DevicesJson(report.devices);
+  json[fields::kDevices] = DevicesJson(report.devices);
   json[fields::kKernels] = KernelsJson(report.kernels);
   json["ceilings"] = CeilingsJson(report.ceilings);
   json["counters_join"] = CounterJoinJson(report.counters_join);

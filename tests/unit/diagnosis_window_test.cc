@@ -138,3 +138,24 @@ TEST_CASE("findings: a wait finding names its subject as a field", "[findings]")
   REQUIRE(sync != nullptr);
   CHECK(sync->subject == "cudaDeviceSynchronize");  // the longest wait, without its suffix
 }
+
+TEST_CASE("host-bound: vLLM's operators in the gaps get vLLM's own graph capture as the lever",
+          "[diagnosis][host]") {
+  // Five layers: 4 ms of host time in vLLM's attention operator, then 1 ms of GPU work.
+  auto build = [](const std::string& op) {
+    TraceBuilder b;
+    for (int i = 0; i < 5; ++i) {
+      std::int64_t t0 = i * 5 * kMs;
+      b.Op(op, t0, t0 + 4 * kMs);
+      b.Api("cudaLaunchKernel", t0 + 4 * kMs - 10 * kUs, t0 + 4 * kMs - 5 * kUs, i + 1);
+      b.Kernel("attention", t0 + 4 * kMs, t0 + 5 * kMs, i + 1);
+    }
+    return b;
+  };
+  report::AnalysisReport v = Analyze(build("vllm::unified_attention_with_output").trace);
+  CHECK(v.diagnosis.bottleneck == "host_bound");
+  CHECK(Contains(v.diagnosis.next_experiment, "without enforce_eager"));
+  report::AnalysisReport t = Analyze(build("aten::scaled_dot_product_attention").trace);
+  CHECK(t.diagnosis.bottleneck == "host_bound");
+  CHECK_FALSE(Contains(t.diagnosis.next_experiment, "enforce_eager"));
+}

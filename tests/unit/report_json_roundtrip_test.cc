@@ -16,6 +16,12 @@ namespace {
 AnalysisReport CarriedOnly() {
   AnalysisReport r;
   r.source = {"/t/trace.json", "kineto", "1.1", "PyTorch 2.5", {"0: H100", "1: H100"}, 3, 8};
+  DeviceTimeline device;  // the structured device compare fingerprints (since 1.11.0)
+  device.device = 1;
+  device.name = "NVIDIA H100 80GB HBM3";
+  device.timeline.total_ns = 1000;
+  device.timeline.busy_ns = 600;
+  r.devices.push_back(device);
   r.headline = "GPU idle 40% of the window";
   r.timeline = {1000, 700, 300, 500, 100, 60, 40, 20, 10, 0, 0, 0};
   KernelRow k;
@@ -107,6 +113,9 @@ TEST_CASE("report.json round trip: written then read back then written is the sa
   const AnalysisReport back = ReadBack(original);
   CHECK(DumpJson(ToJson(back)) == DumpJson(ToJson(original)));
   CHECK(back.source.world_size == 8);
+  REQUIRE(back.devices.size() == 1);
+  CHECK(back.devices[0].name == "NVIDIA H100 80GB HBM3");
+  CHECK(back.devices[0].timeline.busy_ns == 600);
   CHECK(back.kernels.at(0).duration_ns.stddev == 12.125);
   CHECK(back.framework.operators.at(0).top_module == "Linear");
   CHECK(back.predictions.kernels.at(0).floor_evidence == "measured");

@@ -37,6 +37,7 @@ struct ExperimentContext {
   bool amd = false;              // name the ROCm tools (rocprofv3, rocprof-compute), not NVIDIA's
   bool pytorch = false;          // a PyTorch profiler trace (IsPyTorchTrace): name its options
   bool shapes_recorded = false;  // its operators carry input shapes: never ask for them
+  bool vllm = false;             // vLLM's operators (vllm::...): its own graph capture is the knob
   bool graphs = false;           // most kernels run through graph launches, or the program captures
                                  // graphs: never advise graphs
   bool implicit_sync = false;    // the sync is an async copy with a pageable host side

@@ -247,6 +247,12 @@ Advice AdviceFor(const report::Diagnosis& d,
             ? "Cut the host time between GPU work in the framework operators that fill the gaps: "
               "batch more work per step, or move data preparation off the launching thread (the "
               "launches already run through graphs)."
+        : context.vllm
+            // vLLM captures its own graphs: the knob is its eager mode, not torch.compile's.
+            ? "Cut the host time between GPU work in the framework operators that fill the gaps: "
+              "run vLLM with its CUDA graphs (without enforce_eager, with capture sizes that cover "
+              "this batch in its compilation config), then time the same request without the "
+              "profiler."
             : fmt::format("Cut the host time between GPU work in the framework operators that "
                           "fill the gaps: capture the step in {}{}, batch more work per launch, or "
                           "move data preparation off the launching thread.",

@@ -221,6 +221,7 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
     context.amd = base.amd;
     context.pytorch = base.pytorch;
     context.shapes_recorded = base.shapes_recorded;
+    context.vllm = base.vllm;
     WidenToFlatProfile(s, r, wall_ns, context);
     SetExperiment(s, subject, context);
   }

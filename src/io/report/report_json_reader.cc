@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "util/byte_source.h"
@@ -44,6 +45,14 @@ class FieldReader {
   explicit FieldReader(const Json& object) : object_(object) {}
 
   void operator()(std::string_view key, std::int64_t& out) { out = Int(object_, std::string(key)); }
+  // A device id: out of the 32-bit range (a hostile file) reads as 0, like a missing key.
+  void operator()(std::string_view key, std::int32_t& out) {
+    std::int64_t value = Int(object_, std::string(key));
+    out = value >= std::numeric_limits<std::int32_t>::min() &&
+                  value <= std::numeric_limits<std::int32_t>::max()
+              ? static_cast<std::int32_t>(value)
+              : 0;
+  }
   void operator()(std::string_view key, std::string& out) { out = Text(object_, std::string(key)); }
   void operator()(std::string_view key, std::optional<std::int64_t>& out) {
     out = Maybe<std::int64_t>(object_, std::string(key));
@@ -103,6 +112,10 @@ report::AnalysisReport FromJson(const Json& j) {
   ReadRows(j, fields::kKernels, r.kernels, [](auto& k, auto& v) { fields::KernelRowFields(k, v); });
   ReadObject(j, fields::kAudit, r.audit, [](auto& a, auto& v) { fields::AuditFields(a, v); });
   ReadRows(j, fields::kRanges, r.ranges, [](auto& g, auto& v) { fields::RangeRowFields(g, v); });
+  ReadRows(j, fields::kDevices, r.devices, [](auto& d, auto& v) {
+    fields::DeviceFields(d, v);
+    fields::TimelineFields(d.timeline, v);
+  });
   // The framework keys compare matches by name (schema 1.4.0; absent in older reports).
   report::FrameworkView& f = r.framework;
   ReadObject(j, fields::kFramework, f, [](auto& x, auto& v) { fields::FrameworkFields(x, v); });
