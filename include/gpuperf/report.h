@@ -129,6 +129,10 @@ struct Diagnosis {
   // When part of bound_speedup rests on an assumption (work without a model counted as free):
   // the bound from the modelled part alone (since 1.10.0).
   std::optional<double> bound_speedup_modeled;
+  // A measurement over kernels of unknown class (a flat profile): the program's gain were they
+  // made 2x faster, an assumed local speedup. The ranking compares it, not the zero-time
+  // bound_speedup, which no change reaches (since 1.11.0).
+  std::optional<double> bound_speedup_at_2x;
   std::string falsified_by;          // the measurement that would falsify the hypothesis
   std::string missing_evidence;      // for a hypothesis: what would turn it into a finding
   std::optional<LaunchQueue> queue;  // absent without launch calls joined to kernels

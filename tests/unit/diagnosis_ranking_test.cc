@@ -114,7 +114,12 @@ TEST_CASE("flat profile: the GPU statement is over the top kernels, a small wait
   CHECK(d.label == "GPU-bound, kernel class unknown");
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup == Approx(1.0 / (1.0 - 5.0 / 10.6)).epsilon(1e-3));
+  // The ranking's figure: those kernels made 2x faster, 1 / (1 - f + f / 2).
+  REQUIRE(d.bound_speedup_at_2x);
+  CHECK(*d.bound_speedup_at_2x == Approx(1.0 / (1.0 - 2.5 / 10.6)).epsilon(1e-3));
+  CHECK(d.dominant_fraction == Approx(1.0 / 10.6).epsilon(1e-3));  // the named kernel's own f
   CHECK(Contains(d.next_experiment, "Measure the work of the top 5 kernels together (kernel_"));
+  CHECK(Contains(r.headline, "faster if it leads to kernels 2x faster (Amdahl at an assumed 2x"));
   bool flat = false;
   for (const std::string& line : d.support)
     flat = flat || Contains(line, "No kernel dominates: the top kernel holds 10.0%");
@@ -132,6 +137,35 @@ TEST_CASE("flat profile: the GPU statement is over the top kernels, a small wait
   report::AnalysisReport o = Analyze(one.trace);
   CHECK(o.diagnosis.dominant_name == "big");
   CHECK_FALSE(Contains(o.diagnosis.next_experiment, "kernels together"));
+}
+
+TEST_CASE("flat profile: a measurement ranks by its gain at 2x, under a measured host finding",
+          "[diagnosis][ranking]") {
+  // Per 1.4 ms period: ten different kernels of 900 us (critical: the next one is already
+  // queued), each followed by a 100 us "tail" kernel, then 400 us of GPU idle under host operator
+  // time. Idle is 28.6% of the window (the host's measured bound 1.40x); the top five kernels
+  // hold 4.5 ms of critical time: their zero-time bound 1 / (1 - 4.5/14) = 1.47x would outrank
+  // the host, but their gain at 2x is 1.19x: the host finding goes first, the measurement follows.
+  TraceBuilder b;
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t0 = i * 1400 * kUs;
+    b.Api("cudaLaunchKernel", t0, t0 + 5 * kUs, 2 * i + 1);
+    b.Api("cudaLaunchKernel", t0 + 6 * kUs, t0 + 11 * kUs, 2 * i + 2);
+    b.Kernel("kernel_" + std::to_string(i), t0 + 10 * kUs, t0 + 910 * kUs, 2 * i + 1);
+    b.Kernel("tail", t0 + 910 * kUs, t0 + 1010 * kUs, 2 * i + 2);
+    b.Op("aten::index", t0 + 12 * kUs, t0 + 1400 * kUs);
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Diagnosis& d = r.diagnosis;
+  CHECK(d.bottleneck == "host_bound");
+  CHECK(d.status == "finding");
+  REQUIRE(d.secondary.size() == 1);
+  CHECK(d.secondary.front().label == "GPU-bound, kernel class unknown");
+  REQUIRE(d.secondary.front().bound_speedup_at_2x);
+  CHECK(*d.secondary.front().bound_speedup_at_2x < *d.bound_speedup);
+  REQUIRE(d.secondary.front().bound_speedup);
+  CHECK(*d.secondary.front().bound_speedup > *d.bound_speedup);  // zero time would have won
+  CHECK(Contains(d.secondary.front().next_experiment, "kernels together"));
 }
 
 TEST_CASE("headline: the steady-state window's busy time when it is not the GPU span",

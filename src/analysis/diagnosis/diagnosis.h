@@ -81,6 +81,7 @@ struct ExperimentContext {
   // kernels together (their count and readable names), not the first of many alike.
   std::size_t flat_kernels = 0;
   std::string flat_names;
+  double flat_fraction = 0;  // their summed critical time over the steady-state window
 };
 
 // A grid of at least this many waves keeps every SM busy: more blocks do not add parallelism.

@@ -52,6 +52,12 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
         *d.bound_speedup,
         limit);
   }
+  if (context.flat_kernels > 0 && d.bound_speedup_at_2x)
+    return fmt::format(
+        " If the measurement leads to these kernels running 2x faster, the whole program is "
+        "{:.2f}x faster (Amdahl at an assumed 2x); at most {:.2f}x only if they took no time.",
+        *d.bound_speedup_at_2x,
+        *d.bound_speedup);
   std::string text =
       fmt::format(" If it succeeds fully the whole program is at most {:.2f}x faster (Amdahl).",
                   *d.bound_speedup);
@@ -399,8 +405,8 @@ Advice AdviceFor(const report::Diagnosis& d,
                             : "write their FLOPs and bytes per launch as formulas "
                               "(gpuperf analyze --model FILE)"),
             "Not applicable until a class is proposed: the measurement decides, kernel by "
-            "kernel, between memory-, compute- and latency-bound; the bound is the kernels' time "
-            "if they took none, an upper bound.",
+            "kernel, between memory-, compute- and latency-bound; the bound assumes the kernels "
+            "end up 2x faster, which their measured roofs may allow or not.",
             "No counters and no byte/FLOP model cover the top kernels."};
   }
   return {fmt::format("Measure the work of {}: {}, or {} for a byte/FLOP model.",

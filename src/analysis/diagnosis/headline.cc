@@ -49,7 +49,13 @@ std::string Verdict(const report::Diagnosis& d) {
   }
   if (!next.empty())
     text += fmt::format("; next experiment: {}", next);
-  if (d.bound_speedup)
+  if (d.bound_speedup_at_2x && d.bound_speedup)
+    text += fmt::format(
+        ", {:.2f}x faster if it leads to kernels 2x faster (Amdahl at an assumed 2x; at most "
+        "{:.2f}x only if they took no time)",
+        *d.bound_speedup_at_2x,
+        *d.bound_speedup);
+  else if (d.bound_speedup)
     text += fmt::format(", at most {:.2f}x faster if it fully succeeds (Amdahl{})",
                         *d.bound_speedup,
                         d.bound_speedup_modeled

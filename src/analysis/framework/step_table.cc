@@ -63,12 +63,19 @@ std::vector<StepWindow> FindSteps(const model::Trace& trace, const util::UserReg
 std::vector<StepWindow> OptimizerSteps(const model::Trace& trace) {
   std::map<std::int64_t, std::vector<model::TimeNs>> starts;  // by pid
   std::map<std::int64_t, std::string> names;
-  for (const model::HostOp& op : trace.host_ops) {
-    std::string_view name = trace.Name(op.name);
+  auto note = [&](model::NameId id, std::int64_t pid, model::TimeNs start) {
+    std::string_view name = trace.Name(id);
     if (!name.starts_with("Optimizer.step#"))
-      continue;
-    starts[op.pid].push_back(op.start_ns);
-    names.try_emplace(op.pid, name);
+      return;
+    starts[pid].push_back(start);
+    names.try_emplace(pid, name);
+  };
+  for (const model::HostOp& op : trace.host_ops)
+    note(op.name, op.pid, op.start_ns);
+  // Older profilers record it as a user annotation (a host range), not an operator.
+  for (const model::Range& r : trace.ranges) {
+    if (IsHostRange(r.kind))
+      note(r.name, r.pid, r.start_ns);
   }
   std::vector<StepWindow> steps;
   for (auto& [pid, list] : starts) {

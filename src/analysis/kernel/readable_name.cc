@@ -158,7 +158,18 @@ std::string DistinguishingPart(std::string_view name, const std::vector<std::str
   std::size_t start = at;
   while (start > 0 && identifier(start - 1) && at - start < kMaxPart / 2)
     --start;
-  return util::Shorten(name.substr(start), kMaxPart);
+  std::string part = util::Shorten(name.substr(start), kMaxPart);
+  // Never leave a '(' open: the headline cuts sentences at ": " outside parentheses.
+  std::vector<std::size_t> open_at;
+  for (std::size_t i = 0; i < part.size(); ++i) {
+    if (part[i] == '(')
+      open_at.push_back(i);
+    else if (part[i] == ')' && !open_at.empty())
+      open_at.pop_back();
+  }
+  if (!open_at.empty())
+    part = part.substr(0, open_at.front()) + "(…)";
+  return part;
 }
 
 void AttachReadableNames(std::vector<report::KernelRow>& kernels) {
