@@ -195,14 +195,32 @@ void AppendClassification(std::string& out,
                           const AnalysisReport& report,
                           const MarkdownOptions& options) {
   std::vector<const KernelRow*> rows;
+  std::size_t unclassified = 0;
+  double unclassified_percent = 0;
   for (const KernelRow* row : KernelsByTotalTime(report.kernels)) {
     if (row->classification.bound != "unknown" || row->tensor_cores ||
-        row->classification.tensor_cores_expected_but_unused)
+        row->classification.tensor_cores_expected_but_unused) {
       rows.push_back(row);
+    } else {
+      ++unclassified;
+      unclassified_percent += row->time_percent;
+    }
   }
   if (rows.empty())
     return;
   out += "## Kernel classes\n\n";
+  // The table lists only classified kernels: say what it leaves out, so that a few small
+  // launch-class kernels are not read as the profile.
+  if (unclassified > 0)
+    out += fmt::format(
+        "{} kernel{} holding {} of kernel time {} no class (no counters and no byte/FLOP model "
+        "cover {}) and {} not listed.\n\n",
+        unclassified,
+        unclassified == 1 ? "" : "s",
+        util::FormatPercent(unclassified_percent),
+        unclassified == 1 ? "has" : "have",
+        unclassified == 1 ? "it" : "them",
+        unclassified == 1 ? "is" : "are");
   out +=
       "The roofline's bound where one exists; \"cache\" for a kernel under both roofs whose "
       "L1/TEX or L2 traffic is many times its DRAM bytes at under one FLOP per byte of it (no "
