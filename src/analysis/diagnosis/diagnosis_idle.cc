@@ -247,20 +247,23 @@ void SetIdleClass(const model::Trace& trace,
     }
     // The profiler's per-op work (Python stacks, shapes) is host time too: the bound is over the
     // profiled host, which an unprofiled run may not have.
+    // The header's flags (2022+), else what the events carry (2021-era traces: per-event
+    // shapes, Python frames).
     const auto& p = trace.metadata.properties;
     auto on = [&](const char* key) {
       auto it = p.find(key);
       return it != p.end() && it->second != "0" && it->second != "false";
     };
-    if (on("with_stack") || on("record_shapes"))
+    bool stacks = on("with_stack") || !trace.python_frames.empty();
+    bool shapes = on("record_shapes") || context.shapes_recorded;
+    if (stacks || shapes)
       d.support.push_back(fmt::format(
           "The trace was recorded with {}: the profiler's per-operator work inflates the host "
           "time this bound rests on; confirm it with an unprofiled timing of the same steps "
-          "(trace metadata).",
-          on("with_stack") && on("record_shapes") ? "Python stacks and shapes (with_stack, "
-                                                    "record_shapes)"
-          : on("with_stack")                      ? "Python stacks (with_stack)"
-                                                  : "shapes (record_shapes)"));
+          "(trace).",
+          stacks && shapes ? "Python stacks and shapes (with_stack, record_shapes)"
+          : stacks         ? "Python stacks (with_stack)"
+                           : "shapes (record_shapes)"));
   }
   d.bound_speedup = AmdahlLimit(WallFraction(r, idle, attributed));
 }
