@@ -159,3 +159,25 @@ TEST_CASE("host-bound: vLLM's operators in the gaps get vLLM's own graph capture
   CHECK(t.diagnosis.bottleneck == "host_bound");
   CHECK_FALSE(Contains(t.diagnosis.next_experiment, "enforce_eager"));
 }
+
+TEST_CASE("waits: a wait is never credited the idle before it began", "[diagnosis][waits]") {
+  // 18.5 ms of host work (a data loader) with the GPU idle, then a synchronous 1 MiB copy whose
+  // call [19, 21) ms runs its GPU part [19.5, 20.5) ms, then the next kernel. The copy ends the
+  // long gap; it did not cause it: it is credited the 0.5 ms of the gap after its call began and
+  // the 0.51 ms round trip after its GPU part, not its whole 2 ms against the loader's gap.
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("A", 10 * kUs, 1 * kMs, 1);
+  b.Op("loader", 1 * kMs, 19 * kMs);
+  b.Api("cudaMemcpy", 19 * kMs, 21 * kMs, 2);
+  b.Memcpy(gpuperf::model::CopyKind::kHtoD, 19500 * kUs, 20500 * kUs, 1 << 20, 2);
+  b.Api("cudaLaunchKernel", 21 * kMs, 21 * kMs + 5 * kUs, 3);
+  b.Kernel("B", 21 * kMs + 10 * kUs, 25 * kMs, 3);
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Finding* copy = nullptr;
+  for (const report::Finding& f : r.findings)
+    copy = f.id == "sync_memcpy" ? &f : copy;
+  REQUIRE(copy != nullptr);
+  REQUIRE(copy->gpu_idle_caused_ns);
+  CHECK(*copy->gpu_idle_caused_ns == 500 * kUs + 510 * kUs);
+}

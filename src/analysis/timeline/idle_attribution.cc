@@ -613,7 +613,11 @@ std::int64_t IdleAttribution::CausedBy(std::vector<Interval> waits,
   next = 0;
   for (std::size_t i : TouchedGaps(other_gaps, all)) {
     const Interval& g = other_gaps[i];
+    // A wait delays the host work after it by its length, so it is credited up to that, but
+    // never the idle before it began: a copy that ends a long data-loader gap did not cause the
+    // gap (resnet: 340 ms credited to pageable copies that overlap 10.6 ms of idle).
     std::int64_t credit = overlap(waits, g.start, g.end, &first);
+    credit = std::min(credit, g.end - std::max(g.start, first));
     credit += util::CoveredLength(data_waits, g.start, g.end);
     caused += std::min(g.end - g.start, credit);
   }
