@@ -142,4 +142,9 @@ class TraceBuilder {
   model::Trace trace;
 };
 
+// Whether a report sentence holds `part` (the tests check phrases, not whole sentences).
+inline bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 }  // namespace gpuperf::testing

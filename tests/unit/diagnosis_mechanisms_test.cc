@@ -36,9 +36,7 @@ const report::Finding* Find(const report::AnalysisReport& r, const std::string& 
   return nullptr;
 }
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using gpuperf::testing::Contains;
 
 // Two 10 ms kernels; a device synchronize blocks the host from 1 ms to 10.005 ms while the GPU is
 // busy, then the next launch (10.010-10.015 ms) starts kernel B at 10.020 ms.

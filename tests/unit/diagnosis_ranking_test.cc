@@ -25,9 +25,7 @@ namespace {
 constexpr std::int64_t kMs = 1'000'000;
 constexpr std::int64_t kUs = 1'000;
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using gpuperf::testing::Contains;
 
 const report::Finding* Find(const report::AnalysisReport& r, const std::string& id) {
   for (const report::Finding& f : r.findings) {

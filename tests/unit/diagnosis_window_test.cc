@@ -21,9 +21,7 @@ namespace {
 constexpr std::int64_t kMs = 1'000'000;
 constexpr std::int64_t kUs = 1'000;
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using gpuperf::testing::Contains;
 
 bool AnySupport(const report::Diagnosis& d, const std::string& part) {
   for (const std::string& line : d.support) {

@@ -23,9 +23,7 @@ namespace {
 
 constexpr std::int64_t kS = 1'000'000'000;
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using gpuperf::testing::Contains;
 
 // What a `ncu --csv --metrics` file gives: device 0 with a compute capability (8.0: four A100
 // candidates, 108 SMs, 19.5 TFLOP/s FP32 at the 1410 MHz boost clock) and no name or SM count.

@@ -352,11 +352,7 @@ std::vector<report::Diagnosis> SecondaryIdleStatement(const model::Trace& trace,
   s.scope = main.scope;
   s.baseline = main.baseline;
   std::string subject;
-  ExperimentContext context;
-  context.amd = base.amd;
-  context.pytorch = base.pytorch;
-  context.shapes_recorded = base.shapes_recorded;
-  context.vllm = base.vllm;
+  ExperimentContext context = SameInput(base);
   context.graphs = base.graphs;
   SetIdleClass(trace, s, r, idle, subject, context);
   SetExperiment(s, subject, context);
@@ -557,14 +553,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   d.scope = Scope(trace, r);
   d.baseline = Baseline(r);
   d.queue = std::move(queue);
-  ExperimentContext context;
-  context.amd = IsAmdTrace(trace);
-  context.pytorch = IsPyTorchTrace(trace);
-  context.shapes_recorded = std::any_of(trace.host_ops.begin(),
-                                        trace.host_ops.end(),
-                                        [](const model::HostOp& op) { return op.input_dims != 0; });
-  for (model::NameId id = 0; id < trace.strings.size() && !context.vllm; ++id)
-    context.vllm = trace.Name(id).starts_with("vllm::");
+  ExperimentContext context = InputContext(trace);
   // Graphs already carry most launches, or the program captures them: never advise graphs.
   context.graphs =
       r.launch.graph_kernels * 2 > std::max<std::int64_t>(1, r.launch.kernel_ns.count) ||

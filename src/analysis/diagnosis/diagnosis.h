@@ -90,6 +90,12 @@ void SetExperiment(report::Diagnosis& diagnosis,
                    const std::string& subject,
                    const ExperimentContext& context = {});
 
+// What the input is, the same for every statement of a window: its vendor, framework (PyTorch,
+// vLLM) and whether its operators carry shapes (diagnosis_vendor.cc).
+ExperimentContext InputContext(const model::Trace& trace);
+// A fresh context for another statement of the same window: `base`'s input traits only.
+ExperimentContext SameInput(const ExperimentContext& base);
+
 // An AMD GPU trace: a device or API name says so (HIP calls, "AMD", "Instinct", "gfx").
 bool IsAmdTrace(const model::Trace& trace);
 

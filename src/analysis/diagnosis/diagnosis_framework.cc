@@ -217,11 +217,7 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
         "While the GPU runs, the kernel with the most critical time holds {} of the wall time "
         "(trace).",
         Pct(top->fraction)));
-    ExperimentContext context;
-    context.amd = base.amd;
-    context.pytorch = base.pytorch;
-    context.shapes_recorded = base.shapes_recorded;
-    context.vllm = base.vllm;
+    ExperimentContext context = SameInput(base);
     WidenToFlatProfile(s, r, wall_ns, context);
     SetExperiment(s, subject, context);
   }

@@ -1,6 +1,8 @@
 // Which vendor's tools a diagnosis names, and device kinds gpuperf does not analyse.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "analysis/core/names.h"
 #include "analysis/diagnosis/diagnosis.h"
 
@@ -28,6 +30,27 @@ bool IsAmdTrace(const model::Trace& trace) {
       ++cuda;
   }
   return hip > cuda;
+}
+
+ExperimentContext InputContext(const model::Trace& trace) {
+  ExperimentContext context;
+  context.amd = IsAmdTrace(trace);
+  context.pytorch = IsPyTorchTrace(trace);
+  context.shapes_recorded = std::any_of(trace.host_ops.begin(),
+                                        trace.host_ops.end(),
+                                        [](const model::HostOp& op) { return op.input_dims != 0; });
+  for (model::NameId id = 0; id < trace.strings.size() && !context.vllm; ++id)
+    context.vllm = trace.Name(id).starts_with("vllm::");
+  return context;
+}
+
+ExperimentContext SameInput(const ExperimentContext& base) {
+  ExperimentContext context;
+  context.amd = base.amd;
+  context.pytorch = base.pytorch;
+  context.shapes_recorded = base.shapes_recorded;
+  context.vllm = base.vllm;
+  return context;
 }
 
 std::string UnsupportedDevice(const model::Trace& trace) {
