@@ -13,7 +13,6 @@
 #include "analysis/findings/findings.h"
 #include "analysis/kernel/cache_reuse.h"
 #include "analysis/kernel/kernel_class.h"
-#include "analysis/kernel/readable_name.h"
 #include "analysis/predictions/amdahl.h"
 #include "model/ceilings.h"
 #include "util/intervals.h"
@@ -418,88 +417,6 @@ void RankStatements(report::Diagnosis& d) {
       main_bound,
       s.bottleneck));
 }
-
-// A profile is flat when the dominant kernel holds under this share of the critical kernel
-// time: measuring it alone leaves most of the GPU time unexplained.
-constexpr double kFlatTopShare = 0.2;
-// The group measured together: the top kernels up to this share of the critical kernel time...
-constexpr double kFlatGroupShare = 0.5;
-// ... and at most this many (one Nsight Compute pass with a -k regex over their names).
-constexpr std::size_t kFlatGroupMax = 10;
-// The local speedup the flat group's bound assumes (report.md's "gain at 2.00x" column): kernels
-// of unknown class are not free after any change, and ranking by the zero-time limit let a
-// measurement outrank a measured host finding (pytorch-kineto 2021-06: 1.58x against 1.25x on a
-// window whose host sets the pace).
-constexpr double kFlatAssumedSpeedup = 2.0;
-
-// An unknown-class dominant kernel in a flat profile: the statement is over the top kernels
-// together, so that its bound (Amdahl over their summed critical time, each a different kernel,
-// so disjoint) weighs the GPU phase and not the first of many similar kernels.
-}  // namespace
-
-void WidenToFlatProfile(report::Diagnosis& d,
-                        const report::AnalysisReport& r,
-                        std::int64_t wall_ns,
-                        ExperimentContext& context) {
-  if (d.bottleneck != "unknown" || d.dominant_kind != "kernel")
-    return;
-  std::vector<const report::CriticalShare*> shares;
-  std::int64_t total = 0;
-  for (const report::CriticalShare& s : r.predictions.kernels) {
-    if (IsCollective(r, s.name))
-      continue;
-    shares.push_back(&s);
-    total += s.critical_ns;
-  }
-  if (shares.size() < 2 || total <= 0)
-    return;
-  std::stable_sort(shares.begin(), shares.end(), [](const auto* a, const auto* b) {
-    return a->critical_ns > b->critical_ns;
-  });
-  if (Fraction(shares.front()->critical_ns, total) >= kFlatTopShare)
-    return;
-  std::int64_t group = 0;
-  std::size_t n = 0;
-  std::vector<std::string> names;
-  while (n < shares.size() && n < kFlatGroupMax && Fraction(group, total) < kFlatGroupShare) {
-    group += shares[n]->critical_ns;
-    if (names.size() < 3) {
-      const report::KernelRow* row = FindKernel(r, shares[n]->name);
-      names.push_back(row && !row->readable_name.empty() ? row->readable_name
-                                                         : ReadableKernelName(shares[n]->name));
-    }
-    ++n;
-  }
-  double f = std::min(
-      1.0, Fraction(group, wall_ns * std::max<std::int64_t>(1, r.predictions.device_groups)));
-  context.flat_kernels = n;
-  context.flat_names.clear();
-  for (const std::string& name : names)
-    context.flat_names += (context.flat_names.empty() ? "" : ", ") + name;
-  if (n > names.size())
-    context.flat_names += ", …";
-  // dominant.fraction stays the named kernel's own f; the bound is the group's. A measurement
-  // does not make kernels free: the bound assumes the measured kernels end up kFlatAssumedSpeedup
-  // times faster (an assumption, said), and the zero-time limit is only quoted.
-  context.flat_fraction = f;
-  d.bound_speedup_at_2x = AmdahlSpeedup(f, kFlatAssumedSpeedup);
-  d.bound_speedup = f < 1.0 ? std::optional<double>(AmdahlLimit(f)) : std::nullopt;
-  d.support.push_back(fmt::format(
-      "No kernel dominates: the top kernel holds {} of the critical kernel time ({} kernels); the "
-      "top {} together hold {}, f = {} of the steady-state wall time (trace). Made {:.0f}x faster "
-      "they would give {:.2f}x (an assumed local speedup: their class is not measured); {} only "
-      "if they took no time.",
-      Pct(Fraction(shares.front()->critical_ns, total)),
-      r.kernels.size(),
-      n,
-      Pct(Fraction(group, total)),
-      Pct(f),
-      kFlatAssumedSpeedup,
-      *d.bound_speedup_at_2x,
-      f < 1.0 ? fmt::format("{:.2f}x", AmdahlLimit(f)) : std::string("unbounded")));
-}
-
-namespace {
 
 // The dominant work's class: the collective or kernel with the most critical time, or
 // launch-bound when launch-class kernels hold most of the kernel time.
