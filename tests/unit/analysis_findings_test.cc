@@ -236,7 +236,8 @@ TEST_CASE("gpu_low_utilization: windows inside one-time work are start-up, not i
   // of it (20%, under 50%) counts only its 16 ms of idle.
   TraceBuilder busy_part = build(60);
   busy_part.Kernel("mid", 45 * kMs, 49 * kMs);
-  f = Find(Analyze(busy_part.trace, options), "gpu_low_utilization");
+  const auto busy_report = Analyze(busy_part.trace, options);  // outlives f: f points into it
+  f = Find(busy_report, "gpu_low_utilization");
   REQUIRE(f != nullptr);
   CHECK(f->time_ns == 16 * kMs);
   CHECK(f->severity == "warning");
