@@ -41,6 +41,7 @@ struct KernelRow {
   std::string grid;
   std::string block;
   std::int64_t short_instances = 0;  // instances shorter than their own launch call
+  std::int64_t graph_instances = 0;  // instances run as nodes of a CUDA/HIP graph (since 1.12.0)
   // The framework operator that launched most of this kernel's time (OperatorRow::name); ""
   // when the input records no operators.
   std::string top_operator;
@@ -159,6 +160,10 @@ struct Initialization {
   // The window the diagnosis and its bounds are over: the recorded (or measured) window less the
   // one-time work during which the GPU idled (one-time work beside GPU work still had to run).
   std::int64_t steady_window_ns = 0;
+  // Also outside the steady window, not one-time work: before the first GPU activity with its
+  // work already queued, and after the last one where the trace records nothing (since 1.12.0).
+  std::int64_t unobserved_lead_ns = 0;
+  std::int64_t unobserved_tail_ns = 0;
   std::vector<InitializationItem> items;  // by time, descending
   std::int64_t items_omitted = 0;
 };

@@ -205,6 +205,8 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   IdleAttribution idle =
       AttributeIdle(trace, all, measured, ImplicitSyncCalls(trace, index), init.intervals, &index);
   out.initialization.steady_window_ns = idle.steady_window_ns;
+  out.initialization.unobserved_lead_ns = idle.unobserved_lead_ns;
+  out.initialization.unobserved_tail_ns = idle.unobserved_tail_ns;
   out.findings =
       RunRules({trace, index, options, out.timeline, out.launch, &idle, &init.intervals});
   out.predictions = ComputePredictions(trace,
@@ -214,7 +216,8 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
                                        options.prediction_rows,
                                        &preroll,
                                        idle.excluded_ns,
-                                       idle.unobserved_lead_ns);
+                                       idle.unobserved_lead_ns,
+                                       idle.unobserved_tail_ns);
   BoundFindings(out.findings, idle.steady_window_ns);
 
   CopyDiagnostics(trace, out);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string>
 
 namespace gpuperf::model {
 namespace {
@@ -10,6 +11,7 @@ namespace {
 constexpr double kT = 1e12;
 constexpr double kG = 1e9;
 constexpr std::int64_t kMiB = 1024 * 1024;
+constexpr std::int64_t kGiB = 1024 * kMiB;
 
 // The four A100 variants share every rate; only the DRAM bandwidth differs.
 DeviceCeilings A100(std::string_view key,
@@ -299,7 +301,14 @@ std::vector<DeviceCeilings> BuildTable() {
                    .tf32 = {{}, 653.7 * kT},
                    .fp8 = {{}, 2614.9 * kT},
                    .int8 = {{}, 2614.9 * kT},
-                   .source = "AMD Instinct MI300X accelerator datasheet (dense figures)"});
+                   .source = "AMD Instinct MI300X accelerator datasheet (dense figures)",
+                   // gfx942 with 304 CUs and 192 GiB: MI325X has the same CUs and 256 GiB,
+                   // MI300A 228 CUs. HIP reports 206141652992 bytes (vllm_hip_graphs).
+                   .identity = UnnamedIdentity{.compute_major = 9,
+                                               .compute_minor = 4,
+                                               .sm_count = 304,
+                                               .memory_min_bytes = 180 * kGiB,
+                                               .memory_max_bytes = 200 * kGiB}});
   return table;
 }
 
@@ -431,6 +440,28 @@ CeilingMatch FindCeilings(std::string_view device_name,
                 cc(entry->compute_major, entry->compute_minor)};
   }
   return {entry, ""};
+}
+
+CeilingMatch IdentifyUnnamed(std::int32_t compute_major,
+                             std::int32_t compute_minor,
+                             std::int32_t sm_count,
+                             std::int64_t memory_bytes) {
+  std::vector<const DeviceCeilings*> found;
+  for (const DeviceCeilings& entry : AllCeilings()) {
+    const std::optional<UnnamedIdentity>& id = entry.identity;
+    if (id && id->compute_major == compute_major && id->compute_minor == compute_minor &&
+        id->sm_count == sm_count && id->memory_min_bytes <= memory_bytes &&
+        memory_bytes <= id->memory_max_bytes)
+      found.push_back(&entry);
+  }
+  if (found.size() != 1)
+    return {nullptr, "the trace does not name the GPU"};
+  CeilingMatch match{found.front(), ""};
+  match.identified_by = "the trace names no GPU; identified as " + std::string(found.front()->key) +
+                        " by its attributes (compute capability " + std::to_string(compute_major) +
+                        "." + std::to_string(compute_minor) + ", " + std::to_string(sm_count) +
+                        " SMs or compute units, " + std::to_string(memory_bytes / kGiB) + " GiB)";
+  return match;
 }
 
 std::vector<const DeviceCeilings*> CeilingsForComputeCapability(std::int32_t major,

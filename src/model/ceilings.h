@@ -35,6 +35,17 @@ struct PeakRate {
   std::optional<double> tensor;  // per second
 };
 
+// What an unnamed device must report to be this part: its compute capability as the runtime
+// reports it (HIP reports gfx942 as 9.4), its SM or compute-unit count, and its memory size in a
+// range (MI300X 192 GiB against MI325X 256 GiB: same compute units, other HBM).
+struct UnnamedIdentity {
+  std::int32_t compute_major = 0;
+  std::int32_t compute_minor = 0;
+  std::int32_t sm_count = 0;
+  std::int64_t memory_min_bytes = 0;
+  std::int64_t memory_max_bytes = 0;
+};
+
 struct DeviceCeilings {
   std::string_view key;     // stable entry name: "H100 SXM5 80GB"
   std::string_view vendor;  // "NVIDIA", "AMD"
@@ -52,6 +63,10 @@ struct DeviceCeilings {
   PeakRate fp64, fp32, fp16, bf16, tf32, fp8, int8;
   std::string_view source;                  // the vendor document
   std::string_view evidence = "datasheet";  // evidence tier of every figure here
+  // For a device the trace records without a name (ROCm's Kineto leaves deviceProperties' name
+  // empty): the attributes that identify this part alone among the parts the table or the
+  // vendor's line holds, or none when its attributes are shared with a part of other ceilings.
+  std::optional<UnnamedIdentity> identity{};
 
   std::optional<double> Peak(Precision precision, MathUnit unit) const;
 };
@@ -74,6 +89,8 @@ struct CeilingMatch {
 
   const DeviceCeilings* entry = nullptr;  // null when no entry fits
   std::string reason;                     // why not, for a report note; empty on a match
+  // On a match by attributes (IdentifyUnnamed): which ones, for the report; "" on a name match.
+  std::string identified_by{};
   // Keeps an entry that is not in the static table alive (measured ceilings,
   // model/measured_ceilings.h): `entry` then points into it. Null for datasheet entries.
   std::shared_ptr<const DeviceCeilings> owned;
@@ -86,6 +103,14 @@ struct CeilingMatch {
 CeilingMatch FindCeilings(std::string_view device_name,
                           std::int32_t compute_major = 0,
                           std::int32_t compute_minor = 0);
+
+// For a device the trace records without a name: the one entry whose UnnamedIdentity its
+// compute capability, SM count and memory size fit, with `identified_by` saying so; no match
+// (and the reason) when none or several fit.
+CeilingMatch IdentifyUnnamed(std::int32_t compute_major,
+                             std::int32_t compute_minor,
+                             std::int32_t sm_count,
+                             std::int64_t memory_bytes);
 
 // The entries with this compute capability (several for most: 8.0 is every A100 variant). For
 // messages; a compute capability alone never selects ceilings.

@@ -63,6 +63,8 @@ Json InitializationJson(const Initialization& init) {
   return Json{{"time_ns", init.time_ns},
               {"fraction", RoundedNumber(init.fraction, 6)},
               {"steady_window_ns", init.steady_window_ns},
+              {"unobserved_lead_ns", init.unobserved_lead_ns},
+              {"unobserved_tail_ns", init.unobserved_tail_ns},
               {"items", std::move(items)},
               {"items_omitted", init.items_omitted}};
 }

@@ -99,6 +99,7 @@ Json KernelsJson(const std::vector<KernelRow>& kernels) {
     JsonFieldWriter write(object);
     fields::KernelRowFields(k, write);
     object["short_instances"] = k.short_instances;
+    object["graph_instances"] = k.graph_instances;
     object["top_operator"] = k.top_operator;
     object["category"] = k.category;
     if (k.roofline)

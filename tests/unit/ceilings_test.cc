@@ -6,6 +6,8 @@
 #include <set>
 #include <string>
 
+#include "analysis/kernel/device_roofs.h"
+
 namespace {
 
 using gpuperf::model::AllCeilings;
@@ -123,3 +125,37 @@ TEST_CASE("ceilings: datasheet figures, dense, with sources", "[ceilings]") {
 }
 
 }  // namespace
+
+TEST_CASE("ceilings: an unnamed device is identified only by attributes one entry declares",
+          "[ceilings]") {
+  // ROCm's Kineto: name "", computeMajor 9, computeMinor 4, numSms 304, 206141652992 bytes.
+  auto mi300x = gpuperf::model::IdentifyUnnamed(9, 4, 304, 206141652992);
+  REQUIRE(mi300x.entry != nullptr);
+  CHECK(mi300x.entry->key == "Instinct MI300X");
+  CHECK(mi300x.identified_by.find("identified as Instinct MI300X by its attributes") !=
+        std::string::npos);
+  // MI325X: the same compute units with 256 GiB; MI300A: 228 CUs; an H100 by cc and SMs.
+  CHECK(gpuperf::model::IdentifyUnnamed(9, 4, 304, 256LL << 30).entry == nullptr);
+  CHECK(gpuperf::model::IdentifyUnnamed(9, 4, 228, 128LL << 30).entry == nullptr);
+  CHECK(gpuperf::model::IdentifyUnnamed(9, 0, 132, 80LL << 30).entry == nullptr);
+  // A name match says nothing about attributes.
+  CHECK(FindCeilings("AMD Instinct MI300X VF").identified_by.empty());
+}
+
+TEST_CASE("ceilings: a trace's unnamed MI300X gets its ceilings, and says how", "[ceilings]") {
+  gpuperf::model::Trace trace;
+  gpuperf::model::Device d;
+  d.id = 2;
+  d.compute_major = 9;
+  d.compute_minor = 4;
+  d.sm_count = 304;
+  d.memory_bytes = 206141652992;
+  trace.devices.push_back(d);
+  gpuperf::model::CeilingMatch match = gpuperf::analysis::DeviceCeilingMatch(trace, 2);
+  REQUIRE(match.entry != nullptr);
+  CHECK(match.entry->key == "Instinct MI300X");
+  CHECK_FALSE(match.identified_by.empty());
+  // 256 GiB is an MI325X: no entry, and the reason stays.
+  trace.devices[0].memory_bytes = 256LL << 30;
+  CHECK(gpuperf::analysis::DeviceCeilingMatch(trace, 2).entry == nullptr);
+}

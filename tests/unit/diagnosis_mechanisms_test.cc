@@ -200,6 +200,11 @@ TEST_CASE("graph launches: one call counts once, its nodes are not shorter than 
   CHECK(r.launch.kernels_shorter_than_launch == 0);
   CHECK(r.launch.api_to_kernel_ratio == Approx(500.0 / 20.0));
   CHECK(r.kernels.at(0).short_instances == 0);
+  CHECK(r.kernels.at(0).graph_instances == 10);
+  // A 2 us node under one wave is latency-bound, not launch-bound: it has no launch call.
+  CHECK(r.kernels.at(0).classification.bound == "latency");
+  CHECK(r.kernels.at(0).classification.basis == "launch");
+  CHECK(Contains(r.kernels.at(0).classification.reason, "10 of its 10 instances ran as graph"));
   CHECK(Find(r, "launch_overhead") == nullptr);
   CHECK_FALSE(Contains(r.diagnosis.next_experiment, "CUDA graph"));
   // The queue depth is per call: its first node starts 100 us after the call returns.

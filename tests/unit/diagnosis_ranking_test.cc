@@ -137,6 +137,43 @@ TEST_CASE("flat profile: the GPU statement is over the top kernels, a small wait
   CHECK_FALSE(Contains(o.diagnosis.next_experiment, "kernels together"));
 }
 
+TEST_CASE("flat profile: close runners-up are measured with a dominant kernel of unknown class",
+          "[diagnosis][ranking]") {
+  // Per period: "moe_up" 4 ms, "moe_down" 3 ms, "norm" 0.5 ms, back to back. moe_up holds 53%
+  // of the critical kernel time (not flat), but moe_down holds 75% of moe_up's: naming moe_up
+  // alone leaves 40% of the GPU time out of the experiment. The two are measured together.
+  // The host launches everything up front (the GPU is the bottleneck: every kernel is critical).
+  TraceBuilder b;
+  std::int64_t t = 200 * kUs;
+  int id = 0;
+  for (int i = 0; i < 4; ++i) {
+    for (auto [name, length] : {std::pair{"moe_up", 4 * kMs},
+                                std::pair{"moe_down", 3 * kMs},
+                                std::pair{"norm", 500 * kUs}}) {
+      ++id;
+      b.Api("cudaLaunchKernel", id * 10 * kUs, id * 10 * kUs + 5 * kUs, id);
+      b.Kernel(name, t, t + length, id);
+      t += length;
+    }
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Diagnosis& d = r.diagnosis;
+  CHECK(d.label == "GPU-bound, kernel class unknown");
+  CHECK(Contains(d.next_experiment,
+                 "Measure the work of the top 2 kernels together (moe_up, "
+                 "moe_down)"));
+  CHECK(Contains(d.next_experiment, "they hold similar time"));
+  bool said = false;
+  for (const std::string& line : d.support)
+    said = said || Contains(line, "2 kernels hold similar time (each at least 50% of the top");
+  CHECK(said);
+  // 28 ms of the two over the window (the first launch at 10 us to the last kernel's end): made
+  // 2x faster, 1 / (1 - f / 2).
+  REQUIRE(d.bound_speedup_at_2x);
+  double f = 28.0 / (static_cast<double>(t - 10 * kUs) / 1e6);
+  CHECK(*d.bound_speedup_at_2x == Approx(1.0 / (1.0 - f / 2)).epsilon(1e-3));
+}
+
 TEST_CASE("flat profile: a measurement ranks by its gain at 2x, under a measured host finding",
           "[diagnosis][ranking]") {
   // Per 1.4 ms period: ten different kernels of 900 us (critical: the next one is already

@@ -179,3 +179,76 @@ TEST_CASE("waits: a wait is never credited the idle before it began", "[diagnosi
   REQUIRE(copy->gpu_idle_caused_ns);
   CHECK(*copy->gpu_idle_caused_ns == 500 * kUs + 510 * kUs);
 }
+
+TEST_CASE("window: after the last GPU activity, time the trace records nothing in is unobserved",
+          "[diagnosis][window]") {
+  // Two kernels end at 10 ms; the host's last op ends at 12 ms; the trace ends with a closing
+  // synchronization at [40 ms, 40.05 ms). The 28 ms in between hold no record at all: they leave
+  // the idle and the window. The recorded 2 ms op after the last kernel stays idle.
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("first", 10 * kUs, 5 * kMs, 1);
+  b.Api("cudaLaunchKernel", 10 * kUs, 15 * kUs, 2);
+  b.Kernel("second", 5 * kMs, 10 * kMs, 2);
+  b.Op("aten::item", 10 * kMs, 12 * kMs);
+  b.Api("cudaDeviceSynchronize", 40 * kMs, 40 * kMs + 50 * kUs);
+  report::AnalysisReport r = Analyze(b.trace);
+  const std::int64_t unobserved = 28 * kMs;
+  CHECK(r.initialization.steady_window_ns == 40 * kMs + 50 * kUs - unobserved);
+  CHECK(r.predictions.wall_ns == r.initialization.steady_window_ns);
+  CHECK(Contains(r.predictions.wall_source, "after the last GPU activity"));
+  CHECK(AnySupport(r.diagnosis, "28.0 ms passed in which the trace records nothing"));
+  // An unrecorded stretch under 1 ms stays idle.
+  TraceBuilder short_tail;
+  short_tail.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  short_tail.Kernel("first", 10 * kUs, 10 * kMs, 1);
+  short_tail.Api("cudaDeviceSynchronize", 10 * kMs + 500 * kUs, 10 * kMs + 550 * kUs);
+  report::AnalysisReport s = Analyze(short_tail.trace);
+  CHECK(s.initialization.steady_window_ns == 10 * kMs + 550 * kUs);
+  CHECK_FALSE(AnySupport(s.diagnosis, "the trace records nothing"));
+}
+
+TEST_CASE("initialization: a repeated host range's outlying first instance is one-time work",
+          "[diagnosis][initialization]") {
+  // A multi-process DataLoader's first fetch starts its workers: 100 ms, then four fetches of
+  // 10 ms, each followed by 10 ms of GPU work. The first fetch's 90 ms beyond the median is
+  // one-time work (10x the median; 3x suffices for a loader's first fetch); the later ones stay
+  // in the steady state.
+  TraceBuilder b;
+  const std::string fetch = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__";
+  std::int64_t t = 0;
+  for (int i = 0; i < 5; ++i) {
+    std::int64_t length = i == 0 ? 100 * kMs : 10 * kMs;
+    b.AddRange(gpuperf::model::RangeKind::kUserAnnotation, fetch, t, t + length);
+    t += length;
+    b.Api("cudaLaunchKernel", t, t + 5 * kUs, i + 1);
+    b.Kernel("step", t + 10 * kUs, t + 10 * kMs, i + 1);
+    t += 10 * kMs;
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  REQUIRE_FALSE(r.initialization.items.empty());
+  const report::InitializationItem& item = r.initialization.items.front();
+  CHECK(item.kind == "first_call");
+  CHECK(item.name == fetch);
+  CHECK(item.time_ns == 90 * kMs);
+  CHECK(Contains(item.evidence, "starts its worker processes"));
+  // Another range needs 10x its median: 5x (a 50 ms first instance) is no outlier.
+  TraceBuilder other;
+  t = 0;
+  for (int i = 0; i < 5; ++i) {
+    std::int64_t length = i == 0 ? 50 * kMs : 10 * kMs;
+    other.AddRange(gpuperf::model::RangeKind::kUserAnnotation, "## forward ##", t, t + length);
+    t += length;
+    other.Api("cudaLaunchKernel", t, t + 5 * kUs, i + 1);
+    other.Kernel("step", t + 10 * kUs, t + 10 * kMs, i + 1);
+    t += 10 * kMs;
+  }
+  CHECK(Analyze(other.trace).initialization.items.empty());
+  // A range seen twice has no median to stand out from.
+  TraceBuilder twice;
+  twice.AddRange(gpuperf::model::RangeKind::kUserAnnotation, fetch, 0, 400 * kMs);
+  twice.AddRange(gpuperf::model::RangeKind::kUserAnnotation, fetch, 400 * kMs, 410 * kMs);
+  twice.Api("cudaLaunchKernel", 410 * kMs, 410 * kMs + 5 * kUs, 1);
+  twice.Kernel("step", 411 * kMs, 420 * kMs, 1);
+  CHECK(Analyze(twice.trace).initialization.items.empty());
+}

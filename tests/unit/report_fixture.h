@@ -58,6 +58,7 @@ inline report::AnalysisReport SampleReport() {
                        "",
                        "",
                        0,
+                       0,   // graph_instances
                        "",  // top_operator
                        std::nullopt,
                        std::nullopt,
@@ -72,6 +73,7 @@ inline report::AnalysisReport SampleReport() {
                        "[128,1,1]",
                        "[256,1,1]",
                        2,
+                       0,   // graph_instances
                        "",  // top_operator
                        std::nullopt,
                        std::nullopt,

@@ -104,6 +104,7 @@ TEST_CASE("report.json kernels are sorted by total time and carry every statisti
                                                      "grid",
                                                      "block",
                                                      "short_instances",
+                                                     "graph_instances",
                                                      "top_operator",
                                                      "category",
                                                      "classification"});

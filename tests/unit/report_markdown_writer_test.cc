@@ -75,6 +75,7 @@ TEST_CASE("report.md kernel table is sorted and cut to the top rows") {
                               "",
                               "",
                               0,
+                              0,   // graph_instances
                               "",  // top_operator
                               std::nullopt,
                               std::nullopt,

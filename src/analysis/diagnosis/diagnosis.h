@@ -82,6 +82,7 @@ struct ExperimentContext {
   std::size_t flat_kernels = 0;
   std::string flat_names;
   double flat_fraction = 0;  // their summed critical time over the steady-state window
+  bool flat_peers = false;   // not flat: runners-up hold nearly as much as the top kernel
 };
 
 // A grid of at least this many waves keeps every SM busy: more blocks do not add parallelism.

@@ -395,15 +395,18 @@ Advice AdviceFor(const report::Diagnosis& d,
   // a user model file (per-launch formulas over the launch geometry).
   if (context.flat_kernels > 0) {
     return {fmt::format("Measure the work of the top {} kernels together ({}): {}, one pass with "
-                        "-k regex: over their names, or {} for a byte/FLOP model; no single "
-                        "kernel is worth optimising alone in this flat profile.",
+                        "-k regex: over their names, or {} for a byte/FLOP model; {}.",
                         context.flat_kernels,
                         context.flat_names,
                         tools.roofline,
                         context.pytorch && !context.shapes_recorded
                             ? "record shapes (PyTorch record_shapes=True)"
                             : "write their FLOPs and bytes per launch as formulas "
-                              "(gpuperf analyze --model FILE)"),
+                              "(gpuperf analyze --model FILE)",
+                        context.flat_peers
+                            ? "they hold similar time, so the top one alone leaves the others "
+                              "unexplained"
+                            : "no single kernel is worth optimising alone in this flat profile"),
             "Not applicable until a class is proposed: the measurement decides, kernel by "
             "kernel, between memory-, compute- and latency-bound; the bound assumes the kernels "
             "end up 2x faster, which their measured roofs may allow or not.",

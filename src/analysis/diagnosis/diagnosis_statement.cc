@@ -176,6 +176,13 @@ void AddQueueAndCoverage(report::Diagnosis& d, const IdleAttribution& idle) {
         "host and GPU clocks differ. Unobserved, not idle: left out of the idle shares and of "
         "the steady-state window (trace: launch calls by correlation).",
         Ms(idle.unobserved_lead_ns)));
+  if (idle.unobserved_tail_ns > 0)
+    d.support.push_back(fmt::format(
+        "After the last GPU activity, {} passed in which the trace records nothing (no GPU work, "
+        "CUDA call, operator, range or frame) before it ends: outside the recorded work, and "
+        "no later GPU work waited through it. Unobserved, not idle: left out of the idle shares "
+        "and of the steady-state window (trace).",
+        Ms(idle.unobserved_tail_ns)));
   if (idle.coverage_gap_ns > 0)
     d.support.push_back(fmt::format(
         "{} stretch{} ({}) hold a blocking call of at least {} during which the GPU ran nothing "

@@ -33,8 +33,8 @@ std::string Verdict(const report::Diagnosis& d) {
   if (!d.secondary.empty()) {
     const report::Diagnosis& s = d.secondary.front();
     const char* phase = s.dominant_kind == "idle" ? "idle phase" : "GPU phase";
-    text += s.bottleneck == "unknown" ? fmt::format("; {}: of unknown class", phase)
-                                      : fmt::format("; {}: {}", phase, s.label);
+    text += s.label.empty() || s.label == "unknown" ? fmt::format("; {}: of unknown class", phase)
+                                                    : fmt::format("; {}: {}", phase, s.label);
   }
   std::string_view next = d.next_experiment;
   // The first clause: up to ": " or ". " outside parentheses ("aten::addmm" and "1.5x" do not

@@ -19,6 +19,9 @@ namespace gpuperf::analysis {
 namespace {
 
 constexpr std::size_t kItemsKept = 20;
+// A multi-process DataLoader's first fetch starts its workers: a first instance at 3x the median
+// fetch is start-up (HostRangeOutliers).
+constexpr double kWorkerStartFactor = 3.0;
 
 struct Candidate {
   std::string kind;
@@ -116,8 +119,12 @@ void AddToGroup(Groups& groups,
   }
 }
 
-// "is an outlier": at least kOneTimeMinNs, and kOneTimeFactor x the median of the others.
-bool Outlier(Group& g, std::int64_t duration, std::int64_t& median, bool lone_counts) {
+// "is an outlier": at least kOneTimeMinNs, and `factor` x the median of the others.
+bool Outlier(Group& g,
+             std::int64_t duration,
+             std::int64_t& median,
+             bool lone_counts,
+             double factor = kOneTimeFactor) {
   if (duration < kOneTimeMinNs)
     return false;
   if (g.durations.size() < 2) {
@@ -125,7 +132,7 @@ bool Outlier(Group& g, std::int64_t duration, std::int64_t& median, bool lone_co
     return lone_counts;
   }
   median = Median(g.durations);
-  return static_cast<double>(duration) >= kOneTimeFactor * static_cast<double>(median);
+  return static_cast<double>(duration) >= factor * static_cast<double>(median);
 }
 
 // Kernel name of each launch call (the first kernel it ran), for "first launch of a kernel":
@@ -402,17 +409,70 @@ void HostOpOutliers(const model::Trace& trace, std::vector<Candidate>& out) {
     std::string name(trace.Name(op.name));
     if (!KindByName(name).empty())
       continue;  // NamedWork has it
-    out.push_back({"first_call",
-                   name,
-                   op.start_ns,
-                   op.end_ns,
-                   fmt::format("first instance {}: {:.0f}x the median of its {} instances "
-                               "with the same input shapes (trace: host ops)",
-                               Ms(op.end_ns - op.start_ns),
-                               static_cast<double>(op.end_ns - op.start_ns) /
-                                   static_cast<double>(std::max<std::int64_t>(1, median)),
-                               group.durations.size()),
-                   true});
+    out.push_back(
+        {"first_call",
+         name,
+         op.start_ns,
+         op.end_ns,
+         fmt::format("first instance {}: {:.0f}x the median of its {} instances{} "
+                     "(trace: host ops)",
+                     Ms(op.end_ns - op.start_ns),
+                     static_cast<double>(op.end_ns - op.start_ns) /
+                         static_cast<double>(std::max<std::int64_t>(1, median)),
+                     group.durations.size(),
+                     trace.Name(op.input_dims).empty() ? "" : " with the same input shapes"),
+         true});
+  }
+}
+
+// Repeated host ranges (NVTX, record_function) whose first instance is an outlier against the
+// median of its name's instances: a first forward builds its caches, a first fetch of a
+// multi-process DataLoader starts its worker processes and waits for their first batches (a
+// documented cost, so 3x the median suffices there: resnet's first fetch is 1.94 s against
+// fetches that are themselves long, 110-200 ms, while the loader starves the GPU). A range's
+// instances do real work each time, so only the first one's excess over the median is one-time:
+// [start, end - median]. An op candidate inside that takes 90% of it names it instead
+// (KeepSpecific: from_host_op).
+void HostRangeOutliers(const model::Trace& trace, std::vector<Candidate>& out) {
+  Groups groups;
+  for (std::size_t i = 0; i < trace.ranges.size(); ++i) {
+    const model::Range& r = trace.ranges[i];
+    if (r.device != model::kNoId ||
+        (r.kind != model::RangeKind::kNvtx && r.kind != model::RangeKind::kUserAnnotation))
+      continue;
+    AddToGroup(groups, GroupKey{r.pid, r.name, 0}, i, r.start_ns, r.end_ns - r.start_ns);
+  }
+  for (auto& [key, group] : groups) {
+    const model::Range& r = trace.ranges[group.first];
+    std::string name(trace.Name(r.name));
+    bool worker_start =
+        IsDataLoaderFetch(name) && name.find("MultiProcessing") != std::string::npos;
+    std::int64_t median = 0;
+    // A lone range (a step, the whole run) is not a first instance: nothing repeats it.
+    if (group.durations.size() < 3 || !Outlier(group,
+                                               r.end_ns - r.start_ns,
+                                               median,
+                                               false,
+                                               worker_start ? kWorkerStartFactor : kOneTimeFactor))
+      continue;
+    if (!KindByName(name).empty())
+      continue;  // NamedWork has it
+    out.push_back(
+        {"first_call",
+         name,
+         r.start_ns,
+         r.end_ns - median,
+         fmt::format("first instance {}: {:.0f}x the median of its {} instances, {} "
+                     "of it beyond that median (trace: host ranges){}",
+                     Ms(r.end_ns - r.start_ns),
+                     static_cast<double>(r.end_ns - r.start_ns) /
+                         static_cast<double>(std::max<std::int64_t>(1, median)),
+                     group.durations.size(),
+                     Ms(r.end_ns - r.start_ns - median),
+                     worker_start ? "; a multi-process DataLoader starts its worker processes "
+                                    "and waits for their first batches on its first fetch"
+                                  : ""),
+         true});
   }
 }
 
@@ -552,6 +612,7 @@ InitializationResult DetectInitialization(const model::Trace& trace,
   ApiOutliers(trace, index, facts, candidates);
   LazyFirstLaunches(trace, index, facts, candidates);
   HostOpOutliers(trace, candidates);
+  HostRangeOutliers(trace, candidates);
   NamedWork(trace, candidates);
   GraphCapture(trace, candidates);
   EdgeResourceCalls(trace, index, candidates);

@@ -139,6 +139,8 @@ std::vector<report::CeilingsUsed> CeilingsUsed(const model::Trace& trace,
       used.entry = std::string(entry->key);
       used.evidence = std::string(entry->evidence);
       used.source = std::string(entry->source);
+      if (!roofs.match.identified_by.empty())
+        used.source += "; " + roofs.match.identified_by;
       used.dram_bytes_per_s = entry->dram_bytes_per_s;
       used.l2_bytes = entry->l2_bytes;
       AddPeaks(*entry, used);

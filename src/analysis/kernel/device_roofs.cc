@@ -37,6 +37,12 @@ model::CeilingMatch MatchOf(const model::Device* d) {
   model::CeilingMatch match =
       d ? model::FindCeilings(d->name, d->compute_major, d->compute_minor)
         : model::CeilingMatch{nullptr, "the trace has no record of the device"};
+  if (d && d->name.empty() && !match.entry) {
+    model::CeilingMatch identified =
+        model::IdentifyUnnamed(d->compute_major, d->compute_minor, d->sm_count, d->memory_bytes);
+    if (identified.entry)
+      return identified;
+  }
   if (d && d->name.empty()) {  // say which parts the compute capability leaves open
     std::string candidates;
     for (const auto* entry :

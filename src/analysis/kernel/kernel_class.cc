@@ -244,6 +244,16 @@ report::KernelClass Classify(const model::Trace& trace,
                            shape && shape->max_blocks > 0
                                ? "the trace records the grid but not the device's SM count"
                                : "the trace records no grid");
+    // Graph nodes have no launch call each: what a small node costs is the GPU's fixed
+    // per-kernel latency, which fusion removes and graphs (already used) do not.
+    if (row.graph_instances * 2 > row.duration_ns.count) {
+      c.bound = "latency";
+      c.reason += fmt::format(
+          "; {} of its {} instances ran as graph nodes, with no launch call of their own: its "
+          "time is the GPU's fixed per-kernel latency, not host launch cost",
+          row.graph_instances,
+          row.duration_ns.count);
+    }
   } else if (roof && roof->bound == "latency") {
     c.bound = "latency";
     c.evidence = roof->evidence;

@@ -208,7 +208,8 @@ report::Predictions ComputePredictions(const model::Trace& trace,
                                        std::size_t kernels_kept,
                                        const PreRoll* preroll,
                                        std::int64_t one_time_idle_ns,
-                                       std::int64_t unobserved_ns) {
+                                       std::int64_t unobserved_lead_ns,
+                                       std::int64_t unobserved_tail_ns) {
   report::Predictions out;
   TraceWindow window = ComputeTraceWindow(trace);
   out.wall_ns = window.length_ns();
@@ -237,12 +238,18 @@ report::Predictions ComputePredictions(const model::Trace& trace,
         "steady-state window",
         Ms(one_time_idle_ns));
   }
-  if (unobserved_ns > 0 && unobserved_ns < out.wall_ns) {
-    out.wall_ns -= unobserved_ns;
+  if (unobserved_lead_ns > 0 && unobserved_lead_ns < out.wall_ns) {
+    out.wall_ns -= unobserved_lead_ns;
     out.wall_source += fmt::format(
         ", less {} before the first GPU activity with its work already launched and nothing "
         "recorded running (unobserved)",
-        Ms(unobserved_ns));
+        Ms(unobserved_lead_ns));
+  }
+  if (unobserved_tail_ns > 0 && unobserved_tail_ns < out.wall_ns) {
+    out.wall_ns -= unobserved_tail_ns;
+    out.wall_source += fmt::format(
+        ", less {} after the last GPU activity in which the trace records nothing (unobserved)",
+        Ms(unobserved_tail_ns));
   }
   CriticalTimes times = AttributeCriticalTime(trace, critical, [&](std::size_t i) {
     const model::GpuActivity& a = trace.activities[i];

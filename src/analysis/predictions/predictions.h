@@ -39,8 +39,8 @@ inline constexpr double kIllustrativeSpeedups[] = {1.25, 2.0};
 // are NVTX and user-annotation ranges by their union of host time. With a pre-roll (orphan work
 // from before the recording) the window starts at its end and its activities hold no critical time.
 // `one_time_idle_ns`, the GPU idle inside one-time work (initialization), is left out of the wall
-// too, so f and every bound are over the same steady-state window as the diagnosis', and so is
-// `unobserved_ns` (idle_attribution.h, unobserved_lead_ns).
+// too, so f and every bound are over the same steady-state window as the diagnosis', and so are
+// `unobserved_lead_ns` and `unobserved_tail_ns` (idle_attribution.h).
 report::Predictions ComputePredictions(const model::Trace& trace,
                                        const CorrelationIndex& index,
                                        const std::vector<report::KernelRow>& kernels,
@@ -48,7 +48,8 @@ report::Predictions ComputePredictions(const model::Trace& trace,
                                        std::size_t kernels_kept,
                                        const PreRoll* preroll = nullptr,
                                        std::int64_t one_time_idle_ns = 0,
-                                       std::int64_t unobserved_ns = 0);
+                                       std::int64_t unobserved_lead_ns = 0,
+                                       std::int64_t unobserved_tail_ns = 0);
 
 // One share for every kernel whose name passes `select`, taken together: a stretch counts when
 // only selected kernels run on the device (`gpuperf predict --kernel REGEX`).

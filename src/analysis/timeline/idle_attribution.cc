@@ -417,6 +417,54 @@ bool StreamWaitCall(std::string_view name) {
          name.starts_with("hipStreamWaitEvent");
 }
 
+// Everything the host is recorded doing inside `within`: API calls, framework ops, host ranges
+// (except those longer than `enclosing`, which wrap the whole run and say nothing), Python frames
+// and OS runtime calls, merged and clipped.
+std::vector<Interval> RecordedHostWork(const model::Trace& trace,
+                                       Interval within,
+                                       std::int64_t enclosing) {
+  std::vector<Interval> raw;
+  auto add = [&](std::int64_t start, std::int64_t end) {
+    start = std::max(start, within.start);
+    end = std::min(end, within.end);
+    if (start < end)
+      raw.push_back({start, end});
+  };
+  for (const model::ApiCall& c : trace.api_calls)
+    add(c.start_ns, c.end_ns);
+  for (const model::HostOp& op : trace.host_ops)
+    add(op.start_ns, op.end_ns);
+  for (const model::Range& r : trace.ranges) {
+    if (r.device == model::kNoId && r.end_ns - r.start_ns <= enclosing)
+      add(r.start_ns, r.end_ns);
+  }
+  for (const model::PythonFrame& f : trace.python_frames)
+    add(f.start_ns, f.end_ns);
+  for (const model::OsCall& call : trace.os_calls)
+    add(call.start_ns, call.end_ns);
+  return util::MergeIntervals(std::move(raw));
+}
+
+// After the last GPU activity nothing later waits for the GPU: the stretches of the trailing gap
+// where the trace records nothing at all (resnet: 1.65 s between its last kernel and the
+// profiler's closing synchronization) are outside the recorded work. Their total, when over
+// kUnobservedLeadNs, leaves the gaps (the recorded pieces stay); 0 otherwise.
+std::int64_t CutUnobservedTail(const model::Trace& trace,
+                               const std::vector<Interval>& busy,
+                               std::int64_t window_ns,
+                               std::vector<Interval>& gaps) {
+  if (busy.empty() || gaps.empty() || gaps.back().start < busy.back().end)
+    return 0;
+  Interval tail = gaps.back();
+  std::vector<Interval> recorded = RecordedHostWork(trace, tail, window_ns / 2);
+  std::int64_t unobserved = tail.end - tail.start - util::TotalLength(recorded);
+  if (unobserved <= kUnobservedLeadNs)
+    return 0;
+  gaps.pop_back();
+  gaps.insert(gaps.end(), recorded.begin(), recorded.end());
+  return unobserved;
+}
+
 std::vector<Interval> WindowGaps(const std::vector<Interval>& busy, const TraceWindow& window) {
   std::vector<Interval> gaps;
   std::int64_t previous_end = window.start_ns;
@@ -485,6 +533,7 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
   // One-time work is not steady state: its idle time is left out of the attribution.
   std::vector<Interval> gaps = util::Subtract(all_gaps, excluded);
   out.excluded_ns = util::TotalLength(all_gaps) - util::TotalLength(gaps);
+  out.unobserved_tail_ns = CutUnobservedTail(trace, busy, out.window_ns, gaps);
   // One-time work shortens the wall only where the GPU idled: where it ran beside GPU work, that
   // work still had to run.
   out.steady_window_ns = out.window_ns - out.excluded_ns;
@@ -549,7 +598,7 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
     if (start < out.last_busy_end)
       out.other_gaps.push_back({start, end});
   }
-  out.steady_window_ns -= out.unobserved_lead_ns;
+  out.steady_window_ns -= out.unobserved_lead_ns + out.unobserved_tail_ns;
   if (index && !out.queued_gaps_at.empty())
     out.queued_in_graphs_ns = util::TotalLength(
         util::Intersect(out.queued_gaps_at, GraphSpans(trace, activities, *index, busy)));

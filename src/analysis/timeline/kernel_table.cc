@@ -18,6 +18,7 @@ struct KernelGroup {
   bool grid_agrees = true;
   bool block_agrees = true;
   std::int64_t short_instances = 0;
+  std::int64_t graph_instances = 0;
 };
 
 // Tracks whether every instance has the same geometry.
@@ -29,16 +30,12 @@ void Agree(std::optional<model::Dim3>& seen, bool& agrees, const model::Dim3& ne
   }
 }
 
-// A graph node shares its launch call with the whole graph, so it is never "shorter".
-bool ShorterThanLaunch(const model::Trace& trace,
-                       const CorrelationIndex& index,
-                       CachedNamePredicate& is_graph,
-                       const model::GpuActivity& kernel) {
+// The kernel's launch call, or null when the trace has none for it.
+const model::ApiCall* LaunchCallOf(const model::Trace& trace,
+                                   const CorrelationIndex& index,
+                                   const model::GpuActivity& kernel) {
   std::int64_t call = index.PrimaryCall(kernel.correlation, kernel.pid);
-  if (call < 0)
-    return false;
-  const model::ApiCall& c = trace.api_calls[static_cast<std::size_t>(call)];
-  return !is_graph(c.name) && kernel.duration_ns() < c.duration_ns();
+  return call < 0 ? nullptr : &trace.api_calls[static_cast<std::size_t>(call)];
 }
 
 }  // namespace
@@ -55,8 +52,13 @@ std::vector<report::KernelRow> KernelTable(const model::Trace& trace,
     group.durations.push_back(a.duration_ns());
     Agree(group.grid, group.grid_agrees, a.grid);
     Agree(group.block, group.block_agrees, a.block);
-    if (ShorterThanLaunch(trace, index, is_graph, a))
-      ++group.short_instances;
+    // A graph node shares its launch call with the whole graph, so it is never "shorter".
+    if (const model::ApiCall* call = LaunchCallOf(trace, index, a)) {
+      if (is_graph(call->name))
+        ++group.graph_instances;
+      else if (a.duration_ns() < call->duration_ns())
+        ++group.short_instances;
+    }
   }
   std::vector<report::KernelRow> rows;
   std::int64_t kernel_total = 0;
@@ -69,6 +71,7 @@ std::vector<report::KernelRow> KernelTable(const model::Trace& trace,
     if (group.block_agrees && group.block)
       row.block = GeometryString(*group.block);
     row.short_instances = group.short_instances;
+    row.graph_instances = group.graph_instances;
     kernel_total += row.duration_ns.total;
     rows.push_back(std::move(row));
   }
