@@ -117,8 +117,14 @@ struct StepRow {
   std::int64_t kernel_ns = 0;    // summed duration of GPU work launched inside the step
   std::int64_t launches = 0;
   std::optional<std::int64_t> flops;  // modelled FLOPs of the operators launched inside
+  // Of kernel_ns: GEMM, convolution and attention kernels (the FLOPs an MFU counts) launched by
+  // operators without a FLOP model, or by none (since 1.12.0).
+  std::int64_t unmodeled_math_ns = 0;
   // Model FLOPs utilisation: sum over modelled ops of flops / peak(precision, unit) divided by
-  // wall_ns (each op against the roof of the arithmetic it runs); absent without a model or roof.
+  // wall_ns (each op against the roof of the arithmetic it runs); absent without a model or roof,
+  // and when unmodeled_math_ns is over 10% of kernel_ns: a figure missing those FLOPs would
+  // understate the utilisation (pytorch-kineto 2021-06 models its FC layer, not its
+  // convolutions).
   std::optional<double> mfu;
 };
 

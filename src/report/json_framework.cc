@@ -84,6 +84,7 @@ Json StepJson(const StepRow& s) {
               {"kernel_ns", s.kernel_ns},
               {"launches", s.launches},
               {"flops", Optional(s.flops)},
+              {"unmodeled_math_ns", s.unmodeled_math_ns},
               {"mfu", OptionalNumber(s.mfu, 6)}};
 }
 

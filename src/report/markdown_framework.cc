@@ -48,6 +48,14 @@ void AppendSteps(std::string& out, const FrameworkView& view) {
     out += fmt::format(
         ", {}MFU {} (modeled FLOPs)", s.steps < 2 ? "" : "median ", Share(*s.median_mfu));
   out += ".";
+  // FLOPs over part of the work: say why there is no MFU rather than leave a bare "-".
+  const StepRow& first = view.steps.front();
+  if (!s.median_mfu && first.flops && first.kernel_ns > 0 &&
+      first.unmodeled_math_ns > first.kernel_ns / 10)
+    out += fmt::format(
+        " No MFU: GEMM, convolution and attention kernels holding {} of a step's GPU time (the "
+        "first step's) come from operators without a FLOP model, so their FLOPs are missing.",
+        Share(static_cast<double>(first.unmodeled_math_ns) / static_cast<double>(first.kernel_ns)));
   if (s.first_step_outlier) {
     out += fmt::format(
         " The first step ({}) is a warm-up outlier: leave it out of step-time "

@@ -369,3 +369,54 @@ TEST_CASE("Steps: one step is a wall time in report.md and not a distribution", 
   CHECK(md.find("one step): wall 1.00 µs") != std::string::npos);
   CHECK(md.find("MAD") == std::string::npos);
 }
+
+// Two steps; in each an aten::mm with recorded shapes (modelled FLOPs) launches a 1 ms GEMM, and
+// with `unmodelled_conv` an aten::cudnn_convolution without shapes launches a 9 ms kernel. The
+// FLOPs then miss a convolution holding 90% of a step's GPU time: no MFU, and report.md says why.
+TEST_CASE("Steps: MFU only when the FLOP models cover the step's GEMMs and convolutions",
+          "[framework]") {
+  constexpr std::int64_t kMs = 1'000'000;
+  auto build = [](bool unmodelled_conv) {
+    TraceBuilder b;
+    gpuperf::model::Device d;
+    d.name = "NVIDIA H100 80GB HBM3";
+    d.compute_major = 9;
+    d.sm_count = 132;
+    b.trace.devices.push_back(d);
+    int id = 0;
+    for (int i = 0; i < 2; ++i) {
+      std::int64_t t = i * 20 * kMs;
+      b.AddRange(gpuperf::model::RangeKind::kProfilerStep,
+                 "ProfilerStep#" + std::to_string(i),
+                 t,
+                 t + 20 * kMs);
+      b.trace.ranges.back().pid = 100;
+      b.trace.ranges.back().tid = 101;
+      gpuperf::model::HostOp& mm = b.Op("aten::mm", t + 1000, t + 2000);
+      mm.input_dims = b.trace.strings.Intern("[[1024,1024],[1024,1024]]");
+      mm.input_types = b.trace.strings.Intern(R"(["float","float"])");
+      b.Api("cudaLaunchKernel", t + 1100, t + 1200, ++id);
+      b.Kernel("gemm", t + 10'000, t + 10'000 + 1 * kMs, id);
+      if (unmodelled_conv) {
+        b.Op("aten::cudnn_convolution", t + 3000, t + 4000);
+        b.Api("cudaLaunchKernel", t + 3100, t + 3200, ++id);
+        b.Kernel("conv", t + 2 * kMs, t + 11 * kMs, id);
+      }
+    }
+    return gpuperf::analysis::Analyze(b.trace);
+  };
+  AnalysisReport covered = build(false);
+  REQUIRE(covered.framework.steps.size() == 2);
+  CHECK(covered.framework.steps[0].flops == 2LL * 1024 * 1024 * 1024);
+  CHECK(covered.framework.steps[0].unmodeled_math_ns == 0);
+  CHECK(covered.framework.steps[0].mfu.has_value());
+  AnalysisReport partial = build(true);
+  const auto& step = partial.framework.steps.at(0);
+  CHECK(step.kernel_ns == 10 * kMs);
+  CHECK(step.unmodeled_math_ns == 9 * kMs);
+  CHECK(step.flops == 2LL * 1024 * 1024 * 1024);
+  CHECK_FALSE(step.mfu.has_value());
+  std::string md = gpuperf::report::ToMarkdown(partial);
+  CHECK(md.find("No MFU: GEMM, convolution and attention kernels holding 90.0% of a step's GPU "
+                "time") != std::string::npos);
+}

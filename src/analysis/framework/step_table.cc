@@ -15,6 +15,12 @@
 namespace gpuperf::analysis::framework {
 namespace {
 
+// The kernels an MFU's FLOPs come from: GEMMs, convolutions and attention.
+bool IsMath(Category category) {
+  return category == Category::kGemm || category == Category::kConvolution ||
+         category == Category::kAttention;
+}
+
 struct StepWindow {
   std::string name;
   model::TimeNs start_ns = 0;
@@ -152,18 +158,23 @@ class StepBuilder {
         break;
       if (window.pid != model::kNoId && call.pid != model::kNoId && call.pid != window.pid)
         continue;
+      std::int64_t op = in_.tree.launcher[*it];
+      bool modeled = op >= 0 && in_.tree.op_source == "cpu_op" &&
+                     Work(static_cast<std::size_t>(op)).has_value();
       for (std::uint32_t i : in_.calls.Of(*it)) {
         row.kernel_ns += trace_.activities[i].duration_ns();
         ++row.launches;
+        if (!modeled && IsMath(in_.category[i]))
+          row.unmodeled_math_ns += trace_.activities[i].duration_ns();
       }
-      std::int64_t op = in_.tree.launcher[*it];
-      if (op < 0 || in_.tree.op_source != "cpu_op" || !modeled_ops.insert(op).second)
+      if (!modeled || !modeled_ops.insert(op).second)
         continue;
-      if (const auto& modeled = Work(static_cast<std::size_t>(op))) {
+      if (const auto& work_of_op = Work(static_cast<std::size_t>(op))) {
+        const OpWork& modeled_work = *work_of_op;
         any_model = true;
-        flops += modeled->flops;
+        flops += modeled_work.flops;
         const model::GpuActivity& ran = trace_.activities[in_.calls.Of(*it).front()];
-        OpWork work = *modeled;  // at the peak of the math path its kernel runs on
+        OpWork work = modeled_work;  // at the peak of the math path its kernel runs on
         ApplyKernelMathPath(work, trace_.Name(ran.name));
         auto peak = Peak(ran.device, work);
         ideal_s = peak && *peak > 0 && ideal_s >= 0
@@ -173,7 +184,10 @@ class StepBuilder {
     }
     if (any_model) {
       row.flops = flops;
-      if (ideal_s >= 0 && row.wall_ns > 0)
+      // Missing the FLOPs of unmodelled GEMMs, convolutions or attention, the figure would
+      // understate the utilisation: no MFU then.
+      bool covered = row.unmodeled_math_ns <= row.kernel_ns / 10;
+      if (ideal_s >= 0 && row.wall_ns > 0 && covered)
         row.mfu = ideal_s / (static_cast<double>(row.wall_ns) * 1e-9);
     }
     return row;
