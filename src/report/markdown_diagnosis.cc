@@ -70,7 +70,8 @@ void AppendInitialization(std::string& out,
   out += fmt::format(
       "{} ({} of the window) is one-time work, found from first-call outliers, names and "
       "graph-capture windows (`docs/metrics.md`, \"Initialization\"). The steady-state shares "
-      "and bounds above leave it out.\n\n",
+      "and bounds above leave it out. Rows can nest (a call inside a first operator call; its "
+      "evidence says so): the total is their union, not their sum.\n\n",
       Ns(init.time_ns),
       util::FormatPercent(100.0 * init.fraction));
   MarkdownTable table(

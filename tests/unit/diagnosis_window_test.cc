@@ -180,12 +180,14 @@ TEST_CASE("waits: a wait is never credited the idle before it began", "[diagnosi
   CHECK(*copy->gpu_idle_caused_ns == 500 * kUs + 510 * kUs);
 }
 
-TEST_CASE("window: after the last GPU activity, time the trace records nothing in is unobserved",
+TEST_CASE("window: after the last step, time the trace records nothing in is unobserved",
           "[diagnosis][window]") {
-  // Two kernels end at 10 ms; the host's last op ends at 12 ms; the trace ends with a closing
-  // synchronization at [40 ms, 40.05 ms). The 28 ms in between hold no record at all: they leave
-  // the idle and the window. The recorded 2 ms op after the last kernel stays idle.
+  // Two steps, two kernels ending at 10 ms; the host's last op ends at 12 ms; the trace ends
+  // with a closing synchronization at [40 ms, 40.05 ms). The 28 ms in between hold no record at
+  // all: they leave the idle and the window. The recorded 2 ms op after the last kernel stays.
   TraceBuilder b;
+  b.AddRange(gpuperf::model::RangeKind::kProfilerStep, "ProfilerStep#1", 0, 5 * kMs);
+  b.AddRange(gpuperf::model::RangeKind::kProfilerStep, "ProfilerStep#2", 5 * kMs, 10 * kMs);
   b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
   b.Kernel("first", 10 * kUs, 5 * kMs, 1);
   b.Api("cudaLaunchKernel", 10 * kUs, 15 * kUs, 2);
@@ -198,6 +200,13 @@ TEST_CASE("window: after the last GPU activity, time the trace records nothing i
   CHECK(r.predictions.wall_ns == r.initialization.steady_window_ns);
   CHECK(Contains(r.predictions.wall_source, "after the last GPU activity"));
   CHECK(AnySupport(r.diagnosis, "28.0 ms passed in which the trace records nothing"));
+  CHECK(Contains(r.headline, "The last 28.0 ms, after the last GPU activity and the last step"));
+  // Without steps (a single-shot program) the same tail may be its own post-processing: idle.
+  TraceBuilder single = b;
+  single.trace.ranges.clear();
+  report::AnalysisReport one = Analyze(single.trace);
+  CHECK(one.initialization.steady_window_ns == 40 * kMs + 50 * kUs);
+  CHECK(one.initialization.unobserved_tail_ns == 0);
   // An unrecorded stretch under 1 ms stays idle.
   TraceBuilder short_tail;
   short_tail.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
@@ -210,16 +219,18 @@ TEST_CASE("window: after the last GPU activity, time the trace records nothing i
 
 TEST_CASE("initialization: a repeated host range's outlying first instance is one-time work",
           "[diagnosis][initialization]") {
-  // A multi-process DataLoader's first fetch starts its workers: 100 ms, then four fetches of
-  // 10 ms, each followed by 10 ms of GPU work. The first fetch's 90 ms beyond the median is
-  // one-time work (10x the median; 3x suffices for a loader's first fetch); the later ones stay
-  // in the steady state.
+  // A range's first instance takes 100 ms, then four of 10 ms, each followed by 10 ms of GPU
+  // work. The first one's 90 ms beyond the median is one-time work (10x the median); the later
+  // ones stay in the steady state.
   TraceBuilder b;
-  const std::string fetch = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__";
+  const std::string fetch = "## build_batch ##";
   std::int64_t t = 0;
   for (int i = 0; i < 5; ++i) {
     std::int64_t length = i == 0 ? 100 * kMs : 10 * kMs;
-    b.AddRange(gpuperf::model::RangeKind::kUserAnnotation, fetch, t, t + length);
+    gpuperf::model::Range& range =
+        b.AddRange(gpuperf::model::RangeKind::kUserAnnotation, fetch, t, t + length);
+    range.pid = 100;  // the launching thread, where the waits are
+    range.tid = 101;
     t += length;
     b.Api("cudaLaunchKernel", t, t + 5 * kUs, i + 1);
     b.Kernel("step", t + 10 * kUs, t + 10 * kMs, i + 1);
@@ -231,7 +242,7 @@ TEST_CASE("initialization: a repeated host range's outlying first instance is on
   CHECK(item.kind == "first_call");
   CHECK(item.name == fetch);
   CHECK(item.time_ns == 90 * kMs);
-  CHECK(Contains(item.evidence, "starts its worker processes"));
+  CHECK(Contains(item.evidence, "first instance 100 ms: 10x the median of its 5 instances"));
   // Another range needs 10x its median: 5x (a 50 ms first instance) is no outlier.
   TraceBuilder other;
   t = 0;
@@ -244,6 +255,20 @@ TEST_CASE("initialization: a repeated host range's outlying first instance is on
     t += 10 * kMs;
   }
   CHECK(Analyze(other.trace).initialization.items.empty());
+  // A first instance that is mostly a wait for the GPU (a synchronization inside it) is the queue
+  // draining, not warm-up: the same 100 ms range holding a 95 ms cudaStreamSynchronize.
+  TraceBuilder waited = b;
+  waited.Api("cudaLaunchKernel", 1 * kMs, 1 * kMs + 5 * kUs, 99);
+  waited.Kernel("queued", 2 * kMs, 97 * kMs, 99);
+  waited.Api("cudaStreamSynchronize", 2 * kMs, 97 * kMs);
+  const report::AnalysisReport waited_report = Analyze(waited.trace);
+  for (const report::InitializationItem& i : waited_report.initialization.items)
+    CHECK(i.name != fetch);
+  // Nor is a first instance that a later one outlasts (a bimodal series has no warm-up).
+  TraceBuilder later = b;
+  later.AddRange(gpuperf::model::RangeKind::kUserAnnotation, fetch, t, t + 120 * kMs).pid = 100;
+  later.trace.ranges.back().tid = 101;
+  CHECK(Analyze(later.trace).initialization.items.empty());
   // A range seen twice has no median to stand out from.
   TraceBuilder twice;
   twice.AddRange(gpuperf::model::RangeKind::kUserAnnotation, fetch, 0, 400 * kMs);

@@ -127,6 +127,18 @@ void SetKernelClass(report::Diagnosis& d,
 }
 
 // Share of kernel time in kernels classified "launch": many small launches.
+// Small kernels under one wave run as graph nodes: latency-bound (kernel_class.cc), their share of
+// the kernel time, which fusion (fewer nodes) removes and graphs, already used, do not.
+double SmallGraphNodeShare(const report::AnalysisReport& r) {
+  std::int64_t total = 0, nodes = 0;
+  for (const report::KernelRow& k : r.kernels) {
+    total += k.duration_ns.total;
+    if (k.classification.bound == "latency" && k.classification.basis == "launch")
+      nodes += k.duration_ns.total;
+  }
+  return Fraction(nodes, total);
+}
+
 double LaunchClassShare(const report::AnalysisReport& r) {
   std::int64_t total = 0, launch = 0;
   for (const report::KernelRow& k : r.kernels) {
@@ -428,6 +440,27 @@ void ClassifyDominantWork(const model::Trace& trace,
                           ExperimentContext& context) {
   double launch_share = LaunchClassShare(r);
   const report::CriticalShare* top = DominantKernelShare(r);
+  // A collective with the most critical time while exposed communication stays a small share of
+  // the window (the triage's "no") does not make the window communication-bound: the computation
+  // around it is the dominant work (hta trace_diff/test: SendRecv 8.7% of the wall time, exposed
+  // communication 9.7%, computation 73.8%).
+  double exposed_comm = Fraction(r.timeline.exposed_communication_ns, SteadyWall(r, idle));
+  if (top && IsCollective(r, top->name) && exposed_comm < kSecondaryIdleShare) {
+    const report::CriticalShare* compute = nullptr;
+    for (const report::CriticalShare& s : r.predictions.kernels) {
+      if (!IsCollective(r, s.name) && (!compute || s.critical_ns > compute->critical_ns))
+        compute = &s;
+    }
+    if (compute) {
+      d.support.push_back(fmt::format(
+          "The kernel with the most critical time is a collective ({} of the wall time), but "
+          "exposed communication is {} of the window: the computation is the dominant work "
+          "(trace).",
+          Pct(top->fraction),
+          Pct(exposed_comm)));
+      top = compute;
+    }
+  }
   if (top && IsCollective(r, top->name))
     SetCollectiveClass(d, r, *top, subject);
   else if (top)
@@ -582,9 +615,15 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
        true,
        "yes",
        has_timeline ? fmt::format("computation covers {} of the window; {} of kernel time is in "
-                                  "launch-bound small kernels (trace)",
+                                  "launch-bound small kernels{} (trace)",
                                   Pct(compute),
-                                  Pct(LaunchClassShare(r)))
+                                  Pct(LaunchClassShare(r)),
+                                  SmallGraphNodeShare(r) > 0
+                                      ? fmt::format(", {} in small kernels run as graph nodes "
+                                                    "(latency-bound: fewer nodes, by fusion, "
+                                                    "remove it; graphs are already used)",
+                                                    Pct(SmallGraphNodeShare(r)))
+                                      : std::string())
                     : fmt::format("Nsight Compute input: the profiled kernels are all there is; "
                                   "{} of kernel time is in launch-bound small kernels (counters)",
                                   Pct(LaunchClassShare(r))),

@@ -90,6 +90,9 @@ inline constexpr double kManyWaves = 4.0;
 void SetExperiment(report::Diagnosis& diagnosis,
                    const std::string& subject,
                    const ExperimentContext& context = {});
+// A host-bound finding whose gaps a multi-process DataLoader's fetch mostly fills: the lever is
+// the input pipeline, and its bound counts only the idle inside the fetch.
+bool InputPipelineLever(const report::Diagnosis& d, const ExperimentContext& context);
 
 // What the input is, the same for every statement of a window: its vendor, framework (PyTorch,
 // vLLM) and whether its operators carry shapes (diagnosis_vendor.cc).

@@ -207,9 +207,7 @@ Advice AdviceFor(const report::Diagnosis& d,
   }
   // The gaps are mostly the data loader waiting for its worker processes: the input pipeline
   // does not keep up (each batch fetched while the GPU idles).
-  if (c == "host_bound" && d.status == "finding" && context.host_outside_ops &&
-      context.loader_multiprocess &&
-      context.loader_ns > context.host_work_ns - context.loader_ns) {  // half, no overflow
+  if (InputPipelineLever(d, context)) {
     return {fmt::format("Speed up the input pipeline: the DataLoader's fetch of the next batch "
                         "(its __next__, {} of the gaps) waits for its worker processes, which do "
                         "not keep up with the GPU. Time the loader alone over the same batches, "
@@ -425,6 +423,12 @@ Advice AdviceFor(const report::Diagnosis& d,
 }
 
 }  // namespace
+
+bool InputPipelineLever(const report::Diagnosis& d, const ExperimentContext& context) {
+  return d.bottleneck == "host_bound" && d.status == "finding" && context.host_outside_ops &&
+         context.loader_multiprocess &&
+         context.loader_ns > context.host_work_ns - context.loader_ns;  // half, no overflow
+}
 
 void SetExperiment(report::Diagnosis& d,
                    const std::string& subject,

@@ -178,10 +178,11 @@ void AddQueueAndCoverage(report::Diagnosis& d, const IdleAttribution& idle) {
         Ms(idle.unobserved_lead_ns)));
   if (idle.unobserved_tail_ns > 0)
     d.support.push_back(fmt::format(
-        "After the last GPU activity, {} passed in which the trace records nothing (no GPU work, "
-        "CUDA call, operator, range or frame) before it ends: outside the recorded work, and "
-        "no later GPU work waited through it. Unobserved, not idle: left out of the idle shares "
-        "and of the steady-state window (trace).",
+        "After the last GPU activity and the last step, {} passed in which the trace records "
+        "nothing (no GPU work, CUDA call, operator, range or frame) before it ends: outside the "
+        "measured steps (code after the loop without operators, or the profiler stopping), and "
+        "no later GPU work waited through it. Left out of the idle shares and of the "
+        "steady-state window (trace).",
         Ms(idle.unobserved_tail_ns)));
   if (idle.coverage_gap_ns > 0)
     d.support.push_back(fmt::format(

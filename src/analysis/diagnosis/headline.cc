@@ -192,6 +192,12 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
                            : ", most in " + init.items.front().kind + " " + init.items.front().name,
         Ms(init.steady_window_ns),
         kSource);
+  if (init.unobserved_tail_ns > 0)
+    text += fmt::format(
+        " The last {}, after the last GPU activity and the last step, in which the trace records "
+        "nothing, are left out of the window as well{}.",
+        Ms(init.unobserved_tail_ns),
+        kSource);
   if (preroll) {
     text += fmt::format(
         " The first {} ({} GPU activities launched before the recording began, the previous "

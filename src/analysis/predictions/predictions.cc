@@ -248,7 +248,8 @@ report::Predictions ComputePredictions(const model::Trace& trace,
   if (unobserved_tail_ns > 0 && unobserved_tail_ns < out.wall_ns) {
     out.wall_ns -= unobserved_tail_ns;
     out.wall_source += fmt::format(
-        ", less {} after the last GPU activity in which the trace records nothing (unobserved)",
+        ", less {} after the last GPU activity and the last step in which the trace records "
+        "nothing (unobserved)",
         Ms(unobserved_tail_ns));
   }
   CriticalTimes times = AttributeCriticalTime(trace, critical, [&](std::size_t i) {

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -445,22 +446,56 @@ std::vector<Interval> RecordedHostWork(const model::Trace& trace,
   return util::MergeIntervals(std::move(raw));
 }
 
-// After the last GPU activity nothing later waits for the GPU: the stretches of the trailing gap
-// where the trace records nothing at all (resnet: 1.65 s between its last kernel and the
-// profiler's closing synchronization) are outside the recorded work. Their total, when over
-// kUnobservedLeadNs, leaves the gaps (the recorded pieces stay); 0 otherwise.
+// The end of the last step when the trace records at least two (ProfilerStep ranges, else
+// Optimizer.step ranges, as the step table falls back to); nullopt otherwise.
+std::optional<std::int64_t> LastStepEnd(const model::Trace& trace) {
+  std::int64_t profiler_steps = 0, optimizer_steps = 0;
+  std::int64_t profiler_end = 0, optimizer_end = 0;
+  CachedNamePredicate is_optimizer_step(
+      trace, [](std::string_view name) { return name.starts_with("Optimizer.step"); });
+  for (const model::Range& r : trace.ranges) {
+    if (r.kind == model::RangeKind::kProfilerStep) {
+      ++profiler_steps;
+      profiler_end = std::max(profiler_end, r.end_ns);
+    } else if (r.device == model::kNoId && is_optimizer_step(r.name)) {
+      ++optimizer_steps;
+      optimizer_end = std::max(optimizer_end, r.end_ns);
+    }
+  }
+  if (profiler_steps >= 2)
+    return profiler_end;
+  if (optimizer_steps >= 2)
+    return optimizer_end;
+  return std::nullopt;
+}
+
+// After the last GPU activity nothing later waits for the GPU. In a trace of repeated steps, the
+// stretches of the trailing gap after the last step where the trace records nothing at all
+// (resnet: 1.65 s between its last kernel and the profiler's closing synchronization) are outside
+// the measured steps. Their total, when over kUnobservedLeadNs, leaves the gaps (the recorded
+// pieces stay); 0 otherwise. Without steps (a single-shot program) an unrecorded tail may be the
+// program's own host work after its GPU work (post-processing, writing results): it stays idle.
 std::int64_t CutUnobservedTail(const model::Trace& trace,
                                const std::vector<Interval>& busy,
                                std::int64_t window_ns,
                                std::vector<Interval>& gaps) {
   if (busy.empty() || gaps.empty() || gaps.back().start < busy.back().end)
     return 0;
+  std::optional<std::int64_t> last_step_end = LastStepEnd(trace);
+  if (!last_step_end)
+    return 0;
   Interval tail = gaps.back();
+  tail.start = std::max(tail.start, *last_step_end);
+  if (tail.end - tail.start <= kUnobservedLeadNs)
+    return 0;
   std::vector<Interval> recorded = RecordedHostWork(trace, tail, window_ns / 2);
   std::int64_t unobserved = tail.end - tail.start - util::TotalLength(recorded);
   if (unobserved <= kUnobservedLeadNs)
     return 0;
+  Interval before_tail{gaps.back().start, tail.start};  // inside the last step: stays idle
   gaps.pop_back();
+  if (before_tail.end > before_tail.start)
+    gaps.push_back(before_tail);
   gaps.insert(gaps.end(), recorded.begin(), recorded.end());
   return unobserved;
 }

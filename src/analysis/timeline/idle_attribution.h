@@ -47,10 +47,11 @@ struct IdleAttribution {
   // the recording or the host and GPU clocks differ. Unobserved, not idle: left out of the idle
   // and of the steady-state window (steady_window_ns), like one-time work.
   std::int64_t unobserved_lead_ns = 0;
-  // After the last GPU activity, the stretches where the trace records nothing (no GPU work, no
-  // API call, op, range, frame or OS call), over 1 ms in all: outside the recorded work (the
-  // program ran untraced code, or the profiler took its time to stop). Nothing later waited for
-  // the GPU there, so no change to the GPU work shortens it: unobserved, left out like the lead.
+  // In a trace of two or more steps, after the last GPU activity and the last step's end, the
+  // stretches where the trace records nothing (no GPU work, API call, op, range, frame or OS
+  // call), over 1 ms in all: outside the measured steps (untraced code after the loop, the
+  // profiler taking its time to stop). Nothing later waited for the GPU there: left out like the
+  // lead. A single-shot trace keeps its unrecorded tail as idle (its own post-processing).
   std::int64_t unobserved_tail_ns = 0;
   std::int64_t idle_ns = 0;
   std::int64_t edge_ns = 0;  // of idle_ns: before the first and after the last GPU activity
