@@ -131,7 +131,10 @@ bool ApplyLever(report::Diagnosis& d,
   const framework::Lever& lever = levers.front();
   // The kernel-level statement stays when it bounds more than the lever (a single kernel far
   // from its roof).
-  if (d.bound_speedup && *d.bound_speedup > lever.bound_speedup && d.dominant_kind == "kernel")
+  // A flat profile's measurement is ranked by its gain at an assumed 2x, not its zero-time limit.
+  std::optional<double> kernel_bound =
+      d.bound_speedup_at_2x ? d.bound_speedup_at_2x : d.bound_speedup;
+  if (kernel_bound && *kernel_bound > lever.bound_speedup && d.dominant_kind == "kernel")
     return false;
   std::vector<std::string> lever_support;
   lever_support.push_back(
@@ -159,6 +162,7 @@ bool ApplyLever(report::Diagnosis& d,
   d.dominant_name = lever.subject;
   d.dominant_fraction = lever.fraction;
   d.bound_speedup = lever.bound_speedup;
+  d.bound_speedup_at_2x.reset();  // the lever's own bound ranks it
   // How much of the bound is assumed, and what the modelled part alone allows.
   std::string assumed;
   d.bound_speedup_modeled.reset();
@@ -173,13 +177,33 @@ bool ApplyLever(report::Diagnosis& d,
         Ms(lever.saved_ns),
         *d.bound_speedup_modeled);
   }
-  d.next_experiment = fmt::format(
-      "{}. If it succeeds fully the whole program is at most {:.2f}x faster "
-      "(Amdahl, {} of the wall time{}).",
-      lever.experiment,
-      lever.bound_speedup,
-      Pct(lever.fraction),
-      assumed);
+  // A lever bounded by an assumed local speedup reads like a flat profile's measurement: its
+  // gain at that speedup ranks it, and the zero-time limit is only quoted.
+  if (lever.assumed_local_speedup && wall_ns > 0) {
+    d.bound_speedup_at_2x = lever.bound_speedup;
+    d.dominant_fraction =
+        std::min(0.99, static_cast<double>(lever.time_ns) / static_cast<double>(wall_ns));
+    d.bound_speedup = AmdahlLimit(d.dominant_fraction);
+    d.bound_speedup_modeled.reset();
+  }
+  d.next_experiment =
+      lever.assumed_local_speedup
+          ? fmt::format(
+                "{}. If those kernels run {:.0f}x faster (an assumed local speedup), the "
+                "whole program is {:.2f}x faster (Amdahl, {} of the wall time; at most "
+                "{:.2f}x only if they took no time).",
+                lever.experiment,
+                *lever.assumed_local_speedup,
+                lever.bound_speedup,
+                Pct(lever.fraction),
+                d.bound_speedup.value_or(lever.bound_speedup))
+          : fmt::format(
+                "{}. If it succeeds fully the whole program is at most {:.2f}x faster "
+                "(Amdahl, {} of the wall time{}).",
+                lever.experiment,
+                lever.bound_speedup,
+                Pct(lever.fraction),
+                assumed);
   d.falsified_by = lever.falsified_by + ".";
   return true;
 }

@@ -19,6 +19,21 @@ namespace {
 
 // A lever is proposed only for work of at least this share of the GPU time.
 constexpr double kMinShare = 0.10;
+// The local speedup the name-only AMP lever assumes for FP32 GEMMs and convolutions (its
+// Fp32MathByName comment); it is said beside the bound.
+constexpr double kAmpAssumedSpeedup = 2.0;
+
+// An FP32 GEMM or convolution kernel by its name: cuBLAS' sgemm, cuDNN's scudnn, a template over
+// float; not a tensor-core kernel (h884, s1688, hmma, xmma, tensorop) or a half/bf16 one.
+bool Fp32MathKernel(std::string_view name) {
+  for (std::string_view tensor :
+       {"884", "1688", "16816", "hmma", "xmma", "tensorop", "bf16", "f16", "half", "tf32"}) {
+    if (ContainsNoCase(name, tensor))
+      return false;
+  }
+  return ContainsNoCase(name, "sgemm") || ContainsNoCase(name, "scudnn") ||
+         name.find("<float") != std::string_view::npos;
+}
 
 // "aten::_softmax" -> "_softmax".
 std::string_view BaseName(std::string_view op) {
@@ -49,6 +64,7 @@ class LeverFinder {
     ElementwiseChain();
     LayoutKernels();
     Fp32Gemms();
+    Fp32MathByName();
     std::stable_sort(levers_.begin(), levers_.end(), [](const Lever& a, const Lever& b) {
       return a.saved_ns > b.saved_ns;
     });
@@ -371,6 +387,75 @@ class LeverFinder {
         "Nsight Compute on the GEMM kernels after the change: no tensor-pipe activity "
         "(sm__pipe_tensor_op_hmma_cycles_active) means they still run on the FP32 units; outputs "
         "that differ from the FP32 run beyond the model's tolerance rule the change out";
+    Add(std::move(lever));
+  }
+
+  // FP32 GEMM and convolution kernels, known by their names (sgemm, scudnn, <float>) when the
+  // trace has no shapes to model them, on a GPU whose FP16 tensor peak is many times its FP32
+  // vector peak (V100: 125 against 15.7 TFLOP/s): autocast (AMP) is the first experiment of an
+  // FP32 training or inference run. Without shapes there is no roof to bound it by: the bound
+  // assumes the kernels run kAmpAssumedSpeedup times faster, and says so.
+  void Fp32MathByName() {
+    if (std::any_of(
+            levers_.begin(), levers_.end(), [](const Lever& l) { return l.kind == "tf32_or_amp"; }))
+      return;  // the shape models bound it
+    const model::DeviceCeilings* entry = nullptr;
+    for (const model::Device& d : trace_.devices) {
+      const model::DeviceCeilings* e = EntryOf(d.id);
+      if (e && e->Peak(model::Precision::kFp16, model::MathUnit::kTensor) &&
+          e->Peak(model::Precision::kFp32, model::MathUnit::kVector)) {
+        entry = e;
+        break;
+      }
+    }
+    if (!entry)
+      return;
+    double ratio = *entry->Peak(model::Precision::kFp16, model::MathUnit::kTensor) /
+                   *entry->Peak(model::Precision::kFp32, model::MathUnit::kVector);
+    if (ratio < kAmpAssumedSpeedup * 2)
+      return;
+    std::int64_t time = 0;
+    std::vector<std::string> names;
+    for (const report::KernelRow& k : r_.kernels) {
+      if ((k.category != "gemm" && k.category != "convolution") || !Fp32MathKernel(k.name))
+        continue;
+      time += k.duration_ns.total;
+      if (names.size() < 3)
+        names.push_back(std::string(ReadableKernelName(k.name)));
+    }
+    if (Share(time) < kMinShare)
+      return;
+    Lever lever;
+    lever.kind = "amp";
+    lever.bottleneck = "tensor_cores_unused";
+    lever.subject = "FP32 GEMMs and convolutions";
+    lever.missing_evidence =
+        "Tensor-pipe counters (sm__pipe_tensor_op_hmma_cycles_active) at zero on the GEMM and "
+        "convolution kernels would confirm that they run on the FP32 units; recorded shapes "
+        "(record_shapes=True) would bound the change by the tensor roof";
+    lever.time_ns = time;
+    lever.saved_ns =
+        static_cast<std::int64_t>(static_cast<double>(time) * (1.0 - 1.0 / kAmpAssumedSpeedup));
+    lever.assumed_ns = lever.saved_ns;
+    lever.assumed_local_speedup = kAmpAssumedSpeedup;
+    lever.basis = fmt::format(
+        "{} of GEMM and convolution kernels run in FP32 by their names ({}{}) on a {} whose "
+        "FP16 tensor peak is {:.0f}x its FP32 vector peak (datasheet); the trace has no shapes "
+        "to model them, so the bound assumes they run {:.0f}x faster (an assumption)",
+        Ms(time),
+        fmt::join(names, ", "),
+        names.size() < 3 ? "" : ", …",
+        entry->key,
+        ratio,
+        kAmpAssumedSpeedup);
+    lever.experiment =
+        "Run the FP32 GEMMs and convolutions on tensor cores: autocast to fp16 (torch.autocast, "
+        "with a GradScaler when training) and keep convolutions in channels_last, then compare "
+        "step times; check the outputs or accuracy against the FP32 run before keeping it";
+    lever.falsified_by =
+        "A profile after the change: the GEMM and convolution kernels must become tensor-core "
+        "kernels (h884/s884/hmma/xmma in their names, or sm__pipe_tensor_op_hmma_cycles_active "
+        "above zero) and their time must fall; if it does not, they were not compute-limited";
     Add(std::move(lever));
   }
 

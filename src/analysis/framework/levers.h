@@ -32,6 +32,8 @@ struct Lever {
   double fraction = 0;       // saved_ns / wall
   double bound_speedup = 1;  // Amdahl: 1 / (1 - fraction)
   std::string basis;         // how saved_ns was bounded, with its evidence tier
+  // Set when saved_ns is the work made this many times faster (an assumption), not a roof.
+  std::optional<double> assumed_local_speedup;
   std::string experiment;    // the change to try
   std::string falsified_by;  // the measurement that would reject it
 };
