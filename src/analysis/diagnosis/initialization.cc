@@ -413,12 +413,25 @@ std::int64_t WaitedInside(const ThreadWaits& waits,
   return it == waits.end() ? 0 : util::CoveredLength(it->second, start, end);
 }
 
-// A first instance is one-time work only as the slowest of its group, its waits for the GPU left
-// out: a group whose later instances run as long (a bimodal series, a repeated wait) has no
-// warm-up to find.
-bool SlowestFirst(const Group& g, std::int64_t first_duration) {
-  return std::all_of(
+// A first instance (of a host op or range) is one-time work only as the slowest of its group and
+// an Outlier once its waits for the GPU are left out: a group whose later instances run as long
+// (a bimodal series, a repeated wait) has no warm-up to find. A lone instance never is.
+bool FirstInstanceOutlier(Group& g,
+                          std::int64_t first_duration,
+                          std::int64_t waited,
+                          std::int64_t& median) {
+  bool slowest = std::all_of(
       g.durations.begin(), g.durations.end(), [&](std::int64_t d) { return d <= first_duration; });
+  return slowest && Outlier(g, first_duration - waited, median, false);
+}
+
+// "first instance 2.09 s: 27207x the median of its 600 instances"
+std::string FirstInstanceText(std::int64_t duration, std::int64_t median, std::size_t instances) {
+  return fmt::format(
+      "first instance {}: {:.0f}x the median of its {} instances",
+      Ms(duration),
+      static_cast<double>(duration) / static_cast<double>(std::max<std::int64_t>(1, median)),
+      instances);
 }
 
 void HostOpOutliers(const model::Trace& trace,
@@ -435,10 +448,11 @@ void HostOpOutliers(const model::Trace& trace,
   for (auto& [key, group] : groups) {
     const model::HostOp& op = trace.host_ops[group.first];
     std::int64_t median = 0;
-    std::int64_t own =
-        op.end_ns - op.start_ns - WaitedInside(waits, op.pid, op.tid, op.start_ns, op.end_ns);
     // A lone host op (a step, a forward pass) is not a first call: nothing repeats it.
-    if (!SlowestFirst(group, op.end_ns - op.start_ns) || !Outlier(group, own, median, false))
+    if (!FirstInstanceOutlier(group,
+                              op.end_ns - op.start_ns,
+                              WaitedInside(waits, op.pid, op.tid, op.start_ns, op.end_ns),
+                              median))
       continue;
     std::string name(trace.Name(op.name));
     if (!KindByName(name).empty())
@@ -448,12 +462,8 @@ void HostOpOutliers(const model::Trace& trace,
          name,
          op.start_ns,
          op.end_ns,
-         fmt::format("first instance {}: {:.0f}x the median of its {} instances{} "
-                     "(trace: host ops)",
-                     Ms(op.end_ns - op.start_ns),
-                     static_cast<double>(op.end_ns - op.start_ns) /
-                         static_cast<double>(std::max<std::int64_t>(1, median)),
-                     group.durations.size(),
+         fmt::format("{}{} (trace: host ops)",
+                     FirstInstanceText(op.end_ns - op.start_ns, median, group.durations.size()),
                      trace.Name(op.input_dims).empty() ? "" : " with the same input shapes"),
          true});
   }
@@ -481,27 +491,25 @@ void HostRangeOutliers(const model::Trace& trace,
   for (auto& [key, group] : groups) {
     const model::Range& r = trace.ranges[group.first];
     std::int64_t median = 0;
-    std::int64_t own =
-        r.end_ns - r.start_ns - WaitedInside(waits, r.pid, r.tid, r.start_ns, r.end_ns);
     // A lone range (a step, the whole run) is not a first instance: nothing repeats it.
-    if (group.durations.size() < 3 || !SlowestFirst(group, r.end_ns - r.start_ns) ||
-        !Outlier(group, own, median, false))
+    if (group.durations.size() < 3 ||
+        !FirstInstanceOutlier(group,
+                              r.end_ns - r.start_ns,
+                              WaitedInside(waits, r.pid, r.tid, r.start_ns, r.end_ns),
+                              median))
       continue;
     std::string name(trace.Name(r.name));
     if (!KindByName(name).empty())
       continue;  // NamedWork has it
-    out.push_back({"first_call",
-                   name,
-                   r.start_ns,
-                   r.end_ns - median,
-                   fmt::format("first instance {}: {:.0f}x the median of its {} instances, {} "
-                               "of it beyond that median (trace: host ranges)",
-                               Ms(r.end_ns - r.start_ns),
-                               static_cast<double>(r.end_ns - r.start_ns) /
-                                   static_cast<double>(std::max<std::int64_t>(1, median)),
-                               group.durations.size(),
-                               Ms(r.end_ns - r.start_ns - median)),
-                   true});
+    out.push_back(
+        {"first_call",
+         name,
+         r.start_ns,
+         r.end_ns - median,
+         fmt::format("{}, {} of it beyond that median (trace: host ranges)",
+                     FirstInstanceText(r.end_ns - r.start_ns, median, group.durations.size()),
+                     Ms(r.end_ns - r.start_ns - median)),
+         true});
   }
 }
 
