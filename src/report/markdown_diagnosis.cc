@@ -34,6 +34,11 @@ std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
                        share);
   if (d.dominant_kind == "copy")
     return fmt::format("exposed copies ({}), {} of the window", d.dominant_name, share);
+  if (d.dominant_kind == "operators" && d.bound_speedup_at_2x)  // a lever at an assumed 2x
+    return fmt::format("operators {}, {} of the wall time; {} of it comes back at an assumed 2x",
+                       Shorten(d.dominant_name, options.name_chars),
+                       share,
+                       util::FormatPercent(50.0 * d.dominant_fraction));
   if (d.dominant_kind == "operators")
     return fmt::format("operators {}, at most {} of the wall time would come back",
                        Shorten(d.dominant_name, options.name_chars),

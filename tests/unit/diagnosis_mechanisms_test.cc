@@ -771,7 +771,7 @@ TEST_CASE("dominant phase: only from 30% of the window, never a range around all
     return std::string();
   };
   report::AnalysisReport r = Analyze(build(60).trace);
-  CHECK(Contains(phase_line(r), "Dominant phase: forward (nvtx range), 60.0% of the wall time"));
+  CHECK(Contains(phase_line(r), "Dominant phase: forward (nvtx range), 60.0% of the trace window"));
   r = Analyze(build(5).trace);  // 5%: the root range is the largest, and says nothing
   CHECK(phase_line(r).empty());
 }

@@ -264,6 +264,11 @@ TEST_CASE("initialization: a repeated host range's outlying first instance is on
   const report::AnalysisReport waited_report = Analyze(waited.trace);
   for (const report::InitializationItem& i : waited_report.initialization.items)
     CHECK(i.name != fetch);
+  // Nor is a first instance that a later one comes within 2x of (a stall that recurs).
+  TraceBuilder recurring = b;
+  recurring.AddRange(gpuperf::model::RangeKind::kUserAnnotation, fetch, t, t + 60 * kMs).pid = 100;
+  recurring.trace.ranges.back().tid = 101;
+  CHECK(Analyze(recurring.trace).initialization.items.empty());
   // Nor is a first instance that a later one outlasts (a bimodal series has no warm-up).
   TraceBuilder later = b;
   later.AddRange(gpuperf::model::RangeKind::kUserAnnotation, fetch, t, t + 120 * kMs).pid = 100;

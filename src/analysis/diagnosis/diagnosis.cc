@@ -202,7 +202,7 @@ void AddPhase(report::Diagnosis& d, const model::Trace& trace, const report::Ana
                 "behind, not because of its own host work",
                 Ms(blocked))
           : std::string();
-  d.support.push_back(fmt::format("Dominant phase: {} ({} range), {} of the wall time{} (trace).",
+  d.support.push_back(fmt::format("Dominant phase: {} ({} range), {} of the trace window{} (trace).",
                                   best->name,
                                   best->kind,
                                   Pct(best->fraction),

@@ -63,8 +63,11 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
                   *d.bound_speedup);
   // Host work moved beside the GPU still takes its time: the wall is then at least the larger of
   // it and the rest of the window.
+  // Not for a multi-process DataLoader: its workers already run beside the GPU, and the main
+  // thread's time in the fetch is waiting for them, not work to overlap.
   if (d.bottleneck == "host_bound" && d.status == "finding" && context.host_outside_ops &&
-      context.host_work_ns > 0 && context.window_ns > context.host_work_ns) {
+      !InputPipelineLever(d, context) && context.host_work_ns > 0 &&
+      context.window_ns > context.host_work_ns) {
     double w = static_cast<double>(context.window_ns);
     double h = static_cast<double>(context.host_work_ns);
     text += fmt::format(

@@ -148,9 +148,10 @@ bool ApplyLever(report::Diagnosis& d,
   std::size_t at = std::min(kernel_evidence_from, d.support.size());
   if (at < d.support.size())
     lever_support.push_back(fmt::format(
-        "The kernel with the most critical time, for reference (the lever bounds more){}",
-        d.dominant_name.empty() ? ":"
-                                : ", " + std::string(ReadableKernelName(d.dominant_name)) + ":"));
+        "For reference (the lever bounds more), the kernel with the most critical time{}; "
+        "the lines below are its evidence.",
+        d.dominant_name.empty() ? ""
+                                : ", " + std::string(ReadableKernelName(d.dominant_name))));
   d.support.insert(d.support.begin() + static_cast<std::ptrdiff_t>(at),
                    lever_support.begin(),
                    lever_support.end());
