@@ -275,6 +275,18 @@ TEST_CASE("FP32 GEMMs and convolutions known by name on a V100 get an AMP lever 
   r.predictions.kernels[0].critical_ns = 500'000;
   CHECK_FALSE(Find(FindLevers(trace, r), "amp"));
   trace.devices[0].name = "Tesla P100-PCIE-16GB";
+  trace.devices[0].compute_major = 6;
   r.predictions.kernels[0].critical_ns = 2'000'000;
+  CHECK_FALSE(Find(FindLevers(trace, r), "amp"));
+  // A tensor-core GPU without a datasheet entry (an RTX 2080 Ti, cc 7.5) gets it by its compute
+  // capability; a GTX 16 part of the same compute capability has no tensor cores.
+  trace.devices[0].name = "NVIDIA GeForce RTX 2080 Ti";
+  trace.devices[0].compute_major = 7;
+  trace.devices[0].compute_minor = 5;
+  const auto turing_levers = FindLevers(trace, r);
+  const Lever* turing = Find(turing_levers, "amp");
+  REQUIRE(turing);
+  CHECK(turing->basis.find("compute capability 7.5: tensor cores") != std::string::npos);
+  trace.devices[0].name = "NVIDIA GeForce GTX 1660 Ti";
   CHECK_FALSE(Find(FindLevers(trace, r), "amp"));
 }

@@ -23,6 +23,18 @@ constexpr double kMinShare = 0.10;
 // Fp32MathByName comment); it is said beside the bound.
 constexpr double kAmpAssumedSpeedup = 2.0;
 
+// An NVIDIA GPU of compute capability 7.0 or later has tensor cores, except the Turing GTX 16 and
+// MX parts (cc 7.5 without them). AMD devices report gfx9 as 9.x too, so the name must be
+// NVIDIA's.
+bool HasTensorCores(const model::Device& d) {
+  std::string_view name = d.name;
+  bool nvidia = ContainsNoCase(name, "NVIDIA") || ContainsNoCase(name, "Tesla") ||
+                ContainsNoCase(name, "GeForce") || ContainsNoCase(name, "Quadro") ||
+                ContainsNoCase(name, "TITAN");
+  return nvidia && d.compute_major >= 7 && !ContainsNoCase(name, "GTX") &&
+         !ContainsNoCase(name, " MX");
+}
+
 // An FP32 GEMM or convolution kernel by its name: cuBLAS' sgemm, cuDNN's scudnn, a template over
 // float; not a tensor-core kernel (h884, s1688, hmma, xmma, tensorop) or a half/bf16 one.
 bool Fp32MathKernel(std::string_view name) {
@@ -400,6 +412,7 @@ class LeverFinder {
             levers_.begin(), levers_.end(), [](const Lever& l) { return l.kind == "tf32_or_amp"; }))
       return;  // the shape models bound it
     const model::DeviceCeilings* entry = nullptr;
+    const model::Device* tensor_device = nullptr;  // known by its compute capability alone
     for (const model::Device& d : trace_.devices) {
       const model::DeviceCeilings* e = EntryOf(d.id);
       if (e && e->Peak(model::Precision::kFp16, model::MathUnit::kTensor) &&
@@ -407,13 +420,28 @@ class LeverFinder {
         entry = e;
         break;
       }
+      if (!e && !tensor_device && HasTensorCores(d))
+        tensor_device = &d;
     }
-    if (!entry)
+    std::string gpu;
+    if (entry) {
+      double ratio = *entry->Peak(model::Precision::kFp16, model::MathUnit::kTensor) /
+                     *entry->Peak(model::Precision::kFp32, model::MathUnit::kVector);
+      if (ratio < kAmpAssumedSpeedup * 2)
+        return;
+      gpu = fmt::format("a {} whose FP16 tensor peak is {:.0f}x its FP32 vector peak (datasheet)",
+                        entry->key,
+                        ratio);
+    } else if (tensor_device) {
+      gpu = fmt::format(
+          "a {} (compute capability {}.{}: tensor cores; no datasheet entry gives "
+          "its peaks)",
+          tensor_device->name,
+          tensor_device->compute_major,
+          tensor_device->compute_minor);
+    } else {
       return;
-    double ratio = *entry->Peak(model::Precision::kFp16, model::MathUnit::kTensor) /
-                   *entry->Peak(model::Precision::kFp32, model::MathUnit::kVector);
-    if (ratio < kAmpAssumedSpeedup * 2)
-      return;
+    }
     // Their critical time: the part of their time nothing else on the GPU overlaps (copies,
     // collectives, other streams), which is all their speedup can give back. A kernel outside
     // the predictions' kept rows counts nothing (an understatement, never an overstatement).
@@ -449,14 +477,12 @@ class LeverFinder {
     lever.assumed_local_speedup = kAmpAssumedSpeedup;
     lever.basis = fmt::format(
         "{} of critical time in GEMM and convolution kernels that run in FP32 by their names "
-        "({}{}) on a {} whose "
-        "FP16 tensor peak is {:.0f}x its FP32 vector peak (datasheet); the trace has no shapes "
-        "to model them, so the bound assumes they run {:.0f}x faster (an assumption)",
+        "({}{}) on {}; the trace has no shapes to model them, so the bound assumes they run "
+        "{:.0f}x faster (an assumption)",
         Ms(time),
         fmt::join(names, ", "),
         names.size() < 3 ? "" : ", …",
-        entry->key,
-        ratio,
+        gpu,
         kAmpAssumedSpeedup);
     lever.experiment =
         "Run the FP32 GEMMs and convolutions on tensor cores: autocast to fp16 (torch.autocast, "
