@@ -466,10 +466,17 @@ class LeverFinder {
     lever.kind = "amp";
     lever.bottleneck = "tensor_cores_unused";
     lever.subject = "FP32 GEMMs and convolutions";
-    lever.missing_evidence =
+    // Never ask for what the input holds: with shapes recorded, what is missing is a model.
+    bool shapes = std::any_of(trace_.host_ops.begin(),
+                              trace_.host_ops.end(),
+                              [](const model::HostOp& op) { return op.input_dims != 0; });
+    lever.missing_evidence = fmt::format(
         "Tensor-pipe counters (sm__pipe_tensor_op_hmma_cycles_active) at zero on the GEMM and "
-        "convolution kernels would confirm that they run on the FP32 units; recorded shapes "
-        "(record_shapes=True) would bound the change by the tensor roof";
+        "convolution kernels would confirm that they run on the FP32 units; {} would bound the "
+        "change by the tensor roof",
+        shapes ? "a FLOP model of these kernels (gpuperf analyze --model FILE; the shape models "
+                 "do not cover their operators' recorded shapes)"
+               : "recorded shapes (record_shapes=True)");
     lever.time_ns = time;
     lever.saved_ns =
         static_cast<std::int64_t>(static_cast<double>(time) * (1.0 - 1.0 / kAmpAssumedSpeedup));
@@ -477,8 +484,8 @@ class LeverFinder {
     lever.assumed_local_speedup = kAmpAssumedSpeedup;
     lever.basis = fmt::format(
         "{} of critical time in GEMM and convolution kernels that run in FP32 by their names "
-        "({}{}) on {}; the trace has no shapes to model them, so the bound assumes they run "
-        "{:.0f}x faster (an assumption)",
+        "({}{}) on {}; no shape model covers them, so the bound assumes they run {:.0f}x "
+        "faster (an assumption)",
         Ms(time),
         fmt::join(names, ", "),
         names.size() < 3 ? "" : ", …",
