@@ -282,3 +282,35 @@ TEST_CASE("initialization: a repeated host range's outlying first instance is on
   twice.Kernel("step", 411 * kMs, 420 * kMs, 1);
   CHECK(Analyze(twice.trace).initialization.items.empty());
 }
+
+TEST_CASE("host-bound: a step that synchronizes is captured in a graph only between its waits",
+          "[diagnosis][host]") {
+  // Four 20 ms steps: an operator runs 15 ms on the host and launches a 1 ms kernel at its end;
+  // inside it the host synchronizes `syncs` times (returning at once: nothing runs). The gaps are
+  // operator time: host-bound, and capture is the lever, but a graph holds no host wait.
+  auto build = [](int syncs) {
+    TraceBuilder b;
+    for (int i = 0; i < 4; ++i) {
+      std::int64_t t0 = i * 20 * kMs;
+      gpuperf::model::Range& step = b.AddRange(gpuperf::model::RangeKind::kProfilerStep,
+                                               "ProfilerStep#" + std::to_string(i),
+                                               t0,
+                                               t0 + 20 * kMs);
+      step.pid = 100;
+      step.tid = 101;
+      b.Op("aten::linear", t0, t0 + 15 * kMs);
+      for (int s = 0; s < syncs; ++s)
+        b.Api("cudaStreamSynchronize", t0 + (s + 1) * kMs, t0 + (s + 1) * kMs + 10 * kUs);
+      b.Api("cudaLaunchKernel", t0 + 14900 * kUs, t0 + 14905 * kUs, i + 1);
+      b.Kernel("k", t0 + 15 * kMs, t0 + 16 * kMs, i + 1);
+    }
+    return Analyze(b.trace);
+  };
+  report::AnalysisReport three = build(3);
+  CHECK(three.diagnosis.bottleneck == "host_bound");
+  CHECK(Contains(three.diagnosis.next_experiment,
+                 "12 host-blocking synchronizations over its 4 steps (3 a step)"));
+  report::AnalysisReport one = build(1);
+  CHECK(one.diagnosis.bottleneck == "host_bound");
+  CHECK_FALSE(Contains(one.diagnosis.next_experiment, "host-blocking synchronizations"));
+}

@@ -202,11 +202,12 @@ void AddPhase(report::Diagnosis& d, const model::Trace& trace, const report::Ana
                 "behind, not because of its own host work",
                 Ms(blocked))
           : std::string();
-  d.support.push_back(fmt::format("Dominant phase: {} ({} range), {} of the trace window{} (trace).",
-                                  best->name,
-                                  best->kind,
-                                  Pct(best->fraction),
-                                  waiting));
+  d.support.push_back(
+      fmt::format("Dominant phase: {} ({} range), {} of the trace window{} (trace).",
+                  best->name,
+                  best->kind,
+                  Pct(best->fraction),
+                  waiting));
 }
 
 // Transfer- and communication-bound: time not hidden behind computation, measured on the trace.
@@ -604,6 +605,10 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
        [&] {
          SetExposedClass(
              d, "communication_bound", "communication", t.exposed_communication_ns, window);
+         // The long tail of a collective's instances is this rank waiting for the others: the
+         // evidence the falsification asks for.
+         if (std::string wait = CollectiveWaitText(r); !wait.empty())
+           d.support.push_back(wait);
          for (const report::KernelRow& k : r.kernels) {
            if (IsCommunicationKernel(k.name)) {
              d.dominant_name = subject = k.name;

@@ -83,6 +83,10 @@ struct ExperimentContext {
   std::string flat_names;
   double flat_fraction = 0;  // their summed critical time over the steady-state window
   bool flat_peers = false;   // not flat: runners-up hold nearly as much as the top kernel
+  // Host-blocking synchronizations in the window and the steps they recur in: a graph cannot
+  // hold a host wait, so a step that synchronizes is captured only between them.
+  std::int64_t blocking_syncs = 0;
+  std::int64_t steps = 0;
 };
 
 // A grid of at least this many waves keeps every SM busy: more blocks do not add parallelism.

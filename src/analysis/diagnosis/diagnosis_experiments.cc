@@ -14,6 +14,21 @@
 namespace gpuperf::analysis {
 namespace {
 
+// A step that blocks the host on the GPU several times cannot be captured whole: a graph holds no
+// host wait (hta trace_diff/control: 10 stream synchronizations a step, around data-dependent
+// all_to_all splits).
+std::string SyncsInStepText(const ExperimentContext& context) {
+  if (context.steps < 2 || context.blocking_syncs < 2 * context.steps)
+    return "";
+  return fmt::format(
+      " The window holds {} host-blocking synchronizations over its {} steps ({:.0f} a step): a "
+      "graph cannot hold a host wait, so only the stretches between them can be captured; "
+      "remove the ones that are not needed (.item(), data-dependent sizes) first.",
+      context.blocking_syncs,
+      context.steps,
+      static_cast<double>(context.blocking_syncs) / static_cast<double>(context.steps));
+}
+
 // The advice sends a GEMM-shaped FP32 kernel to a library GEMM on tensor cores: its bound is at
 // the TF32 tensor roof, not at the FP32 floor it was classified against.
 bool AdvisesTensorCores(const report::Diagnosis& d, const ExperimentContext& context) {
@@ -262,9 +277,10 @@ Advice AdviceFor(const report::Diagnosis& d,
               "profiler."
             : fmt::format("Cut the host time between GPU work in the framework operators that "
                           "fill the gaps: capture the step in {}{}, batch more work per launch, or "
-                          "move data preparation off the launching thread.",
+                          "move data preparation off the launching thread.{}",
                           tools.graph,
-                          context.pytorch ? " (torch.compile mode=\"reduce-overhead\")" : ""),
+                          context.pytorch ? " (torch.compile mode=\"reduce-overhead\")" : "",
+                          SyncsInStepText(context)),
         "Host operator time in the gaps must fall and the GPU's idle share with it; if the "
         "GPU stays idle with less host work, something else (a wait the trace does not "
         "record) holds it.",

@@ -211,6 +211,8 @@ void SetIdleClass(const model::Trace& trace,
         std::max(idle.host_other_ns + std::min(sampled, idle.sampled_other_ns), idle.loader_ns);
     context.loader_ns = idle.loader_ns;
     context.loader_multiprocess = idle.loader_multiprocess;
+    context.blocking_syncs = r.audit.synchronizations;
+    context.steps = static_cast<std::int64_t>(r.framework.steps.size());
     context.host_outside_ops = explained > 0 && other > explained - other;
     context.single_process_loader = HasSingleProcessLoader(trace);
     context.host_work_ns = explained;
