@@ -314,3 +314,27 @@ TEST_CASE("host-bound: a step that synchronizes is captured in a graph only betw
   CHECK(one.diagnosis.bottleneck == "host_bound");
   CHECK_FALSE(Contains(one.diagnosis.next_experiment, "host-blocking synchronizations"));
 }
+
+TEST_CASE("initialization: a first call slow at each of several shapes is one-time per shape",
+          "[diagnosis][initialization]") {
+  // aten::addmm at two input shapes, five calls each: the first call of each shape takes 5 ms,
+  // the others 50 us. Both are one-time work, and the evidence says a new shape pays it again.
+  TraceBuilder b;
+  std::int64_t t = 0;
+  int id = 0;
+  for (const char* dims : {"[[888,64],[64,64]]", "[[888,64],[64,256]]"}) {
+    for (int i = 0; i < 5; ++i) {
+      std::int64_t length = i == 0 ? 5 * kMs : 50 * kUs;
+      b.Op("aten::addmm", t, t + length).input_dims = b.trace.strings.Intern(dims);
+      b.Api("cudaLaunchKernel", t + length - 10 * kUs, t + length - 5 * kUs, ++id);
+      b.Kernel("gemm", t + length, t + length + 20 * kUs, id);
+      t += length + 30 * kUs;
+    }
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  REQUIRE(r.initialization.items.size() == 1);
+  const report::InitializationItem& item = r.initialization.items.front();
+  CHECK(item.name == "aten::addmm");
+  CHECK(item.count == 2);
+  CHECK(Contains(item.evidence, "the first call of each of its 2 input shapes is slow"));
+}

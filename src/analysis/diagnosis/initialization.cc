@@ -456,6 +456,7 @@ void HostOpOutliers(const model::Trace& trace,
     AddToGroup(
         groups, GroupKey{op.pid, op.name, op.input_dims}, i, op.start_ns, op.end_ns - op.start_ns);
   }
+  std::size_t first_new = out.size();
   for (auto& [key, group] : groups) {
     const model::HostOp& op = trace.host_ops[group.first];
     std::int64_t median = 0;
@@ -477,6 +478,20 @@ void HostOpOutliers(const model::Trace& trace,
                      FirstInstanceText(op.end_ns - op.start_ns, median, group.durations.size()),
                      trace.Name(op.input_dims).empty() ? "" : " with the same input shapes"),
          true});
+  }
+  // One name slow on the first call of several input shapes: per shape, not per process, so a
+  // new shape repeats it (b200: addmm at three shapes of an 888-token prefill; in serving every
+  // new prompt length is a new shape).
+  std::map<std::string, std::int64_t> shapes_of;
+  for (std::size_t c = first_new; c < out.size(); ++c)
+    ++shapes_of[out[c].name];
+  for (std::size_t c = first_new; c < out.size(); ++c) {
+    std::int64_t shapes = shapes_of[out[c].name];
+    if (shapes > 1)
+      out[c].evidence += fmt::format(
+          "; the first call of each of its {} input shapes is slow: one-time per shape, so a new "
+          "shape (a new batch or prompt length) pays it again",
+          shapes);
   }
 }
 
