@@ -43,9 +43,12 @@ const report::KernelRow* FindKernel(const report::AnalysisReport& r, std::string
   return nullptr;
 }
 
-const report::CriticalShare* DominantKernelShare(const report::AnalysisReport& r) {
+const report::CriticalShare* DominantKernelShare(const report::AnalysisReport& r,
+                                                 bool computation_only) {
   const report::CriticalShare* best = nullptr;
   for (const report::CriticalShare& s : r.predictions.kernels) {
+    if (computation_only && IsCollective(r, s.name))
+      continue;
     if (!best || s.critical_ns > best->critical_ns)
       best = &s;
   }
@@ -126,27 +129,27 @@ void SetKernelClass(report::Diagnosis& d,
   d.status = c.evidence == "measured" ? "finding" : "hypothesis";
 }
 
-// Share of kernel time in kernels classified "launch": many small launches.
-// Small kernels under one wave run as graph nodes: latency-bound (kernel_class.cc), their share of
-// the kernel time, which fusion (fewer nodes) removes and graphs, already used, do not.
-double SmallGraphNodeShare(const report::AnalysisReport& r) {
-  std::int64_t total = 0, nodes = 0;
+// Share of kernel time in kernels of one class and basis: "launch" (many small launches), or
+// "latency" on the basis "launch" (small kernels under one wave run as graph nodes,
+// kernel_class.cc: fewer nodes by fusion remove it, graphs are already used).
+double ClassShare(const report::AnalysisReport& r,
+                  std::string_view bound,
+                  std::string_view basis = {}) {
+  std::int64_t total = 0, in_class = 0;
   for (const report::KernelRow& k : r.kernels) {
     total += k.duration_ns.total;
-    if (k.classification.bound == "latency" && k.classification.basis == "launch")
-      nodes += k.duration_ns.total;
+    if (k.classification.bound == bound && (basis.empty() || k.classification.basis == basis))
+      in_class += k.duration_ns.total;
   }
-  return Fraction(nodes, total);
+  return Fraction(in_class, total);
 }
 
 double LaunchClassShare(const report::AnalysisReport& r) {
-  std::int64_t total = 0, launch = 0;
-  for (const report::KernelRow& k : r.kernels) {
-    total += k.duration_ns.total;
-    if (k.classification.bound == "launch")
-      launch += k.duration_ns.total;
-  }
-  return Fraction(launch, total);
+  return ClassShare(r, "launch");
+}
+
+double SmallGraphNodeShare(const report::AnalysisReport& r) {
+  return ClassShare(r, "latency", "launch");
 }
 
 // A phase dominates only from kPhaseMinShare of the window on, and never as a range around
@@ -447,12 +450,7 @@ void ClassifyDominantWork(const model::Trace& trace,
   // communication 9.7%, computation 73.8%).
   double exposed_comm = Fraction(r.timeline.exposed_communication_ns, SteadyWall(r, idle));
   if (top && IsCollective(r, top->name) && exposed_comm < kSecondaryIdleShare) {
-    const report::CriticalShare* compute = nullptr;
-    for (const report::CriticalShare& s : r.predictions.kernels) {
-      if (!IsCollective(r, s.name) && (!compute || s.critical_ns > compute->critical_ns))
-        compute = &s;
-    }
-    if (compute) {
+    if (const report::CriticalShare* compute = DominantKernelShare(r, true)) {
       d.support.push_back(fmt::format(
           "The kernel with the most critical time is a collective ({} of the wall time), but "
           "exposed communication is {} of the window: the computation is the dominant work "

@@ -26,7 +26,9 @@ std::string Pct(double fraction);                        // "12.3%"
 const report::Finding* FindFinding(const report::AnalysisReport& r, std::string_view id);
 const report::KernelRow* FindKernel(const report::AnalysisReport& r, std::string_view name);
 // The kernel with the most critical time (Amdahl's f), else the one with the most total time.
-const report::CriticalShare* DominantKernelShare(const report::AnalysisReport& r);
+// With `computation_only`, collectives are passed over.
+const report::CriticalShare* DominantKernelShare(const report::AnalysisReport& r,
+                                                 bool computation_only = false);
 // The steady-state window (the recorded window less one-time work), and a share of it.
 std::int64_t SteadyWall(const report::AnalysisReport& r, const IdleAttribution& idle);
 double WallFraction(const report::AnalysisReport& r, const IdleAttribution& idle, std::int64_t ns);

@@ -8,6 +8,7 @@
 #include "analysis/kernel/device_roofs.h"
 #include "analysis/kernel/shape_model.h"
 #include "analysis/timeline/critical_time.h"
+#include "analysis/timeline/step_windows.h"
 #include "util/intervals.h"
 #include "util/sort_runs.h"
 #include "util/user_regex.h"
@@ -19,79 +20,6 @@ namespace {
 bool IsMath(Category category) {
   return category == Category::kGemm || category == Category::kConvolution ||
          category == Category::kAttention;
-}
-
-struct StepWindow {
-  std::string name;
-  model::TimeNs start_ns = 0;
-  model::TimeNs end_ns = 0;
-  std::int64_t pid = model::kNoId;
-  bool operator<(const StepWindow& o) const {
-    return std::tie(start_ns, end_ns, name) < std::tie(o.start_ns, o.end_ns, o.name);
-  }
-  bool operator==(const StepWindow& o) const {
-    return start_ns == o.start_ns && end_ns == o.end_ns && name == o.name;
-  }
-};
-
-bool IsHostRange(model::RangeKind kind) {
-  return kind != model::RangeKind::kGpuUserAnnotation;
-}
-
-// ProfilerStep#N from annotations (and 2021's "Operator" events, which arrive as host ops), or
-// every host range / operator whose name matches `pattern`.
-// The pattern runs through util::UserRegex, the one guarded matcher for user regexes: a name too
-// long to match safely does not match.
-std::vector<StepWindow> FindSteps(const model::Trace& trace, const util::UserRegex* pattern) {
-  std::vector<StepWindow> steps;
-  auto wanted = [&](std::string_view name) {
-    if (!pattern)
-      return name.starts_with("ProfilerStep#");
-    Result<bool> found = pattern->Search(name);
-    return found.ok() && *found;
-  };
-  for (const model::Range& r : trace.ranges) {
-    if (IsHostRange(r.kind) && wanted(trace.Name(r.name)))
-      steps.push_back({std::string(trace.Name(r.name)), r.start_ns, r.end_ns, r.pid});
-  }
-  for (const model::HostOp& op : trace.host_ops) {
-    if (wanted(trace.Name(op.name)))
-      steps.push_back({std::string(trace.Name(op.name)), op.start_ns, op.end_ns, op.pid});
-  }
-  std::sort(steps.begin(), steps.end());
-  steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
-  return steps;
-}
-
-// Without ProfilerStep ranges, a training loop still marks its iterations: PyTorch records each
-// optimizer.step() as "Optimizer.step#<Class>.step". An iteration runs from one such call's start
-// to the next's (the last call closes the last whole iteration), per process. Two calls at least.
-std::vector<StepWindow> OptimizerSteps(const model::Trace& trace) {
-  std::map<std::int64_t, std::vector<model::TimeNs>> starts;  // by pid
-  std::map<std::int64_t, std::string> names;
-  auto note = [&](model::NameId id, std::int64_t pid, model::TimeNs start) {
-    std::string_view name = trace.Name(id);
-    if (!name.starts_with("Optimizer.step#"))
-      return;
-    starts[pid].push_back(start);
-    names.try_emplace(pid, name);
-  };
-  for (const model::HostOp& op : trace.host_ops)
-    note(op.name, op.pid, op.start_ns);
-  // Older profilers record it as a user annotation (a host range), not an operator.
-  for (const model::Range& r : trace.ranges) {
-    if (IsHostRange(r.kind))
-      note(r.name, r.pid, r.start_ns);
-  }
-  std::vector<StepWindow> steps;
-  for (auto& [pid, list] : starts) {
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
-    for (std::size_t i = 1; i < list.size(); ++i)
-      steps.push_back({names[pid], list[i - 1], list[i], pid});
-  }
-  std::sort(steps.begin(), steps.end());
-  return steps;
 }
 
 double Median(std::vector<double> values) {
@@ -159,8 +87,11 @@ class StepBuilder {
       if (window.pid != model::kNoId && call.pid != model::kNoId && call.pid != window.pid)
         continue;
       std::int64_t op = in_.tree.launcher[*it];
-      bool modeled = op >= 0 && in_.tree.op_source == "cpu_op" &&
-                     Work(static_cast<std::size_t>(op)).has_value();
+      const OpWork* modeled = nullptr;  // the launching operator's modelled work
+      if (op >= 0 && in_.tree.op_source == "cpu_op") {
+        if (const auto& work_of_op = Work(static_cast<std::size_t>(op)))
+          modeled = &*work_of_op;
+      }
       for (std::uint32_t i : in_.calls.Of(*it)) {
         row.kernel_ns += trace_.activities[i].duration_ns();
         ++row.launches;
@@ -169,18 +100,15 @@ class StepBuilder {
       }
       if (!modeled || !modeled_ops.insert(op).second)
         continue;
-      if (const auto& work_of_op = Work(static_cast<std::size_t>(op))) {
-        const OpWork& modeled_work = *work_of_op;
-        any_model = true;
-        flops += modeled_work.flops;
-        const model::GpuActivity& ran = trace_.activities[in_.calls.Of(*it).front()];
-        OpWork work = modeled_work;  // at the peak of the math path its kernel runs on
-        ApplyKernelMathPath(work, trace_.Name(ran.name));
-        auto peak = Peak(ran.device, work);
-        ideal_s = peak && *peak > 0 && ideal_s >= 0
-                      ? ideal_s + static_cast<double>(work.flops) / *peak
-                      : -1;  // one op without a roof: no MFU
-      }
+      any_model = true;
+      flops += modeled->flops;
+      const model::GpuActivity& ran = trace_.activities[in_.calls.Of(*it).front()];
+      OpWork work = *modeled;  // at the peak of the math path its kernel runs on
+      ApplyKernelMathPath(work, trace_.Name(ran.name));
+      auto peak = Peak(ran.device, work);
+      ideal_s = peak && *peak > 0 && ideal_s >= 0
+                    ? ideal_s + static_cast<double>(work.flops) / *peak
+                    : -1;  // one op without a roof: no MFU
     }
     if (any_model) {
       row.flops = flops;

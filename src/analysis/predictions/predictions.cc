@@ -231,27 +231,22 @@ report::Predictions ComputePredictions(const model::Trace& trace,
         critical[i] = false;
     }
   }
-  if (one_time_idle_ns > 0 && one_time_idle_ns < out.wall_ns) {
-    out.wall_ns -= one_time_idle_ns;
-    out.wall_source += fmt::format(
-        ", less {} of one-time work (initialization) during which the GPU idled: the "
-        "steady-state window",
-        Ms(one_time_idle_ns));
-  }
-  if (unobserved_lead_ns > 0 && unobserved_lead_ns < out.wall_ns) {
-    out.wall_ns -= unobserved_lead_ns;
-    out.wall_source += fmt::format(
-        ", less {} before the first GPU activity with its work already launched and nothing "
-        "recorded running (unobserved)",
-        Ms(unobserved_lead_ns));
-  }
-  if (unobserved_tail_ns > 0 && unobserved_tail_ns < out.wall_ns) {
-    out.wall_ns -= unobserved_tail_ns;
-    out.wall_source += fmt::format(
-        ", less {} after the last GPU activity and the last step in which the trace records "
-        "nothing (unobserved)",
-        Ms(unobserved_tail_ns));
-  }
+  // Time outside the steady state leaves the wall, and its source says what was left out.
+  auto leave_out = [&](std::int64_t ns, std::string_view what) {
+    if (ns > 0 && ns < out.wall_ns) {
+      out.wall_ns -= ns;
+      out.wall_source += fmt::format(", less {} {}", Ms(ns), what);
+    }
+  };
+  leave_out(one_time_idle_ns,
+            "of one-time work (initialization) during which the GPU idled: the steady-state "
+            "window");
+  leave_out(unobserved_lead_ns,
+            "before the first GPU activity with its work already launched and nothing recorded "
+            "running (unobserved)");
+  leave_out(unobserved_tail_ns,
+            "after the last GPU activity and the last step in which the trace records nothing "
+            "(unobserved)");
   CriticalTimes times = AttributeCriticalTime(trace, critical, [&](std::size_t i) {
     const model::GpuActivity& a = trace.activities[i];
     return a.kind == model::ActivityKind::kKernel ? static_cast<std::int64_t>(a.name) : kNotAKernel;

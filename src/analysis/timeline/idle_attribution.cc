@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/core/names.h"
+#include "analysis/timeline/step_windows.h"
 #include "util/intervals.h"
 #include "util/sort_runs.h"
 
@@ -446,27 +447,16 @@ std::vector<Interval> RecordedHostWork(const model::Trace& trace,
   return util::MergeIntervals(std::move(raw));
 }
 
-// The end of the last step when the trace records at least two (ProfilerStep ranges, else
-// Optimizer.step ranges, as the step table falls back to); nullopt otherwise.
+// The end of the last step when the trace records at least two (the step table's default steps:
+// ProfilerStep, else Optimizer.step); nullopt otherwise.
 std::optional<std::int64_t> LastStepEnd(const model::Trace& trace) {
-  std::int64_t profiler_steps = 0, optimizer_steps = 0;
-  std::int64_t profiler_end = 0, optimizer_end = 0;
-  CachedNamePredicate is_optimizer_step(
-      trace, [](std::string_view name) { return name.starts_with("Optimizer.step"); });
-  for (const model::Range& r : trace.ranges) {
-    if (r.kind == model::RangeKind::kProfilerStep) {
-      ++profiler_steps;
-      profiler_end = std::max(profiler_end, r.end_ns);
-    } else if (r.device == model::kNoId && is_optimizer_step(r.name)) {
-      ++optimizer_steps;
-      optimizer_end = std::max(optimizer_end, r.end_ns);
-    }
-  }
-  if (profiler_steps >= 2)
-    return profiler_end;
-  if (optimizer_steps >= 2)
-    return optimizer_end;
-  return std::nullopt;
+  std::vector<StepWindow> steps = DefaultSteps(trace);
+  if (steps.size() < 2)
+    return std::nullopt;
+  std::int64_t end = 0;
+  for (const StepWindow& step : steps)
+    end = std::max(end, step.end_ns);
+  return end;
 }
 
 // After the last GPU activity nothing later waits for the GPU. In a trace of repeated steps, the
