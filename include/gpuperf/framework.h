@@ -140,6 +140,22 @@ struct StepSummary {
   std::optional<double> median_mfu;
 };
 
+// The fusion lever's units (since 1.13.0): maximal runs of consecutive kernels launched by
+// elementwise and layout-copy operators on one thread, no other kernel launched between them.
+// Fused, a chain still reads its largest tensor once and writes a result of that size once, in
+// the narrowest floating-point type its operators' "Input type" records: the floor below is a
+// lower bound on a fused chain's DRAM traffic, so the time above it bounds the gain from above.
+struct ElementwiseChains {
+  std::int64_t chains = 0;
+  std::int64_t kernel_ns = 0;    // their elementwise and layout-copy kernels
+  std::int64_t longest_ops = 0;  // operator calls in the longest chain
+  // Chains with a recorded float tensor shape and a device with a DRAM bandwidth:
+  std::int64_t bounded_chains = 0;
+  std::int64_t bounded_kernel_ns = 0;
+  std::int64_t floor_bytes = 0;  // 2 x largest tensor's elements x narrowest element size, summed
+  std::int64_t floor_ns = 0;     // per chain min(kernel time, floor bytes / DRAM bandwidth), summed
+};
+
 struct FrameworkView {
   std::string op_source;          // "cpu_op", "nvtx", or "" when the input has neither
   std::int64_t total_gpu_ns = 0;  // summed duration of every GPU activity (categories' base)
@@ -152,6 +168,7 @@ struct FrameworkView {
   std::vector<ModuleTreeNode> module_tree;  // depth-first, nodes >= 1% of total_gpu_ns
   std::vector<StepRow> steps;
   std::optional<StepSummary> step_summary;
+  ElementwiseChains elementwise_chains;
 };
 
 }  // namespace gpuperf::report

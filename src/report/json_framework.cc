@@ -113,6 +113,14 @@ Json ArrayOf(const std::vector<Row>& rows, ToJson to_json) {
 void AddFrameworkJson(Json& json, const FrameworkView& view) {
   Json framework = ObjectOf(view, [](auto& f, auto& v) { json_fields::FrameworkFields(f, v); });
   framework["orphan_gpu_ns"] = view.orphan_gpu_ns;
+  const ElementwiseChains& c = view.elementwise_chains;
+  framework["elementwise_chains"] = Json{{"chains", c.chains},
+                                         {"kernel_ns", c.kernel_ns},
+                                         {"longest_ops", c.longest_ops},
+                                         {"bounded_chains", c.bounded_chains},
+                                         {"bounded_kernel_ns", c.bounded_kernel_ns},
+                                         {"floor_bytes", c.floor_bytes},
+                                         {"floor_ns", c.floor_ns}};
   json[json_fields::kFramework] = std::move(framework);
   json[json_fields::kOperators] = ArrayOf(view.operators, OperatorJson);
   json[json_fields::kCategories] = ArrayOf(view.categories, CategoryJson);

@@ -114,19 +114,22 @@ TEST_CASE("An elementwise chain that outweighs the GEMMs is a fusion lever", "[l
   CHECK_FALSE(Find(FindLevers(trace, r), "fuse_elementwise"));
 }
 
-TEST_CASE("A fused elementwise chain is not free: its modelled bytes at DRAM bandwidth stay",
+TEST_CASE("A fused elementwise chain is not free: its floor bytes at DRAM bandwidth stay",
           "[levers]") {
   gpuperf::model::Trace trace = A100Trace();  // A100 SXM4 80GB: 2039 GB/s
   AnalysisReport r = Report(2'000'000, 1'000'000);
-  auto mul = Op("aten::mul", "elementwise", 300'000);
-  gpuperf::report::OperatorShape shape;
-  shape.calls = 1;
-  shape.kernel_ns = 300'000;
-  shape.bytes = 203'900'000;  // 100 us at 2039 GB/s
-  shape.precision = "fp32";
-  mul.shapes = {shape};
-  r.framework.operators = {
-      mul, Op("aten::copy_", "copy_layout", 100'000), Op("aten::mm", "gemm", 250'000)};
+  r.framework.operators = {Op("aten::mul", "elementwise", 300'000),
+                           Op("aten::copy_", "copy_layout", 100'000),
+                           Op("aten::mm", "gemm", 250'000)};
+  // Two runs between the GEMMs; the one with recorded shapes takes 300 us, its floor 100 us.
+  gpuperf::report::ElementwiseChains& chains = r.framework.elementwise_chains;
+  chains.chains = 2;
+  chains.kernel_ns = 400'000;
+  chains.longest_ops = 3;
+  chains.bounded_chains = 1;
+  chains.bounded_kernel_ns = 300'000;
+  chains.floor_bytes = 203'900'000;  // 100 us at 2039 GB/s
+  chains.floor_ns = 100'000;
   r.framework.categories = {Category("elementwise", 300'000),
                             Category("copy_layout", 100'000),
                             Category("gemm", 250'000)};
@@ -137,13 +140,18 @@ TEST_CASE("A fused elementwise chain is not free: its modelled bytes at DRAM ban
   // 400 us less the 100 us floor: the copy without a byte model counts as free.
   CHECK(fuse->saved_ns == 300'000);
   CHECK(fuse->fraction == Approx(0.15));
-  CHECK(fuse->basis.find("the shape models' 0.204 GB of those ops (over 300 µs of their time) take "
-                         "100 µs at the 2039 GB/s DRAM bandwidth") != std::string::npos);
-  CHECK(fuse->basis.find("the other 100 µs has no byte model and is counted as free") !=
-        std::string::npos);
-  // Without a device the bandwidth is unknown: the whole time, said to be an upper bound.
-  gpuperf::model::Trace bare;
-  const auto free_fuse_levers = FindLevers(bare, r);
+  CHECK(fuse->assumed_ns == 100'000);
+  CHECK(fuse->basis.find("each of the 2 runs of consecutive elementwise and copy kernels (3 "
+                         "calls in the longest)") != std::string::npos);
+  CHECK(fuse->basis.find("for the 1 with recorded shapes 0.204 GB, 100 µs at the DRAM bandwidth "
+                         "against the 300 µs their kernels take now") != std::string::npos);
+  CHECK(fuse->basis.find("the other 100 µs is counted as free") != std::string::npos);
+  // Without a floor (no device bandwidth): the whole time, said to be an upper bound.
+  chains.bounded_chains = 0;
+  chains.bounded_kernel_ns = 0;
+  chains.floor_bytes = 0;
+  chains.floor_ns = 0;
+  const auto free_fuse_levers = FindLevers(trace, r);
   const Lever* free_fuse = Find(free_fuse_levers, "fuse_elementwise");
   REQUIRE(free_fuse);
   CHECK(free_fuse->saved_ns == 400'000);

@@ -21,6 +21,7 @@ report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
   view.orphan_gpu_ns = input.orphan_gpu_ns;
   view.categories = CategoryTable(input);
   view.operators = OperatorTable(input, kernels);
+  view.elementwise_chains = ElementwiseChainTable(input, view.operators);
   for (report::CategoryRow& category : view.categories) {
     for (const std::string& op : category.top_operators)
       category.top_operators_display.push_back(OperatorDisplayName(view, op));

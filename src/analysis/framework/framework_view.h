@@ -55,6 +55,10 @@ void KernelCategories(const FrameworkInput& input, KernelFrameworkMap& kernels);
 std::vector<report::OperatorRow> OperatorTable(const FrameworkInput& input,
                                                KernelFrameworkMap& kernels);
 
+// The elementwise chains of the operators' launches (report::ElementwiseChains).
+report::ElementwiseChains ElementwiseChainTable(const FrameworkInput& input,
+                                                const std::vector<report::OperatorRow>& operators);
+
 void ModuleTables(const FrameworkInput& input, report::FrameworkView& view);
 
 // Steps and their summary; `error` is set (and nothing computed) on an invalid --step-range.

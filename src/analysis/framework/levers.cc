@@ -211,9 +211,7 @@ class LeverFinder {
     std::vector<std::string> top;
     std::vector<std::string> top_timed;
     std::int64_t launches = 0;
-    std::int64_t ops_ns = 0;      // of `total`, launched directly by elementwise and copy operators
-    double modeled_bytes = 0;     // the shape models' bytes of those ops
-    std::int64_t modeled_ns = 0;  // the kernel time those bytes cover
+    std::int64_t ops_ns = 0;  // of `total`, launched directly by elementwise and copy operators
     std::vector<const report::OperatorRow*> chain_ops;
     for (const report::OperatorRow& op : view_.operators) {
       if (op.category != "elementwise" && op.category != "copy_layout")
@@ -221,12 +219,6 @@ class LeverFinder {
       chain_ops.push_back(&op);
       launches += op.launches;
       ops_ns += op.kernel_ns;
-      for (const report::OperatorShape& s : op.shapes) {
-        if (s.bytes && *s.bytes > 0 && s.kernel_ns > 0) {
-          modeled_bytes += static_cast<double>(*s.bytes);
-          modeled_ns += s.kernel_ns;
-        }
-      }
       if (top.size() < 4 && op.kernel_ns > 0) {
         top.push_back(OperatorDisplayName(op.name, op.source));
         top_timed.push_back(fmt::format("{} {}", top.back(), Ms(op.kernel_ns)));
@@ -241,33 +233,37 @@ class LeverFinder {
         "roof, low sm__throughput) would confirm that they are memory-bound";
     lever.subject = fmt::format("{}", fmt::join(top, ", "));
     lever.time_ns = total;
-    // A fused kernel is not free: it still reads its inputs and writes its outputs once, at best
-    // at the DRAM bandwidth. The shape models give those bytes per op; work without a byte model
-    // (no shapes, a layout copy, no launch call) is counted as free, so the bound stays high.
-    std::optional<double> bandwidth = DramBandwidth();
-    std::int64_t floor_ns = 0;
-    if (bandwidth && modeled_bytes > 0) {
-      floor_ns = std::min(modeled_ns, static_cast<std::int64_t>(modeled_bytes / *bandwidth * 1e9));
-    }
+    // A fused chain is not free: it still reads its largest tensor and writes a result of that
+    // size once (report::ElementwiseChains, a lower bound on its traffic). Chains without a
+    // recorded shape, and kernels outside the chains (other operators, no launch call), are
+    // counted as free, so the bound stays an upper bound.
+    const report::ElementwiseChains& chains = view_.elementwise_chains;
+    std::int64_t bounded_ns = std::min(chains.bounded_kernel_ns, total);
+    std::int64_t floor_ns = std::min(chains.floor_ns, bounded_ns);
     lever.saved_ns = total - floor_ns;
-    lever.assumed_ns = std::min(lever.saved_ns, total - modeled_ns);
+    lever.assumed_ns = std::min(lever.saved_ns, total - bounded_ns);
     std::string floor_text =
         floor_ns > 0
             ? fmt::format(
-                  "the shape models' {:.3g} GB of those ops (over {} of their time) take {} at "
-                  "the {:.0f} GB/s DRAM bandwidth: as separate kernels they run at {:.0f}% of it "
-                  "already, and the bound keeps that traffic in the fused kernels (modeled: shape "
-                  "models and the datasheet bandwidth); the other {} has no byte model and is "
-                  "counted as free (assumed), so at most {} comes back, an upper bound",
-                  modeled_bytes / 1e9,
-                  Ms(modeled_ns),
+                  "fused, each of the {} run{} of consecutive elementwise and copy kernels "
+                  "({} calls in the longest) still reads its largest tensor and writes one of "
+                  "that size once, in the narrowest type it holds: for the {} with recorded "
+                  "shapes {:.3g} GB, {} at the DRAM bandwidth against the {} their "
+                  "kernels take now (modeled: recorded shapes and the datasheet bandwidth, a "
+                  "lower bound on the fused traffic); the other {} is counted as free (assumed), "
+                  "so at most {} comes back, an upper bound",
+                  chains.chains,
+                  chains.chains == 1 ? "" : "s",
+                  chains.longest_ops,
+                  chains.bounded_chains,
+                  static_cast<double>(chains.floor_bytes) / 1e9,
                   Ms(floor_ns),
-                  *bandwidth / 1e9,
-                  100.0 * static_cast<double>(floor_ns) / static_cast<double>(modeled_ns),
-                  Ms(total - modeled_ns),
+                  Ms(bounded_ns),
+                  Ms(total - bounded_ns),
                   Ms(lever.saved_ns))
-            : "no shape model gives their bytes, so they are counted as free (assumed; an upper "
-              "bound: a fused kernel still reads its inputs and writes its outputs once)";
+            : "no recorded shape bounds their fused traffic, so they are counted as free "
+              "(assumed; an upper bound: a fused kernel still reads its inputs and writes its "
+              "outputs once)";
     if (floor_ns == 0)
       lever.assumed_ns = lever.saved_ns;
     // The time, the names and the launch count say which set each comes from: the category holds
@@ -540,16 +536,6 @@ class LeverFinder {
         if (auto peak = entry->Peak(p, model::MathUnit::kTensor))
           return peak;
       }
-    }
-    return std::nullopt;
-  }
-
-  // The DRAM bandwidth of the trace's first device with ceilings.
-  std::optional<double> DramBandwidth() {
-    for (const model::Device& d : trace_.devices) {
-      const model::DeviceCeilings* entry = EntryOf(d.id);
-      if (entry && entry->dram_bytes_per_s.value_or(0) > 0)
-        return entry->dram_bytes_per_s;
     }
     return std::nullopt;
   }
