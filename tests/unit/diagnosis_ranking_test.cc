@@ -181,16 +181,23 @@ TEST_CASE("flat profile: a measurement ranks by its gain at 2x, under a measured
   // time. Idle is 28.6% of the window (the host's measured bound 1.40x); the top five kernels
   // hold 4.5 ms of critical time: their zero-time bound 1 / (1 - 4.5/14) = 1.47x would outrank
   // the host, but their gain at 2x is 1.19x: the host finding goes first, the measurement follows.
-  TraceBuilder b;
-  for (int i = 0; i < 10; ++i) {
-    std::int64_t t0 = i * 1400 * kUs;
-    b.Api("cudaLaunchKernel", t0, t0 + 5 * kUs, 2 * i + 1);
-    b.Api("cudaLaunchKernel", t0 + 6 * kUs, t0 + 11 * kUs, 2 * i + 2);
-    b.Kernel("kernel_" + std::to_string(i), t0 + 10 * kUs, t0 + 910 * kUs, 2 * i + 1);
-    b.Kernel("tail", t0 + 910 * kUs, t0 + 1010 * kUs, 2 * i + 2);
-    b.Op("aten::index", t0 + 12 * kUs, t0 + 1400 * kUs);
-  }
-  report::AnalysisReport r = Analyze(b.trace);
+  // With `syncs` the host waits for each period's kernels (a device synchronization inside the
+  // operator); without, it never waits, and faster kernels give nothing back today.
+  auto build = [](bool syncs) {
+    TraceBuilder b;
+    for (int i = 0; i < 10; ++i) {
+      std::int64_t t0 = i * 1400 * kUs;
+      b.Api("cudaLaunchKernel", t0, t0 + 5 * kUs, 2 * i + 1);
+      b.Api("cudaLaunchKernel", t0 + 6 * kUs, t0 + 11 * kUs, 2 * i + 2);
+      b.Kernel("kernel_" + std::to_string(i), t0 + 10 * kUs, t0 + 910 * kUs, 2 * i + 1);
+      b.Kernel("tail", t0 + 910 * kUs, t0 + 1010 * kUs, 2 * i + 2);
+      b.Op("aten::index", t0 + 12 * kUs, t0 + 1400 * kUs);
+      if (syncs)
+        b.Api("cudaDeviceSynchronize", t0 + 13 * kUs, t0 + 1010 * kUs);
+    }
+    return b;
+  };
+  report::AnalysisReport r = Analyze(build(true).trace);
   const report::Diagnosis& d = r.diagnosis;
   CHECK(d.bottleneck == "host_bound");
   CHECK(d.status == "finding");
@@ -201,6 +208,27 @@ TEST_CASE("flat profile: a measurement ranks by its gain at 2x, under a measured
   REQUIRE(d.secondary.front().bound_speedup);
   CHECK(*d.secondary.front().bound_speedup > *d.bound_speedup);  // zero time would have won
   CHECK(Contains(d.secondary.front().next_experiment, "kernels together"));
+  CHECK_FALSE(Contains(d.secondary.front().next_experiment, "until the idle phase is fixed"));
+
+  // No host wait: the host's timeline is the wall, and it waits for the GPU only the 999 us the
+  // last tail kernel runs after its last call. The GPU statement is held to that, 1 / (1 -
+  // 0.999/14) = 1.077x, and says what it gives once the idle phase is fixed: its 2.7 ms at 2x
+  // over the GPU's 10 ms of busy time.
+  report::AnalysisReport free_running = Analyze(build(false).trace);
+  const report::Diagnosis& f = free_running.diagnosis;
+  CHECK(f.bottleneck == "host_bound");
+  REQUIRE(f.secondary.size() == 1);
+  const report::Diagnosis& gpu = f.secondary.front();
+  REQUIRE(gpu.bound_speedup);
+  CHECK(*gpu.bound_speedup == Approx(1.0 / (1.0 - 0.999 / 14.0)).epsilon(1e-3));
+  REQUIRE(gpu.bound_speedup_at_2x);
+  CHECK(*gpu.bound_speedup_at_2x == Approx(1.0 / (1.0 - 0.999 / 14.0)).epsilon(1e-3));
+  CHECK(Contains(gpu.next_experiment,
+                 "the host waits for the GPU 999 µs of the 14.0 ms window (7.1%"));
+  CHECK(Contains(gpu.next_experiment,
+                 "until the idle phase is fixed the whole program is at most 1.08x faster at any "
+                 "local speedup"));
+  CHECK(Contains(gpu.next_experiment, "the window falls toward the GPU's 10.0 ms busy time"));
 }
 
 TEST_CASE("headline: the steady-state window's busy time when it is not the GPU span",

@@ -633,6 +633,10 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
        true,
        [&] {
          kernel_evidence_from = d.support.size();
+         // A material idle phase beside the GPU work: a GPU-side change gives back only the
+         // host's waits for the GPU until that phase is fixed.
+         if (has_timeline && idle_share >= kSecondaryIdleShare)
+           context.host_wait_cap = HostWaitsOnGpu(trace, r, SteadyWall(r, idle));
          ClassifyDominantWork(trace, d, r, idle, subject, context);
        }},
   };
@@ -645,15 +649,17 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
       break;
     }
   }
-  AddPhase(d, trace, r);
-  AddQueueAndCoverage(d, idle);
   SetExperiment(d, subject, context);
   if (const report::KernelRow* k = FindKernel(r, d.dominant_name); k && d.dominant_kind == "kernel")
     AdviseFromCounters(d, *k);
+  const HostWaitCap* cap = context.host_wait_cap ? &*context.host_wait_cap : nullptr;
   if (d.dominant_kind == "kernel" && d.bottleneck != "launch_bound") {
     AddCollectiveEvidence(d, r);
-    ApplyLever(d, trace, r, SteadyWall(r, idle), kernel_evidence_from);
+    ApplyLever(d, trace, r, SteadyWall(r, idle), kernel_evidence_from, cap);
   }
+  if (cap && (d.dominant_kind == "kernel" || d.dominant_kind == "operators") &&
+      cap->Binds(SavedByBound(d, cap->wall_ns)))
+    ApplyHostWaitCap(d, *cap);
   if (d.dominant_kind == "idle")
     d.secondary = SecondaryGpuStatement(trace, d, r, compute, SteadyWall(r, idle), context);
   else if (has_timeline && idle.has_api_calls && !d.bottleneck.empty() &&
@@ -663,6 +669,9 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
                          kMaterialWaitBound)))
     d.secondary = SecondaryIdleStatement(trace, d, r, idle, context);
   RankStatements(d);
+  // Facts of the whole window go with the statement ranked first.
+  AddPhase(d, trace, r);
+  AddQueueAndCoverage(d, idle);
   QueueAgainstHostPhases(d, idle);
   if (std::int64_t spans = ReplaySpans(trace); spans > 0) {
     d.support.push_back(fmt::format(

@@ -29,6 +29,19 @@ report::Diagnosis Diagnose(const model::Trace& trace,
                            const IdleAttribution& idle,
                            std::optional<report::LaunchQueue> queue = std::nullopt);
 
+// What a GPU-side change can give back in a window whose idle time the host sets (the GPU
+// phase of an idle-dominated window). The host's timeline is the wall: a faster GPU shortens it
+// only where the host waits for the GPU, so on today's timeline the gain is at most those waits
+// (blocking calls summed over threads, plus the GPU's drain after the host's last call). Once
+// the idle phase's fix succeeds, the window falls toward the GPU's busy time.
+struct HostWaitCap {
+  std::int64_t waits_ns = 0;
+  std::int64_t wall_ns = 0;      // the steady-state window
+  std::int64_t gpu_busy_ns = 0;  // the GPU's busy time in it
+  // A change saving `saved_ns` of GPU time gives back more than the waits allow.
+  bool Binds(std::int64_t saved_ns) const { return wall_ns > 0 && saved_ns > waits_ns; }
+};
+
 // The next experiment, its falsifying measurement and (for a hypothesis) the missing evidence of
 // a bottleneck class (diagnosis_experiments.cc). `subject` names the kernel, sync call or copy
 // kind the class is about; `diagnosis` holds the class, status and evidence already.
@@ -87,6 +100,8 @@ struct ExperimentContext {
   // hold a host wait, so a step that synchronizes is captured only between them.
   std::int64_t blocking_syncs = 0;
   std::int64_t steps = 0;
+  // The GPU phase of an idle-dominated window: its bound composes with the idle phase's.
+  std::optional<HostWaitCap> host_wait_cap;
 };
 
 // A grid of at least this many waves keeps every SM busy: more blocks do not add parallelism.

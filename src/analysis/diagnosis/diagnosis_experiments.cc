@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "analysis/diagnosis/diagnosis.h"
+#include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/findings/findings.h"
 #include "analysis/predictions/amdahl.h"
 
@@ -42,6 +43,12 @@ bool AdvisesTensorCores(const report::Diagnosis& d, const ExperimentContext& con
 std::string BoundText(const report::Diagnosis& d, const ExperimentContext& context) {
   if (!d.bound_speedup || !std::isfinite(*d.bound_speedup))
     return "";
+  if (const auto& cap = context.host_wait_cap;
+      cap && (d.dominant_kind == "kernel" || d.dominant_kind == "operators")) {
+    std::int64_t saved = SavedByBound(d, cap->wall_ns);
+    if (cap->Binds(saved))
+      return CappedBoundText(*cap, saved, d.bound_speedup_at_2x.has_value());
+  }
   if (context.roof_local_speedup) {  // name the floor, so the bound matches the Amdahl table's
     double f = d.dominant_fraction;
     std::string limit =

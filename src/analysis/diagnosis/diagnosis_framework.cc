@@ -124,7 +124,8 @@ bool ApplyLever(report::Diagnosis& d,
                 const model::Trace& trace,
                 const report::AnalysisReport& r,
                 std::int64_t wall_ns,
-                std::size_t kernel_evidence_from) {
+                std::size_t kernel_evidence_from,
+                const HostWaitCap* cap) {
   std::vector<framework::Lever> levers = framework::FindLevers(trace, r, wall_ns);
   if (levers.empty())
     return false;
@@ -150,8 +151,7 @@ bool ApplyLever(report::Diagnosis& d,
     lever_support.push_back(fmt::format(
         "For reference (the lever bounds more), the kernel with the most critical time{}; "
         "the lines below are its evidence.",
-        d.dominant_name.empty() ? ""
-                                : ", " + std::string(ReadableKernelName(d.dominant_name))));
+        d.dominant_name.empty() ? "" : ", " + std::string(ReadableKernelName(d.dominant_name))));
   d.support.insert(d.support.begin() + static_cast<std::ptrdiff_t>(at),
                    lever_support.begin(),
                    lever_support.end());
@@ -189,7 +189,10 @@ bool ApplyLever(report::Diagnosis& d,
     d.bound_speedup_modeled.reset();
   }
   d.next_experiment =
-      lever.assumed_local_speedup
+      cap && cap->Binds(lever.saved_ns)
+          ? lever.experiment + "." +
+                CappedBoundText(*cap, lever.saved_ns, lever.assumed_local_speedup.has_value())
+      : lever.assumed_local_speedup
           ? fmt::format(
                 "{}. If those kernels run {:.0f}x faster (an assumed local speedup), the "
                 "whole program is {:.2f}x faster (Amdahl, {} of the wall time; at most "
@@ -228,6 +231,7 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
                                   "(trace)",
                                   Pct(compute_share))});
   std::string subject;
+  HostWaitCap cap = HostWaitsOnGpu(trace, r, wall_ns);
   if (const report::CriticalShare* top = DominantComputeShare(r, false)) {
     s.dominant_kind = "kernel";
     s.dominant_name = top->name;
@@ -244,11 +248,14 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
         "(trace).",
         Pct(top->fraction)));
     ExperimentContext context = SameInput(base);
+    context.host_wait_cap = cap;
     WidenToFlatProfile(s, r, wall_ns, context);
     SetExperiment(s, subject, context);
   }
-  if (!ApplyLever(s, trace, r, wall_ns) && s.dominant_kind.empty())
+  if (!ApplyLever(s, trace, r, wall_ns, SIZE_MAX, &cap) && s.dominant_kind.empty())
     return {};
+  if (cap.Binds(SavedByBound(s, wall_ns)))
+    ApplyHostWaitCap(s, cap);
   if (s.bottleneck.empty())
     s.bottleneck = "unknown";
   if (s.status.empty())

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/diagnosis/diagnosis.h"
 #include "analysis/timeline/idle_attribution.h"
 
 namespace gpuperf::analysis {
@@ -75,11 +76,27 @@ void SetCollectiveClass(report::Diagnosis& d,
 // `kernel_evidence_from` on is about the dominant kernel: when the lever replaces the statement,
 // the lever's evidence goes before it and it is labelled as the kernel's, so a memory-bound lever
 // is not read as resting on a compute-bound GEMM's roofline.
+// `cap`: the GPU phase of an idle-dominated window (HostWaitCap).
 bool ApplyLever(report::Diagnosis& d,
                 const model::Trace& trace,
                 const report::AnalysisReport& r,
                 std::int64_t wall_ns,
-                std::size_t kernel_evidence_from = SIZE_MAX);
+                std::size_t kernel_evidence_from = SIZE_MAX,
+                const HostWaitCap* cap = nullptr);
+
+// The host's waits for the GPU over `wall_ns` (host_wait_cap.cc).
+HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
+                           const report::AnalysisReport& r,
+                           std::int64_t wall_ns);
+// The bound sentence of a GPU-side change saving `saved_ns` of the window under `cap` (Binds):
+// today's gain, held to the waits, and the gain once the idle phase's fix succeeds.
+// `assumed_2x`: the saving is at an assumed 2x local speedup, not a limit.
+std::string CappedBoundText(const HostWaitCap& cap, std::int64_t saved_ns, bool assumed_2x);
+// Holds d's bounds to what the waits give back.
+void ApplyHostWaitCap(report::Diagnosis& d, const HostWaitCap& cap);
+// The time a statement's ranked bound (its gain at an assumed 2x, else its limit) saves of
+// `wall_ns`.
+std::int64_t SavedByBound(const report::Diagnosis& d, std::int64_t wall_ns);
 // The GPU half of a window whose main statement is idle time: empty unless computation covers
 // at least 30% of the window.
 // `base`: the main statement's context (vendor, framework, whether shapes are recorded).

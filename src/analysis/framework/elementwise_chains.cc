@@ -153,8 +153,8 @@ class ChainBuilder {
     out_.longest_ops = std::max(out_.longest_ops, chain.ops);
     if (chain.max_elements == 0)
       return;
-    const model::DeviceCeilings* entry = in_.roofs ? in_.roofs->Of(chain.device).match.entry
-                                                   : nullptr;
+    const model::DeviceCeilings* entry =
+        in_.roofs ? in_.roofs->Of(chain.device).match.entry : nullptr;
     if (entry == nullptr || entry->dram_bytes_per_s.value_or(0) <= 0)
       return;
     // Read the largest tensor once and write a result of its size once (elementwise results are
