@@ -849,3 +849,28 @@ TEST_CASE("initialization: one call found by two passes is one item",
   CHECK(module_items == 1);
   CHECK(init.report.time_ns == 3 * kMs);
 }
+
+TEST_CASE("host-bound: graph advice counts the idle under launch calls too", "[diagnosis]") {
+  // Ten 1.1 ms periods: an operator whose host work leaves the GPU idle 900 us, then a 100 us
+  // launch call, then its 100 us kernel. A captured graph removes both the host time between
+  // the launches and the launch calls: the bound counts 900 + 100 us of idle per period.
+  TraceBuilder b;
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t0 = i * 1100 * kUs;
+    b.Op("aten::linear", t0, t0 + 1000 * kUs);
+    b.Api("cudaLaunchKernel", t0 + 900 * kUs, t0 + 1000 * kUs, i + 1);
+    b.Kernel("gemm_" + std::to_string(i), t0 + 1000 * kUs, t0 + 1100 * kUs, i + 1);
+  }
+  gpuperf::report::AnalysisReport r = Analyze(b.trace);
+  const gpuperf::report::Diagnosis& d = r.diagnosis;
+  REQUIRE(d.bottleneck == "host_bound");
+  REQUIRE(d.status == "finding");
+  CHECK(Contains(d.next_experiment, "capture the step in a CUDA graph"));
+  bool counted = false;
+  for (const std::string& line : d.support)
+    counted = counted || Contains(line, "The bound counts the 1.00 ms of idle under launch calls");
+  CHECK(counted);
+  // 10 ms of the 11 ms window is idle, all of it host time or launch calls: 11 / (11 - 10).
+  REQUIRE(d.bound_speedup);
+  CHECK(*d.bound_speedup == Approx(11.0).epsilon(1e-3));
+}

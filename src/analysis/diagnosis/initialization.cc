@@ -306,8 +306,9 @@ void EdgeResourceCalls(const model::Trace& trace,
 }
 
 // The first launch of each kernel (per process) whose call is long: the driver loaded the
-// kernel's module there (CUDA lazy loading). The reference is the median launch call of kernels
-// launched before (kOneTimeFactor x it, at least kOneTimeMinNs); with fewer than
+// kernel's module there (CUDA lazy loading). The reference is the median of the process's
+// repeated launch calls, a kernel's second and later (kOneTimeFactor x it, at least
+// kOneTimeMinNs); with fewer than
 // kMinRepeatLaunches such calls, the median of the launch calls' own name would be first launches
 // too, so kOneTimeMinNs alone decides: a launch call returns in microseconds. Graph launches and
 // the process's first call (context creation) are left to ApiOutliers.
@@ -367,7 +368,7 @@ void LazyFirstLaunches(const model::Trace& trace,
     std::string_view name = StripVersionSuffix(trace.Name(c.name));
     std::string why =
         ref != reference.end()
-            ? fmt::format("{:.0f}x the median launch call of kernels launched before ({} calls{})",
+            ? fmt::format("{:.0f}x the median repeated launch call of the process ({} calls{})",
                           static_cast<double>(d) /
                               static_cast<double>(std::max<std::int64_t>(1, ref->second)),
                           repeats[c.pid].size(),
