@@ -137,6 +137,31 @@ TEST_CASE("flat profile: the GPU statement is over the top kernels, a small wait
   CHECK_FALSE(Contains(o.diagnosis.next_experiment, "kernels together"));
 }
 
+TEST_CASE("flat profile: one routine's lambda kernels are measured together",
+          "[diagnosis][ranking]") {
+  // Ten different 1 ms kernels as in the flat profile above, but three are lambdas of one
+  // routine, advec: 30% of the critical kernel time, more than a dominant kernel's 20%. The
+  // statement is over the routine: 3 ms of 10.6, made 2x faster 1 / (1 - 1.5/10.6).
+  TraceBuilder b = FlatKernelsWithSyncs(50 * kUs);
+  for (int i = 0; i < 3; ++i) {
+    b.trace.activities[static_cast<std::size_t>(i)].name =
+        b.trace.strings.Intern("void par_kernel<advec(int, double *)::[lambda(int) (instance " +
+                               std::to_string(i + 1) + ")]>(Range, T1)");
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Diagnosis& d = r.diagnosis;
+  CHECK(d.bottleneck == "unknown");
+  CHECK(Contains(d.next_experiment, "Measure the work of advec's 3 kernels together"));
+  CHECK(Contains(d.next_experiment, "--kernel-name-base demangled -k regex:advec"));
+  REQUIRE(d.bound_speedup_at_2x);
+  CHECK(*d.bound_speedup_at_2x == Approx(1.0 / (1.0 - 1.5 / 10.6)).epsilon(1e-3));
+  CHECK(Contains(d.falsified_by, "already near their roof"));
+  bool routine = false;
+  for (const std::string& line : d.support)
+    routine = routine || Contains(line, "3 of them instantiate lambdas of one routine, advec");
+  CHECK(routine);
+}
+
 TEST_CASE("flat profile: close runners-up are measured with a dominant kernel of unknown class",
           "[diagnosis][ranking]") {
   // Per period: "moe_up" 4 ms, "moe_down" 3 ms, "norm" 0.5 ms, back to back. moe_up holds 53%

@@ -61,3 +61,22 @@ TEST_CASE("Kernels whose readable names coincide are told apart by where they di
   gpuperf::analysis::AttachReadableNames(rows);
   CHECK(rows[0].readable_name == "fill<at::native::FillFunctor, …> … FillFunctor<int>");
 }
+
+TEST_CASE("LambdaRoutine: the function whose lambda a kernel template instantiates",
+          "[readable_name]") {
+  using gpuperf::analysis::LambdaRoutine;
+  // NVCC's spelling, the routine's parameters holding nested parentheses and templates.
+  CHECK(LambdaRoutine("void clover::par_ranged2d_kernel<advec_mom_kernel(int, int, "
+                      "clover::Buffer2D<double> &, void (*)(int))::[lambda(int, int) (instance "
+                      "2)]>(clover::Range2d, T1)") == "advec_mom_kernel");
+  // The Itanium demangler's, a qualified routine.
+  CHECK(LambdaRoutine("void Kokkos::Impl::cuda_parallel_launch<Kokkos::Impl::ParallelFor<"
+                      "app::Solver::step(double)::{lambda(int)#1}, Kokkos::RangePolicy<>>>()") ==
+        "app::Solver::step");
+  // A lambda of a function without parameters in its name.
+  CHECK(LambdaRoutine("void launch<main::{lambda(int)#2}>(int)") == "main");
+  // No lambda, or nothing before it.
+  CHECK(LambdaRoutine("void at::native::vectorized_elementwise_kernel<4>(int)").empty());
+  CHECK(LambdaRoutine("::[lambda(int)]").empty());
+  CHECK(LambdaRoutine("k<f(int))::[lambda(int)]>").empty());  // unbalanced
+}

@@ -96,6 +96,8 @@ struct ExperimentContext {
   std::string flat_names;
   double flat_fraction = 0;  // their summed critical time over the steady-state window
   bool flat_peers = false;   // not flat: runners-up hold nearly as much as the top kernel
+  // Flat by name, but the kernels are one routine's lambdas (LambdaRoutine): its name.
+  std::string flat_routine;
   // Host-blocking synchronizations in the window and the steps they recur in: a graph cannot
   // hold a host wait, so a step that synchronizes is captured only between them.
   std::int64_t blocking_syncs = 0;

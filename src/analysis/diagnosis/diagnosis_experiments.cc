@@ -417,6 +417,27 @@ Advice AdviceFor(const report::Diagnosis& d,
   }
   // The byte/FLOP model the input's own recorder can give: shapes in a PyTorch trace; elsewhere
   // a user model file (per-launch formulas over the launch geometry).
+  // The falsifier of "these kernels can be made faster" is their measured place on the roof.
+  const char* flat_falsifier =
+      "The measurement: kernels at 60% or more of the DRAM bandwidth or of the compute peak that "
+      "applies are already near their roof, so the 2x the bound assumes is not there, and the "
+      "lever becomes less work or fewer launches, not faster kernels.";
+  if (!context.flat_routine.empty()) {
+    return {fmt::format("Measure the work of {}'s {} kernels together (the lambdas one routine "
+                        "instantiates): {}, one pass with --kernel-name-base demangled -k "
+                        "regex:{}, or {} for a byte/FLOP model; no single kernel is worth "
+                        "optimising alone, the routine is.",
+                        context.flat_routine,
+                        context.flat_kernels,
+                        tools.roofline,
+                        context.flat_routine,
+                        context.pytorch && !context.shapes_recorded
+                            ? "record shapes (PyTorch record_shapes=True)"
+                            : "write their FLOPs and bytes per launch as formulas "
+                              "(gpuperf analyze --model FILE)"),
+            flat_falsifier,
+            "No counters and no byte/FLOP model cover the routine's kernels."};
+  }
   if (context.flat_kernels > 0) {
     return {fmt::format("Measure the work of the top {} kernels together ({}): {}, one pass with "
                         "-k regex: over their names, or {} for a byte/FLOP model; {}.",
@@ -431,9 +452,7 @@ Advice AdviceFor(const report::Diagnosis& d,
                             ? "they hold similar time, so the top one alone leaves the others "
                               "unexplained"
                             : "no single kernel is worth optimising alone in this flat profile"),
-            "Not applicable until a class is proposed: the measurement decides, kernel by "
-            "kernel, between memory-, compute- and latency-bound; the bound assumes the kernels "
-            "end up 2x faster, which their measured roofs may allow or not.",
+            flat_falsifier,
             "No counters and no byte/FLOP model cover the top kernels."};
   }
   return {fmt::format("Measure the work of {}: {}, or {} for a byte/FLOP model.",
@@ -443,8 +462,9 @@ Advice AdviceFor(const report::Diagnosis& d,
                           ? "record shapes (PyTorch record_shapes=True)"
                           : "write its FLOPs and bytes per launch as formulas "
                             "(gpuperf analyze --model FILE)"),
-          "Not applicable until a class is proposed: the measurement itself decides between "
-          "memory-, compute- and latency-bound.",
+          "The measurement: a kernel at 60% or more of the DRAM bandwidth or of the compute peak "
+          "that applies is already near its roof, so little of the bound is there, and the lever "
+          "becomes less work or fewer launches, not a faster kernel.",
           "No counters and no byte/FLOP model cover the dominant kernel."};
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "analysis/diagnosis/diagnosis.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
@@ -28,6 +29,61 @@ constexpr double kPeerShare = 0.5;
 // measurement outrank a measured host finding (pytorch-kineto 2021-06: 1.58x against 1.25x on a
 // window whose host sets the pace).
 constexpr double kFlatAssumedSpeedup = 2.0;
+
+// Flat by kernel name, but one routine's lambda kernels (LambdaRoutine) together hold as much as
+// a dominant kernel would: the statement is over that routine's kernels (cloverleaf: 102 names,
+// the top one 6.6%, while advec_mom_kernel's lambdas hold 34%).
+bool RoutineGroup(report::Diagnosis& d,
+                  const report::AnalysisReport& r,
+                  const std::vector<const report::CriticalShare*>& shares,
+                  std::int64_t total,
+                  std::int64_t wall_ns,
+                  ExperimentContext& context) {
+  struct Routine {
+    std::int64_t critical_ns = 0;
+    std::size_t kernels = 0;
+  };
+  std::map<std::string_view, Routine> routines;
+  for (const report::CriticalShare* s : shares) {
+    std::string_view routine = LambdaRoutine(s->name);
+    if (routine.empty())
+      continue;
+    routines[routine].critical_ns += s->critical_ns;
+    routines[routine].kernels += 1;
+  }
+  auto top = std::max_element(routines.begin(), routines.end(), [](const auto& a, const auto& b) {
+    return a.second.critical_ns < b.second.critical_ns;
+  });
+  if (top == routines.end() || top->second.kernels < 2 ||
+      Fraction(top->second.critical_ns, total) < kFlatTopShare)
+    return false;
+  double f = std::min(1.0,
+                      Fraction(top->second.critical_ns,
+                               wall_ns * std::max<std::int64_t>(1, r.predictions.device_groups)));
+  context.flat_kernels = top->second.kernels;
+  context.flat_peers = false;
+  context.flat_routine = std::string(top->first);
+  context.flat_names = context.flat_routine;
+  context.flat_fraction = f;
+  d.bound_speedup_at_2x = AmdahlSpeedup(f, kFlatAssumedSpeedup);
+  d.bound_speedup = f < 1.0 ? std::optional<double>(AmdahlLimit(f)) : std::nullopt;
+  d.support.push_back(fmt::format(
+      "No kernel dominates by name (the top one holds {} of the critical kernel time, {} "
+      "kernels), but {} of them instantiate lambdas of one routine, {}: together {} of the "
+      "critical kernel time, f = {} of the steady-state wall time, the most of any routine "
+      "(trace: kernel names). Made {:.0f}x faster they would give {:.2f}x (an assumed local "
+      "speedup: their class is not measured); {} only if they took no time.",
+      Pct(Fraction(shares.front()->critical_ns, total)),
+      r.kernels.size(),
+      top->second.kernels,
+      top->first,
+      Pct(Fraction(top->second.critical_ns, total)),
+      Pct(f),
+      kFlatAssumedSpeedup,
+      *d.bound_speedup_at_2x,
+      f < 1.0 ? fmt::format("{:.2f}x", AmdahlLimit(f)) : std::string("unbounded")));
+  return true;
+}
 
 }  // namespace
 
@@ -63,6 +119,8 @@ void WidenToFlatProfile(report::Diagnosis& d,
     ++peers;
   const bool flat = Fraction(shares.front()->critical_ns, total) < kFlatTopShare;
   if (!flat && peers < 2)
+    return;
+  if (flat && RoutineGroup(d, r, shares, total, wall_ns, context))
     return;
   std::int64_t group = 0;
   std::size_t n = 0;

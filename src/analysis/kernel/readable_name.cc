@@ -213,4 +213,39 @@ std::string OperatorDisplayName(const report::FrameworkView& view, std::string_v
   return std::string(name);
 }
 
+std::string_view LambdaRoutine(std::string_view name) {
+  std::size_t lambda = std::string_view::npos;
+  for (std::string_view marker : {"::[lambda", "::{lambda"}) {
+    std::size_t at = name.find(marker);
+    if (at != std::string_view::npos && at < lambda)
+      lambda = at;
+  }
+  if (lambda == std::string_view::npos || lambda == 0)
+    return {};
+  std::size_t end = lambda;    // one past the routine's name
+  if (name[end - 1] == ')') {  // skip its parameter list, nested parentheses included
+    int depth = 0;
+    std::size_t i = end;
+    while (i > 0) {
+      char c = name[--i];
+      if (c == ')')
+        ++depth;
+      else if (c == '(' && --depth == 0)
+        break;
+    }
+    if (depth != 0)
+      return {};
+    end = i;
+  }
+  auto identifier = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':' || c == '~';
+  };
+  std::size_t begin = end;
+  while (begin > 0 && identifier(name[begin - 1]))
+    --begin;
+  while (begin < end && name[begin] == ':')
+    ++begin;
+  return name.substr(begin, end - begin);
+}
+
 }  // namespace gpuperf::analysis

@@ -17,6 +17,13 @@ namespace gpuperf::analysis {
 // "at::native::elementwise_kernel<128, 4, ...>" becomes "at::native::elementwise_kernel<128, …>".
 std::string ReadableKernelName(std::string_view name);
 
+// The function whose lambda a kernel template instantiates: "void clover::par_ranged2d_kernel<
+// PdV_kernel(bool, int, ...)::[lambda(int, int) (instance 1)]>(...)" (NVCC) or "...<main::{lambda(
+// int)#1}>" (the Itanium demangler) -> "PdV_kernel", "main". Frameworks that launch every loop
+// through one kernel template (CloverLeaf's par_ranged2d_kernel, Kokkos, RAJA, SYCL) name a
+// routine's kernels only this way. "" when no lambda is a template argument.
+std::string_view LambdaRoutine(std::string_view name);
+
 // Sets KernelRow::readable_name of every row, for report.md's tables.
 void AttachReadableNames(std::vector<report::KernelRow>& kernels);
 
