@@ -874,3 +874,39 @@ TEST_CASE("host-bound: graph advice counts the idle under launch calls too", "[d
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup == Approx(11.0).epsilon(1e-3));
 }
+
+TEST_CASE("dependency-bound: long queued stretches that end at the same work are named",
+          "[diagnosis]") {
+  // Everything is launched up front; on the GPU, four rounds of twenty 100 us kernels 10 us
+  // apart, each round followed by a 20 ms stretch before a kernel "waiter". 80.8 ms of queued
+  // idle, half of it in the 3 longest stretches, all ending at "waiter".
+  TraceBuilder b;
+  std::int64_t id = 0;
+  std::int64_t t = 1 * kMs;
+  for (int round = 0; round < 4; ++round) {
+    for (int i = 0; i < 20; ++i) {
+      b.Api("cudaLaunchKernel", id * kUs, id * kUs + 500, id + 1);
+      b.Kernel("work_" + std::to_string(i), t, t + 100 * kUs, id + 1);
+      ++id;
+      t += 110 * kUs;
+    }
+    t += 20 * kMs - 10 * kUs;
+    b.Api("cudaLaunchKernel", id * kUs, id * kUs + 500, id + 1);
+    b.Kernel("waiter", t, t + 100 * kUs, id + 1);
+    ++id;
+    t += 110 * kUs;
+  }
+  gpuperf::report::AnalysisReport r = Analyze(b.trace);
+  const gpuperf::report::Diagnosis& d = r.diagnosis;
+  REQUIRE(d.bottleneck == "dependency_bound");
+  bool named = false;
+  for (const std::string& line : d.support)
+    named = named || Contains(line,
+                              "lies in its 3 longest stretches (60.0 ms in all, each at least "
+                              "20.0 ms); 3 of them, 60.0 ms in all, about 20.0 ms each, end at "
+                              "the same GPU work: waiter on stream 7, launched by "
+                              "cudaLaunchKernel");
+  CHECK(named);
+  CHECK(Contains(d.next_experiment,
+                 "first what waiter on stream 7, launched by cudaLaunchKernel waits for"));
+}

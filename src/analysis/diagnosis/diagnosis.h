@@ -60,6 +60,7 @@ struct ExperimentContext {
   // Dependency-bound: the queued idle, and the part of it inside graph launches.
   std::int64_t queued_ns = 0;
   std::int64_t queued_in_graphs_ns = 0;
+  std::string queued_focus;  // the GPU work ending most long queued stretches (may be empty)
   // Host-bound: most recorded host work in the gaps lies outside framework operators (Python
   // preprocessing, data loading), which graphs and launch batching do not remove; its top names.
   bool host_outside_ops = false;

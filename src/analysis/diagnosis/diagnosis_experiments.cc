@@ -166,13 +166,21 @@ Advice AdviceFor(const report::Diagnosis& d,
     if (context.queued_ns > 0 &&
         context.queued_in_graphs_ns > context.queued_ns - context.queued_in_graphs_ns)
       where = fmt::format(
-          "first the CUDA graph launches, which hold {} of the {} of queued idle: trace their "
+          "{} the CUDA graph launches, which hold {} of the {} of queued idle: trace their "
           "nodes ({}) to see whether the idle holds nodes the trace lacks or event-wait and host "
           "nodes; then {}",
+          context.queued_focus.empty() ? "first" : "then",
           Ms(context.queued_in_graphs_ns),
           Ms(context.queued_ns),
           context.amd ? "rocprofv3 with graph node tracing" : "nsys --cuda-graph-trace=node",
           where);
+    else if (!context.queued_focus.empty())
+      where = "then " + where;
+    // A few long stretches ending at the same work: that dependency first.
+    if (!context.queued_focus.empty())
+      where = fmt::format("first what {} waits for, which ends the longest stretches; {}",
+                          context.queued_focus,
+                          where);
     return {
         fmt::format(
             "Find what the queued work waits for: {}{}. The whole GPU idled with the work "

@@ -158,9 +158,9 @@ void SetIdleClass(const model::Trace& trace,
     d.support.push_back(fmt::format(
         "{} of that queued idle lies inside a {} graph launch, between its recorded nodes or "
         "in the idle stretch that ends at its first node after it was launched: the graph "
-        "waited on an event-wait or host node, on nodes the trace does not record (node-level "
-        "graph tracing, {}, shows them), or on a dependency ahead of it in the stream (trace: "
-        "graph launches by correlation).",
+        "waited on an event-wait, event-record or host node (the trace records a graph's "
+        "kernel, copy and memset nodes, not those; node-level graph tracing, {}, shows them), "
+        "or on a dependency ahead of it in the stream (trace: graph launches by correlation).",
         Ms(idle.queued_in_graphs_ns),
         context.amd ? "HIP" : "CUDA",
         context.amd ? "rocprofv3 with graph node tracing" : "nsys --cuda-graph-trace=node"));
@@ -201,6 +201,10 @@ void SetIdleClass(const model::Trace& trace,
     context.stream_waits = idle.stream_waits;
     context.queued_ns = idle.queued_ns;
     context.queued_in_graphs_ns = idle.queued_in_graphs_ns;
+    if (std::string stretches = LongQueuedStretches(
+            trace, idle, static_cast<std::int64_t>(r.framework.steps.size()), context.queued_focus);
+        !stretches.empty())
+      d.support.push_back(stretches);
   } else if (attributed == idle.sync_ns) {
     d.bottleneck = "sync_bound";
     // The wait finding that causes the most idle names the call.

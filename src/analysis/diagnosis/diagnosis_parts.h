@@ -84,6 +84,14 @@ bool ApplyLever(report::Diagnosis& d,
                 std::size_t kernel_evidence_from = SIZE_MAX,
                 const HostWaitCap* cap = nullptr);
 
+// A dependency-bound window's long queued stretches when they concentrate: the sentence for the
+// evidence, and in `focus` the GPU work that ends most of them ("" when there is no such
+// signature; queued_stretches.cc).
+std::string LongQueuedStretches(const model::Trace& trace,
+                                const IdleAttribution& idle,
+                                std::int64_t steps,
+                                std::string& focus);
+
 // The host's waits for the GPU over `wall_ns` (host_wait_cap.cc).
 HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
                            const report::AnalysisReport& r,

@@ -1,0 +1,143 @@
+// Where a dependency-bound window's queued idle concentrates: a few long stretches that end at
+// the same GPU work (rank0: one ~64 ms stretch a step before the first recorded node of one CUDA
+// graph) point at the one dependency to find first.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "analysis/core/names.h"
+#include "analysis/core/statistics.h"
+#include "analysis/diagnosis/diagnosis_parts.h"
+#include "analysis/findings/findings.h"
+#include "analysis/kernel/readable_name.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+// Half of the queued idle in at most this many stretches (or two a step), each at least
+// kLongMinNs, is a concentration worth naming.
+constexpr std::size_t kMaxStretches = 10;
+constexpr std::int64_t kLongMinNs = 1'000'000;
+
+std::string ActivityLabel(const model::Trace& trace, const model::GpuActivity& a) {
+  if (a.kind == model::ActivityKind::kKernel)
+    return ReadableKernelName(trace.Name(a.name));
+  return MemoryOpLabel(a);
+}
+
+// The innermost host operator around API call `call` on its thread, or "".
+std::string LaunchingOperator(const model::Trace& trace, const model::ApiCall& call) {
+  const model::HostOp* best = nullptr;
+  for (const model::HostOp& op : trace.host_ops) {
+    if (op.pid != call.pid || op.tid != call.tid || op.start_ns > call.start_ns ||
+        op.end_ns < call.end_ns)
+      continue;
+    if (!best || op.end_ns - op.start_ns < best->end_ns - best->start_ns)
+      best = &op;
+  }
+  return best ? std::string(trace.Name(best->name)) : std::string();
+}
+
+}  // namespace
+
+std::string LongQueuedStretches(const model::Trace& trace,
+                                const IdleAttribution& idle,
+                                std::int64_t steps,
+                                std::string& focus) {
+  focus.clear();
+  const std::vector<util::Interval>& gaps = idle.queued_gaps_at;
+  if (gaps.size() < 2 || idle.queued_ns <= 0)
+    return "";
+  // The longest stretches that together hold half of the queued idle: a signature when they
+  // are few (at most kMaxStretches, or two a step).
+  std::vector<util::Interval> long_gaps(gaps.begin(), gaps.end());
+  std::stable_sort(long_gaps.begin(), long_gaps.end(), [](const auto& a, const auto& b) {
+    return a.end - a.start > b.end - b.start;
+  });
+  std::int64_t long_ns = 0;
+  std::size_t k = 0;
+  while (k < long_gaps.size() && 2 * long_ns < idle.queued_ns)
+    long_ns += long_gaps[k].end - long_gaps[k].start, ++k;
+  long_gaps.resize(k);
+  std::size_t most = std::max<std::size_t>(kMaxStretches, 2 * static_cast<std::size_t>(steps));
+  if (k < 2 || k > most || long_gaps.back().end - long_gaps.back().start < kLongMinNs)
+    return "";
+  // The GPU work that ends each long stretch: the activity that starts at its end.
+  std::vector<std::size_t> order(trace.activities.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return trace.activities[a].start_ns < trace.activities[b].start_ns;
+  });
+  struct Group {
+    std::int64_t ns = 0;
+    std::vector<std::int64_t> lengths;
+    std::vector<std::size_t> activities;  // the work ending each of its stretches
+  };
+  std::map<std::pair<std::string, std::int64_t>, Group> groups;  // (label, stream)
+  for (const util::Interval& g : long_gaps) {
+    auto it = std::lower_bound(order.begin(), order.end(), g.end, [&](std::size_t i, auto t) {
+      return trace.activities[i].start_ns < t;
+    });
+    if (it == order.end())
+      continue;
+    const model::GpuActivity& a = trace.activities[*it];
+    Group& group = groups[{ActivityLabel(trace, a), a.stream}];
+    group.ns += g.end - g.start;
+    group.lengths.push_back(g.end - g.start);
+    group.activities.push_back(*it);
+  }
+  auto top = std::max_element(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+    return a.second.ns < b.second.ns;
+  });
+  if (top == groups.end() || top->second.lengths.size() < 2)
+    return "";
+  // How that work was launched, from the first of its activities with a launch call in the trace.
+  std::string launch;
+  for (std::size_t i : top->second.activities) {
+    const model::GpuActivity& a = trace.activities[i];
+    if (a.correlation == model::kNoId)
+      continue;
+    for (const model::ApiCall& call : trace.api_calls) {
+      if (call.correlation != a.correlation)
+        continue;
+      std::string_view api = StripVersionSuffix(trace.Name(call.name));
+      std::string op = LaunchingOperator(trace, call);
+      bool first = std::none_of(
+          trace.activities.begin(), trace.activities.end(), [&](const model::GpuActivity& o) {
+            return o.correlation == a.correlation && o.start_ns < a.start_ns;
+          });
+      launch = fmt::format(", {} by {}{}",
+                           !IsGraphLaunchApi(api) ? "launched"
+                           : first                ? "the first recorded node of a graph launched"
+                                                  : "a node of a graph launched",
+                           api,
+                           op.empty() ? std::string() : fmt::format(" inside {}", op));
+      break;
+    }
+    if (!launch.empty())
+      break;
+  }
+  std::size_t n = top->second.lengths.size();
+  focus = fmt::format("{} on stream {}{}", top->first.first, top->first.second, launch);
+  return fmt::format(
+      "Half of the {} of queued idle lies in its {} longest stretches ({} in all, each at least "
+      "{}); {} of them, {} in all, about {} each{}, end at the same GPU work: {}. What that work "
+      "waits for is the first dependency to find (trace: idle stretches by the work that ends "
+      "them).",
+      Ms(idle.queued_ns),
+      long_gaps.size(),
+      Ms(long_ns),
+      Ms(long_gaps.back().end - long_gaps.back().start),
+      n,
+      Ms(top->second.ns),
+      Ms(static_cast<std::int64_t>(Summarize(top->second.lengths).med)),
+      steps > 0 && static_cast<std::int64_t>(n) == steps ? ", one a step" : "",
+      focus);
+}
+
+}  // namespace gpuperf::analysis
