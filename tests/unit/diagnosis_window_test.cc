@@ -243,6 +243,15 @@ TEST_CASE("initialization: a repeated host range's outlying first instance is on
   CHECK(item.name == fetch);
   CHECK(item.time_ns == 90 * kMs);
   CHECK(Contains(item.evidence, "first instance 100 ms: 10x the median of its 5 instances"));
+  // No steps: one pass, whose later first calls stay in; the headline does not call it steady.
+  CHECK(Contains(r.headline, "the diagnosis and bounds are for the window without it"));
+  CHECK(Contains(r.headline, "the trace holds one pass, not a steady state"));
+  TraceBuilder stepped = b;
+  stepped.AddRange(gpuperf::model::RangeKind::kProfilerStep, "ProfilerStep#1", 0, 120 * kMs);
+  stepped.AddRange(gpuperf::model::RangeKind::kProfilerStep, "ProfilerStep#2", 120 * kMs, t);
+  const report::AnalysisReport stepped_report = Analyze(stepped.trace);
+  CHECK(Contains(stepped_report.headline, "for the steady state without it"));
+  CHECK_FALSE(Contains(stepped_report.headline, "one pass"));
   // Another range needs 10x its median: 5x (a 50 ms first instance) is no outlier.
   TraceBuilder other;
   t = 0;

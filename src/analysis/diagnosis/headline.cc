@@ -181,16 +181,22 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
                         Ms(t.exposed_communication_ns),
                         kSource);
   const report::Initialization& init = report.initialization;
+  // One pass (fewer than two steps) is no steady state: its later first calls stay in.
+  bool one_pass = report.framework.steps.size() < 2;
   if (init.time_ns > 0)
     text += fmt::format(
         " One-time work (initialization) covers {} ({:.1f}% of the window){}; the diagnosis and "
-        "bounds are for the steady state without it: a {} window, the part of the one-time work "
-        "during which the GPU idled left out{}.",
+        "bounds are for {} without it: a {} window, the part of the one-time work during which "
+        "the GPU idled left out{}{}.",
         Ms(init.time_ns),
         100.0 * init.fraction,
         init.items.empty() ? ""
                            : ", most in " + init.items.front().kind + " " + init.items.front().name,
+        one_pass ? "the window" : "the steady state",
         Ms(init.steady_window_ns),
+        one_pass ? "; the trace holds one pass, not a steady state: a warm pass needs a trace of "
+                   "several steps after warm-up"
+                 : "",
         kSource);
   if (init.unobserved_tail_ns > 0)
     text += fmt::format(
