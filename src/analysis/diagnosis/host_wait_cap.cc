@@ -5,9 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "analysis/core/names.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
@@ -24,47 +23,41 @@ constexpr std::int64_t kDeepQueueNs = 1'000'000;
 HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
                            const report::AnalysisReport& r,
                            std::int64_t wall_ns) {
-  struct Thread {
-    std::int64_t waits_ns = 0;
-    model::TimeNs last_end = 0;
-  };
   // A launch into a deep queue may block until the queue drains (its depth is bounded): counted
   // as a wait, so a GPU-bound phase never caps itself. Over-counting only loosens the cap.
-  std::unordered_map<std::int64_t, model::TimeNs> first_start;  // per correlation id
-  for (const model::GpuActivity& a : trace.activities) {
-    if (a.correlation == model::kNoId)
-      continue;
-    auto [it, inserted] = first_start.try_emplace(a.correlation, a.start_ns);
-    if (!inserted)
-      it->second = std::min(it->second, a.start_ns);
-  }
-  std::map<std::pair<std::int64_t, std::int64_t>, Thread> threads;
-  for (const model::ApiCall& call : trace.api_calls) {
-    Thread& t = threads[{call.pid, call.tid}];
-    t.last_end = std::max(t.last_end, call.end_ns);
-    bool waits = IsHostWaitApi(trace.Name(call.name));
-    if (!waits && call.correlation != model::kNoId) {
-      auto it = first_start.find(call.correlation);
-      waits = it != first_start.end() && it->second - call.end_ns > kDeepQueueNs;
-    }
-    if (waits)
-      t.waits_ns += call.duration_ns();
-  }
+  // (correlation, first start) sorted: a binary search per launch, no hash map per activity.
+  std::vector<std::pair<std::int64_t, model::TimeNs>> first_start;
+  first_start.reserve(trace.activities.size());
   model::TimeNs gpu_end = 0;
-  for (const model::GpuActivity& a : trace.activities)
+  for (const model::GpuActivity& a : trace.activities) {
     gpu_end = std::max(gpu_end, a.end_ns);
-  HostWaitCap cap;
-  cap.wall_ns = wall_ns;
-  const auto& preroll = r.predictions.preroll;
-  cap.gpu_busy_ns = r.timeline.busy_ns - (preroll ? preroll->gpu_ns : 0);
+    if (a.correlation != model::kNoId)
+      first_start.emplace_back(a.correlation, a.start_ns);
+  }
+  std::sort(first_start.begin(), first_start.end());
+  CachedNamePredicate is_wait(trace, IsHostWaitApi);
   // Summed over threads: a thread can wait for another (the main thread for the autograd
   // thread in backward) without a CUDA call, so one thread's waits can be another's. Whole-trace
   // waits over-count the window's (a wait in left-out one-time work), and concurrent waits count
   // twice: both only loosen the cap, never tighten it past what the waits allow.
+  HostWaitCap cap;
+  cap.wall_ns = wall_ns;
+  const auto& preroll = r.predictions.preroll;
+  cap.gpu_busy_ns = r.timeline.busy_ns - (preroll ? preroll->gpu_ns : 0);
   model::TimeNs host_end = 0;
-  for (const auto& [id, t] : threads) {
-    cap.waits_ns += t.waits_ns;
-    host_end = std::max(host_end, t.last_end);
+  for (const model::ApiCall& call : trace.api_calls) {
+    host_end = std::max(host_end, call.end_ns);
+    bool waits = is_wait(call.name);
+    if (!waits && call.correlation != model::kNoId) {
+      auto it = std::lower_bound(
+          first_start.begin(),
+          first_start.end(),
+          std::pair<std::int64_t, model::TimeNs>{call.correlation, model::TimeNs{}});
+      waits = it != first_start.end() && it->first == call.correlation &&
+              it->second - call.end_ns > kDeepQueueNs;
+    }
+    if (waits)
+      cap.waits_ns += call.duration_ns();
   }
   cap.waits_ns += std::max<std::int64_t>(0, gpu_end - host_end);
   return cap;

@@ -51,7 +51,7 @@ TensorExtent ExtentOf(std::string_view dims_json, std::string_view types_json) {
 class ChainBuilder {
  public:
   ChainBuilder(const FrameworkInput& in, const std::vector<report::OperatorRow>& operators)
-      : in_(in), trace_(in.trace), tree_(in.tree) {
+      : in_(in), trace_(in.trace), tree_(in.tree), member_by_name_(in.trace.strings.size(), -1) {
     for (const report::OperatorRow& op : operators) {
       if (op.source != "launch_call" && ChainCategory(op.category))
         chain_ops_.insert(op.name);
@@ -111,10 +111,12 @@ class ChainBuilder {
     std::int32_t launcher = tree_.launcher[call];
     if (launcher >= 0) {
       model::NameId name = tree_.Name(tree_.ops[static_cast<std::size_t>(launcher)]);
-      auto [it, inserted] = member_by_name_.try_emplace(name, false);
-      if (inserted)
-        it->second = chain_ops_.contains(trace_.Name(name));
-      return it->second;
+      if (name >= member_by_name_.size())
+        return chain_ops_.contains(trace_.Name(name));
+      std::int8_t& member = member_by_name_[name];
+      if (member < 0)
+        member = chain_ops_.contains(trace_.Name(name)) ? 1 : 0;
+      return member == 1;
     }
     for (std::uint32_t i : in_.calls.Of(call)) {
       if (trace_.activities[i].kind == model::ActivityKind::kKernel &&
@@ -179,7 +181,7 @@ class ChainBuilder {
   const model::Trace& trace_;
   const LaunchTree& tree_;
   std::unordered_set<std::string_view> chain_ops_;
-  std::unordered_map<model::NameId, bool> member_by_name_;
+  std::vector<std::int8_t> member_by_name_;  // per name id: -1 unknown, 0 no, 1 a chain op
   std::unordered_map<std::pair<model::NameId, model::NameId>, TensorExtent, PairHash> extents_;
   OpenChain open_;
   std::int32_t last_launcher_ = kNone;
