@@ -30,6 +30,24 @@ constexpr double kPeerShare = 0.5;
 // window whose host sets the pace).
 constexpr double kFlatAssumedSpeedup = 2.0;
 
+// The group's f over the window (each device group counts), its bounds on `d`, and the sentence
+// both statements end with: the gain at the assumed speedup and the zero-time limit.
+double GroupFraction(const report::AnalysisReport& r, std::int64_t group_ns, std::int64_t wall_ns) {
+  return std::min(
+      1.0, Fraction(group_ns, wall_ns * std::max<std::int64_t>(1, r.predictions.device_groups)));
+}
+
+std::string SetGroupBounds(report::Diagnosis& d, double f) {
+  d.bound_speedup_at_2x = AmdahlSpeedup(f, kFlatAssumedSpeedup);
+  d.bound_speedup = f < 1.0 ? std::optional<double>(AmdahlLimit(f)) : std::nullopt;
+  return fmt::format(
+      "Made {:.0f}x faster they would give {:.2f}x (an assumed local speedup: their class is not "
+      "measured); {} only if they took no time.",
+      kFlatAssumedSpeedup,
+      *d.bound_speedup_at_2x,
+      f < 1.0 ? fmt::format("{:.2f}x", AmdahlLimit(f)) : std::string("unbounded"));
+}
+
 // Flat by kernel name, but one routine's lambda kernels (LambdaRoutine) together hold as much as
 // a dominant kernel would: the statement is over that routine's kernels (cloverleaf: 102 names,
 // the top one 6.6%, while advec_mom_kernel's lambdas hold 34%).
@@ -57,31 +75,25 @@ bool RoutineGroup(report::Diagnosis& d,
   if (top == routines.end() || top->second.kernels < 2 ||
       Fraction(top->second.critical_ns, total) < kFlatTopShare)
     return false;
-  double f = std::min(1.0,
-                      Fraction(top->second.critical_ns,
-                               wall_ns * std::max<std::int64_t>(1, r.predictions.device_groups)));
+  double f = GroupFraction(r, top->second.critical_ns, wall_ns);
   context.flat_kernels = top->second.kernels;
   context.flat_peers = false;
   context.flat_routine = std::string(top->first);
   context.flat_names = context.flat_routine;
   context.flat_fraction = f;
-  d.bound_speedup_at_2x = AmdahlSpeedup(f, kFlatAssumedSpeedup);
-  d.bound_speedup = f < 1.0 ? std::optional<double>(AmdahlLimit(f)) : std::nullopt;
+  std::string bounds = SetGroupBounds(d, f);
   d.support.push_back(fmt::format(
       "No kernel dominates by name (the top one holds {} of the critical kernel time, {} "
       "kernels), but {} of them instantiate lambdas of one routine, {}: together {} of the "
       "critical kernel time, f = {} of the steady-state wall time, the most of any routine "
-      "(trace: kernel names). Made {:.0f}x faster they would give {:.2f}x (an assumed local "
-      "speedup: their class is not measured); {} only if they took no time.",
+      "(trace: kernel names). {}",
       Pct(Fraction(shares.front()->critical_ns, total)),
       r.kernels.size(),
       top->second.kernels,
       top->first,
       Pct(Fraction(top->second.critical_ns, total)),
       Pct(f),
-      kFlatAssumedSpeedup,
-      *d.bound_speedup_at_2x,
-      f < 1.0 ? fmt::format("{:.2f}x", AmdahlLimit(f)) : std::string("unbounded")));
+      bounds));
   return true;
 }
 
@@ -135,8 +147,7 @@ void WidenToFlatProfile(report::Diagnosis& d,
     }
     ++n;
   }
-  double f = std::min(
-      1.0, Fraction(group, wall_ns * std::max<std::int64_t>(1, r.predictions.device_groups)));
+  double f = GroupFraction(r, group, wall_ns);
   context.flat_kernels = n;
   context.flat_peers = !flat;
   context.flat_names.clear();
@@ -148,13 +159,10 @@ void WidenToFlatProfile(report::Diagnosis& d,
   // does not make kernels free: the bound assumes the measured kernels end up kFlatAssumedSpeedup
   // times faster (an assumption, said), and the zero-time limit is only quoted.
   context.flat_fraction = f;
-  d.bound_speedup_at_2x = AmdahlSpeedup(f, kFlatAssumedSpeedup);
-  d.bound_speedup = f < 1.0 ? std::optional<double>(AmdahlLimit(f)) : std::nullopt;
+  std::string bounds = SetGroupBounds(d, f);
   d.support.push_back(fmt::format(
       "{}: the top kernel holds {} of the critical kernel time ({} kernels); the "
-      "top {} together hold {}, f = {} of the steady-state wall time (trace). Made {:.0f}x faster "
-      "they would give {:.2f}x (an assumed local speedup: their class is not measured); {} only "
-      "if they took no time.",
+      "top {} together hold {}, f = {} of the steady-state wall time (trace). {}",
       flat ? std::string("No kernel dominates")
            : fmt::format("{} kernels hold similar time (each at least {:.0f}% of the top one's)",
                          n,
@@ -164,9 +172,7 @@ void WidenToFlatProfile(report::Diagnosis& d,
       n,
       Pct(Fraction(group, total)),
       Pct(f),
-      kFlatAssumedSpeedup,
-      *d.bound_speedup_at_2x,
-      f < 1.0 ? fmt::format("{:.2f}x", AmdahlLimit(f)) : std::string("unbounded")));
+      bounds));
 }
 
 }  // namespace gpuperf::analysis

@@ -24,6 +24,12 @@ bool ChainCategory(Category category) {
 struct TensorExtent {
   std::int64_t max_elements = 0;
   std::int64_t min_element_bytes = 0;
+
+  void Add(std::int64_t elements, std::int64_t element_bytes) {
+    max_elements = std::max(max_elements, elements);
+    min_element_bytes =
+        min_element_bytes == 0 ? element_bytes : std::min(min_element_bytes, element_bytes);
+  }
 };
 
 TensorExtent ExtentOf(std::string_view dims_json, std::string_view types_json) {
@@ -40,10 +46,7 @@ TensorExtent ExtentOf(std::string_view dims_json, std::string_view types_json) {
     std::optional<std::int64_t> elements = shape::Product(*d, 0, d->size());
     if (!elements || *elements <= 0)
       continue;
-    extent.max_elements = std::max(extent.max_elements, *elements);
-    extent.min_element_bytes = extent.min_element_bytes == 0
-                                   ? type->bytes
-                                   : std::min(extent.min_element_bytes, type->bytes);
+    extent.Add(*elements, type->bytes);
   }
   return extent;
 }
@@ -100,8 +103,7 @@ class ChainBuilder {
   struct OpenChain {
     std::int64_t ops = 0;
     std::int64_t kernel_ns = 0;
-    std::int64_t max_elements = 0;
-    std::int64_t min_element_bytes = 0;
+    TensorExtent extent;
     std::int32_t device = 0;
   };
 
@@ -138,10 +140,7 @@ class ChainBuilder {
     const TensorExtent& e = it->second;
     if (e.max_elements == 0)
       return;
-    open_.max_elements = std::max(open_.max_elements, e.max_elements);
-    open_.min_element_bytes = open_.min_element_bytes == 0
-                                  ? e.min_element_bytes
-                                  : std::min(open_.min_element_bytes, e.min_element_bytes);
+    open_.extent.Add(e.max_elements, e.min_element_bytes);
   }
 
   void Close() {
@@ -153,7 +152,7 @@ class ChainBuilder {
     out_.chains += 1;
     out_.kernel_ns += chain.kernel_ns;
     out_.longest_ops = std::max(out_.longest_ops, chain.ops);
-    if (chain.max_elements == 0)
+    if (chain.extent.max_elements == 0)
       return;
     const model::DeviceCeilings* entry =
         in_.roofs ? in_.roofs->Of(chain.device).match.entry : nullptr;
@@ -162,8 +161,8 @@ class ChainBuilder {
     // Read the largest tensor once and write a result of its size once (elementwise results are
     // as large as their largest operand), in the narrowest type the chain holds: less than any
     // fused kernel moves, so the bound stays an upper bound.
-    double bytes = 2.0 * static_cast<double>(chain.max_elements) *
-                   static_cast<double>(chain.min_element_bytes);
+    double bytes = 2.0 * static_cast<double>(chain.extent.max_elements) *
+                   static_cast<double>(chain.extent.min_element_bytes);
     std::int64_t floor_ns = std::llround(bytes / *entry->dram_bytes_per_s * 1e9);
     out_.bounded_chains += 1;
     out_.bounded_kernel_ns += chain.kernel_ns;
