@@ -553,3 +553,35 @@ TEST_CASE("host-bound: a single-process DataLoader is named with its remedy", "[
   CHECK(Contains(r.diagnosis.next_experiment, "num_workers=0"));
   CHECK(Contains(r.diagnosis.next_experiment, "zoom_shift"));
 }
+
+TEST_CASE("levers: a GEMM lever says when the GEMMs run kernels for misaligned operands",
+          "[diagnosis][levers]") {
+  // A V100 running FP32 CUTLASS GEMMs built for 1-element (4-byte) alignment: the AMP lever,
+  // and beside it the misaligned-operand finding the new path should also fix.
+  TraceBuilder b;
+  model::Device v100;
+  v100.name = "Tesla V100-SXM2-32GB";
+  v100.compute_major = 7;
+  b.trace.devices.push_back(v100);
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t0 = i * 1000 * kUs;
+    b.Api("cudaLaunchKernel", i * kUs, i * kUs + 500, 2 * i + 1);
+    // Ten different GEMM kernels: a flat profile, measured at 2x like the lever.
+    b.Kernel("cutlass_70_simt_sgemm_" + std::to_string(64 + i) + "x128_8x2_nn_align1",
+             t0 + 10 * kUs,
+             t0 + 700 * kUs,
+             2 * i + 1);
+    b.Api("cudaLaunchKernel", i * kUs + 600, i * kUs + 900, 2 * i + 2);
+    b.Kernel("elementwise_kernel", t0 + 700 * kUs, t0 + 1000 * kUs, 2 * i + 2);
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  REQUIRE(Find(r, "gemm_misaligned") != nullptr);
+  const report::Diagnosis& d = r.diagnosis;
+  CHECK(d.bottleneck == "tensor_cores_unused");
+  bool beside = false;
+  for (const std::string& line : d.support)
+    beside = beside || Contains(line,
+                                "of GEMM time runs kernels built for misaligned operands "
+                                "(gemm_misaligned, trace)");
+  CHECK(beside);
+}

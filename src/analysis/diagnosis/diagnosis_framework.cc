@@ -146,6 +146,17 @@ bool ApplyLever(report::Diagnosis& d,
                                         levers[i].bound_speedup,
                                         levers[i].basis));
   }
+  // The lever's GEMMs on kernels for misaligned operands: part of why they are slow, and what
+  // the change should also fix (owlv2: SDPA over align1 sm75 kernels, 230 ms).
+  if (const report::Finding* f = FindFinding(r, report::finding_id::kGemmMisaligned);
+      f && (lever.kind == "use_sdpa" || lever.kind == "tf32_or_amp" || lever.kind == "amp"))
+    lever_support.push_back(fmt::format(
+        "Beside it, {} of GEMM time runs kernels built for misaligned operands ({}, trace): "
+        "where the change replaces those GEMMs, the new path should reach aligned kernels ({}).",
+        Ms(f->time_ns),
+        f->id,
+        lever.kind == "use_sdpa" ? "scaled_dot_product_attention pads internally"
+                                 : "pad the dimensions to multiples of 8 elements"));
   std::size_t at = std::min(kernel_evidence_from, d.support.size());
   if (at < d.support.size())
     lever_support.push_back(fmt::format(
