@@ -38,7 +38,7 @@ std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
     return fmt::format("operators {}, {} of the wall time; {} of it comes back at an assumed 2x",
                        Shorten(d.dominant_name, options.name_chars),
                        share,
-                       util::FormatPercent(50.0 * d.dominant_fraction));
+                       util::FormatPercent(100.0 * (1.0 - 1.0 / *d.bound_speedup_at_2x)));
   if (d.dominant_kind == "operators")
     return fmt::format("operators {}, at most {} of the wall time would come back",
                        Shorten(d.dominant_name, options.name_chars),

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "analysis/core/correlation.h"
+#include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/diagnosis/initialization.h"
 #include "analysis/predictions/amdahl.h"
 #include "analysis/predictions/predictions.h"
@@ -909,4 +910,33 @@ TEST_CASE("dependency-bound: long queued stretches that end at the same work are
   CHECK(named);
   CHECK(Contains(d.next_experiment,
                  "first what waiter on stream 7, launched by cudaLaunchKernel waits for"));
+}
+
+TEST_CASE("host waits: only time the GPU's kernels hold the host counts", "[diagnosis]") {
+  // Host thread: ten fast launches into a deep queue (10 us each, their kernels start 5 ms
+  // later), one launch blocked 2 ms on a full queue, a synchronous copy that waits 1 ms on its
+  // own transfer with no kernel running, and a synchronization that waits 3 ms on a kernel.
+  TraceBuilder b;
+  for (int i = 0; i < 10; ++i) {
+    b.Api("cudaLaunchKernel", i * 20 * kUs, i * 20 * kUs + 10 * kUs, i + 1);
+    b.Kernel("queued", 5 * kMs + i * 100 * kUs, 5 * kMs + (i + 1) * 100 * kUs, i + 1);
+  }
+  // Shallow launches give the unblocked baseline: 10 us.
+  for (int i = 0; i < 5; ++i) {
+    std::int64_t t = 7 * kMs + i * 100 * kUs;
+    b.Api("cudaLaunchKernel", t, t + 10 * kUs, 20 + i);
+    b.Kernel("shallow", t + 20 * kUs, t + 50 * kUs, 20 + i);
+  }
+  b.Api("cudaLaunchKernel", 8 * kMs, 10 * kMs, 30);  // blocked: 2 ms, queue 3 ms deep
+  b.Kernel("late", 13 * kMs, 14 * kMs, 30);
+  b.Api("cudaMemcpy", 15 * kMs, 16 * kMs, 31);  // its own copy, no kernel running
+  b.Memcpy(gpuperf::model::CopyKind::kHtoD, 15 * kMs, 16 * kMs, 1 << 20, 31);
+  b.Api("cudaLaunchKernel", 16 * kMs, 16 * kMs + 10 * kUs, 32);
+  b.Kernel("waited", 16 * kMs + 20 * kUs, 19 * kMs + 20 * kUs, 32);
+  b.Api("cudaDeviceSynchronize", 16 * kMs + 20 * kUs, 19 * kMs + 30 * kUs);
+  gpuperf::report::AnalysisReport r = Analyze(b.trace);
+  gpuperf::analysis::HostWaitCap cap = gpuperf::analysis::HostWaitsOnGpu(b.trace, r, 20 * kMs);
+  // The blocked launch's 2 ms less the 10 us baseline, and the 3 ms of kernel inside the sync;
+  // not the fast deep launches, not the copy's own transfer, and no kernel after the last call.
+  CHECK(cap.waits_ns == 2 * kMs - 10 * kUs + 3 * kMs);
 }

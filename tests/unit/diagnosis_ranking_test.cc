@@ -249,7 +249,7 @@ TEST_CASE("flat profile: a measurement ranks by its gain at 2x, under a measured
   REQUIRE(gpu.bound_speedup_at_2x);
   CHECK(*gpu.bound_speedup_at_2x == Approx(1.0 / (1.0 - 0.999 / 14.0)).epsilon(1e-3));
   CHECK(Contains(gpu.next_experiment,
-                 "the host waits for the GPU 999 µs of the 14.0 ms window (7.1%"));
+                 "the host waits for the GPU's kernels 999 µs of the 14.0 ms window (7.1%"));
   CHECK(Contains(gpu.next_experiment,
                  "until the idle phase is fixed the whole program is at most 1.08x faster at any "
                  "local speedup"));

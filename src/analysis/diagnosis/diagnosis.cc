@@ -635,8 +635,10 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
          kernel_evidence_from = d.support.size();
          // A material idle phase beside the GPU work: a GPU-side change gives back only the
          // host's waits for the GPU until that phase is fixed.
-         if (has_timeline && idle_share >= kSecondaryIdleShare)
+         if (has_timeline && idle_share >= kSecondaryIdleShare) {
            context.host_wait_cap = HostWaitsOnGpu(trace, r, SteadyWall(r, idle));
+           context.host_wait_cap->host_work_ns = idle.host_work_ns;
+         }
          ClassifyDominantWork(trace, d, r, idle, subject, context);
        }},
   };

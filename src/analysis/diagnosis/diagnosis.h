@@ -31,13 +31,17 @@ report::Diagnosis Diagnose(const model::Trace& trace,
 
 // What a GPU-side change can give back in a window whose idle time the host sets (the GPU
 // phase of an idle-dominated window). The host's timeline is the wall: a faster GPU shortens it
-// only where the host waits for the GPU, so on today's timeline the gain is at most those waits
-// (blocking calls summed over threads, plus the GPU's drain after the host's last call). Once
+// only where the host waits for the GPU's kernels, so on today's timeline the gain is at most
+// those waits (synchronizations and copies while kernels ran, launches blocked on a full queue,
+// summed over threads, plus the kernels after the host's last call). Once
 // the idle phase's fix succeeds, the window falls toward the GPU's busy time.
 struct HostWaitCap {
   std::int64_t waits_ns = 0;
   std::int64_t wall_ns = 0;      // the steady-state window
   std::int64_t gpu_busy_ns = 0;  // the GPU's busy time in it
+  // The recorded host work in the gaps (IdleAttribution::host_work_ns): overlapped rather than
+  // removed, it sets the window where it outlasts the GPU.
+  std::int64_t host_work_ns = 0;
   // A change saving `saved_ns` of GPU time gives back more than the waits allow.
   bool Binds(std::int64_t saved_ns) const { return wall_ns > 0 && saved_ns > waits_ns; }
 };

@@ -243,6 +243,7 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
                                   Pct(compute_share))});
   std::string subject;
   HostWaitCap cap = HostWaitsOnGpu(trace, r, wall_ns);
+  cap.host_work_ns = base.host_work_ns;
   if (const report::CriticalShare* top = DominantComputeShare(r, false)) {
     s.dominant_kind = "kernel";
     s.dominant_name = top->name;

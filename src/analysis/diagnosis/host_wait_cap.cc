@@ -5,41 +5,110 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "analysis/core/names.h"
+#include "analysis/core/statistics.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/findings/findings.h"
 #include "analysis/predictions/amdahl.h"
+#include "util/intervals.h"
 
 namespace gpuperf::analysis {
 namespace {
 
 constexpr std::int64_t kDeepQueueNs = 1'000'000;
+// A launch into a shallow queue returns in about this long when the trace has none to measure.
+constexpr std::int64_t kUnblockedLaunchNs = 20'000;
+// A launch into a deep queue blocked when it took several times an unblocked one.
+constexpr std::int64_t kBlockedFactor = 4;
+
+}  // namespace
+
+namespace {
+
+// Merged kernel intervals and the running sum of their lengths: the kernel time inside any
+// interval by two binary searches.
+class KernelCover {
+ public:
+  explicit KernelCover(const model::Trace& trace) {
+    std::vector<util::Interval> kernels;
+    for (const model::GpuActivity& a : trace.activities) {
+      if (a.kind == model::ActivityKind::kKernel && a.end_ns > a.start_ns)
+        kernels.push_back({a.start_ns, a.end_ns});
+    }
+    merged_ = util::MergeIntervals(std::move(kernels));
+    prefix_.assign(merged_.size() + 1, 0);
+    for (std::size_t i = 0; i < merged_.size(); ++i)
+      prefix_[i + 1] = prefix_[i] + (merged_[i].end - merged_[i].start);
+  }
+
+  std::int64_t Inside(std::int64_t start, std::int64_t end) const {
+    if (end <= start || merged_.empty())
+      return 0;
+    auto first = std::upper_bound(
+        merged_.begin(), merged_.end(), start, [](auto t, const auto& i) { return t < i.end; });
+    auto last = std::lower_bound(
+        merged_.begin(), merged_.end(), end, [](const auto& i, auto t) { return i.start < t; });
+    if (first >= last)
+      return 0;
+    std::size_t a = static_cast<std::size_t>(first - merged_.begin());
+    std::size_t b = static_cast<std::size_t>(last - merged_.begin());
+    std::int64_t total = prefix_[b] - prefix_[a];
+    total -= std::max<std::int64_t>(0, start - merged_[a].start);
+    total -= std::max<std::int64_t>(0, merged_[b - 1].end - end);
+    return total;
+  }
+
+ private:
+  std::vector<util::Interval> merged_;
+  std::vector<std::int64_t> prefix_;
+};
 
 }  // namespace
 
 HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
                            const report::AnalysisReport& r,
                            std::int64_t wall_ns) {
-  // A launch into a deep queue may block until the queue drains (its depth is bounded): counted
-  // as a wait, so a GPU-bound phase never caps itself. Over-counting only loosens the cap.
-  // (correlation, first start) sorted: a binary search per launch, no hash map per activity.
+  // (correlation, first start) sorted: a launch's queue depth by binary search.
   std::vector<std::pair<std::int64_t, model::TimeNs>> first_start;
   first_start.reserve(trace.activities.size());
-  model::TimeNs gpu_end = 0;
   for (const model::GpuActivity& a : trace.activities) {
-    gpu_end = std::max(gpu_end, a.end_ns);
     if (a.correlation != model::kNoId)
       first_start.emplace_back(a.correlation, a.start_ns);
   }
   std::sort(first_start.begin(), first_start.end());
+  auto depth = [&](const model::ApiCall& call) -> std::optional<std::int64_t> {
+    auto it =
+        std::lower_bound(first_start.begin(),
+                         first_start.end(),
+                         std::pair<std::int64_t, model::TimeNs>{call.correlation, model::TimeNs{}});
+    if (it == first_start.end() || it->first != call.correlation)
+      return std::nullopt;
+    return it->second - call.end_ns;
+  };
   CachedNamePredicate is_wait(trace, IsHostWaitApi);
+  CachedNamePredicate is_launch(trace, IsLaunchApi);
+  // A launch blocks only on a full queue: its time beyond what a launch into a shallow queue
+  // takes (their median; kUnblockedLaunchNs without any), when it is several times that.
+  std::vector<std::int64_t> shallow;
+  for (const model::ApiCall& call : trace.api_calls) {
+    if (call.correlation != model::kNoId && is_launch(call.name)) {
+      auto d = depth(call);
+      if (d && *d <= kDeepQueueNs)
+        shallow.push_back(call.duration_ns());
+    }
+  }
+  std::int64_t unblocked =
+      shallow.empty() ? kUnblockedLaunchNs : static_cast<std::int64_t>(Summarize(shallow).med);
+  KernelCover kernels(trace);
   // Summed over threads: a thread can wait for another (the main thread for the autograd
-  // thread in backward) without a CUDA call, so one thread's waits can be another's. Whole-trace
-  // waits over-count the window's (a wait in left-out one-time work), and concurrent waits count
-  // twice: both only loosen the cap, never tighten it past what the waits allow.
+  // thread in backward) without a CUDA call, so one thread's waits can be another's.
+  // Concurrent waits count twice and whole-trace waits over-count the window's: both only
+  // loosen the cap.
   HostWaitCap cap;
   cap.wall_ns = wall_ns;
   const auto& preroll = r.predictions.preroll;
@@ -47,19 +116,19 @@ HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
   model::TimeNs host_end = 0;
   for (const model::ApiCall& call : trace.api_calls) {
     host_end = std::max(host_end, call.end_ns);
-    bool waits = is_wait(call.name);
-    if (!waits && call.correlation != model::kNoId) {
-      auto it = std::lower_bound(
-          first_start.begin(),
-          first_start.end(),
-          std::pair<std::int64_t, model::TimeNs>{call.correlation, model::TimeNs{}});
-      waits = it != first_start.end() && it->first == call.correlation &&
-              it->second - call.end_ns > kDeepQueueNs;
+    if (is_wait(call.name)) {
+      // Only while kernels run: a wait on a copy's own transfer, or on an idle GPU, is not
+      // shortened by faster kernels.
+      cap.waits_ns += kernels.Inside(call.start_ns, call.end_ns);
+    } else if (call.correlation != model::kNoId && is_launch(call.name)) {
+      auto d = depth(call);
+      std::int64_t blocked = call.duration_ns() - unblocked;
+      if (d && *d > kDeepQueueNs && call.duration_ns() > kBlockedFactor * unblocked)
+        cap.waits_ns += blocked;
     }
-    if (waits)
-      cap.waits_ns += call.duration_ns();
   }
-  cap.waits_ns += std::max<std::int64_t>(0, gpu_end - host_end);
+  // The GPU's work after the host's last call: the drain a faster GPU shortens.
+  cap.waits_ns += kernels.Inside(host_end, std::numeric_limits<std::int64_t>::max());
   return cap;
 }
 
@@ -67,22 +136,36 @@ std::string CappedBoundText(const HostWaitCap& cap, std::int64_t saved_ns, bool 
   double today = AmdahlLimit(std::min(0.99, Fraction(cap.waits_ns, cap.wall_ns)));
   std::string text = fmt::format(
       " It shortens only the GPU phase, and the host's timeline is the wall: the host waits for "
-      "the GPU {} of the {} window ({}: synchronizations, copies and launches into a queue over "
-      "1 ms deep, summed over its threads, and the GPU's drain after the host's last call), so "
-      "until the idle phase is fixed the whole program is "
-      "at most {:.2f}x faster{}.",
+      "the GPU's kernels {} of the {} window ({}: synchronizations and copies while kernels ran, "
+      "launches blocked on a full queue, summed over its threads, and the kernels after the "
+      "host's last call), so until the idle phase is fixed the whole program is at most {:.2f}x "
+      "faster{}.",
       Ms(cap.waits_ns),
       Ms(cap.wall_ns),
       Pct(Fraction(cap.waits_ns, cap.wall_ns)),
       today,
       assumed_2x ? " at any local speedup" : "");
-  if (cap.gpu_busy_ns > saved_ns && saved_ns > 0)
+  std::int64_t busy = cap.gpu_busy_ns;
+  if (busy > saved_ns && saved_ns > 0) {
     text += fmt::format(
-        " Once the idle phase's fix keeps the GPU busy, the window falls toward the GPU's {} "
-        "busy time, and this change gives {:.2f}x{} (Amdahl over it).",
-        Ms(cap.gpu_busy_ns),
-        static_cast<double>(cap.gpu_busy_ns) / static_cast<double>(cap.gpu_busy_ns - saved_ns),
+        " Once the idle phase's fix removes the host work from the gaps, the window falls toward "
+        "the GPU's {} busy time, and this change gives {:.2f}x{} (Amdahl over it)",
+        Ms(busy),
+        static_cast<double>(busy) / static_cast<double>(busy - saved_ns),
         assumed_2x ? " at an assumed 2x" : " at most");
+    // Overlapped rather than removed, the host work sets the window where it outlasts the GPU.
+    std::int64_t host = cap.host_work_ns;
+    if (host > busy - saved_ns) {
+      double overlapped = static_cast<double>(std::max(host, busy)) /
+                          static_cast<double>(std::max(host, busy - saved_ns));
+      text += fmt::format(
+          "; if that fix only overlaps the {} of host work with the GPU, the host work sets the "
+          "window and this change gives {}",
+          Ms(host),
+          overlapped < 1.005 ? std::string("nothing") : fmt::format("{:.2f}x", overlapped));
+    }
+    text += ".";
+  }
   return text;
 }
 
@@ -101,6 +184,12 @@ void ApplyHostWaitCap(report::Diagnosis& d, const HostWaitCap& cap) {
     d.bound_speedup_at_2x = std::min(*d.bound_speedup_at_2x, limit);
   if (d.bound_speedup_modeled)
     d.bound_speedup_modeled = std::min(*d.bound_speedup_modeled, limit);
+  d.support.push_back(fmt::format(
+      "Held to the host's waits for the GPU's kernels ({} of the window): the gains above are "
+      "the GPU phase's own; the whole program gains at most {:.2f}x until the idle phase is "
+      "fixed (trace).",
+      Ms(cap.waits_ns),
+      limit));
 }
 
 }  // namespace gpuperf::analysis

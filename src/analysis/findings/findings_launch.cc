@@ -151,9 +151,14 @@ std::optional<report::Finding> LaunchOverheadRule(const RuleInput& in) {
                          Ms(covered))
                    : fmt::format(
                          "Launch calls cover {} of GPU idle in the steady-state window (trace): "
-                         "that, and no more, is what {} can remove.",
+                         "{}.",
                          Ms(covered),
-                         lever);
+                         l.graph_kernels * 2 >= l.kernel_ns.count
+                             ? fmt::format("that, and no more, is what {} can remove", lever)
+                             : std::string("that, and no more, is what fewer launches (fusion, "
+                                           "batching) can remove; a captured graph removes the "
+                                           "host time between the launches too (the diagnosis' "
+                                           "host-bound bound counts both)"));
   }
   f.columns = {"Kernel", "Launched", "Shorter than launch", "Kernel avg (ns)", "Launch avg (ns)"};
   // Launch calls cost only where the GPU idles under them (steady state, idle_attribution.h):
