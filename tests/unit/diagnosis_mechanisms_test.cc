@@ -940,3 +940,32 @@ TEST_CASE("host waits: only time the GPU's kernels hold the host counts", "[diag
   // not the fast deep launches, not the copy's own transfer, and no kernel after the last call.
   CHECK(cap.waits_ns == 2 * kMs - 10 * kUs + 3 * kMs);
 }
+
+TEST_CASE("GPU-bound: a host close behind the GPU bounds what faster kernels give alone",
+          "[diagnosis]") {
+  // Ten different 1 ms kernels, each launched 10 us before it starts: the GPU is busy, but the
+  // host never waits for it; only the last kernel runs after the host's last call (1.005 ms).
+  // Faster kernels alone give at most 1 / (1 - 1.005/10.01); the statement says so.
+  TraceBuilder b;
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t0 = i * 1000 * kUs;
+    b.Api("cudaLaunchKernel", t0, t0 + 5 * kUs, i + 1);
+    b.Kernel("kernel_" + std::to_string(i), t0 + 10 * kUs, t0 + 1010 * kUs, i + 1);
+  }
+  gpuperf::report::AnalysisReport r = Analyze(b.trace);
+  const gpuperf::report::Diagnosis& d = r.diagnosis;
+  REQUIRE(d.dominant_kind == "kernel");
+  bool close = false;
+  for (const std::string& line : d.support)
+    close = close || Contains(line,
+                              "The host is close behind the GPU: it waits for the GPU's kernels "
+                              "1.00 ms of the 10.0 ms window");
+  CHECK(close);
+  // With a synchronization after every kernel the host waits for each one: no such line.
+  TraceBuilder synced = b;
+  for (int i = 0; i < 10; ++i)
+    synced.Api("cudaDeviceSynchronize", i * 1000 * kUs + 6 * kUs, i * 1000 * kUs + 1010 * kUs);
+  const gpuperf::report::AnalysisReport s = Analyze(synced.trace);
+  for (const std::string& line : s.diagnosis.support)
+    CHECK_FALSE(Contains(line, "The host is close behind the GPU"));
+}

@@ -662,6 +662,13 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   if (cap && (d.dominant_kind == "kernel" || d.dominant_kind == "operators") &&
       cap->Binds(SavedByBound(d, cap->wall_ns)))
     ApplyHostWaitCap(d, *cap);
+  // A GPU-bound window whose host is close behind: a faster GPU gains only the host's waits for
+  // it before the host's own time sets the pace (Qwen H100: 15.4 ms of 35.2 ms).
+  if (!cap && has_timeline && (d.dominant_kind == "kernel" || d.dominant_kind == "operators")) {
+    HostWaitCap close = HostWaitsOnGpu(trace, r, SteadyWall(r, idle));
+    if (close.Binds(SavedByBound(d, close.wall_ns)))
+      d.support.push_back(HostCloseBehindText(close));
+  }
   if (d.dominant_kind == "idle")
     d.secondary = SecondaryGpuStatement(trace, d, r, compute, SteadyWall(r, idle), context);
   else if (has_timeline && idle.has_api_calls && !d.bottleneck.empty() &&

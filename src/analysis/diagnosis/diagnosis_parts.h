@@ -100,6 +100,9 @@ HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
 // today's gain, held to the waits, and the gain once the idle phase's fix succeeds.
 // `assumed_2x`: the saving is at an assumed 2x local speedup, not a limit.
 std::string CappedBoundText(const HostWaitCap& cap, std::int64_t saved_ns, bool assumed_2x);
+// The evidence line of a GPU-bound window whose host waits for the GPU less than a statement's
+// gain: beyond that, the host's own time must fall too.
+std::string HostCloseBehindText(const HostWaitCap& cap);
 // Holds d's bounds to what the waits give back.
 void ApplyHostWaitCap(report::Diagnosis& d, const HostWaitCap& cap);
 // The time a statement's ranked bound (its gain at an assumed 2x, else its limit) saves of

@@ -15,6 +15,7 @@
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/findings/findings.h"
 #include "analysis/predictions/amdahl.h"
+#include "analysis/timeline/critical_time.h"
 #include "util/intervals.h"
 
 namespace gpuperf::analysis {
@@ -105,30 +106,39 @@ HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
   std::int64_t unblocked =
       shallow.empty() ? kUnblockedLaunchNs : static_cast<std::int64_t>(Summarize(shallow).med);
   KernelCover kernels(trace);
+  // The steady window's span: waits for the pre-roll (work launched before the recording) or in
+  // the unobserved tail lie outside the wall the cap is a share of.
+  TraceWindow window = ComputeTraceWindow(trace);
+  const auto& pre = r.predictions.preroll;
+  std::int64_t from = window.start_ns + (pre ? pre->time_ns : 0);
+  std::int64_t to = window.end_ns - r.initialization.unobserved_tail_ns;
+  auto inside = [&](std::int64_t start, std::int64_t end) {
+    return kernels.Inside(std::max(start, from), std::min(end, to));
+  };
   // Summed over threads: a thread can wait for another (the main thread for the autograd
   // thread in backward) without a CUDA call, so one thread's waits can be another's.
   // Concurrent waits count twice and whole-trace waits over-count the window's: both only
   // loosen the cap.
   HostWaitCap cap;
   cap.wall_ns = wall_ns;
-  const auto& preroll = r.predictions.preroll;
-  cap.gpu_busy_ns = r.timeline.busy_ns - (preroll ? preroll->gpu_ns : 0);
+  cap.gpu_busy_ns = r.timeline.busy_ns - (pre ? pre->gpu_ns : 0);
   model::TimeNs host_end = 0;
   for (const model::ApiCall& call : trace.api_calls) {
     host_end = std::max(host_end, call.end_ns);
     if (is_wait(call.name)) {
       // Only while kernels run: a wait on a copy's own transfer, or on an idle GPU, is not
       // shortened by faster kernels.
-      cap.waits_ns += kernels.Inside(call.start_ns, call.end_ns);
+      cap.waits_ns += inside(call.start_ns, call.end_ns);
     } else if (call.correlation != model::kNoId && is_launch(call.name)) {
       auto d = depth(call);
       std::int64_t blocked = call.duration_ns() - unblocked;
-      if (d && *d > kDeepQueueNs && call.duration_ns() > kBlockedFactor * unblocked)
+      if (d && *d > kDeepQueueNs && call.duration_ns() > kBlockedFactor * unblocked &&
+          call.start_ns >= from && call.end_ns <= to)
         cap.waits_ns += blocked;
     }
   }
   // The GPU's work after the host's last call: the drain a faster GPU shortens.
-  cap.waits_ns += kernels.Inside(host_end, std::numeric_limits<std::int64_t>::max());
+  cap.waits_ns += inside(host_end, std::numeric_limits<std::int64_t>::max());
   return cap;
 }
 
@@ -167,6 +177,19 @@ std::string CappedBoundText(const HostWaitCap& cap, std::int64_t saved_ns, bool 
     text += ".";
   }
   return text;
+}
+
+std::string HostCloseBehindText(const HostWaitCap& cap) {
+  return fmt::format(
+      "The host is close behind the GPU: it waits for the GPU's kernels {} of the {} window "
+      "(synchronizations and copies while kernels ran, launches blocked on a full queue, the "
+      "kernels after its last call), so a gain beyond {:.2f}x needs the host's own time to fall "
+      "as well: fewer launches (torch.compile's fusion and graph capture, CUDA graphs), not only "
+      "faster kernels; kernels fused by hand and called from eager code keep the host's "
+      "per-operator dispatch (trace).",
+      Ms(cap.waits_ns),
+      Ms(cap.wall_ns),
+      AmdahlLimit(std::min(0.99, Fraction(cap.waits_ns, cap.wall_ns))));
 }
 
 std::int64_t SavedByBound(const report::Diagnosis& d, std::int64_t wall_ns) {
