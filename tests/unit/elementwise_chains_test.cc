@@ -56,12 +56,15 @@ TEST_CASE("Elementwise chains: runs broken by other kernels, floored by their la
   Launch(b, "aten::mm", "[[8,8],[8,8]]", R"(["float","float"])", 500, 170'000);
   // Chain 3: no shape recorded, so no floor.
   Launch(b, "aten::relu", "", "", 600, 180'000);
+  // Chain 4: a layout copy alone can vanish into its consumer: no floor either.
+  Launch(b, "aten::mm", "[[8,8],[8,8]]", R"(["float","float"])", 700, 190'000);
+  Launch(b, "aten::contiguous", "[[1019500]]", R"(["float"])", 800, 200'000);
 
   gpuperf::report::AnalysisReport r = gpuperf::analysis::Analyze(b.trace);
   const gpuperf::report::ElementwiseChains& c = r.framework.elementwise_chains;
-  CHECK(c.chains == 3);
+  CHECK(c.chains == 4);
   CHECK(c.longest_ops == 2);
-  CHECK(c.kernel_ns == 50'000);
+  CHECK(c.kernel_ns == 60'000);
   CHECK(c.bounded_chains == 2);
   CHECK(c.bounded_kernel_ns == 40'000);
   // 2 x 1019500 x 2 B = 4.078 MB (2 us) and 2 x 1019500 x 4 B = 8.156 MB (4 us).

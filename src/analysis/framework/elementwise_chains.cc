@@ -93,6 +93,7 @@ class ChainBuilder {
           continue;
         open_.kernel_ns += a.duration_ns();
         open_.device = a.device;
+        open_.arithmetic = open_.arithmetic || in_.category[i] == Category::kElementwise;
       }
     }
     Close();
@@ -105,6 +106,7 @@ class ChainBuilder {
     std::int64_t kernel_ns = 0;
     TensorExtent extent;
     std::int32_t device = 0;
+    bool arithmetic = false;  // holds an elementwise kernel, not layout copies alone
   };
 
   // A call joins a chain when its operator is an elementwise or layout-copy one; a launch outside
@@ -152,7 +154,9 @@ class ChainBuilder {
     out_.chains += 1;
     out_.kernel_ns += chain.kernel_ns;
     out_.longest_ops = std::max(out_.longest_ops, chain.ops);
-    if (chain.extent.max_elements == 0)
+    // Layout copies alone can vanish into their consumer (a compiler folds a transpose or a
+    // contiguous copy into the kernel that reads it): no floor, counted as free.
+    if (chain.extent.max_elements == 0 || !chain.arithmetic)
       return;
     const model::DeviceCeilings* entry =
         in_.roofs ? in_.roofs->Of(chain.device).match.entry : nullptr;
