@@ -294,7 +294,12 @@ Advice AdviceFor(const report::Diagnosis& d,
                           "fill the gaps: capture the step in {}{}, batch more work per launch, or "
                           "move data preparation off the launching thread.{}",
                           tools.graph,
-                          context.pytorch ? " (torch.compile mode=\"reduce-overhead\")" : "",
+                          // reduce-overhead captures the compiled module: a training step's
+                          // optimizer step and zero_grad stay eager unless compiled as well.
+                          context.pytorch ? " (torch.compile mode=\"reduce-overhead\", or "
+                                            "torch.cuda.graph around the whole step; in training, "
+                                            "compile or capture the optimizer step too)"
+                                          : "",
                           SyncsInStepText(context)),
         "Host operator time in the gaps must fall and the GPU's idle share with it; if the "
         "GPU stays idle with less host work, something else (a wait the trace does not "
