@@ -35,10 +35,12 @@ std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
   if (d.dominant_kind == "copy")
     return fmt::format("exposed copies ({}), {} of the window", d.dominant_name, share);
   if (d.dominant_kind == "operators" && d.bound_speedup_at_2x)  // a lever at an assumed 2x
-    return fmt::format("operators {}, {} of the wall time; {} of it comes back at an assumed 2x",
-                       Shorten(d.dominant_name, options.name_chars),
-                       share,
-                       util::FormatPercent(100.0 * (1.0 - 1.0 / *d.bound_speedup_at_2x)));
+    return fmt::format(
+        "operators {}, {} of the wall time; {} of the wall comes back at an "
+        "assumed 2x",
+        Shorten(d.dominant_name, options.name_chars),
+        share,
+        util::FormatPercent(100.0 * (1.0 - 1.0 / *d.bound_speedup_at_2x)));
   if (d.dominant_kind == "operators")
     return fmt::format("operators {}, at most {} of the wall time would come back",
                        Shorten(d.dominant_name, options.name_chars),
