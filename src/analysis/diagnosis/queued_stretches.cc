@@ -14,6 +14,7 @@
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/findings/findings.h"
 #include "analysis/kernel/readable_name.h"
+#include "util/intervals.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -22,6 +23,8 @@ namespace {
 // kLongMinNs, is a concentration worth naming.
 constexpr std::size_t kMaxStretches = 10;
 constexpr std::int64_t kLongMinNs = 1'000'000;
+// The host blocked through this many tenths of the stretches' time rules out a late host event.
+constexpr std::int64_t kHostBlockedTenths = 8;
 
 std::string ActivityLabel(const model::Trace& trace, const model::GpuActivity& a) {
   if (a.kind == model::ActivityKind::kKernel)
@@ -40,6 +43,39 @@ std::string LaunchingOperator(const model::Trace& trace, const model::ApiCall& c
       best = &op;
   }
   return best ? std::string(trace.Name(best->name)) : std::string();
+}
+
+// The host's blocking waits through `stretches` (`total` long): when they cover most of it, the
+// host was waiting for the GPU, not late to record an event the queued work waits on.
+std::string HostBlockedText(const model::Trace& trace,
+                            const std::vector<util::Interval>& stretches,
+                            std::int64_t total) {
+  CachedNamePredicate is_wait(trace, IsHostWaitApi);
+  std::vector<util::Interval> covered;
+  std::map<std::string_view, std::int64_t> by_api;
+  for (const model::ApiCall& call : trace.api_calls) {
+    if (!is_wait(call.name))
+      continue;
+    for (const util::Interval& s : stretches) {
+      std::int64_t from = std::max(call.start_ns, s.start), to = std::min(call.end_ns, s.end);
+      if (to <= from)
+        continue;
+      covered.push_back({from, to});
+      by_api[StripVersionSuffix(trace.Name(call.name))] += to - from;
+    }
+  }
+  std::int64_t blocked = util::TotalLength(util::MergeIntervals(std::move(covered)));
+  if (total <= 0 || blocked * 10 < total * kHostBlockedTenths || by_api.empty())
+    return "";
+  auto top = std::max_element(by_api.begin(), by_api.end(), [](const auto& a, const auto& b) {
+    return a.second < b.second;
+  });
+  return fmt::format(
+      " Through {} of them the host was blocked waiting for the GPU (most in {}): it was not "
+      "late to record an event they wait on; the dependency is on the GPU side (another "
+      "stream, a copy ahead of it, another rank) (trace: API calls).",
+      Pct(Fraction(blocked, total)),
+      top->first);
 }
 
 }  // namespace
@@ -77,6 +113,7 @@ std::string LongQueuedStretches(const model::Trace& trace,
     std::int64_t ns = 0;
     std::vector<std::int64_t> lengths;
     std::vector<std::size_t> activities;  // the work ending each of its stretches
+    std::vector<util::Interval> stretches;
   };
   std::map<std::pair<std::string, std::int64_t>, Group> groups;  // (label, stream)
   for (const util::Interval& g : long_gaps) {
@@ -90,6 +127,7 @@ std::string LongQueuedStretches(const model::Trace& trace,
     group.ns += g.end - g.start;
     group.lengths.push_back(g.end - g.start);
     group.activities.push_back(*it);
+    group.stretches.push_back(g);
   }
   auto top = std::max_element(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
     return a.second.ns < b.second.ns;
@@ -128,7 +166,7 @@ std::string LongQueuedStretches(const model::Trace& trace,
       "Half of the {} of queued idle lies in its {} longest stretches ({} in all, each at least "
       "{}); {} of them, {} in all, about {} each{}, end at the same GPU work: {}. What that work "
       "waits for is the first dependency to find (trace: idle stretches by the work that ends "
-      "them).",
+      "them).{}",
       Ms(idle.queued_ns),
       long_gaps.size(),
       Ms(long_ns),
@@ -137,7 +175,8 @@ std::string LongQueuedStretches(const model::Trace& trace,
       Ms(top->second.ns),
       Ms(static_cast<std::int64_t>(Summarize(top->second.lengths).med)),
       steps > 0 && static_cast<std::int64_t>(n) == steps ? ", one a step" : "",
-      focus);
+      focus,
+      HostBlockedText(trace, top->second.stretches, top->second.ns));
 }
 
 }  // namespace gpuperf::analysis
