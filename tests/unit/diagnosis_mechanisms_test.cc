@@ -987,3 +987,24 @@ TEST_CASE("GPU-bound: a host close behind the GPU bounds what faster kernels giv
   for (const std::string& line : s.diagnosis.support)
     CHECK_FALSE(Contains(line, "The host is close behind the GPU"));
 }
+
+TEST_CASE("host-bound: overlapping host work cannot overlap the first input's preparation",
+          "[diagnosis][host]") {
+  // 4 ms of preprocessing before the first kernel, 4 ms of kernel, 4 ms of preprocessing, 4 ms
+  // of kernel: a 16 ms window with 8 ms of host work. Overlapped, the first 4.01 ms still runs
+  // alone: 16 / (4.01 + max(8 - 4.01, 8)) = 1.33x, not 16 / max(8, 8) = 2x.
+  TraceBuilder b;
+  b.Api("cudaGetDevice", 0, 1 * kUs);  // the recording starts before the preprocessing
+  b.Frame("preprocess.py(10): normalize", 1 * kUs, 4 * kMs);
+  b.Api("cudaLaunchKernel", 4 * kMs, 4 * kMs + 5 * kUs, 1);
+  b.Kernel("A", 4 * kMs + 10 * kUs, 8 * kMs, 1);
+  b.Frame("preprocess.py(10): normalize", 8 * kMs, 12 * kMs);
+  b.Api("cudaLaunchKernel", 12 * kMs, 12 * kMs + 5 * kUs, 2);
+  b.Kernel("B", 12 * kMs + 10 * kUs, 16 * kMs, 2);
+  report::AnalysisReport r = Analyze(b.trace);
+  REQUIRE(r.diagnosis.bottleneck == "host_bound");
+  INFO(r.diagnosis.next_experiment);
+  CHECK(Contains(r.diagnosis.next_experiment,
+                 "Overlapped with the GPU work without getting faster, it gives at most 1.33x "
+                 "(window / (the 4.01 ms before the first GPU work, which nothing overlaps"));
+}

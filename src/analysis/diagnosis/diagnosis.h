@@ -82,6 +82,9 @@ struct ExperimentContext {
   // the wall at max(it, the rest), below removing it.
   std::int64_t host_work_ns = 0;
   std::int64_t window_ns = 0;
+  // Of it, the idle before the first GPU activity: the first input's preparation, which no
+  // pipeline overlaps with GPU work.
+  std::int64_t lead_ns = 0;
   // The dominant kernel (kernel-level classes only). Its counters show cache traffic without
   // on-chip reuse (cache_reuse.h): that sentence, else "".
   std::string no_reuse;

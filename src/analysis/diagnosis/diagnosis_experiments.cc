@@ -92,10 +92,18 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
       context.window_ns > context.host_work_ns) {
     double w = static_cast<double>(context.window_ns);
     double h = static_cast<double>(context.host_work_ns);
-    text += fmt::format(
-        " Overlapped with the GPU work without getting faster, it gives at most {:.2f}x "
-        "(window / max(that host work, the rest)).",
-        w / std::max(h, w - h));
+    // The first input's preparation (the idle before the first GPU work) overlaps nothing.
+    double lead = static_cast<double>(context.lead_ns);
+    text += lead > 0 ? fmt::format(
+                           " Overlapped with the GPU work without getting faster, it gives at most "
+                           "{:.2f}x (window / (the {} before the first GPU work, which nothing "
+                           "overlaps, + max(the rest of that host work, the rest of the window))).",
+                           w / (lead + std::max(h - lead, w - h)),
+                           Ms(context.lead_ns))
+                     : fmt::format(
+                           " Overlapped with the GPU work without getting faster, it gives at most "
+                           "{:.2f}x (window / max(that host work, the rest)).",
+                           w / std::max(h, w - h));
   }
   return text;
 }

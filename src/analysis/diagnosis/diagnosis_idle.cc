@@ -251,6 +251,7 @@ void SetIdleClass(const model::Trace& trace,
     context.single_process_loader = HasSingleProcessLoader(trace);
     context.host_work_ns = explained;
     context.window_ns = SteadyWall(r, idle);
+    context.lead_ns = std::min(idle.lead_ns, explained);
     // Recorded and sampled names together, by time, the sampled ones marked.
     std::vector<std::pair<std::string, std::int64_t>> names;
     for (const auto& [name, ns] : idle.top_host_work)

@@ -591,6 +591,8 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
     out.idle_ns += end - start;
     if (busy.empty() || end <= busy.front().start || start >= busy.back().end)
       out.edge_ns += end - start;
+    if (!busy.empty() && end <= busy.front().start)
+      out.lead_ns += end - start;
     if (from < end && (from == start || end - from > kHostWorkNs)) {
       std::int64_t queued = end - from;
       out.queued_ns += queued;
