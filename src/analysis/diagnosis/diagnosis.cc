@@ -659,8 +659,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
     AddCollectiveEvidence(d, r);
     ApplyLever(d, trace, r, SteadyWall(r, idle), kernel_evidence_from, cap);
   }
-  if (cap && (d.dominant_kind == "kernel" || d.dominant_kind == "operators") &&
-      cap->Binds(SavedByBound(d, cap->wall_ns)))
+  if (cap && (d.dominant_kind == "kernel" || d.dominant_kind == "operators"))
     ApplyHostWaitCap(d, *cap);
   // A GPU-bound window whose host is close behind: a faster GPU gains only the host's waits for
   // it before the host's own time sets the pace (Qwen H100: 15.4 ms of 35.2 ms).

@@ -266,8 +266,7 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
   }
   if (!ApplyLever(s, trace, r, wall_ns, SIZE_MAX, &cap) && s.dominant_kind.empty())
     return {};
-  if (cap.Binds(SavedByBound(s, wall_ns)))
-    ApplyHostWaitCap(s, cap);
+  ApplyHostWaitCap(s, cap);
   if (s.bottleneck.empty())
     s.bottleneck = "unknown";
   if (s.status.empty())

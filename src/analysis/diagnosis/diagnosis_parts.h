@@ -103,7 +103,7 @@ std::string CappedBoundText(const HostWaitCap& cap, std::int64_t saved_ns, bool 
 // The evidence line of a GPU-bound window whose host waits for the GPU less than a statement's
 // gain: beyond that, the host's own time must fall too.
 std::string HostCloseBehindText(const HostWaitCap& cap);
-// Holds d's bounds to what the waits give back.
+// Holds d's bounds to what the waits give back, when they bind (HostWaitCap::Binds).
 void ApplyHostWaitCap(report::Diagnosis& d, const HostWaitCap& cap);
 // The time a statement's ranked bound (its gain at an assumed 2x, else its limit) saves of
 // `wall_ns`.

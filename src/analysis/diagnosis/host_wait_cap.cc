@@ -27,10 +27,6 @@ constexpr std::int64_t kUnblockedLaunchNs = 20'000;
 // A launch into a deep queue blocked when it took several times an unblocked one.
 constexpr std::int64_t kBlockedFactor = 4;
 
-}  // namespace
-
-namespace {
-
 // Merged kernel intervals and the running sum of their lengths: the kernel time inside any
 // interval by two binary searches.
 class KernelCover {
@@ -93,18 +89,6 @@ HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
   };
   CachedNamePredicate is_wait(trace, IsHostWaitApi);
   CachedNamePredicate is_launch(trace, IsLaunchApi);
-  // A launch blocks only on a full queue: its time beyond what a launch into a shallow queue
-  // takes (their median; kUnblockedLaunchNs without any), when it is several times that.
-  std::vector<std::int64_t> shallow;
-  for (const model::ApiCall& call : trace.api_calls) {
-    if (call.correlation != model::kNoId && is_launch(call.name)) {
-      auto d = depth(call);
-      if (d && *d <= kDeepQueueNs)
-        shallow.push_back(call.duration_ns());
-    }
-  }
-  std::int64_t unblocked =
-      shallow.empty() ? kUnblockedLaunchNs : static_cast<std::int64_t>(Summarize(shallow).med);
   KernelCover kernels(trace);
   // The steady window's span: waits for the pre-roll (work launched before the recording) or in
   // the unobserved tail lie outside the wall the cap is a share of.
@@ -123,6 +107,8 @@ HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
   cap.wall_ns = wall_ns;
   cap.gpu_busy_ns = r.timeline.busy_ns - (pre ? pre->gpu_ns : 0);
   model::TimeNs host_end = 0;
+  std::vector<std::int64_t> shallow;        // durations of launches into a shallow queue
+  std::vector<const model::ApiCall*> deep;  // launches into a deep queue, in the window
   for (const model::ApiCall& call : trace.api_calls) {
     host_end = std::max(host_end, call.end_ns);
     if (is_wait(call.name)) {
@@ -130,12 +116,20 @@ HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
       // shortened by faster kernels.
       cap.waits_ns += inside(call.start_ns, call.end_ns);
     } else if (call.correlation != model::kNoId && is_launch(call.name)) {
-      auto d = depth(call);
-      std::int64_t blocked = call.duration_ns() - unblocked;
-      if (d && *d > kDeepQueueNs && call.duration_ns() > kBlockedFactor * unblocked &&
-          call.start_ns >= from && call.end_ns <= to)
-        cap.waits_ns += blocked;
+      std::optional<std::int64_t> d = depth(call);
+      if (d && *d <= kDeepQueueNs)
+        shallow.push_back(call.duration_ns());
+      else if (d && call.start_ns >= from && call.end_ns <= to)
+        deep.push_back(&call);
     }
+  }
+  // A launch blocks only on a full queue: its time beyond what a launch into a shallow queue
+  // takes (their median; kUnblockedLaunchNs without any), when it is several times that.
+  std::int64_t unblocked =
+      shallow.empty() ? kUnblockedLaunchNs : static_cast<std::int64_t>(Summarize(shallow).med);
+  for (const model::ApiCall* call : deep) {
+    if (call->duration_ns() > kBlockedFactor * unblocked)
+      cap.waits_ns += call->duration_ns() - unblocked;
   }
   // The GPU's work after the host's last call: the drain a faster GPU shortens.
   cap.waits_ns += inside(host_end, std::numeric_limits<std::int64_t>::max());
@@ -200,6 +194,8 @@ std::int64_t SavedByBound(const report::Diagnosis& d, std::int64_t wall_ns) {
 }
 
 void ApplyHostWaitCap(report::Diagnosis& d, const HostWaitCap& cap) {
+  if (!cap.Binds(SavedByBound(d, cap.wall_ns)))
+    return;
   double limit = AmdahlLimit(std::min(0.99, Fraction(cap.waits_ns, cap.wall_ns)));
   if (d.bound_speedup)
     d.bound_speedup = std::min(*d.bound_speedup, limit);

@@ -102,37 +102,38 @@ std::string LongQueuedStretches(const model::Trace& trace,
   std::size_t most = std::max<std::size_t>(kMaxStretches, 2 * static_cast<std::size_t>(steps));
   if (k < 2 || k > most || long_gaps.back().end - long_gaps.back().start < kLongMinNs)
     return "";
-  // The GPU work that ends each long stretch: the activity that starts at its end.
-  std::vector<std::size_t> order(trace.activities.size());
-  for (std::size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return trace.activities[a].start_ns < trace.activities[b].start_ns;
-  });
+  // The GPU work that ends each long stretch: the activity that starts at its end (a stretch
+  // ends where the busy union resumes), the first in trace order; one pass, no sort.
+  std::vector<std::pair<std::int64_t, std::size_t>> ends;  // (stretch end, stretch), sorted
+  for (std::size_t g = 0; g < long_gaps.size(); ++g)
+    ends.emplace_back(long_gaps[g].end, g);
+  std::sort(ends.begin(), ends.end());
+  std::vector<std::size_t> ending(long_gaps.size(), trace.activities.size());
+  for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+    std::int64_t start = trace.activities[i].start_ns;
+    auto it = std::lower_bound(ends.begin(), ends.end(), std::make_pair(start, std::size_t{0}));
+    if (it != ends.end() && it->first == start && ending[it->second] == trace.activities.size())
+      ending[it->second] = i;
+  }
   struct Group {
     std::int64_t ns = 0;
-    std::vector<std::int64_t> lengths;
     std::vector<std::size_t> activities;  // the work ending each of its stretches
     std::vector<util::Interval> stretches;
   };
   std::map<std::pair<std::string, std::int64_t>, Group> groups;  // (label, stream)
-  for (const util::Interval& g : long_gaps) {
-    auto it = std::lower_bound(order.begin(), order.end(), g.end, [&](std::size_t i, auto t) {
-      return trace.activities[i].start_ns < t;
-    });
-    if (it == order.end())
+  for (std::size_t g = 0; g < long_gaps.size(); ++g) {
+    if (ending[g] == trace.activities.size())
       continue;
-    const model::GpuActivity& a = trace.activities[*it];
+    const model::GpuActivity& a = trace.activities[ending[g]];
     Group& group = groups[{ActivityLabel(trace, a), a.stream}];
-    group.ns += g.end - g.start;
-    group.lengths.push_back(g.end - g.start);
-    group.activities.push_back(*it);
-    group.stretches.push_back(g);
+    group.ns += long_gaps[g].end - long_gaps[g].start;
+    group.activities.push_back(ending[g]);
+    group.stretches.push_back(long_gaps[g]);
   }
   auto top = std::max_element(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
     return a.second.ns < b.second.ns;
   });
-  if (top == groups.end() || top->second.lengths.size() < 2)
+  if (top == groups.end() || top->second.stretches.size() < 2)
     return "";
   // How that work was launched, from the first of its activities with a launch call in the trace.
   std::string launch;
@@ -160,7 +161,10 @@ std::string LongQueuedStretches(const model::Trace& trace,
     if (!launch.empty())
       break;
   }
-  std::size_t n = top->second.lengths.size();
+  std::size_t n = top->second.stretches.size();
+  std::vector<std::int64_t> lengths;
+  for (const util::Interval& stretch : top->second.stretches)
+    lengths.push_back(stretch.end - stretch.start);
   focus = fmt::format("{} on stream {}{}", top->first.first, top->first.second, launch);
   return fmt::format(
       "Half of the {} of queued idle lies in its {} longest stretches ({} in all, each at least "
@@ -173,7 +177,7 @@ std::string LongQueuedStretches(const model::Trace& trace,
       Ms(long_gaps.back().end - long_gaps.back().start),
       n,
       Ms(top->second.ns),
-      Ms(static_cast<std::int64_t>(Summarize(top->second.lengths).med)),
+      Ms(static_cast<std::int64_t>(Summarize(lengths).med)),
       steps > 0 && static_cast<std::int64_t>(n) == steps ? ", one a step" : "",
       focus,
       HostBlockedText(trace, top->second.stretches, top->second.ns));
