@@ -130,4 +130,29 @@ bool Overlaps(const std::vector<Interval>& merged, std::int64_t start, std::int6
   return it != merged.end() && it->start < end;
 }
 
+bool OverlapProbe::Overlaps(std::int64_t start, std::int64_t end) {
+  if (end <= start)
+    return false;
+  auto ends_after = [](std::int64_t t, const Interval& i) { return t < i.end; };
+  const std::size_t n = merged_.size();
+  std::size_t low = 0;
+  std::size_t high = n;
+  if (hint_ > 0 && merged_[hint_ - 1].end > start) {
+    high = hint_;  // the answer lies before the hint: search there
+  } else {
+    low = hint_;
+    std::size_t step = 1;
+    while (low + step < n && merged_[low + step - 1].end <= start)
+      step *= 2;
+    high = std::min(n, low + step);
+  }
+  hint_ = static_cast<std::size_t>(
+      std::upper_bound(merged_.begin() + static_cast<std::ptrdiff_t>(low),
+                       merged_.begin() + static_cast<std::ptrdiff_t>(high),
+                       start,
+                       ends_after) -
+      merged_.begin());
+  return hint_ != n && merged_[hint_].start < end;
+}
+
 }  // namespace gpuperf::util

@@ -35,6 +35,19 @@ std::int64_t CoveredLength(const std::vector<Interval>& merged,
 // Whether merged ∩ [start, end) is not empty, in O(log n).
 bool Overlaps(const std::vector<Interval>& merged, std::int64_t start, std::int64_t end);
 
+// Overlaps for queries that mostly come in time order (a thread's records in file order): each
+// search starts at the previous answer and gallops forward, so ordered queries cost O(1) each
+// and any order stays correct (O(log n) at worst).
+class OverlapProbe {
+ public:
+  explicit OverlapProbe(const std::vector<Interval>& merged) : merged_(merged) {}
+  bool Overlaps(std::int64_t start, std::int64_t end);
+
+ private:
+  const std::vector<Interval>& merged_;
+  std::size_t hint_ = 0;  // the previous query's first interval ending after its start
+};
+
 // CoveredLength for queries whose starts never decrease (the gaps of a timeline, in order): a
 // cursor that only moves forward makes n queries over m intervals O(n + m), not O(n log m).
 class CoverageSweep {

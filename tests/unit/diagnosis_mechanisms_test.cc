@@ -953,7 +953,9 @@ TEST_CASE("host waits: only time the GPU's kernels hold the host counts", "[diag
   b.Kernel("waited", 16 * kMs + 20 * kUs, 19 * kMs + 20 * kUs, 32);
   b.Api("cudaDeviceSynchronize", 16 * kMs + 20 * kUs, 19 * kMs + 30 * kUs);
   gpuperf::report::AnalysisReport r = Analyze(b.trace);
-  gpuperf::analysis::HostWaitCap cap = gpuperf::analysis::HostWaitsOnGpu(b.trace, r, 20 * kMs);
+  gpuperf::analysis::CorrelationIndex index(b.trace);
+  gpuperf::analysis::HostWaitCap cap =
+      gpuperf::analysis::HostWaitsOnGpu(b.trace, index, r, 20 * kMs);
   // The blocked launch's 2 ms less the 10 us baseline, and the 3 ms of kernel inside the sync;
   // not the fast deep launches, not the copy's own transfer, and no kernel after the last call.
   CHECK(cap.waits_ns == 2 * kMs - 10 * kUs + 3 * kMs);

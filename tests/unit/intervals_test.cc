@@ -63,6 +63,31 @@ TEST_CASE("CoverageSweep answers ascending queries as CoveredLength does", "[int
   }
 }
 
+TEST_CASE("OverlapProbe answers queries in any order as Overlaps does", "[intervals]") {
+  std::mt19937 rng(13);
+  std::uniform_int_distribution<int> point(0, 1000);
+  for (int trial = 0; trial < 50; ++trial) {
+    std::vector<Interval> raw;
+    for (int i = 0; i < trial; ++i) {  // from no interval up
+      int a = point(rng);
+      raw.push_back({a, a + point(rng) / 20});
+    }
+    std::vector<Interval> merged = gpuperf::util::MergeIntervals(raw);
+    std::vector<std::int64_t> starts;
+    for (int i = 0; i < 80; ++i)
+      starts.push_back(point(rng) - 20);
+    // Ascending runs (the probe's fast path) broken by jumps back, past both ends of the set.
+    std::sort(starts.begin(), starts.begin() + 40);
+    std::sort(starts.begin() + 50, starts.end());
+    gpuperf::util::OverlapProbe probe(merged);
+    for (std::int64_t start : starts) {
+      std::int64_t end = start + point(rng) / 10 - 10;
+      INFO("trial " << trial << " [" << start << ", " << end << ")");
+      CHECK(probe.Overlaps(start, end) == gpuperf::util::Overlaps(merged, start, end));
+    }
+  }
+}
+
 TEST_CASE("SortRuns sorts inputs of any order and run structure", "[intervals]") {
   std::mt19937 rng(7);
   auto check = [](std::vector<int> values) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "util/sort_runs.h"
+
 namespace gpuperf::analysis {
 namespace {
 
@@ -24,8 +26,10 @@ CorrelationIndex::CorrelationIndex(const model::Trace& trace)
     if (calls[i].correlation != model::kNoId)
       grouped_.push_back(static_cast<std::uint32_t>(i));
   }
-  std::stable_sort(grouped_.begin(), grouped_.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return calls[a].correlation < calls[b].correlation;
+  // Trace order inside a group; each thread's calls come with rising ids, so runs merge.
+  util::SortRuns(grouped_.begin(), grouped_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return calls[a].correlation < calls[b].correlation ||
+           (calls[a].correlation == calls[b].correlation && a < b);
   });
   std::vector<std::pair<std::int64_t, std::pair<std::uint32_t, std::uint32_t>>> groups;
   for (std::size_t begin = 0; begin < grouped_.size();) {

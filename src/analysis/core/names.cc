@@ -29,6 +29,13 @@ bool IsHostMemoryApi(std::string_view name) {
 
 }  // namespace
 
+std::string AsciiLower(std::string_view text) {
+  std::string folded(text);
+  for (char& c : folded)
+    c = Lower(c);
+  return folded;
+}
+
 bool ContainsNoCase(std::string_view text, std::string_view needle) {
   if (needle.empty())
     return true;

@@ -11,6 +11,8 @@
 
 namespace gpuperf::analysis {
 
+// ASCII lower case: fold a long name once before searching it for many lower-case tokens.
+std::string AsciiLower(std::string_view text);
 // ASCII case-insensitive substring / prefix tests.
 bool ContainsNoCase(std::string_view text, std::string_view needle);
 bool StartsWithNoCase(std::string_view text, std::string_view prefix);

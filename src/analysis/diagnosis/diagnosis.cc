@@ -494,6 +494,7 @@ std::string Label(const report::Diagnosis& d) {
 }
 
 report::Diagnosis DiagnoseWindow(const model::Trace& trace,
+                                 const CorrelationIndex& index,
                                  const report::AnalysisReport& r,
                                  const IdleAttribution& idle,
                                  std::optional<report::LaunchQueue> queue) {
@@ -636,7 +637,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
          // A material idle phase beside the GPU work: a GPU-side change gives back only the
          // host's waits for the GPU until that phase is fixed.
          if (has_timeline && idle_share >= kSecondaryIdleShare) {
-           context.host_wait_cap = HostWaitsOnGpu(trace, r, SteadyWall(r, idle));
+           context.host_wait_cap = HostWaitsOnGpu(trace, index, r, SteadyWall(r, idle));
            context.host_wait_cap->host_work_ns = idle.host_work_ns;
          }
          ClassifyDominantWork(trace, d, r, idle, subject, context);
@@ -664,12 +665,13 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   // A GPU-bound window whose host is close behind: a faster GPU gains only the host's waits for
   // it before the host's own time sets the pace (Qwen H100: 15.4 ms of 35.2 ms).
   if (!cap && has_timeline && (d.dominant_kind == "kernel" || d.dominant_kind == "operators")) {
-    HostWaitCap close = HostWaitsOnGpu(trace, r, SteadyWall(r, idle));
+    HostWaitCap close = HostWaitsOnGpu(trace, index, r, SteadyWall(r, idle));
     if (close.Binds(SavedByBound(d, close.wall_ns)))
       d.support.push_back(HostCloseBehindText(close));
   }
   if (d.dominant_kind == "idle")
-    d.secondary = SecondaryGpuStatement(trace, d, r, compute, SteadyWall(r, idle), context);
+    d.secondary =
+        SecondaryGpuStatement(trace, index, d, r, compute, SteadyWall(r, idle), context);
   else if (has_timeline && idle.has_api_calls && !d.bottleneck.empty() &&
            (idle_share >= kSecondaryIdleShare ||
             LargestWaitBound(r) >
@@ -697,10 +699,11 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
 }  // namespace
 
 report::Diagnosis Diagnose(const model::Trace& trace,
+                           const CorrelationIndex& index,
                            const report::AnalysisReport& r,
                            const IdleAttribution& idle,
                            std::optional<report::LaunchQueue> queue) {
-  report::Diagnosis d = DiagnoseWindow(trace, r, idle, std::move(queue));
+  report::Diagnosis d = DiagnoseWindow(trace, index, r, idle, std::move(queue));
   d.label = Label(d);
   for (report::Diagnosis& s : d.secondary)
     s.label = Label(s);

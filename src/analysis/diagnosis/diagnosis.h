@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "analysis/core/correlation.h"
 #include "analysis/timeline/idle_attribution.h"
 
 namespace gpuperf::analysis {
@@ -25,6 +26,7 @@ inline constexpr double kDominantShare = 0.5;
 // is the largest share but not the majority; one-time work (report.initialization) holding at
 // least kDominantShare of the window is the diagnosis itself.
 report::Diagnosis Diagnose(const model::Trace& trace,
+                           const CorrelationIndex& index,
                            const report::AnalysisReport& report,
                            const IdleAttribution& idle,
                            std::optional<report::LaunchQueue> queue = std::nullopt);

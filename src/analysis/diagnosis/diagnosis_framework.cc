@@ -225,6 +225,7 @@ bool ApplyLever(report::Diagnosis& d,
 }
 
 std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
+                                                     const CorrelationIndex& index,
                                                      const report::Diagnosis& main,
                                                      const report::AnalysisReport& r,
                                                      double compute_share,
@@ -242,7 +243,7 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
                                   "(trace)",
                                   Pct(compute_share))});
   std::string subject;
-  HostWaitCap cap = HostWaitsOnGpu(trace, r, wall_ns);
+  HostWaitCap cap = HostWaitsOnGpu(trace, index, r, wall_ns);
   cap.host_work_ns = base.host_work_ns;
   if (const report::CriticalShare* top = DominantComputeShare(r, false)) {
     s.dominant_kind = "kernel";

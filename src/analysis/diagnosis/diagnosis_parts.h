@@ -94,6 +94,7 @@ std::string LongQueuedStretches(const model::Trace& trace,
 
 // The host's waits for the GPU over `wall_ns` (host_wait_cap.cc).
 HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
+                           const CorrelationIndex& index,
                            const report::AnalysisReport& r,
                            std::int64_t wall_ns);
 // The bound sentence of a GPU-side change saving `saved_ns` of the window under `cap` (Binds):
@@ -112,6 +113,7 @@ std::int64_t SavedByBound(const report::Diagnosis& d, std::int64_t wall_ns);
 // at least 30% of the window.
 // `base`: the main statement's context (vendor, framework, whether shapes are recorded).
 std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
+                                                     const CorrelationIndex& index,
                                                      const report::Diagnosis& main,
                                                      const report::AnalysisReport& r,
                                                      double compute_share,

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/core/correlation.h"
 #include "analysis/core/names.h"
 #include "analysis/core/statistics.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
@@ -68,24 +69,24 @@ class KernelCover {
 }  // namespace
 
 HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
+                           const CorrelationIndex& index,
                            const report::AnalysisReport& r,
                            std::int64_t wall_ns) {
-  // (correlation, first start) sorted: a launch's queue depth by binary search.
-  std::vector<std::pair<std::int64_t, model::TimeNs>> first_start;
-  first_start.reserve(trace.activities.size());
+  // Each call's first GPU work (every record of its correlation, across processes, as the
+  // activities carry no pid): a launch's queue depth in one pass, without sorting.
+  std::vector<model::TimeNs> first_start(trace.api_calls.size(),
+                                         std::numeric_limits<model::TimeNs>::max());
   for (const model::GpuActivity& a : trace.activities) {
-    if (a.correlation != model::kNoId)
-      first_start.emplace_back(a.correlation, a.start_ns);
+    if (a.correlation != model::kNoId) {
+      index.ForEachCall(a.correlation, model::kNoId, [&](std::size_t call) {
+        first_start[call] = std::min(first_start[call], a.start_ns);
+      });
+    }
   }
-  std::sort(first_start.begin(), first_start.end());
-  auto depth = [&](const model::ApiCall& call) -> std::optional<std::int64_t> {
-    auto it =
-        std::lower_bound(first_start.begin(),
-                         first_start.end(),
-                         std::pair<std::int64_t, model::TimeNs>{call.correlation, model::TimeNs{}});
-    if (it == first_start.end() || it->first != call.correlation)
+  auto depth = [&](std::size_t call) -> std::optional<std::int64_t> {
+    if (first_start[call] == std::numeric_limits<model::TimeNs>::max())
       return std::nullopt;
-    return it->second - call.end_ns;
+    return first_start[call] - trace.api_calls[call].end_ns;
   };
   CachedNamePredicate is_wait(trace, IsHostWaitApi);
   CachedNamePredicate is_launch(trace, IsLaunchApi);
@@ -109,14 +110,15 @@ HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
   model::TimeNs host_end = 0;
   std::vector<std::int64_t> shallow;        // durations of launches into a shallow queue
   std::vector<const model::ApiCall*> deep;  // launches into a deep queue, in the window
-  for (const model::ApiCall& call : trace.api_calls) {
+  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
+    const model::ApiCall& call = trace.api_calls[i];
     host_end = std::max(host_end, call.end_ns);
     if (is_wait(call.name)) {
       // Only while kernels run: a wait on a copy's own transfer, or on an idle GPU, is not
       // shortened by faster kernels.
       cap.waits_ns += inside(call.start_ns, call.end_ns);
     } else if (call.correlation != model::kNoId && is_launch(call.name)) {
-      std::optional<std::int64_t> d = depth(call);
+      std::optional<std::int64_t> d = depth(i);
       if (d && *d <= kDeepQueueNs)
         shallow.push_back(call.duration_ns());
       else if (d && call.start_ns >= from && call.end_ns <= to)

@@ -213,25 +213,23 @@ CounterVerdict TensorCoresFromCounters(
 }
 
 std::optional<report::TensorCoreEvidence> TensorCoresFromName(std::string_view kernel_name) {
+  // Folded once: the tokens are lower case, and template-heavy names run to kilobytes.
+  std::string folded = AsciiLower(kernel_name);
+  auto verdict = [](bool tensor, const NameToken& t) {
+    return report::TensorCoreEvidence{
+        tensor,
+        "inferred",
+        "name",
+        {},
+        fmt::format("the name contains \"{}\": {}; not measured", t.token, t.why)};
+  };
   for (const NameToken& t : kTensorTokens) {
-    if (ContainsNoCase(kernel_name, t.token)) {
-      return report::TensorCoreEvidence{
-          true,
-          "inferred",
-          "name",
-          {},
-          fmt::format("the name contains \"{}\": {}; not measured", t.token, t.why)};
-    }
+    if (folded.find(t.token) != std::string::npos)
+      return verdict(true, t);
   }
   for (const NameToken& t : kVectorTokens) {
-    if (ContainsNoCase(kernel_name, t.token)) {
-      return report::TensorCoreEvidence{
-          false,
-          "inferred",
-          "name",
-          {},
-          fmt::format("the name contains \"{}\": {}; not measured", t.token, t.why)};
-    }
+    if (folded.find(t.token) != std::string::npos)
+      return verdict(false, t);
   }
   return std::nullopt;
 }

@@ -65,14 +65,12 @@ ThreadStarts DispatchStarts(const model::Trace& trace) {
   return starts;
 }
 
-bool HoldsDispatch(const ThreadStarts& starts,
-                   const model::HostThread& thread,
-                   const model::PythonFrame& f) {
-  auto it = starts.find({thread.pid, thread.tid});
-  if (it == starts.end())
+// `starts`: the frame's thread's dispatch starts (ThreadStarts), null when it has none.
+bool HoldsDispatch(const std::vector<std::int64_t>* starts, const model::PythonFrame& f) {
+  if (!starts)
     return false;
-  auto first = std::lower_bound(it->second.begin(), it->second.end(), f.start_ns);
-  return first != it->second.end() && *first < f.end_ns;
+  auto first = std::lower_bound(starts->begin(), starts->end(), f.start_ns);
+  return first != starts->end() && *first < f.end_ns;
 }
 
 void AddPythonSelfTime(const model::Trace& trace,
@@ -85,13 +83,16 @@ void AddPythonSelfTime(const model::Trace& trace,
   ThreadStarts dispatch = DispatchStarts(trace);
   // A frame that meets no idle stretch names no idle time, and leaving it out of its parent's
   // children changes nothing the parent's self time has in the idle stretches either.
+  std::vector<char> launching(trace.frame_threads.size(), 1);
+  for (std::size_t t = 0; t < trace.frame_threads.size(); ++t) {
+    const model::HostThread& thread = trace.frame_threads[t];
+    launching[t] = launching_threads.empty() || launching_threads.contains({thread.pid, thread.tid});
+  }
   std::vector<std::uint32_t> order;
+  util::OverlapProbe idle_probe(host_idle);
   for (std::size_t i = 0; i < frames.size(); ++i) {
     const model::PythonFrame& f = frames[i];
-    const model::HostThread& thread = trace.ThreadOf(f);
-    if (!launching_threads.empty() && !launching_threads.contains({thread.pid, thread.tid}))
-      continue;
-    if (util::Overlaps(host_idle, f.start_ns, f.end_ns))
+    if (launching[f.thread] && idle_probe.Overlaps(f.start_ns, f.end_ns))
       order.push_back(static_cast<std::uint32_t>(i));
   }
   util::SortRuns(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -107,6 +108,8 @@ void AddPythonSelfTime(const model::Trace& trace,
     std::int64_t cursor;  // where its next self stretch starts
   };
   std::vector<Open> stack;
+  // The order runs thread by thread: the thread's dispatch starts are looked up once per thread.
+  const std::vector<std::int64_t>* thread_starts = nullptr;
   // The self stretches of a thread's frames tile its outermost frames, so those alone go to
   // work_raw (the union of host work), not one interval per stretch.
   auto self = [&](const Open& open, std::int64_t end) {
@@ -114,8 +117,7 @@ void AddPythonSelfTime(const model::Trace& trace,
       return;
     if (std::int64_t covered = util::CoveredLength(host_idle, open.cursor, end); covered > 0) {
       by_name[frames[open.frame].name] += covered;
-      const model::PythonFrame& f = frames[open.frame];
-      if (!HoldsDispatch(dispatch, trace.ThreadOf(f), f))
+      if (!HoldsDispatch(thread_starts, frames[open.frame]))
         other_ns += covered;
     }
   };
@@ -132,6 +134,9 @@ void AddPythonSelfTime(const model::Trace& trace,
     if (!same_thread) {
       while (!stack.empty())
         pop();
+      const model::HostThread& thread = trace.ThreadOf(f);
+      auto it = dispatch.find({thread.pid, thread.tid});
+      thread_starts = it == dispatch.end() ? nullptr : &it->second;
     }
     while (!stack.empty() && f.end_ns > frames[stack.back().frame].end_ns)
       pop();
