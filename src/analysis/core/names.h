@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpuperf::analysis {
@@ -70,6 +71,34 @@ class CachedNamePredicate {
   const model::Trace& trace_;
   bool (*predicate_)(std::string_view);
   std::vector<std::int8_t> cache_;
+};
+
+// Per-name accumulators for passes over every activity or call: one dense slot per name seen,
+// found with one load (a std::map lookup per record was a visible share of the rules). The
+// entries keep first-seen order; callers that report them sort.
+template <class T>
+class PerName {
+ public:
+  explicit PerName(const model::Trace& trace) : slot_(trace.strings.size(), kNoSlot) {}
+  // The name's entry; `fresh`, when given, says whether it was created by this call.
+  T& At(model::NameId id, bool* fresh = nullptr) {
+    if (id >= slot_.size())
+      slot_.resize(static_cast<std::size_t>(id) + 1, kNoSlot);
+    bool created = slot_[id] == kNoSlot;
+    if (created) {
+      slot_[id] = static_cast<std::uint32_t>(entries_.size());
+      entries_.emplace_back(id, T{});
+    }
+    if (fresh)
+      *fresh = created;
+    return entries_[slot_[id]].second;
+  }
+  const std::vector<std::pair<model::NameId, T>>& Entries() const { return entries_; }
+
+ private:
+  static constexpr std::uint32_t kNoSlot = UINT32_MAX;
+  std::vector<std::uint32_t> slot_;
+  std::vector<std::pair<model::NameId, T>> entries_;
 };
 
 // nsys' label of a memory operation: "[CUDA memcpy HtoD]", "[CUDA memset]".

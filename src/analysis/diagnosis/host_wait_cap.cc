@@ -44,17 +44,20 @@ class KernelCover {
       prefix_[i + 1] = prefix_[i] + (merged_[i].end - merged_[i].start);
   }
 
-  std::int64_t Inside(std::int64_t start, std::int64_t end) const {
+  // Queries come in trace order (each thread's calls by time): both searches gallop from the
+  // previous answer instead of bisecting the whole trace each time (a million waits on nsys
+  // exports); any order stays correct.
+  std::int64_t Inside(std::int64_t start, std::int64_t end) {
     if (end <= start || merged_.empty())
       return 0;
-    auto first = std::upper_bound(
-        merged_.begin(), merged_.end(), start, [](auto t, const auto& i) { return t < i.end; });
-    auto last = std::lower_bound(
-        merged_.begin(), merged_.end(), end, [](const auto& i, auto t) { return i.start < t; });
-    if (first >= last)
+    auto ends_by = [start](const util::Interval& i) { return i.end <= start; };
+    auto starts_before = [end](const util::Interval& i) { return i.start < end; };
+    std::size_t a = hint_ > 0 && merged_[hint_ - 1].end > start ? PartitionIn(0, hint_, ends_by)
+                                                                 : Gallop(hint_, ends_by);
+    hint_ = a;
+    std::size_t b = Gallop(a, starts_before);
+    if (a >= b)
       return 0;
-    std::size_t a = static_cast<std::size_t>(first - merged_.begin());
-    std::size_t b = static_cast<std::size_t>(last - merged_.begin());
     std::int64_t total = prefix_[b] - prefix_[a];
     total -= std::max<std::int64_t>(0, start - merged_[a].start);
     total -= std::max<std::int64_t>(0, merged_[b - 1].end - end);
@@ -62,8 +65,33 @@ class KernelCover {
   }
 
  private:
+  // The first index in [low, high) where `before` (true on a prefix) turns false.
+  template <class Before>
+  std::size_t PartitionIn(std::size_t low, std::size_t high, Before before) const {
+    return static_cast<std::size_t>(
+        std::partition_point(merged_.begin() + static_cast<std::ptrdiff_t>(low),
+                             merged_.begin() + static_cast<std::ptrdiff_t>(high),
+                             before) -
+        merged_.begin());
+  }
+  // The same over [low, size), probing 1, 2, 4, ... past `low` before bisecting.
+  template <class Before>
+  std::size_t Gallop(std::size_t low, Before before) const {
+    std::size_t step = 1;
+    while (true) {
+      std::size_t probe = low + step - 1;
+      if (probe >= merged_.size())
+        return PartitionIn(low, merged_.size(), before);
+      if (!before(merged_[probe]))
+        return PartitionIn(low, probe + 1, before);
+      low = probe + 1;
+      step *= 2;
+    }
+  }
+
   std::vector<util::Interval> merged_;
   std::vector<std::int64_t> prefix_;
+  std::size_t hint_ = 0;  // the previous query's first interval ending after its start
 };
 
 }  // namespace

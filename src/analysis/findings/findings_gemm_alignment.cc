@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
 #include <optional>
 #include <string_view>
 
@@ -78,7 +77,7 @@ std::optional<Misaligned> ParseMisaligned(std::string_view name) {
 }  // namespace
 
 std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
-  std::map<model::NameId, std::optional<Misaligned>> decided;  // each name parsed once
+  PerName<std::optional<Misaligned>> decided(in.trace);  // each name parsed once
   std::int64_t kernel_ns = 0;
   std::int32_t device_cc = 0;  // the GPUs' highest compute capability, major * 10 + minor
   for (const model::Device& d : in.trace.devices)
@@ -87,16 +86,17 @@ std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
     if (a.kind != model::ActivityKind::kKernel)
       continue;
     kernel_ns += a.duration_ns();
-    auto [it, fresh] = decided.try_emplace(a.name);
+    bool fresh = false;
+    std::optional<Misaligned>& m = decided.At(a.name, &fresh);
     if (fresh)
-      it->second = ParseMisaligned(in.trace.Name(a.name));
-    if (!it->second)
+      m = ParseMisaligned(in.trace.Name(a.name));
+    if (!m)
       continue;
-    ++it->second->instances;
-    it->second->total_ns += a.duration_ns();
+    ++m->instances;
+    m->total_ns += a.duration_ns();
   }
   std::vector<std::pair<model::NameId, Misaligned>> sorted;
-  for (const auto& [name, m] : decided) {
+  for (const auto& [name, m] : decided.Entries()) {
     if (m)
       sorted.emplace_back(name, *m);
   }

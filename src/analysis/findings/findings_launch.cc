@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 
 #include "analysis/core/names.h"
 #include "analysis/core/statistics.h"
@@ -48,12 +47,12 @@ SteadyLaunches SplitOneTime(const RuleInput& in) {
 
 std::vector<report::FindingRow> ShortKernelRows(const RuleInput& in,
                                                 const std::vector<LaunchPair>& pairs) {
-  std::map<model::NameId, NameStats> by_name;
+  PerName<NameStats> by_name(in.trace);
   CachedNamePredicate is_graph(in.trace, IsGraphLaunchApi);
   for (const LaunchPair& pair : pairs) {
     if (is_graph(in.trace.api_calls[pair.call].name))
       continue;  // a graph node shares its launch call with the whole graph
-    NameStats& s = by_name[pair.kernel->name];
+    NameStats& s = by_name.At(pair.kernel->name);
     std::int64_t call_ns = in.trace.api_calls[pair.call].duration_ns();
     ++s.kernels;
     s.kernel_ns += pair.kernel->duration_ns();
@@ -61,7 +60,7 @@ std::vector<report::FindingRow> ShortKernelRows(const RuleInput& in,
     if (pair.kernel->duration_ns() < call_ns)
       ++s.short_kernels;
   }
-  std::vector<std::pair<model::NameId, NameStats>> sorted(by_name.begin(), by_name.end());
+  std::vector<std::pair<model::NameId, NameStats>> sorted = by_name.Entries();
   std::erase_if(sorted, [](const auto& e) { return e.second.short_kernels == 0; });
   std::sort(sorted.begin(), sorted.end(), [&](const auto& a, const auto& b) {
     if (a.second.short_kernels != b.second.short_kernels) {

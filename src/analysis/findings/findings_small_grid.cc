@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <vector>
 
 #include "analysis/core/names.h"
@@ -24,27 +23,25 @@ struct SmallGrid {
   std::int64_t max_blocks = 0;
   std::int64_t threads_per_block = 0;
   std::int64_t sms = 0;
-  bool collective = false;
   bool all_small = true;  // every launch of the name had at most half as many blocks as SMs
 };
 
 }  // namespace
 
 std::optional<report::Finding> SmallGridRule(const RuleInput& in) {
-  std::map<model::NameId, SmallGrid> by_name;
+  PerName<SmallGrid> by_name(in.trace);
   std::int64_t kernel_ns = 0;
+  const model::Device* device = nullptr;
   for (const model::GpuActivity& a : in.trace.activities) {
     if (a.kind != model::ActivityKind::kKernel)
       continue;
     kernel_ns += a.duration_ns();
-    const model::Device* device = in.trace.FindDevice(a.device);
+    if (!device || device->id != a.device)  // runs of one device: look it up on a change
+      device = in.trace.FindDevice(a.device);
     std::int64_t blocks = a.grid.Volume();
     if (!device || device->sm_count <= 0 || blocks <= 0)
       continue;
-    auto [it, fresh] = by_name.try_emplace(a.name);
-    SmallGrid& g = it->second;
-    if (fresh)
-      g.collective = IsCommunicationKernel(in.trace.Name(a.name));
+    SmallGrid& g = by_name.At(a.name);
     g.all_small = g.all_small && blocks * 2 <= device->sm_count;
     ++g.instances;
     g.total_ns += a.duration_ns();
@@ -53,9 +50,10 @@ std::optional<report::Finding> SmallGridRule(const RuleInput& in) {
     g.sms = device->sm_count;
   }
   std::vector<std::pair<model::NameId, SmallGrid>> flagged;
-  for (const auto& [name, g] : by_name) {
-    if (g.all_small && !g.collective && g.instances > 0 &&
-        g.total_ns / g.instances >= kSmallGridMinAvgNs)
+  for (const auto& [name, g] : by_name.Entries()) {
+    // The name test last: it reads the whole name, and only the few candidates need it.
+    if (g.all_small && g.instances > 0 && g.total_ns / g.instances >= kSmallGridMinAvgNs &&
+        !IsCommunicationKernel(in.trace.Name(name)))
       flagged.emplace_back(name, g);
   }
   if (flagged.empty() || kernel_ns <= 0)
