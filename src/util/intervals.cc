@@ -130,9 +130,7 @@ bool Overlaps(const std::vector<Interval>& merged, std::int64_t start, std::int6
   return it != merged.end() && it->start < end;
 }
 
-bool OverlapProbe::Overlaps(std::int64_t start, std::int64_t end) {
-  if (end <= start)
-    return false;
+std::size_t IntervalProbe::First(std::int64_t start) {
   auto ends_after = [](std::int64_t t, const Interval& i) { return t < i.end; };
   const std::size_t n = merged_.size();
   std::size_t low = 0;
@@ -152,7 +150,23 @@ bool OverlapProbe::Overlaps(std::int64_t start, std::int64_t end) {
                        start,
                        ends_after) -
       merged_.begin());
-  return hint_ != n && merged_[hint_].start < end;
+  return hint_;
+}
+
+bool IntervalProbe::Overlaps(std::int64_t start, std::int64_t end) {
+  if (end <= start)
+    return false;
+  std::size_t i = First(start);
+  return i != merged_.size() && merged_[i].start < end;
+}
+
+std::int64_t IntervalProbe::Covered(std::int64_t start, std::int64_t end) {
+  if (end <= start)
+    return 0;
+  std::int64_t covered = 0;
+  for (std::size_t i = First(start); i < merged_.size() && merged_[i].start < end; ++i)
+    covered += std::min(end, merged_[i].end) - std::max(start, merged_[i].start);
+  return covered;
 }
 
 }  // namespace gpuperf::util

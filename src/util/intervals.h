@@ -35,17 +35,20 @@ std::int64_t CoveredLength(const std::vector<Interval>& merged,
 // Whether merged ∩ [start, end) is not empty, in O(log n).
 bool Overlaps(const std::vector<Interval>& merged, std::int64_t start, std::int64_t end);
 
-// Overlaps for queries that mostly come in time order (a thread's records in file order): each
-// search starts at the previous answer and gallops forward, so ordered queries cost O(1) each
-// and any order stays correct (O(log n) at worst).
-class OverlapProbe {
+// Overlaps and CoveredLength for queries that mostly come in time order (a thread's records in
+// file order): each search starts at the previous answer and gallops forward, so ordered queries
+// cost O(1) each (plus the intervals covered) and any order stays correct (O(log n) at worst).
+class IntervalProbe {
  public:
-  explicit OverlapProbe(const std::vector<Interval>& merged) : merged_(merged) {}
+  explicit IntervalProbe(const std::vector<Interval>& merged) : merged_(merged) {}
   bool Overlaps(std::int64_t start, std::int64_t end);
+  std::int64_t Covered(std::int64_t start, std::int64_t end);
 
  private:
+  // The first interval ending after `start`; remembered as the next query's hint.
+  std::size_t First(std::int64_t start);
   const std::vector<Interval>& merged_;
-  std::size_t hint_ = 0;  // the previous query's first interval ending after its start
+  std::size_t hint_ = 0;
 };
 
 // CoveredLength for queries whose starts never decrease (the gaps of a timeline, in order): a

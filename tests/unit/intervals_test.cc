@@ -63,7 +63,8 @@ TEST_CASE("CoverageSweep answers ascending queries as CoveredLength does", "[int
   }
 }
 
-TEST_CASE("OverlapProbe answers queries in any order as Overlaps does", "[intervals]") {
+TEST_CASE("IntervalProbe answers queries in any order as Overlaps and CoveredLength do",
+          "[intervals]") {
   std::mt19937 rng(13);
   std::uniform_int_distribution<int> point(0, 1000);
   for (int trial = 0; trial < 50; ++trial) {
@@ -79,11 +80,12 @@ TEST_CASE("OverlapProbe answers queries in any order as Overlaps does", "[interv
     // Ascending runs (the probe's fast path) broken by jumps back, past both ends of the set.
     std::sort(starts.begin(), starts.begin() + 40);
     std::sort(starts.begin() + 50, starts.end());
-    gpuperf::util::OverlapProbe probe(merged);
+    gpuperf::util::IntervalProbe probe(merged);
     for (std::int64_t start : starts) {
       std::int64_t end = start + point(rng) / 10 - 10;
       INFO("trial " << trial << " [" << start << ", " << end << ")");
       CHECK(probe.Overlaps(start, end) == gpuperf::util::Overlaps(merged, start, end));
+      CHECK(probe.Covered(start, end) == gpuperf::util::CoveredLength(merged, start, end));
     }
   }
 }

@@ -89,7 +89,7 @@ void AddPythonSelfTime(const model::Trace& trace,
     launching[t] = launching_threads.empty() || launching_threads.contains({thread.pid, thread.tid});
   }
   std::vector<std::uint32_t> order;
-  util::OverlapProbe idle_probe(host_idle);
+  util::IntervalProbe idle_probe(host_idle);
   for (std::size_t i = 0; i < frames.size(); ++i) {
     const model::PythonFrame& f = frames[i];
     if (launching[f.thread] && idle_probe.Overlaps(f.start_ns, f.end_ns))
@@ -115,7 +115,7 @@ void AddPythonSelfTime(const model::Trace& trace,
   auto self = [&](const Open& open, std::int64_t end) {
     if (end <= open.cursor)
       return;
-    if (std::int64_t covered = util::CoveredLength(host_idle, open.cursor, end); covered > 0) {
+    if (std::int64_t covered = idle_probe.Covered(open.cursor, end); covered > 0) {
       by_name[frames[open.frame].name] += covered;
       if (!HoldsDispatch(thread_starts, frames[open.frame]))
         other_ns += covered;
@@ -252,6 +252,7 @@ void AttributeHostWork(const model::Trace& trace,
   std::int64_t enclosing = out.window_ns / 2;
   std::vector<Interval> work_raw;
   std::unordered_map<model::NameId, std::int64_t> by_name;
+  util::IntervalProbe idle_cover(host_idle);
   auto add = [&](model::NameId name, std::int64_t start, std::int64_t end) {
     if (end - start > enclosing)
       return;
@@ -262,7 +263,7 @@ void AttributeHostWork(const model::Trace& trace,
       work_raw.back().end = std::max(work_raw.back().end, end);
     else
       work_raw.push_back({start, end});
-    if (std::int64_t covered = util::CoveredLength(host_idle, start, end); covered > 0)
+    if (std::int64_t covered = idle_cover.Covered(start, end); covered > 0)
       by_name[name] += covered;
   };
   // A data loader's fetch is the input pipeline, wherever the trace records it.
