@@ -111,17 +111,20 @@ std::string KernelWithOperator(std::string_view kernel,
   return util::ShortenWithTag(ReadableKernelName(kernel), op, max_chars);
 }
 
-// The part of `name` where it stops matching the most similar of `others`: the innermost
-// bracketed group around the first difference ("(instance 2)" of a lambda, "<128, 4, 1>"), or a
-// window around it when that group is long.
-std::string DistinguishingPart(std::string_view name, const std::vector<std::string_view>& others) {
-  std::size_t at = 0;
-  for (std::string_view other : others) {
-    std::size_t i = 0;
-    while (i < name.size() && i < other.size() && name[i] == other[i])
-      ++i;
-    at = std::max(at, i);
-  }
+namespace {
+
+// The length of the prefix two names share.
+std::size_t SharedPrefix(std::string_view a, std::string_view b) {
+  std::size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i])
+    ++i;
+  return i;
+}
+
+// The part of `name` where it stops matching the most similar other name (`at`: the prefix they
+// share): the innermost bracketed group around the first difference ("(instance 2)" of a lambda,
+// "<128, 4, 1>"), or a window around it when that group is long.
+std::string DistinguishingPart(std::string_view name, std::size_t at) {
   if (at >= name.size())
     return "";
   constexpr std::size_t kMaxPart = 40;
@@ -172,6 +175,8 @@ std::string DistinguishingPart(std::string_view name, const std::vector<std::str
   return part;
 }
 
+}  // namespace
+
 void AttachReadableNames(std::vector<report::KernelRow>& kernels) {
   for (report::KernelRow& row : kernels)
     row.readable_name = ReadableKernelName(row.name);
@@ -183,18 +188,26 @@ void AttachReadableNames(std::vector<report::KernelRow>& kernels) {
   for (auto& [readable, rows] : by_readable) {
     if (rows.size() < 2)
       continue;
+    // In sorted order the longest prefix a name shares with any other is the one it shares with
+    // a neighbour: one comparison each, where all pairs were quadratic in the group (a hundred
+    // Kokkos kernels of one readable name).
+    std::vector<std::size_t> sorted = rows;
+    std::sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) {
+      return kernels[a].name < kernels[b].name;
+    });
     std::vector<std::string> parts;
-    for (std::size_t i : rows) {
-      std::vector<std::string_view> others;
-      for (std::size_t j : rows) {
-        if (j != i)
-          others.push_back(kernels[j].name);
-      }
-      parts.push_back(DistinguishingPart(kernels[i].name, others));
+    for (std::size_t k = 0; k < sorted.size(); ++k) {
+      std::string_view name = kernels[sorted[k]].name;
+      std::size_t at = 0;
+      if (k > 0)
+        at = SharedPrefix(name, kernels[sorted[k - 1]].name);
+      if (k + 1 < sorted.size())
+        at = std::max(at, SharedPrefix(name, kernels[sorted[k + 1]].name));
+      parts.push_back(DistinguishingPart(name, at));
     }
-    for (std::size_t k = 0; k < rows.size(); ++k) {
+    for (std::size_t k = 0; k < sorted.size(); ++k) {
       if (!parts[k].empty())
-        kernels[rows[k]].readable_name = readable + " … " + parts[k];
+        kernels[sorted[k]].readable_name = readable + " … " + parts[k];
     }
   }
 }
