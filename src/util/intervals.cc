@@ -144,12 +144,12 @@ std::size_t IntervalProbe::First(std::int64_t start) {
       step *= 2;
     high = std::min(n, low + step);
   }
-  hint_ = static_cast<std::size_t>(
-      std::upper_bound(merged_.begin() + static_cast<std::ptrdiff_t>(low),
-                       merged_.begin() + static_cast<std::ptrdiff_t>(high),
-                       start,
-                       ends_after) -
-      merged_.begin());
+  hint_ =
+      static_cast<std::size_t>(std::upper_bound(merged_.begin() + static_cast<std::ptrdiff_t>(low),
+                                                merged_.begin() + static_cast<std::ptrdiff_t>(high),
+                                                start,
+                                                ends_after) -
+                               merged_.begin());
   return hint_;
 }
 

@@ -670,8 +670,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
       d.support.push_back(HostCloseBehindText(close));
   }
   if (d.dominant_kind == "idle")
-    d.secondary =
-        SecondaryGpuStatement(trace, index, d, r, compute, SteadyWall(r, idle), context);
+    d.secondary = SecondaryGpuStatement(trace, index, d, r, compute, SteadyWall(r, idle), context);
   else if (has_timeline && idle.has_api_calls && !d.bottleneck.empty() &&
            (idle_share >= kSecondaryIdleShare ||
             LargestWaitBound(r) >

@@ -53,7 +53,7 @@ class KernelCover {
     auto ends_by = [start](const util::Interval& i) { return i.end <= start; };
     auto starts_before = [end](const util::Interval& i) { return i.start < end; };
     std::size_t a = hint_ > 0 && merged_[hint_ - 1].end > start ? PartitionIn(0, hint_, ends_by)
-                                                                 : Gallop(hint_, ends_by);
+                                                                : Gallop(hint_, ends_by);
     hint_ = a;
     std::size_t b = Gallop(a, starts_before);
     if (a >= b)

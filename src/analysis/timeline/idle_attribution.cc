@@ -86,7 +86,8 @@ void AddPythonSelfTime(const model::Trace& trace,
   std::vector<char> launching(trace.frame_threads.size(), 1);
   for (std::size_t t = 0; t < trace.frame_threads.size(); ++t) {
     const model::HostThread& thread = trace.frame_threads[t];
-    launching[t] = launching_threads.empty() || launching_threads.contains({thread.pid, thread.tid});
+    launching[t] =
+        launching_threads.empty() || launching_threads.contains({thread.pid, thread.tid});
   }
   std::vector<std::uint32_t> order;
   util::IntervalProbe idle_probe(host_idle);
