@@ -130,33 +130,22 @@ bool Overlaps(const std::vector<Interval>& merged, std::int64_t start, std::int6
   return it != merged.end() && it->start < end;
 }
 
-std::size_t IntervalProbe::First(std::int64_t start) {
-  auto ends_after = [](std::int64_t t, const Interval& i) { return t < i.end; };
-  const std::size_t n = merged_.size();
-  std::size_t low = 0;
-  std::size_t high = n;
-  if (hint_ > 0 && merged_[hint_ - 1].end > start) {
-    high = hint_;  // the answer lies before the hint: search there
-  } else {
-    low = hint_;
-    std::size_t step = 1;
-    while (low + step < n && merged_[low + step - 1].end <= start)
-      step *= 2;
-    high = std::min(n, low + step);
-  }
-  hint_ =
-      static_cast<std::size_t>(std::upper_bound(merged_.begin() + static_cast<std::ptrdiff_t>(low),
-                                                merged_.begin() + static_cast<std::ptrdiff_t>(high),
-                                                start,
-                                                ends_after) -
-                               merged_.begin());
+std::size_t IntervalProbe::FirstEndingAfter(std::int64_t start) {
+  auto ends_by = [start](const Interval& i) { return i.end <= start; };
+  if (hint_ > 0 && merged_[hint_ - 1].end > start)  // behind the hint: bisect what precedes it
+    hint_ = static_cast<std::size_t>(
+        std::partition_point(
+            merged_.begin(), merged_.begin() + static_cast<std::ptrdiff_t>(hint_), ends_by) -
+        merged_.begin());
+  else
+    hint_ = GallopPartition(merged_, hint_, ends_by);
   return hint_;
 }
 
 bool IntervalProbe::Overlaps(std::int64_t start, std::int64_t end) {
   if (end <= start)
     return false;
-  std::size_t i = First(start);
+  std::size_t i = FirstEndingAfter(start);
   return i != merged_.size() && merged_[i].start < end;
 }
 
@@ -164,7 +153,7 @@ std::int64_t IntervalProbe::Covered(std::int64_t start, std::int64_t end) {
   if (end <= start)
     return 0;
   std::int64_t covered = 0;
-  for (std::size_t i = First(start); i < merged_.size() && merged_[i].start < end; ++i)
+  for (std::size_t i = FirstEndingAfter(start); i < merged_.size() && merged_[i].start < end; ++i)
     covered += std::min(end, merged_[i].end) - std::max(start, merged_[i].start);
   return covered;
 }

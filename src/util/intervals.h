@@ -2,6 +2,8 @@
 // "Merged" means sorted by start, non-overlapping and non-adjacent.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -35,6 +37,26 @@ std::int64_t CoveredLength(const std::vector<Interval>& merged,
 // Whether merged ∩ [start, end) is not empty, in O(log n).
 bool Overlaps(const std::vector<Interval>& merged, std::int64_t start, std::int64_t end);
 
+// The first index at or after `low` where `before` (true on a prefix of `merged`, false after)
+// turns false: probes low, low + 1, low + 3, ... before bisecting, so an answer near `low` costs
+// O(log distance), not O(log n).
+template <class Before>
+std::size_t GallopPartition(const std::vector<Interval>& merged, std::size_t low, Before before) {
+  auto at = [&](std::size_t i) { return merged.begin() + static_cast<std::ptrdiff_t>(i); };
+  std::size_t step = 1;
+  while (true) {
+    std::size_t probe = low + step - 1;
+    if (probe >= merged.size())
+      return static_cast<std::size_t>(std::partition_point(at(low), merged.end(), before) -
+                                      merged.begin());
+    if (!before(merged[probe]))
+      return static_cast<std::size_t>(std::partition_point(at(low), at(probe + 1), before) -
+                                      merged.begin());
+    low = probe + 1;
+    step *= 2;
+  }
+}
+
 // Overlaps and CoveredLength for queries that mostly come in time order (a thread's records in
 // file order): each search starts at the previous answer and gallops forward, so ordered queries
 // cost O(1) each (plus the intervals covered) and any order stays correct (O(log n) at worst).
@@ -43,10 +65,10 @@ class IntervalProbe {
   explicit IntervalProbe(const std::vector<Interval>& merged) : merged_(merged) {}
   bool Overlaps(std::int64_t start, std::int64_t end);
   std::int64_t Covered(std::int64_t start, std::int64_t end);
+  // The first interval ending after `start` (merged.size() when none); the next query's hint.
+  std::size_t FirstEndingAfter(std::int64_t start);
 
  private:
-  // The first interval ending after `start`; remembered as the next query's hint.
-  std::size_t First(std::int64_t start);
   const std::vector<Interval>& merged_;
   std::size_t hint_ = 0;
 };

@@ -94,9 +94,7 @@ bool IsCommunicationKernel(std::string_view name) {
                                                       "deep_ep",
                                                       "record_param_comms",
                                                       "cross_device_reduce"};
-  std::string lower(name);
-  for (char& c : lower)
-    c = Lower(c);
+  std::string lower = AsciiLower(name);
   return std::any_of(std::begin(kCollectives), std::end(kCollectives), [&](std::string_view c) {
     return lower.find(c) != std::string::npos;
   });

@@ -29,9 +29,11 @@ constexpr std::int64_t kUnblockedLaunchNs = 20'000;
 constexpr std::int64_t kBlockedFactor = 4;
 
 // Merged kernel intervals and the running sum of their lengths: the kernel time inside any
-// interval by two binary searches.
+// interval by two searches.
 class KernelCover {
  public:
+  KernelCover(const KernelCover&) = delete;  // probe_ refers to this object's merged_
+  KernelCover& operator=(const KernelCover&) = delete;
   explicit KernelCover(const model::Trace& trace) {
     std::vector<util::Interval> kernels;
     for (const model::GpuActivity& a : trace.activities) {
@@ -50,12 +52,9 @@ class KernelCover {
   std::int64_t Inside(std::int64_t start, std::int64_t end) {
     if (end <= start || merged_.empty())
       return 0;
-    auto ends_by = [start](const util::Interval& i) { return i.end <= start; };
-    auto starts_before = [end](const util::Interval& i) { return i.start < end; };
-    std::size_t a = hint_ > 0 && merged_[hint_ - 1].end > start ? PartitionIn(0, hint_, ends_by)
-                                                                : Gallop(hint_, ends_by);
-    hint_ = a;
-    std::size_t b = Gallop(a, starts_before);
+    std::size_t a = probe_.FirstEndingAfter(start);
+    std::size_t b =
+        util::GallopPartition(merged_, a, [end](const util::Interval& i) { return i.start < end; });
     if (a >= b)
       return 0;
     std::int64_t total = prefix_[b] - prefix_[a];
@@ -65,33 +64,9 @@ class KernelCover {
   }
 
  private:
-  // The first index in [low, high) where `before` (true on a prefix) turns false.
-  template <class Before>
-  std::size_t PartitionIn(std::size_t low, std::size_t high, Before before) const {
-    return static_cast<std::size_t>(
-        std::partition_point(merged_.begin() + static_cast<std::ptrdiff_t>(low),
-                             merged_.begin() + static_cast<std::ptrdiff_t>(high),
-                             before) -
-        merged_.begin());
-  }
-  // The same over [low, size), probing 1, 2, 4, ... past `low` before bisecting.
-  template <class Before>
-  std::size_t Gallop(std::size_t low, Before before) const {
-    std::size_t step = 1;
-    while (true) {
-      std::size_t probe = low + step - 1;
-      if (probe >= merged_.size())
-        return PartitionIn(low, merged_.size(), before);
-      if (!before(merged_[probe]))
-        return PartitionIn(low, probe + 1, before);
-      low = probe + 1;
-      step *= 2;
-    }
-  }
-
   std::vector<util::Interval> merged_;
   std::vector<std::int64_t> prefix_;
-  std::size_t hint_ = 0;  // the previous query's first interval ending after its start
+  util::IntervalProbe probe_{merged_};  // after merged_: it reads the vector, never copies it
 };
 
 }  // namespace

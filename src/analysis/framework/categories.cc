@@ -9,14 +9,6 @@
 namespace gpuperf::analysis::framework {
 namespace {
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {
-    return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  });
-  return out;
-}
-
 template <std::size_t N>
 bool ContainsAny(std::string_view text, const std::array<std::string_view, N>& needles) {
   return std::any_of(needles.begin(), needles.end(), [&](std::string_view n) {
@@ -184,7 +176,7 @@ std::string_view ToString(Category category) {
 }
 
 std::optional<Category> CategoryOfOperator(std::string_view op_name) {
-  std::string lowered = Lower(op_name);
+  std::string lowered = AsciiLower(op_name);
   if (IsCommunicationKernel(lowered))
     return Category::kCommunication;
   return ByBaseName(BaseOpName(lowered));
@@ -200,7 +192,7 @@ bool MentionsConvolution(std::string_view k) {
 }
 
 Category CategoryOfKernel(std::string_view kernel_name) {
-  std::string k = Lower(kernel_name);
+  std::string k = AsciiLower(kernel_name);
   constexpr std::array<std::string_view, 13> kCopy = {"nchwtonhwc",
                                                       "nhwctonchw",
                                                       "transpose",
