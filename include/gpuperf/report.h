@@ -134,6 +134,10 @@ struct Diagnosis {
   // made 2x faster, an assumed local speedup. The ranking compares it, not the zero-time
   // bound_speedup, which no change reaches (since 1.11.0).
   std::optional<double> bound_speedup_at_2x;
+  // A host-bound finding whose host work runs outside the framework operators: the bound if that
+  // work only moves beside the GPU, without getting faster (since 1.14.0). bound_speedup is the
+  // bound if it took no time.
+  std::optional<double> bound_speedup_overlapped;
   std::string falsified_by;          // the measurement that would falsify the hypothesis
   std::string missing_evidence;      // for a hypothesis: what would turn it into a finding
   std::optional<LaunchQueue> queue;  // absent without launch calls joined to kernels

@@ -141,7 +141,12 @@ void AppendDiagnosis(std::string& out,
   item("Next experiment", d.next_experiment);
   if (d.bound_speedup)
     item("At most",
-         fmt::format("{:.2f}x on the whole program if it fully succeeds", *d.bound_speedup));
+         fmt::format("{:.2f}x on the whole program if it fully succeeds{}",
+                     *d.bound_speedup,
+                     d.bound_speedup_overlapped
+                         ? fmt::format("; {:.2f}x if the host work only moves beside the GPU",
+                                       *d.bound_speedup_overlapped)
+                         : std::string()));
   out += "\n";
 }
 

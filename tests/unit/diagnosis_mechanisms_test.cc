@@ -681,11 +681,20 @@ TEST_CASE("host-bound: Python frames of launching threads only, work outside ope
   report::AnalysisReport r = Analyze(b.trace);
   CHECK(r.diagnosis.bottleneck == "host_bound");
   CHECK(r.diagnosis.status == "finding");
-  CHECK(Contains(r.diagnosis.next_experiment, "Move the host work that fills the gaps"));
   CHECK(Contains(r.diagnosis.next_experiment, "preprocess.py(10): normalize"));
-  // Overlapping 9.7 ms of host work in a 10.1 ms window leaves max(9.7, 0.4) ms: 1.04x at most.
+  // Overlapping 9.7 ms of host work in a 10.1 ms window leaves max(9.7, 0.4) ms: 1.04x at most,
+  // too little to lead with: the experiment is to make it faster, and says why.
   CHECK(Contains(r.diagnosis.next_experiment,
                  "Overlapped with the GPU work without getting faster, it gives at most 1.04x"));
+  REQUIRE(r.diagnosis.bound_speedup_overlapped);
+  CHECK(*r.diagnosis.bound_speedup_overlapped == Approx(10.1 / 9.7).epsilon(1e-3));
+  CHECK(Contains(r.diagnosis.next_experiment,
+                 "Make the host work that fills the gaps faster: preprocess.py(10): normalize"));
+  CHECK(Contains(r.diagnosis.next_experiment,
+                 "Moved beside the GPU it would overlap almost nothing: the rest of the window, "
+                 "which it could overlap, is"));
+  CHECK(Contains(r.headline, "if that host work takes no time, 1.04x if it only moves beside the "
+                             "GPU (Amdahl)"));
   CHECK_FALSE(Contains(r.diagnosis.next_experiment, "graph ("));
   for (const std::string& s : r.diagnosis.support)
     CHECK_FALSE(Contains(s, "threading.py"));
@@ -1009,4 +1018,24 @@ TEST_CASE("host-bound: overlapping host work cannot overlap the first input's pr
   CHECK(Contains(r.diagnosis.next_experiment,
                  "Overlapped with the GPU work without getting faster, it gives at most 1.33x "
                  "(window / (the 4.01 ms before the first GPU work, which nothing overlaps"));
+  // Worth moving (1.33x): the experiment leads with it, and the headline gives both routes.
+  CHECK(Contains(r.diagnosis.next_experiment, "Move the host work that fills the gaps"));
+  CHECK(Contains(r.headline, "at most 2.00x faster if that host work takes no time, 1.33x if it "
+                             "only moves beside the GPU (Amdahl)"));
+
+  // The same work all before a single kernel (one call, its input prepared first): beside the
+  // GPU it overlaps nothing, so the experiment is to make it faster.
+  TraceBuilder once;
+  once.Api("cudaGetDevice", 0, 1 * kUs);
+  once.Frame("preprocess.py(10): normalize", 1 * kUs, 8 * kMs);
+  once.Api("cudaLaunchKernel", 8 * kMs, 8 * kMs + 5 * kUs, 1);
+  once.Kernel("A", 8 * kMs + 10 * kUs, 12 * kMs, 1);
+  report::AnalysisReport one = Analyze(once.trace);
+  REQUIRE(one.diagnosis.bottleneck == "host_bound");
+  INFO(one.diagnosis.next_experiment);
+  REQUIRE(one.diagnosis.bound_speedup_overlapped);
+  CHECK(*one.diagnosis.bound_speedup_overlapped < 1.05);
+  CHECK(Contains(one.diagnosis.next_experiment,
+                 "Make the host work that fills the gaps faster: preprocess.py(10): normalize"));
+  CHECK(Contains(one.diagnosis.next_experiment, "ms of it runs before the first GPU work"));
 }

@@ -40,6 +40,24 @@ bool AdvisesTensorCores(const report::Diagnosis& d, const ExperimentContext& con
          ((c == "cache_bound" || c == "latency_bound") && !context.no_reuse.empty());
 }
 
+// Under this, moving the host work beside the GPU is not the lever worth naming first.
+constexpr double kOverlapPays = 1.05;
+
+// Host work moved beside the GPU still takes its time: the wall is then at least the larger of
+// it and the rest of the window, and the first input's preparation (the idle before the first GPU
+// work) overlaps nothing. Not for a multi-process DataLoader: its workers already run beside the
+// GPU, and the main thread's time in the fetch is waiting for them, not work to overlap.
+std::optional<double> OverlapBound(const report::Diagnosis& d, const ExperimentContext& context) {
+  if (d.bottleneck != "host_bound" || d.status != "finding" || !context.host_outside_ops ||
+      InputPipelineLever(d, context) || context.host_work_ns <= 0 ||
+      context.window_ns <= context.host_work_ns)
+    return std::nullopt;
+  double w = static_cast<double>(context.window_ns);
+  double h = static_cast<double>(context.host_work_ns);
+  double lead = static_cast<double>(context.lead_ns);
+  return w / (lead + std::max(h - lead, w - h));
+}
+
 std::string BoundText(const report::Diagnosis& d, const ExperimentContext& context) {
   if (!d.bound_speedup || !std::isfinite(*d.bound_speedup))
     return "";
@@ -83,28 +101,18 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
   std::string text =
       fmt::format(" If it succeeds fully the whole program is at most {:.2f}x faster (Amdahl).",
                   *d.bound_speedup);
-  // Host work moved beside the GPU still takes its time: the wall is then at least the larger of
-  // it and the rest of the window.
-  // Not for a multi-process DataLoader: its workers already run beside the GPU, and the main
-  // thread's time in the fetch is waiting for them, not work to overlap.
-  if (d.bottleneck == "host_bound" && d.status == "finding" && context.host_outside_ops &&
-      !InputPipelineLever(d, context) && context.host_work_ns > 0 &&
-      context.window_ns > context.host_work_ns) {
-    double w = static_cast<double>(context.window_ns);
-    double h = static_cast<double>(context.host_work_ns);
-    // The first input's preparation (the idle before the first GPU work) overlaps nothing.
-    double lead = static_cast<double>(context.lead_ns);
-    text += lead > 0 ? fmt::format(
-                           " Overlapped with the GPU work without getting faster, it gives at most "
-                           "{:.2f}x (window / (the {} before the first GPU work, which nothing "
-                           "overlaps, + max(the rest of that host work, the rest of the window))).",
-                           w / (lead + std::max(h - lead, w - h)),
-                           Ms(context.lead_ns))
-                     : fmt::format(
-                           " Overlapped with the GPU work without getting faster, it gives at most "
-                           "{:.2f}x (window / max(that host work, the rest)).",
-                           w / std::max(h, w - h));
-  }
+  if (std::optional<double> overlapped = OverlapBound(d, context))
+    text += context.lead_ns > 0
+                ? fmt::format(
+                      " Overlapped with the GPU work without getting faster, it gives at most "
+                      "{:.2f}x (window / (the {} before the first GPU work, which nothing "
+                      "overlaps, + max(the rest of that host work, the rest of the window))).",
+                      *overlapped,
+                      Ms(context.lead_ns))
+                : fmt::format(
+                      " Overlapped with the GPU work without getting faster, it gives at most "
+                      "{:.2f}x (window / max(that host work, the rest)).",
+                      *overlapped);
   return text;
 }
 
@@ -260,6 +268,30 @@ Advice AdviceFor(const report::Diagnosis& d,
             "The loader alone must deliver batches faster than one step of GPU work, and the "
             "wait in __next__ must fall with the GPU's idle share; if the loader alone is already "
             "faster, the wait comes from the hand-over (pinning, the queue) or the host thread.",
+            ""};
+  }
+  // Most of that host work precedes the first GPU work (one call, its input prepared first):
+  // beside the GPU it would overlap almost nothing, so only making it faster pays.
+  if (std::optional<double> overlapped = OverlapBound(d, context);
+      c == "host_bound" && overlapped && *overlapped < kOverlapPays) {
+    std::int64_t rest_ns = context.window_ns - context.host_work_ns;
+    std::string why =
+        2 * context.lead_ns >= context.host_work_ns
+            ? fmt::format("{} of it runs before the first GPU work", Ms(context.lead_ns))
+            : fmt::format("the rest of the window, which it could overlap, is {} beside its {}",
+                          Ms(rest_ns),
+                          Ms(context.host_work_ns));
+    return {fmt::format("Make the host work that fills the gaps faster: {} ({}). Moved beside the "
+                        "GPU it would overlap almost nothing: {}. {}, so graphs and launch "
+                        "batching would not remove it.",
+                        context.host_work_names.empty() ? std::string("the recorded host work")
+                                                        : context.host_work_names,
+                        "a GPU or vectorised implementation, or less of it: smaller or fewer inputs",
+                        why,
+                        context.pytorch ? "It runs outside the framework operators"
+                                        : "It is not CUDA dispatch"),
+            "The named host work's time before and between the GPU work must fall, and the "
+            "window with it; if it falls and the window does not, something else holds it.",
             ""};
   }
   if (c == "host_bound" && d.status == "finding" && context.host_outside_ops) {
@@ -512,6 +544,7 @@ void SetExperiment(report::Diagnosis& d,
   if (AdvisesTensorCores(d, context) && context.roof_local_speedup)
     d.bound_speedup = std::max(d.bound_speedup.value_or(1.0),
                                AmdahlSpeedup(d.dominant_fraction, *context.tensor_local_speedup));
+  d.bound_speedup_overlapped = OverlapBound(d, context);
   d.next_experiment = advice.experiment + BoundText(d, context);
   d.falsified_by = advice.falsified_by;
   if (d.status == "hypothesis")

@@ -55,6 +55,13 @@ std::string Verdict(const report::Diagnosis& d) {
         "{:.2f}x only if they took no time)",
         *d.bound_speedup_at_2x,
         *d.bound_speedup);
+  else if (d.bound_speedup && d.bound_speedup_overlapped)
+    // Both routes the lever names: the host work moved beside the GPU, or gone.
+    text += fmt::format(
+        ", at most {:.2f}x faster if that host work takes no time, {:.2f}x if it only moves "
+        "beside the GPU (Amdahl)",
+        *d.bound_speedup,
+        *d.bound_speedup_overlapped);
   else if (d.bound_speedup)
     text += fmt::format(", at most {:.2f}x faster if it fully succeeds (Amdahl{})",
                         *d.bound_speedup,
