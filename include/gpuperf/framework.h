@@ -156,6 +156,28 @@ struct ElementwiseChains {
   std::int64_t floor_ns = 0;     // per chain min(kernel time, floor bytes / DRAM bandwidth), summed
 };
 
+// A learned embedding resized in the forward pass (since 1.14.0): an interpolation operator
+// (aten::upsample_*) inside a module whose class names an embedding, growing a tensor whose batch
+// dimension is 1 (a parameter, not a batch of inputs). Hugging Face's ViT-family models do this
+// when the input holds more positions (frames, patches, tokens) than the checkpoint was built
+// for: TimeSformer's time embeddings, ViT's interpolate_pos_encoding.
+struct ResizedEmbedding {
+  std::string module;              // the module class: "TimesformerEmbeddings"
+  std::string op;                  // "aten::upsample_nearest1d"
+  std::vector<std::int64_t> from;  // the positions per resized axis (the dims after N and C)
+  std::vector<std::int64_t> to;    // the same axes after resizing
+  std::int64_t calls = 0;
+  // Positions after over positions before (the products over the axes); 0 without positions.
+  double Growth() const {
+    double before = 1, after = 1;
+    for (std::int64_t n : from)
+      before *= static_cast<double>(n);
+    for (std::int64_t n : to)
+      after *= static_cast<double>(n);
+    return from.empty() || before <= 0 ? 0.0 : after / before;
+  }
+};
+
 struct FrameworkView {
   std::string op_source;          // "cpu_op", "nvtx", or "" when the input has neither
   std::int64_t total_gpu_ns = 0;  // summed duration of every GPU activity (categories' base)
@@ -169,6 +191,7 @@ struct FrameworkView {
   std::vector<StepRow> steps;
   std::optional<StepSummary> step_summary;
   ElementwiseChains elementwise_chains;
+  std::vector<ResizedEmbedding> resized_embeddings;  // by growth, descending
 };
 
 }  // namespace gpuperf::report

@@ -138,6 +138,10 @@ struct Diagnosis {
   // work only moves beside the GPU, without getting faster (since 1.14.0). bound_speedup is the
   // bound if it took no time.
   std::optional<double> bound_speedup_overlapped;
+  // The input checked against the model, when the trace shows they differ (a learned embedding
+  // resized in the forward pass): the clause that says so, and next_experiment starts with the
+  // check (since 1.14.0). Empty otherwise.
+  std::string input_check;
   std::string falsified_by;          // the measurement that would falsify the hypothesis
   std::string missing_evidence;      // for a hypothesis: what would turn it into a finding
   std::optional<LaunchQueue> queue;  // absent without launch calls joined to kernels

@@ -41,6 +41,7 @@ Json DiagnosisJson(const Diagnosis& d) {
       {"bound_speedup_modeled", Optional(d.bound_speedup_modeled, 6)},
       {"bound_speedup_at_2x", Optional(d.bound_speedup_at_2x, 6)},
       {"bound_speedup_overlapped", Optional(d.bound_speedup_overlapped, 6)},
+      {"input_check", d.input_check},
       {"falsified_by", d.falsified_by},
       {"missing_evidence", d.missing_evidence},
       {"queue",

@@ -121,6 +121,14 @@ void AddFrameworkJson(Json& json, const FrameworkView& view) {
                                          {"bounded_kernel_ns", c.bounded_kernel_ns},
                                          {"floor_bytes", c.floor_bytes},
                                          {"floor_ns", c.floor_ns}};
+  framework["resized_embeddings"] = ArrayOf(view.resized_embeddings, [](const ResizedEmbedding& e) {
+    return Json{{"module", e.module},
+                {"op", e.op},
+                {"from", e.from},
+                {"to", e.to},
+                {"calls", e.calls},
+                {"growth", RoundedNumber(e.Growth(), 6)}};
+  });
   json[json_fields::kFramework] = std::move(framework);
   json[json_fields::kOperators] = ArrayOf(view.operators, OperatorJson);
   json[json_fields::kCategories] = ArrayOf(view.categories, CategoryJson);

@@ -693,8 +693,9 @@ TEST_CASE("host-bound: Python frames of launching threads only, work outside ope
   CHECK(Contains(r.diagnosis.next_experiment,
                  "Moved beside the GPU it would overlap almost nothing: the rest of the window, "
                  "which it could overlap, is"));
-  CHECK(Contains(r.headline, "if that host work takes no time, 1.04x if it only moves beside the "
-                             "GPU (Amdahl)"));
+  CHECK(Contains(r.headline,
+                 "if that host work takes no time, 1.04x if it only moves beside the "
+                 "GPU (Amdahl)"));
   CHECK_FALSE(Contains(r.diagnosis.next_experiment, "graph ("));
   for (const std::string& s : r.diagnosis.support)
     CHECK_FALSE(Contains(s, "threading.py"));
@@ -1020,8 +1021,9 @@ TEST_CASE("host-bound: overlapping host work cannot overlap the first input's pr
                  "(window / (the 4.01 ms before the first GPU work, which nothing overlaps"));
   // Worth moving (1.33x): the experiment leads with it, and the headline gives both routes.
   CHECK(Contains(r.diagnosis.next_experiment, "Move the host work that fills the gaps"));
-  CHECK(Contains(r.headline, "at most 2.00x faster if that host work takes no time, 1.33x if it "
-                             "only moves beside the GPU (Amdahl)"));
+  CHECK(Contains(r.headline,
+                 "at most 2.00x faster if that host work takes no time, 1.33x if it "
+                 "only moves beside the GPU (Amdahl)"));
 
   // The same work all before a single kernel (one call, its input prepared first): beside the
   // GPU it overlaps nothing, so the experiment is to make it faster.

@@ -10,6 +10,7 @@
 
 #include "analysis/core/names.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
+#include "analysis/diagnosis/input_check.h"
 #include "analysis/findings/findings.h"
 #include "analysis/kernel/cache_reuse.h"
 #include "analysis/kernel/kernel_class.h"
@@ -704,6 +705,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
                            const IdleAttribution& idle,
                            std::optional<report::LaunchQueue> queue) {
   report::Diagnosis d = DiagnoseWindow(trace, index, r, idle, std::move(queue));
+  PrependInputCheck(d, r.framework);
   d.label = Label(d);
   for (report::Diagnosis& s : d.secondary)
     s.label = Label(s);

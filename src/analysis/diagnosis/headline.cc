@@ -8,6 +8,7 @@
 
 #include "analysis/core/statistics.h"
 #include "analysis/diagnosis/diagnosis.h"
+#include "analysis/diagnosis/input_check.h"
 #include "analysis/findings/findings.h"
 #include "analysis/kernel/readable_name.h"
 #include "util/utf8.h"
@@ -18,6 +19,15 @@ namespace {
 constexpr const char* kSource = " (source: trace)";
 constexpr const char* kCounters = " (source: Nsight Compute counters)";
 constexpr std::size_t kTopKernelChars = 80;  // the full name is in the kernel table and report.json
+
+// "Make the host work ..." -> "make the host work ...", mid-sentence.
+std::string LowerFirst(std::string_view clause) {
+  std::string out(clause);
+  if (!out.empty() && out[0] >= 'A' && out[0] <= 'Z' &&
+      !(out.size() > 1 && out[1] >= 'A' && out[1] <= 'Z'))
+    out[0] = static_cast<char>(out[0] - 'A' + 'a');
+  return out;
+}
 
 double Share(std::int64_t part, std::int64_t whole) {
   return Percent(static_cast<double>(part), static_cast<double>(whole));
@@ -37,6 +47,13 @@ std::string Verdict(const report::Diagnosis& d) {
                                                     : fmt::format("; {}: {}", phase, s.label);
   }
   std::string_view next = d.next_experiment;
+  // A checked input: the check, then the experiment for an intended input, its first clause.
+  std::string checked;
+  if (std::size_t at = next.find(kIfIntended); !d.input_check.empty() && at != next.npos) {
+    next.remove_prefix(at + kIfIntended.size());
+    checked = fmt::format("check the input against the model first ({}); if it is intended, ",
+                          d.input_check);
+  }
   // The first clause: up to ": " or ". " outside parentheses ("aten::addmm" and "1.5x" do not
   // end one, nor does a colon inside a parenthesis, which would be left open).
   int depth = 0;
@@ -48,7 +65,8 @@ std::string Verdict(const report::Diagnosis& d) {
     }
   }
   if (!next.empty())
-    text += fmt::format("; next experiment: {}", next);
+    text += fmt::format(
+        "; next experiment: {}{}", checked, checked.empty() ? std::string(next) : LowerFirst(next));
   if (d.bound_speedup_at_2x && d.bound_speedup)
     text += fmt::format(
         ", {:.2f}x faster if it leads to kernels 2x faster (Amdahl at an assumed 2x; at most "

@@ -28,6 +28,7 @@ report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
   }
   KernelCategories(input, kernels);
   ModuleTables(input, view);
+  view.resized_embeddings = ResizedEmbeddingTable(input);
   StepTable(input, options, view, error);
   return view;
 }

@@ -61,6 +61,10 @@ report::ElementwiseChains ElementwiseChainTable(const FrameworkInput& input,
 
 void ModuleTables(const FrameworkInput& input, report::FrameworkView& view);
 
+// Learned embeddings the forward pass resizes (report::ResizedEmbedding), growth >= 1.5 only,
+// aggregated by (module class, operator, from, to).
+std::vector<report::ResizedEmbedding> ResizedEmbeddingTable(const FrameworkInput& input);
+
 // Steps and their summary; `error` is set (and nothing computed) on an invalid --step-range.
 void StepTable(const FrameworkInput& input,
                const FrameworkOptions& options,

@@ -1,0 +1,75 @@
+// The input checked against the model before any lever (docs/method.md, "Input against the
+// model"): a model that resizes its learned embeddings in the forward pass runs on an input of
+// another size than it was built for. Every stage that grows with the input, its preparation on
+// the host included, grows with it, so the first question is whether that input is intended.
+#include "analysis/diagnosis/input_check.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <string>
+#include <vector>
+
+namespace gpuperf::analysis {
+namespace {
+
+// "8" or "14x14": a resized embedding's positions per axis.
+std::string Axes(const std::vector<std::int64_t>& axes) {
+  return fmt::format("{}", fmt::join(axes, "x"));
+}
+
+}  // namespace
+
+std::string InputCheck(const report::FrameworkView& view) {
+  if (view.resized_embeddings.empty())
+    return "";
+  const report::ResizedEmbedding& e = view.resized_embeddings.front();  // the largest growth
+  return fmt::format("its {} resize a learned embedding {:.3g}x, from {} to {} positions",
+                     e.module,
+                     e.Growth(),
+                     Axes(e.from),
+                     Axes(e.to));
+}
+
+namespace {
+
+// The operator and its calls, the source of the check.
+std::string Source(const report::ResizedEmbedding& e) {
+  return fmt::format(
+      "({}, {} call{}; trace: operator shapes)", e.op, e.calls, e.calls == 1 ? "" : "s");
+}
+
+}  // namespace
+
+void PrependInputCheck(report::Diagnosis& d, const report::FrameworkView& view) {
+  std::string check = InputCheck(view);
+  if (check.empty() || d.next_experiment.empty())
+    return;
+  const report::ResizedEmbedding& e = view.resized_embeddings.front();
+  d.input_check = check;
+  d.scope += fmt::format(
+      "; the input holds {:.3g}x the positions (frames, patches or tokens) the model's {} were "
+      "built for",
+      e.Growth(),
+      e.module);
+  d.support.push_back(fmt::format(
+      "The input does not match the model: in the forward pass {} {}. The input holds {:.3g}x "
+      "the positions the checkpoint was built for, and the work that grows with them (attention's "
+      "with their square) grows with it.",
+      check,
+      Source(e),
+      e.Growth()));
+  d.next_experiment = fmt::format(
+      "Check the input against the model first: {} {}, so the input holds {:.3g}x the positions "
+      "(frames, patches or tokens) the model was built for. If that is not intended, give the "
+      "model inputs of the size it was built for (a Hugging Face model's config names it: "
+      "num_frames, image_size): every stage that grows with the input, its preparation on the "
+      "host included, shrinks with it, and the outputs change, so compare them. {}{}",
+      check,
+      Source(e),
+      e.Growth(),
+      kIfIntended,
+      d.next_experiment);
+}
+
+}  // namespace gpuperf::analysis
