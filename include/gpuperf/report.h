@@ -114,6 +114,9 @@ struct Diagnosis {
   std::string dominant_kind;
   std::string dominant_name;
   double dominant_fraction = 0;  // of the target metric's window
+  // The framework lever of an "operators" statement: "fuse_elementwise", "use_sdpa",
+  // "channels_last", "tf32_or_amp", "amp"; "" otherwise (since 1.14.0).
+  std::string lever;
   // "host_bound", "launch_bound", "sync_bound", "dependency_bound", "transfer_bound",
   // "communication_bound", "memory_bound", "compute_bound", "latency_bound", "cache_bound"
   // (since 1.8.0), "tensor_cores_unused", "initialization", "unknown"

@@ -30,6 +30,7 @@ Json DiagnosisJson(const Diagnosis& d) {
        Json{{"kind", d.dominant_kind},
             {"name", d.dominant_name},
             {"fraction", RoundedNumber(d.dominant_fraction, 6)}}},
+      {"lever", d.lever},
       {"bottleneck", d.bottleneck},
       {"label", d.label},
       {"status", d.status},

@@ -975,7 +975,8 @@ TEST_CASE("GPU-bound: a host close behind the GPU bounds what faster kernels giv
           "[diagnosis]") {
   // Ten different 1 ms kernels, each launched 10 us before it starts: the GPU is busy, but the
   // host never waits for it; only the last kernel runs after the host's last call (1.005 ms).
-  // Faster kernels alone give at most 1 / (1 - 1.005/10.01); the statement says so.
+  // Faster kernels alone give at most 1 / (1 - 1.005/10.01): the measurement over the top
+  // kernels keeps the launch count, so its bound is held to that.
   TraceBuilder b;
   for (int i = 0; i < 10; ++i) {
     std::int64_t t0 = i * 1000 * kUs;
@@ -985,19 +986,51 @@ TEST_CASE("GPU-bound: a host close behind the GPU bounds what faster kernels giv
   gpuperf::report::AnalysisReport r = Analyze(b.trace);
   const gpuperf::report::Diagnosis& d = r.diagnosis;
   REQUIRE(d.dominant_kind == "kernel");
-  bool close = false;
+  INFO(d.next_experiment);
+  const double limit = 1.0 / (1.0 - 1.005 / 10.01);
+  REQUIRE(d.bound_speedup);
+  CHECK(*d.bound_speedup == Approx(limit).epsilon(2e-3));
+  if (d.bound_speedup_at_2x)
+    CHECK(*d.bound_speedup_at_2x <= limit + 1e-3);
+  bool held = false;
   for (const std::string& line : d.support)
-    close = close || Contains(line,
-                              "The host is close behind the GPU: it waits for the GPU's kernels "
-                              "1.00 ms of the 10.0 ms window");
-  CHECK(close);
-  // With a synchronization after every kernel the host waits for each one: no such line.
+    held =
+        held || Contains(line,
+                         "Held to the host's waits for the GPU's kernels (1.00 ms of the window): "
+                         "the change keeps the launch count");
+  CHECK(held);
+  CHECK(Contains(d.next_experiment,
+                 "It keeps the launch count, and the host is close behind the "
+                 "GPU: the host waits for the GPU's kernels 1.00 ms of the "
+                 "10.0 ms window"));
+  // With a synchronization after every kernel the host waits for each one: no cap.
   TraceBuilder synced = b;
   for (int i = 0; i < 10; ++i)
     synced.Api("cudaDeviceSynchronize", i * 1000 * kUs + 6 * kUs, i * 1000 * kUs + 1010 * kUs);
   const gpuperf::report::AnalysisReport s = Analyze(synced.trace);
-  for (const std::string& line : s.diagnosis.support)
+  for (const std::string& line : s.diagnosis.support) {
     CHECK_FALSE(Contains(line, "The host is close behind the GPU"));
+    CHECK_FALSE(Contains(line, "Held to the host's waits"));
+  }
+}
+
+TEST_CASE("GPU-bound: which changes keep the launch count", "[diagnosis]") {
+  // Only those are held to the host's waits; a change that cuts launches cuts host time too.
+  gpuperf::report::Diagnosis d;
+  d.dominant_kind = "kernel";
+  CHECK(gpuperf::analysis::KeepsLaunchCount(d));
+  d.dominant_kind = "operators";
+  for (const char* kind : {"amp", "tf32_or_amp"}) {
+    d.lever = kind;
+    CHECK(gpuperf::analysis::KeepsLaunchCount(d));
+  }
+  for (const char* kind : {"fuse_elementwise", "use_sdpa", "channels_last"}) {
+    d.lever = kind;
+    CHECK_FALSE(gpuperf::analysis::KeepsLaunchCount(d));
+  }
+  d.dominant_kind = "idle";
+  d.lever.clear();
+  CHECK_FALSE(gpuperf::analysis::KeepsLaunchCount(d));
 }
 
 TEST_CASE("host-bound: overlapping host work cannot overlap the first input's preparation",

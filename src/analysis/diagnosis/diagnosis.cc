@@ -396,6 +396,7 @@ void SwapStatements(report::Diagnosis& a, report::Diagnosis& b) {
   std::swap(a.dominant_kind, b.dominant_kind);
   std::swap(a.dominant_name, b.dominant_name);
   std::swap(a.dominant_fraction, b.dominant_fraction);
+  std::swap(a.lever, b.lever);
   std::swap(a.bottleneck, b.bottleneck);
   std::swap(a.status, b.status);
   std::swap(a.evidence, b.evidence);
@@ -638,9 +639,12 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
          kernel_evidence_from = d.support.size();
          // A material idle phase beside the GPU work: a GPU-side change gives back only the
          // host's waits for the GPU until that phase is fixed.
-         if (has_timeline && idle_share >= kSecondaryIdleShare) {
+         // Without one, the host may still be close behind the GPU: changes that keep the
+         // launch count are held to its waits too (KeepsLaunchCount).
+         if (has_timeline) {
            context.host_wait_cap = HostWaitsOnGpu(trace, index, r, SteadyWall(r, idle));
            context.host_wait_cap->host_work_ns = idle.host_work_ns;
+           context.host_wait_cap->beside_idle_phase = idle_share >= kSecondaryIdleShare;
          }
          ClassifyDominantWork(trace, d, r, idle, subject, context);
        }},
@@ -662,14 +666,13 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
     AddCollectiveEvidence(d, r);
     ApplyLever(d, trace, r, SteadyWall(r, idle), kernel_evidence_from, cap);
   }
-  if (cap && (d.dominant_kind == "kernel" || d.dominant_kind == "operators"))
-    ApplyHostWaitCap(d, *cap);
-  // A GPU-bound window whose host is close behind: a faster GPU gains only the host's waits for
-  // it before the host's own time sets the pace (Qwen H100: 15.4 ms of 35.2 ms).
-  if (!cap && has_timeline && (d.dominant_kind == "kernel" || d.dominant_kind == "operators")) {
-    HostWaitCap close = HostWaitsOnGpu(trace, index, r, SteadyWall(r, idle));
-    if (close.Binds(SavedByBound(d, close.wall_ns)))
-      d.support.push_back(HostCloseBehindText(close));
+  if (cap && (d.dominant_kind == "kernel" || d.dominant_kind == "operators")) {
+    if (cap->beside_idle_phase || KeepsLaunchCount(d))
+      ApplyHostWaitCap(d, *cap);
+    // A GPU-bound window whose host is close behind, and a change that cuts launches: beyond
+    // the waits it must cut the host's own time too (Qwen H100: 2.03 ms of 35.2 ms).
+    else if (cap->Binds(SavedByBound(d, cap->wall_ns)))
+      d.support.push_back(HostCloseBehindText(*cap));
   }
   if (d.dominant_kind == "idle")
     d.secondary = SecondaryGpuStatement(trace, index, d, r, compute, SteadyWall(r, idle), context);

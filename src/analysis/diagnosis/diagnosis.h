@@ -44,6 +44,10 @@ struct HostWaitCap {
   // The recorded host work in the gaps (IdleAttribution::host_work_ns): overlapped rather than
   // removed, it sets the window where it outlasts the GPU.
   std::int64_t host_work_ns = 0;
+  // Beside an idle phase (the GPU half of a host-bound window); false: a GPU-bound window whose
+  // host is close behind, where only changes that keep the launch count are held to the waits
+  // (KeepsLaunchCount): fewer launches cut the host's own time too.
+  bool beside_idle_phase = true;
   // A change saving `saved_ns` of GPU time gives back more than the waits allow.
   bool Binds(std::int64_t saved_ns) const { return wall_ns > 0 && saved_ns > waits_ns; }
 };
@@ -115,6 +119,11 @@ struct ExperimentContext {
   // The GPU phase of an idle-dominated window: its bound composes with the idle phase's.
   std::optional<HostWaitCap> host_wait_cap;
 };
+
+// A statement whose change makes the GPU's work faster without cutting its launches: a kernel
+// made faster, the top kernels measured together, FP32 math moved to tensor cores (autocast adds
+// casts). Fusion, SDPA and layout changes remove launches, and with them host time.
+bool KeepsLaunchCount(const report::Diagnosis& d);
 
 // A grid of at least this many waves keeps every SM busy: more blocks do not add parallelism.
 inline constexpr double kManyWaves = 4.0;

@@ -62,7 +62,8 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
   if (!d.bound_speedup || !std::isfinite(*d.bound_speedup))
     return "";
   if (const auto& cap = context.host_wait_cap;
-      cap && (d.dominant_kind == "kernel" || d.dominant_kind == "operators")) {
+      cap && (d.dominant_kind == "kernel" || d.dominant_kind == "operators") &&
+      (cap->beside_idle_phase || KeepsLaunchCount(d))) {
     std::int64_t saved = SavedByBound(d, cap->wall_ns);
     if (cap->Binds(saved))
       return CappedBoundText(*cap, saved, d.bound_speedup_at_2x.has_value());

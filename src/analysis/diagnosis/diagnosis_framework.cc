@@ -171,6 +171,7 @@ bool ApplyLever(report::Diagnosis& d,
   d.evidence = lever.kind == "tf32_or_amp" ? "modeled" : "inferred";
   d.missing_evidence = lever.missing_evidence;
   d.dominant_kind = "operators";
+  d.lever = lever.kind;
   d.dominant_name = lever.subject;
   d.dominant_fraction = lever.fraction;
   d.bound_speedup = lever.bound_speedup;
@@ -200,7 +201,7 @@ bool ApplyLever(report::Diagnosis& d,
     d.bound_speedup_modeled.reset();
   }
   d.next_experiment =
-      cap && cap->Binds(lever.saved_ns)
+      cap && cap->Binds(lever.saved_ns) && (cap->beside_idle_phase || KeepsLaunchCount(d))
           ? lever.experiment + "." +
                 CappedBoundText(*cap, lever.saved_ns, lever.assumed_local_speedup.has_value())
       : lever.assumed_local_speedup

@@ -141,8 +141,31 @@ HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
   return cap;
 }
 
+bool KeepsLaunchCount(const report::Diagnosis& d) {
+  return d.dominant_kind == "kernel" ||
+         (d.dominant_kind == "operators" && (d.lever == "amp" || d.lever == "tf32_or_amp"));
+}
+
 std::string CappedBoundText(const HostWaitCap& cap, std::int64_t saved_ns, bool assumed_2x) {
   double today = AmdahlLimit(std::min(0.99, Fraction(cap.waits_ns, cap.wall_ns)));
+  if (!cap.beside_idle_phase) {
+    double beyond = static_cast<double>(cap.wall_ns) /
+                    static_cast<double>(std::max<std::int64_t>(1, cap.wall_ns - saved_ns));
+    return fmt::format(
+        " It keeps the launch count, and the host is close behind the GPU: the host waits for "
+        "the GPU's kernels {} of the {} window ({}: synchronizations and copies while kernels "
+        "ran, launches blocked on a full queue, summed over its threads, and the kernels after "
+        "the host's last call), and beyond that its own time sets the wall, so the whole program "
+        "is at most {:.2f}x faster{}; {:.2f}x{} only if the host's time fell with it (fewer "
+        "launches: torch.compile, CUDA graphs).",
+        Ms(cap.waits_ns),
+        Ms(cap.wall_ns),
+        Pct(Fraction(cap.waits_ns, cap.wall_ns)),
+        today,
+        assumed_2x ? " at any local speedup" : "",
+        beyond,
+        assumed_2x ? " at an assumed 2x" : "");
+  }
   std::string text = fmt::format(
       " It shortens only the GPU phase, and the host's timeline is the wall: the host waits for "
       "the GPU's kernels {} of the {} window ({}: synchronizations and copies while kernels ran, "
@@ -208,6 +231,15 @@ void ApplyHostWaitCap(report::Diagnosis& d, const HostWaitCap& cap) {
     d.bound_speedup_at_2x = std::min(*d.bound_speedup_at_2x, limit);
   if (d.bound_speedup_modeled)
     d.bound_speedup_modeled = std::min(*d.bound_speedup_modeled, limit);
+  if (!cap.beside_idle_phase) {
+    d.support.push_back(fmt::format(
+        "Held to the host's waits for the GPU's kernels ({} of the window): the change keeps the "
+        "launch count, so beyond them the host's own time sets the wall; the whole program gains "
+        "at most {:.2f}x from it (trace).",
+        Ms(cap.waits_ns),
+        limit));
+    return;
+  }
   d.support.push_back(fmt::format(
       "Held to the host's waits for the GPU's kernels ({} of the window): the gains above are "
       "the GPU phase's own; the whole program gains at most {:.2f}x until the idle phase is "

@@ -33,6 +33,12 @@ std::string InputCheck(const report::FrameworkView& view) {
 
 namespace {
 
+// What the resized axes count: a sequence (frames or tokens) or a grid of patches.
+const char* Positions(const report::ResizedEmbedding& e) {
+  return e.from.size() == 1 ? "positions along its sequence (frames or tokens)"
+                            : "patch-grid positions";
+}
+
 // The operator and its calls, the source of the check.
 std::string Source(const report::ResizedEmbedding& e) {
   return fmt::format(
@@ -47,27 +53,30 @@ void PrependInputCheck(report::Diagnosis& d, const report::FrameworkView& view) 
     return;
   const report::ResizedEmbedding& e = view.resized_embeddings.front();
   d.input_check = check;
-  d.scope += fmt::format(
-      "; the input holds {:.3g}x the positions (frames, patches or tokens) the model's {} were "
-      "built for",
-      e.Growth(),
-      e.module);
+  d.scope += fmt::format("; the input holds {:.3g}x the {} the model's {} were built for",
+                         e.Growth(),
+                         Positions(e),
+                         e.module);
   d.support.push_back(fmt::format(
       "The input does not match the model: in the forward pass {} {}. The input holds {:.3g}x "
-      "the positions the checkpoint was built for, and the work that grows with them (attention's "
-      "with their square) grows with it.",
-      check,
-      Source(e),
-      e.Growth()));
-  d.next_experiment = fmt::format(
-      "Check the input against the model first: {} {}, so the input holds {:.3g}x the positions "
-      "(frames, patches or tokens) the model was built for. If that is not intended, give the "
-      "model inputs of the size it was built for (a Hugging Face model's config names it: "
-      "num_frames, image_size): every stage that grows with the input, its preparation on the "
-      "host included, shrinks with it, and the outputs change, so compare them. {}{}",
+      "the {} the checkpoint was built for, and the work that grows with them (attention's with "
+      "their square) grows with it.",
       check,
       Source(e),
       e.Growth(),
+      Positions(e)));
+  d.next_experiment = fmt::format(
+      "Check the input against the model first: {} {}, so the input holds {:.3g}x the {} the "
+      "model was built for. Feed it inputs of that size ({}), or configure the model for this "
+      "size and validate its outputs: a model whose layers keep the checkpoint's size (a config "
+      "field read in each layer) regroups the extra positions into its other axes, and its "
+      "attention grows with their square. Either way every stage that grows with the input, its "
+      "preparation on the host included, changes with it, so profile again before tuning. {}{}",
+      check,
+      Source(e),
+      e.Growth(),
+      Positions(e),
+      Axes(e.from),
       kIfIntended,
       d.next_experiment);
 }

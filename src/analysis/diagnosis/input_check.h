@@ -10,8 +10,8 @@
 
 namespace gpuperf::analysis {
 
-// Where the experiment for an intended input starts in a checked next_experiment.
-inline constexpr std::string_view kIfIntended = "If it is intended: ";
+// Where the experiment for the input as it is starts in a checked next_experiment.
+inline constexpr std::string_view kIfIntended = "For the input as it is: ";
 
 // The resized embedding with the largest growth, as a clause ("its TimesformerEmbeddings resize
 // a learned embedding 16x, from 8 to 128 positions (...)"); "" when none.

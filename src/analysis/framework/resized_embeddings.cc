@@ -91,6 +91,10 @@ std::vector<report::ResizedEmbedding> ResizedEmbeddingTable(const FrameworkInput
     std::string_view name = trace.Name(tree.Name(op));
     if (!IsInterpolation(name))
       continue;
+    // A dispatcher re-entry (__torch_function__) records the same operator inside itself: one
+    // call.
+    if (op.parent != kNone && tree.Name(tree.ops[op.parent]) == tree.Name(op))
+      continue;
     std::string_view module = ModuleClassName(
         ModuleInstanceName(trace.Name(trace.python_frames[tree.modules[op.module].frame].name)));
     if (AsciiLower(module).find("embed") == std::string::npos)
