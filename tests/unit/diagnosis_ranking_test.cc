@@ -585,3 +585,49 @@ TEST_CASE("levers: a GEMM lever says when the GEMMs run kernels for misaligned o
                                 "(gemm_misaligned, trace)");
   CHECK(beside);
 }
+
+TEST_CASE("levers: an assumed-speedup lever on most of a flat profile is its concrete change",
+          "[diagnosis][levers]") {
+  // A V100 running ten different 1 ms kernels back to back, `gemms` of them FP32 SGEMMs: the
+  // flat profile's measurement (the top 5 at 2x) bounds more than AMP on the SGEMMs at 2x, but
+  // when AMP gives back at least half of it, AMP is the experiment.
+  auto analyze = [](int gemms) {
+    TraceBuilder b;
+    model::Device v100;
+    v100.name = "Tesla V100-SXM2-32GB";
+    v100.compute_major = 7;
+    b.trace.devices.push_back(v100);
+    for (int i = 0; i < 10; ++i) {
+      std::int64_t t0 = i * 1000 * kUs;
+      b.Api("cudaLaunchKernel", i * kUs, i * kUs + 500, i + 1);
+      b.Kernel(i < gemms ? "volta_sgemm_" + std::to_string(32 + i) + "x128_nn"
+                         : "my_kernel_" + std::to_string(i),
+               t0 + 10 * kUs,
+               t0 + 1000 * kUs,
+               i + 1);
+    }
+    return Analyze(b.trace);
+  };
+  // Four of ten: AMP gives back 2 ms (1.25x), the measurement 2.5 ms (1.33x).
+  report::AnalysisReport most = analyze(4);
+  INFO(most.diagnosis.next_experiment);
+  CHECK(most.diagnosis.lever == "amp");
+  CHECK(most.diagnosis.bottleneck == "tensor_cores_unused");
+  bool reference = false;
+  for (const std::string& line : most.diagnosis.support)
+    reference = reference || Contains(line,
+                                      "the measurement over the top kernels gives 1.33x at an "
+                                      "assumed 2x; the lever gives back over half of that");
+  CHECK(reference);
+  // Two of ten: AMP gives back 1 ms, under half of the measurement's 2.5 ms (the top 5 at 2x),
+  // which stays.
+  report::AnalysisReport few = analyze(2);
+  INFO(few.diagnosis.next_experiment);
+  std::string lines;
+  for (const std::string& line : few.diagnosis.support)
+    lines += line + "\n";
+  INFO(lines);
+  CHECK(few.diagnosis.lever.empty());
+  CHECK(few.diagnosis.dominant_kind == "kernel");
+  REQUIRE(few.diagnosis.bound_speedup_at_2x);
+}
