@@ -9,6 +9,7 @@
 #include <string>
 
 #include "analysis/core/correlation.h"
+#include "analysis/core/names.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/diagnosis/initialization.h"
 #include "analysis/predictions/amdahl.h"
@@ -1073,4 +1074,35 @@ TEST_CASE("host-bound: overlapping host work cannot overlap the first input's pr
   CHECK(Contains(one.diagnosis.next_experiment,
                  "Make the host work that fills the gaps faster: preprocess.py(10): normalize"));
   CHECK(Contains(one.diagnosis.next_experiment, "ms of it runs before the first GPU work"));
+}
+
+TEST_CASE("host-bound: blocking MPI calls in the gaps wait for another rank, not the host",
+          "[diagnosis][host]") {
+  // Two 1 ms kernels with 8 ms between them: 4 ms of the program's own work (an NVTX range)
+  // and 4 ms in MPI_Recv. Only the first 4 ms count toward the bound: 10 / (10 - 4) = 1.67x,
+  // not 10 / (10 - 8) = 5x.
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("A", 10 * kUs, 1 * kMs, 1);
+  b.AddRange(model::RangeKind::kNvtx, "compute_halo", 1 * kMs, 5 * kMs);
+  b.AddRange(model::RangeKind::kNvtx, "MPI_Recv", 5 * kMs, 9 * kMs, model::kNoId, "MPI");
+  b.Api("cudaLaunchKernel", 9 * kMs, 9 * kMs + 5 * kUs, 2);
+  b.Kernel("B", 9 * kMs + 10 * kUs, 10 * kMs, 2);
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Diagnosis& d = r.diagnosis;
+  REQUIRE(d.bottleneck == "host_bound");
+  INFO(d.next_experiment);
+  REQUIRE(d.bound_speedup);
+  CHECK(*d.bound_speedup == Approx(10.0 / 6.0).epsilon(0.01));
+  CHECK_FALSE(Contains(d.next_experiment, "MPI_Recv ("));
+  bool said = false;
+  for (const std::string& line : d.support)
+    said = said || Contains(line,
+                            "4.00 ms of the host work in the gaps is blocking MPI communication "
+                            "(MPI_Recv (4.00 ms)): the host waits for another rank there");
+  CHECK(said);
+  CHECK(gpuperf::analysis::IsBlockingMpiCall("MPI_Waitall"));
+  CHECK(gpuperf::analysis::IsBlockingMpiCall("MPI_Allreduce"));
+  CHECK_FALSE(gpuperf::analysis::IsBlockingMpiCall("MPI_Isend"));
+  CHECK_FALSE(gpuperf::analysis::IsBlockingMpiCall("MPI_Init"));
 }

@@ -49,6 +49,12 @@ bool IsHostWaitApi(std::string_view name);
 // A data loader's fetch of the next batch: PyTorch's profiler range
 // "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__" (any iterator class).
 bool IsDataLoaderFetch(std::string_view name);
+
+// A blocking MPI communication call (MPI_Send, MPI_Recv, MPI_Wait*, MPI_Barrier, the blocking
+// collectives), as nsys' MPI trace records it: host time spent waiting for another rank, not
+// host work a faster host shortens. Not MPI_Init / MPI_Finalize (one-time work) nor the
+// non-blocking MPI_I* calls, which return at once.
+bool IsBlockingMpiCall(std::string_view name);
 bool IsDeviceAllocApi(std::string_view name);  // cudaMalloc*, cuMemAlloc*, hipMalloc* (not host)
 bool IsDeviceFreeApi(std::string_view name);   // cudaFree*, cuMemFree*, hipFree* (not host)
 

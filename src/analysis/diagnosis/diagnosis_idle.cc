@@ -238,6 +238,24 @@ void SetIdleClass(const model::Trace& trace,
     std::int64_t sampled = SampledHostNs(idle);
     std::int64_t explained = idle.host_work_ns + sampled;
     bool shown = explained >= idle.host_ns - explained;  // half, without overflow
+    // Blocking MPI calls in the gaps wait for another rank: no faster host shortens them, so
+    // neither the advice nor the bound counts them (saxpy: MPI_Send and MPI_Recv, 244 ms).
+    std::int64_t mpi = std::min(idle.host_comm_ns, attributed);
+    if (mpi > 0) {
+      std::string names;
+      for (const auto& [name, ns] : idle.top_host_work) {
+        if (IsBlockingMpiCall(name))
+          names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", name, Ms(ns));
+      }
+      d.support.push_back(fmt::format(
+          "{} of the host work in the gaps is blocking MPI communication ({}): the host waits "
+          "for another rank there, which a faster host does not shorten; the other ranks' traces "
+          "show what it waits for (gpuperf ranks). The bound leaves it out (trace).",
+          Ms(mpi),
+          names.empty() ? std::string("MPI calls") : names));
+      attributed -= mpi;
+      explained = std::max<std::int64_t>(0, explained - mpi);
+    }
     // Outside dispatch: Python self time, OS calls, sampled non-CUDA frames; or the data
     // loader's fetch, which holds the frames and operators of the input pipeline (their union
     // would double count, so the larger of the two).
@@ -254,8 +272,10 @@ void SetIdleClass(const model::Trace& trace,
     context.lead_ns = std::min(idle.lead_ns, explained);
     // Recorded and sampled names together, by time, the sampled ones marked.
     std::vector<std::pair<std::string, std::int64_t>> names;
-    for (const auto& [name, ns] : idle.top_host_work)
-      names.emplace_back(fmt::format("{} ({})", name, Ms(ns)), ns);
+    for (const auto& [name, ns] : idle.top_host_work) {
+      if (!IsBlockingMpiCall(name))  // said apart above
+        names.emplace_back(fmt::format("{} ({})", name, Ms(ns)), ns);
+    }
     if (sampled > 0) {
       for (const auto& [name, ns] : idle.top_sampled_host)
         names.emplace_back(fmt::format("{} ({}, samples)", name, Ms(ns)), ns);

@@ -267,6 +267,13 @@ void AttributeHostWork(const model::Trace& trace,
     if (std::int64_t covered = idle_cover.Covered(start, end); covered > 0)
       by_name[name] += covered;
   };
+  // Blocking MPI calls are waits for other ranks, wherever the trace records them.
+  std::vector<Interval> mpi;
+  CachedNamePredicate is_mpi(trace, IsBlockingMpiCall);
+  auto note_mpi = [&](model::NameId name, std::int64_t start, std::int64_t end) {
+    if (is_mpi(name) && end - start <= enclosing)
+      mpi.push_back({start, end});
+  };
   // A data loader's fetch is the input pipeline, wherever the trace records it.
   std::vector<Interval> loader;
   CachedNamePredicate is_loader(trace, IsDataLoaderFetch);
@@ -280,12 +287,14 @@ void AttributeHostWork(const model::Trace& trace,
   for (const model::HostOp& op : trace.host_ops) {
     add(op.name, op.start_ns, op.end_ns);
     note_loader(op.name, op.start_ns, op.end_ns);
+    note_mpi(op.name, op.start_ns, op.end_ns);
   }
   for (const model::Range& r : trace.ranges) {
     if (r.kind == model::RangeKind::kNvtx || r.kind == model::RangeKind::kUserAnnotation) {
       if (r.device == model::kNoId) {
         add(r.name, r.start_ns, r.end_ns);
         note_loader(r.name, r.start_ns, r.end_ns);
+        note_mpi(r.name, r.start_ns, r.end_ns);
       }
     }
   }
@@ -301,6 +310,7 @@ void AttributeHostWork(const model::Trace& trace,
         call.end_ns - call.start_ns > enclosing)
       continue;
     add(call.name, call.start_ns, call.end_ns);
+    note_mpi(call.name, call.start_ns, call.end_ns);
     if (std::int64_t covered = util::CoveredLength(host_idle, call.start_ns, call.end_ns);
         covered > 0) {
       os_work.push_back({call.start_ns, call.end_ns});
@@ -317,6 +327,8 @@ void AttributeHostWork(const model::Trace& trace,
   std::vector<Interval> work = util::MergeIntervals(std::move(work_raw));
   out.host_work_ns = util::TotalLength(util::Intersect(host_idle, work));
   out.top_host_work = TopNames(trace, by_name);
+  out.host_comm_ns =
+      util::TotalLength(util::Intersect(host_idle, util::MergeIntervals(std::move(mpi))));
   AttributeSamples(trace, util::Subtract(host_idle, work), launching_threads, out);
 }
 

@@ -86,6 +86,9 @@ struct IdleAttribution {
   std::int64_t loader_ns = 0;
   bool loader_multiprocess = false;
   std::vector<std::pair<std::string, std::int64_t>> top_host_work;
+  // Of host_work_ns: inside blocking MPI calls (IsBlockingMpiCall, their union): the host waits
+  // for another rank there, which a faster host does not shorten.
+  std::int64_t host_comm_ns = 0;
   // Of host_work_ns: inside OS runtime calls of the launching threads (their union), how many
   // calls, and the names that cover most (nsys OSRT: write, ioctl, poll).
   std::int64_t os_call_ns = 0;
