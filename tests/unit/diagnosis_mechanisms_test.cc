@@ -310,6 +310,21 @@ TEST_CASE("initialization: first-call outliers, names and capture windows are on
   CHECK(r.diagnosis.status == "finding");
   CHECK(Contains(r.diagnosis.next_experiment, "Profile after warm-up"));
   CHECK_FALSE(Contains(r.diagnosis.next_experiment, "CUDA graph"));
+
+  // The same set-up before work that runs once (a test, a single call): there is no later
+  // iteration to profile, so the experiment is to build one.
+  TraceBuilder once;
+  once.Api("cudaMalloc", 0, 300 * kMs);
+  once.AddRange(model::RangeKind::kNvtx, "KernelExecutor::compileFusion", 300 * kMs, 320 * kMs);
+  once.Api("cudaLaunchKernel", 330 * kMs, 340 * kMs, 1);
+  once.Kernel("k", 340 * kMs + 5 * kUs, 341 * kMs, 1);
+  once.Api("cudaLaunchKernel", 341 * kMs, 341 * kMs + 5 * kUs, 2);
+  once.Kernel("other", 341 * kMs + 10 * kUs, 341 * kMs + 100 * kUs, 2);
+  report::AnalysisReport single = Analyze(once.trace);
+  REQUIRE(single.diagnosis.bottleneck == "initialization");
+  INFO(single.diagnosis.next_experiment);
+  CHECK(Contains(single.diagnosis.next_experiment, "Build a steady state to profile"));
+  CHECK(Contains(single.diagnosis.next_experiment, "Run the work several times in one process"));
 }
 
 TEST_CASE("initialization: a communication library's set-up and shut-down are one-time work",

@@ -507,6 +507,8 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   d.baseline = Baseline(r);
   d.queue = std::move(queue);
   ExperimentContext context = InputContext(trace);
+  context.one_shot = r.framework.steps.size() < 2 && !r.kernels.empty() &&
+                     r.kernels.front().duration_ns.count < kOneShotInstances;
   // Graphs already carry most launches, or the program captures them: never advise graphs.
   context.graphs =
       r.launch.graph_kernels * 2 > std::max<std::int64_t>(1, r.launch.kernel_ns.count) ||

@@ -116,6 +116,10 @@ struct ExperimentContext {
   // hold a host wait, so a step that synchronizes is captured only between them.
   std::int64_t blocking_syncs = 0;
   std::int64_t steps = 0;
+  // No repeated region: fewer than two steps, and the kernel with the most time ran fewer than
+  // kOneShotInstances times (a test or a single call): there is no later iteration to profile,
+  // one must be built.
+  bool one_shot = false;
   // The GPU phase of an idle-dominated window: its bound composes with the idle phase's.
   std::optional<HostWaitCap> host_wait_cap;
 };
@@ -124,6 +128,8 @@ struct ExperimentContext {
 // made faster, the top kernels measured together, FP32 math moved to tensor cores (autocast adds
 // casts). Fusion, SDPA and layout changes remove launches, and with them host time.
 bool KeepsLaunchCount(const report::Diagnosis& d);
+
+inline constexpr std::int64_t kOneShotInstances = 3;
 
 // A grid of at least this many waves keeps every SM busy: more blocks do not add parallelism.
 inline constexpr double kManyWaves = 4.0;

@@ -159,6 +159,18 @@ Advice AdviceFor(const report::Diagnosis& d,
   const std::string& c = d.bottleneck;
   std::string kernel = "the dominant kernel";
   Tools tools = ToolsFor(context.amd);
+  if (c == "initialization" && context.one_shot) {
+    return {
+        "Build a steady state to profile: one-time work (context creation, module loading, "
+        "compilation, autotuning, first library calls) holds most of the window, and the "
+        "program runs its work once, so no later iteration shows the steady cost. Run the "
+        "work several times in one process (the compiled or cached path is then taken "
+        "again) and capture only the repeats, or time them with the one-time work left "
+        "out.",
+        "The repeats' time per run: if it stays near this window's work, the one-time work "
+        "recurs and is steady-state cost.",
+        ""};
+  }
   if (c == "initialization") {
     return {
         fmt::format("Profile after warm-up: one-time work (context creation, module loading, "
