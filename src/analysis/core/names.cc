@@ -154,30 +154,26 @@ bool IsSyncMemsetApi(std::string_view name) {
 }
 
 bool IsBlockingMpiCall(std::string_view name) {
-  static constexpr std::string_view kBlocking[] = {"MPI_Send",
-                                                   "MPI_Recv",
-                                                   "MPI_Ssend",
-                                                   "MPI_Bsend",
-                                                   "MPI_Rsend",
-                                                   "MPI_Wait",
-                                                   "MPI_Barrier",
-                                                   "MPI_Bcast",
-                                                   "MPI_Reduce",
-                                                   "MPI_Allreduce",
-                                                   "MPI_Gather",
-                                                   "MPI_Allgather",
-                                                   "MPI_Scatter",
-                                                   "MPI_Alltoall",
-                                                   "MPI_Probe",
-                                                   "MPI_Scan",
-                                                   "MPI_Exscan",
-                                                   "MPI_Mprobe",
-                                                   "MPI_Neighbor_"};
-  for (std::string_view prefix : kBlocking) {
-    if (name.starts_with(prefix))
-      return true;
-  }
-  return false;
+  return StartsWithAny(name,
+                       {"MPI_Send",
+                        "MPI_Recv",
+                        "MPI_Ssend",
+                        "MPI_Bsend",
+                        "MPI_Rsend",
+                        "MPI_Wait",
+                        "MPI_Barrier",
+                        "MPI_Bcast",
+                        "MPI_Reduce",
+                        "MPI_Allreduce",
+                        "MPI_Gather",
+                        "MPI_Allgather",
+                        "MPI_Scatter",
+                        "MPI_Alltoall",
+                        "MPI_Probe",
+                        "MPI_Scan",
+                        "MPI_Exscan",
+                        "MPI_Mprobe",
+                        "MPI_Neighbor_"});
 }
 
 bool IsDataLoaderFetch(std::string_view name) {
