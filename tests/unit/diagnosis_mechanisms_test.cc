@@ -1154,3 +1154,22 @@ TEST_CASE("host-bound: vLLM's graphs hold the model's forward, not the host work
   CHECK(*d.bound_speedup < 11.0 / 3.0);
   CHECK(*d.bound_speedup == Approx(11.0 / 5.0).epsilon(0.03));
 }
+
+TEST_CASE("triage: exposed copies under the transfer share but material are named", "[diagnosis]") {
+  // 10 ms of kernels, then a 1.2 ms device-to-device copy nothing overlaps: 10.7% of the window,
+  // under the triage's 15% (transfer: no), named with what removing it gives.
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("a", 10 * kUs, 10 * kMs, 1);
+  b.Api("cudaMemcpyAsync", 20 * kUs, 30 * kUs, 2);
+  b.Memcpy(model::CopyKind::kDtoD, 10 * kMs, 11 * kMs + 200 * kUs, 1'000'000'000, 2);
+  report::AnalysisReport r = Analyze(b.trace);
+  std::string lines;
+  for (const std::string& line : r.diagnosis.support)
+    lines += line + "\n";
+  INFO(lines);
+  CHECK(Contains(lines,
+                 "Copies not overlapped by kernels hold 10.7% of the window, under the "
+                 "triage's 15.0% but material: [CUDA memcpy DtoD] 1.20 ms in 1 copies"));
+  CHECK(Contains(lines, "Overlapped with kernels or removed, they would give at most 1.12x"));
+}
