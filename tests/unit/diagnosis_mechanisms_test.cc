@@ -707,7 +707,8 @@ TEST_CASE("host-bound: Python frames of launching threads only, work outside ope
   CHECK(Contains(r.diagnosis.next_experiment,
                  "Make the host work that fills the gaps faster: preprocess.py(10): normalize"));
   CHECK(Contains(r.diagnosis.next_experiment,
-                 "Moved beside the GPU it would overlap almost nothing: the rest of the window, "
+                 "Moved beside the GPU in this window it would overlap almost nothing: the rest of "
+                 "the window, "
                  "which it could overlap, is"));
   CHECK(Contains(r.headline,
                  "if that host work takes no time, 1.04x if it only moves beside the "
@@ -1089,6 +1090,11 @@ TEST_CASE("host-bound: overlapping host work cannot overlap the first input's pr
   CHECK(Contains(one.diagnosis.next_experiment,
                  "Make the host work that fills the gaps faster: preprocess.py(10): normalize"));
   CHECK(Contains(one.diagnosis.next_experiment, "ms of it runs before the first GPU work"));
+  // In a loop over inputs the next one's preparation could overlap this one's GPU work: 12 ms
+  // of window over max(8 ms of host work, the 4 ms rest).
+  CHECK(Contains(one.diagnosis.next_experiment,
+                 "in a loop over inputs, preparing the next input while the GPU runs this one "
+                 "would give at most 1.50x"));
 }
 
 TEST_CASE("host-bound: blocking MPI calls in the gaps wait for another rank, not the host",
@@ -1114,7 +1120,8 @@ TEST_CASE("host-bound: blocking MPI calls in the gaps wait for another rank, not
   for (const std::string& line : d.support)
     said = said || Contains(line,
                             "4.00 ms of the host work in the gaps is blocking MPI communication "
-                            "(MPI_Recv (4.00 ms)): the host waits for another rank there");
+                            "(MPI_Recv (4.00 ms)): the host waits for the transfer and for another "
+                            "rank there");
   CHECK(said);
   CHECK(gpuperf::analysis::IsBlockingMpiCall("MPI_Waitall"));
   CHECK(gpuperf::analysis::IsBlockingMpiCall("MPI_Allreduce"));

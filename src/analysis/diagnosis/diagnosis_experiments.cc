@@ -288,16 +288,27 @@ Advice AdviceFor(const report::Diagnosis& d,
   if (std::optional<double> overlapped = OverlapBound(d, context);
       c == "host_bound" && overlapped && *overlapped < kOverlapPays) {
     std::int64_t rest_ns = context.window_ns - context.host_work_ns;
+    // In a loop over inputs the next input's preparation could overlap this one's GPU work,
+    // which this window cannot show: the bound without the lead says what that would give.
+    double w = static_cast<double>(context.window_ns);
+    double h = static_cast<double>(context.host_work_ns);
+    double across = w / std::max(h, w - h);
     std::string why =
         2 * context.lead_ns >= context.host_work_ns
-            ? fmt::format("{} of it runs before the first GPU work", Ms(context.lead_ns))
+            ? fmt::format(
+                  "{} of it runs before the first GPU work; in a "
+                  "loop over inputs, preparing the next input while the GPU runs this "
+                  "one would give at most {:.2f}x (window / max(that host work, the "
+                  "rest))",
+                  Ms(context.lead_ns),
+                  across)
             : fmt::format("the rest of the window, which it could overlap, is {} beside its {}",
                           Ms(rest_ns),
                           Ms(context.host_work_ns));
     return {
         fmt::format("Make the host work that fills the gaps faster: {} ({}). Moved beside the "
-                    "GPU it would overlap almost nothing: {}. {}, so graphs and launch "
-                    "batching would not remove it.",
+                    "GPU in this window it would overlap almost nothing: {}. {}, so graphs and "
+                    "launch batching would not remove it.",
                     context.host_work_names.empty() ? std::string("the recorded host work")
                                                     : context.host_work_names,
                     "a GPU or vectorised implementation, or less of it: smaller or fewer inputs",

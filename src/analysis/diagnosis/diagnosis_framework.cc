@@ -58,10 +58,11 @@ std::string CollectiveWaitText(const report::AnalysisReport& r) {
   return fmt::format(
       "Of the collectives' {} of kernel time, {} is above what their median instance takes "
       "({}: longest {} against a median {}): the signature of waiting for other ranks, which a "
-      "collective does until every rank arrives, where its instances move the same payload; "
-      "instances of one kernel name also carry messages of other sizes (call sites, buckets), "
-      "so this is an upper bound on the wait, which the other ranks' traces settle (gpuperf "
-      "ranks); the timeline counts such a wait as GPU busy (trace: kernel durations).",
+      "collective does until every rank arrives, where its instances move the same payload. It "
+      "is no measure of the wait: instances of one kernel name also carry messages of other "
+      "sizes (call sites, buckets), which inflate it, and a wait in every instance hides in the "
+      "median; the other ranks' traces settle it (gpuperf ranks). The timeline counts such a "
+      "wait as GPU busy (trace: kernel durations).",
       Ms(total),
       Ms(excess),
       ReadableKernelName(widest->name),
