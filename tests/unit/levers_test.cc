@@ -278,6 +278,27 @@ TEST_CASE("FP32 GEMMs and convolutions known by name on a V100 get an AMP lever 
   REQUIRE(amp->assumed_local_speedup);
   CHECK(*amp->assumed_local_speedup == 2.0);
   CHECK(amp->basis.find("FP16 tensor peak is 8x its FP32 vector peak") != std::string::npos);
+  // 2 ms of GEMM and 0.6 ms of convolution: both named, channels_last advised.
+  CHECK(amp->subject == "FP32 GEMMs and convolutions");
+  CHECK(amp->experiment.find("channels_last") != std::string::npos);
+  // The SGEMM launched by a convolution operator (cuDNN's GEMM-based algorithms): nine tenths of
+  // the time is convolution, so the lever says convolutions.
+  r.kernels[0].category = "convolution";
+  const auto conv_levers = FindLevers(trace, r);
+  const Lever* conv = Find(conv_levers, "amp");
+  REQUIRE(conv);
+  CHECK(conv->subject == "FP32 convolutions");
+  CHECK(conv->basis.find("convolution kernels (by their launching operators; cuDNN's include "
+                         "SGEMM-based ones)") != std::string::npos);
+  // GEMMs alone: no channels_last.
+  r.kernels[0].category = "gemm";
+  r.kernels[1].category = "gemm";
+  const auto gemm_levers = FindLevers(trace, r);
+  const Lever* gemm = Find(gemm_levers, "amp");
+  REQUIRE(gemm);
+  CHECK(gemm->subject == "FP32 GEMMs");
+  CHECK(gemm->experiment.find("channels_last") == std::string::npos);
+  r.kernels[1].category = "convolution";
   // Under 10% of the GPU time: no lever. On a GPU without tensor-core ceilings: none either.
   r.kernels.resize(1);
   r.predictions.kernels[0].critical_ns = 500'000;

@@ -444,7 +444,7 @@ class LeverFinder {
     std::unordered_map<std::string_view, std::int64_t> critical;
     for (const report::CriticalShare& s : r_.predictions.kernels)
       critical.emplace(s.name, s.critical_ns);
-    std::int64_t time = 0;
+    std::int64_t time = 0, convolution_ns = 0;
     std::vector<std::string> names;
     for (const report::KernelRow& k : r_.kernels) {
       if ((k.category != "gemm" && k.category != "convolution") || !Fp32MathKernel(k.name))
@@ -453,6 +453,8 @@ class LeverFinder {
       if (it == critical.end() || it->second <= 0)
         continue;
       time += it->second;
+      if (k.category == "convolution")
+        convolution_ns += it->second;
       if (names.size() < 3)
         names.push_back(std::string(ReadableKernelName(k.name)));
     }
@@ -461,15 +463,27 @@ class LeverFinder {
     Lever lever;
     lever.kind = "amp";
     lever.bottleneck = "tensor_cores_unused";
-    lever.subject = "FP32 GEMMs and convolutions";
+    // What the kernels serve, by their launching operators' category (nine tenths of their time
+    // names them): cuDNN runs convolutions
+    // as SGEMM kernels too (nsres: volta_sgemm under convolution_backward), which are no GEMMs
+    // of the model's.
+    bool convolutions_only = convolution_ns * 10 >= time * 9;
+    bool gemms_only = convolution_ns * 10 <= time;
+    lever.subject = convolutions_only ? "FP32 convolutions"
+                    : gemms_only      ? "FP32 GEMMs"
+                                      : "FP32 GEMMs and convolutions";
+    const char* kernels_of = convolutions_only ? "convolution kernels (by their launching "
+                                                 "operators; cuDNN's include SGEMM-based ones)"
+                             : gemms_only      ? "GEMM kernels"
+                                               : "GEMM and convolution kernels";
     // Never ask for what the input holds: with shapes recorded, what is missing is a model.
     bool shapes = std::any_of(trace_.host_ops.begin(),
                               trace_.host_ops.end(),
                               [](const model::HostOp& op) { return op.input_dims != 0; });
     lever.missing_evidence = fmt::format(
-        "Tensor-pipe counters (sm__pipe_tensor_op_hmma_cycles_active) at zero on the GEMM and "
-        "convolution kernels would confirm that they run on the FP32 units; {} would bound the "
-        "change by the tensor roof",
+        "Tensor-pipe counters (sm__pipe_tensor_op_hmma_cycles_active) at zero on the {} would "
+        "confirm that they run on the FP32 units; {} would bound the change by the tensor roof",
+        kernels_of,
         shapes ? "a FLOP model of these kernels (gpuperf analyze --model FILE; the shape models "
                  "do not cover their operators' recorded shapes)"
                : "recorded shapes (record_shapes=True)");
@@ -479,22 +493,25 @@ class LeverFinder {
     lever.assumed_ns = lever.saved_ns;
     lever.assumed_local_speedup = kAmpAssumedSpeedup;
     lever.basis = fmt::format(
-        "{} of critical time in GEMM and convolution kernels that run in FP32 by their names "
-        "({}{}) on {}; no shape model covers them, so the bound assumes they run {:.0f}x "
-        "faster (an assumption)",
+        "{} of critical time in {} that run in FP32 by their names ({}{}) on {}; no shape model "
+        "covers them, so the bound assumes they run {:.0f}x faster (an assumption)",
         Ms(time),
+        kernels_of,
         fmt::join(names, ", "),
         names.size() < 3 ? "" : ", …",
         gpu,
         kAmpAssumedSpeedup);
-    lever.experiment =
-        "Run the FP32 GEMMs and convolutions on tensor cores: autocast to fp16 (torch.autocast, "
-        "with a GradScaler when training) and keep convolutions in channels_last, then compare "
-        "step times; check the outputs or accuracy against the FP32 run before keeping it";
-    lever.falsified_by =
-        "A profile after the change: the GEMM and convolution kernels must become tensor-core "
-        "kernels (h884/s884/hmma/xmma in their names, or sm__pipe_tensor_op_hmma_cycles_active "
-        "above zero) and their time must fall; if it does not, they were not compute-limited";
+    lever.experiment = fmt::format(
+        "Run the {} on tensor cores: autocast to fp16 (torch.autocast, with a GradScaler when "
+        "training){}, then compare step times; check the outputs or accuracy against the FP32 "
+        "run before keeping it",
+        lever.subject,
+        gemms_only ? "" : " and keep convolutions in channels_last");
+    lever.falsified_by = fmt::format(
+        "A profile after the change: the {} must become tensor-core kernels (h884/s884/hmma/xmma "
+        "in their names, or sm__pipe_tensor_op_hmma_cycles_active above zero) and their time "
+        "must fall; if it does not, they were not compute-limited",
+        kernels_of);
     Add(std::move(lever));
   }
 
