@@ -47,15 +47,21 @@ constexpr double kOverlapPays = 1.05;
 // it and the rest of the window, and the first input's preparation (the idle before the first GPU
 // work) overlaps nothing. Not for a multi-process DataLoader: its workers already run beside the
 // GPU, and the main thread's time in the fetch is waiting for them, not work to overlap.
+// window / (lead + max(host - lead, window - host)); a lead of 0 is a loop over inputs, where
+// the next input's preparation overlaps this one's GPU work.
+double BesideGpu(std::int64_t window_ns, std::int64_t host_ns, std::int64_t lead_ns) {
+  double w = static_cast<double>(window_ns);
+  double h = static_cast<double>(host_ns);
+  double lead = static_cast<double>(lead_ns);
+  return w / (lead + std::max(h - lead, w - h));
+}
+
 std::optional<double> OverlapBound(const report::Diagnosis& d, const ExperimentContext& context) {
   if (d.bottleneck != "host_bound" || d.status != "finding" || !context.host_outside_ops ||
       InputPipelineLever(d, context) || context.host_work_ns <= 0 ||
       context.window_ns <= context.host_work_ns)
     return std::nullopt;
-  double w = static_cast<double>(context.window_ns);
-  double h = static_cast<double>(context.host_work_ns);
-  double lead = static_cast<double>(context.lead_ns);
-  return w / (lead + std::max(h - lead, w - h));
+  return BesideGpu(context.window_ns, context.host_work_ns, context.lead_ns);
 }
 
 std::string BoundText(const report::Diagnosis& d, const ExperimentContext& context) {
@@ -102,7 +108,7 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
   std::string text =
       fmt::format(" If it succeeds fully the whole program is at most {:.2f}x faster (Amdahl).",
                   *d.bound_speedup);
-  if (std::optional<double> overlapped = OverlapBound(d, context))
+  if (const std::optional<double>& overlapped = d.bound_speedup_overlapped)
     text += context.lead_ns > 0
                 ? fmt::format(
                       " Overlapped with the GPU work without getting faster, it gives at most "
@@ -285,14 +291,12 @@ Advice AdviceFor(const report::Diagnosis& d,
   }
   // Most of that host work precedes the first GPU work (one call, its input prepared first):
   // beside the GPU it would overlap almost nothing, so only making it faster pays.
-  if (std::optional<double> overlapped = OverlapBound(d, context);
+  if (const std::optional<double>& overlapped = d.bound_speedup_overlapped;
       c == "host_bound" && overlapped && *overlapped < kOverlapPays) {
     std::int64_t rest_ns = context.window_ns - context.host_work_ns;
     // In a loop over inputs the next input's preparation could overlap this one's GPU work,
     // which this window cannot show: the bound without the lead says what that would give.
-    double w = static_cast<double>(context.window_ns);
-    double h = static_cast<double>(context.host_work_ns);
-    double across = w / std::max(h, w - h);
+    double across = BesideGpu(context.window_ns, context.host_work_ns, 0);
     std::string why =
         2 * context.lead_ns >= context.host_work_ns
             ? fmt::format(
@@ -565,11 +569,11 @@ void SetExperiment(report::Diagnosis& d,
     d.missing_evidence = "The trace records no kernel, copy or memset.";
     return;
   }
+  d.bound_speedup_overlapped = OverlapBound(d, context);  // the advice and its bound read it
   Advice advice = AdviceFor(d, subject, context);
   if (AdvisesTensorCores(d, context) && context.roof_local_speedup)
     d.bound_speedup = std::max(d.bound_speedup.value_or(1.0),
                                AmdahlSpeedup(d.dominant_fraction, *context.tensor_local_speedup));
-  d.bound_speedup_overlapped = OverlapBound(d, context);
   d.next_experiment = advice.experiment + BoundText(d, context);
   d.falsified_by = advice.falsified_by;
   if (d.status == "hypothesis")

@@ -145,10 +145,9 @@ bool ApplyLever(report::Diagnosis& d,
   // A measurement over the top kernels at an assumed 2x, and a lever at an assumed speedup that
   // gives back at least half of what it would: the lever is the concrete change to try first
   // (difftest: AMP on the FP32 GEMMs, 72 ms of the measurement's 84 ms).
-  bool concrete_form =
-      d.bound_speedup_at_2x && lever.assumed_local_speedup && wall_ns > 0 &&
-      static_cast<double>(lever.saved_ns) >=
-          kConcreteLeverShare * static_cast<double>(wall_ns) * (1.0 - 1.0 / *d.bound_speedup_at_2x);
+  bool concrete_form = d.bound_speedup_at_2x && lever.assumed_local_speedup && wall_ns > 0 &&
+                       static_cast<double>(lever.saved_ns) >=
+                           kConcreteLeverShare * static_cast<double>(SavedByBound(d, wall_ns));
   if (kernel_bound && *kernel_bound > lever.bound_speedup && d.dominant_kind == "kernel" &&
       !concrete_form)
     return false;

@@ -18,21 +18,6 @@ std::string Axes(const std::vector<std::int64_t>& axes) {
   return fmt::format("{}", fmt::join(axes, "x"));
 }
 
-}  // namespace
-
-std::string InputCheck(const report::FrameworkView& view) {
-  if (view.resized_embeddings.empty())
-    return "";
-  const report::ResizedEmbedding& e = view.resized_embeddings.front();  // the largest growth
-  return fmt::format("its {} resize a learned embedding {:.3g}x, from {} to {} positions",
-                     e.module,
-                     e.Growth(),
-                     Axes(e.from),
-                     Axes(e.to));
-}
-
-namespace {
-
 // What the resized axes count: a sequence (frames or tokens) or a grid of patches.
 const char* Positions(const report::ResizedEmbedding& e) {
   return e.from.size() == 1 ? "positions along its sequence (frames or tokens)"
@@ -46,6 +31,17 @@ std::string Source(const report::ResizedEmbedding& e) {
 }
 
 }  // namespace
+
+std::string InputCheck(const report::FrameworkView& view) {
+  if (view.resized_embeddings.empty())
+    return "";
+  const report::ResizedEmbedding& e = view.resized_embeddings.front();  // the largest growth
+  return fmt::format("its {} resize a learned embedding {:.3g}x, from {} to {} positions",
+                     e.module,
+                     e.Growth(),
+                     Axes(e.from),
+                     Axes(e.to));
+}
 
 void PrependInputCheck(report::Diagnosis& d, const report::FrameworkView& view) {
   std::string check = InputCheck(view);
