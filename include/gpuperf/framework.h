@@ -178,6 +178,24 @@ struct ResizedEmbedding {
   }
 };
 
+// One forward run several times on the same operator shapes from one loaded input (since
+// 1.15.0): the outermost module class of the window's forwards has N >= 2 instances, each holding
+// the same operators with the same input shapes, while the window loads its input (an image,
+// video or audio file) fewer than N times. A pipeline that loops over labels, prompts or crops of
+// one input (Hugging Face's zero-shot pipelines) prepares and encodes the same data each time;
+// whether the runs see the same data the trace cannot show (it records shapes, not values).
+struct RepeatedForward {
+  std::string module;          // the outermost module class: "Owlv2ForObjectDetection"
+  std::int64_t runs = 0;       // its instances
+  std::int64_t operators = 0;  // operator calls in each
+  std::string load;            // the load function, as its Python frame names it
+  std::int64_t loads = 0;      // its calls (outermost ones), fewer than runs
+  // From the end of the first run to the end of the last: the repeats with the host work between
+  // them (host frame ends; the first run's GPU tail is counted in it).
+  std::int64_t repeats_start_ns = 0;
+  std::int64_t repeats_ns = 0;
+};
+
 struct FrameworkView {
   std::string op_source;          // "cpu_op", "nvtx", or "" when the input has neither
   std::int64_t total_gpu_ns = 0;  // summed duration of every GPU activity (categories' base)
@@ -192,6 +210,7 @@ struct FrameworkView {
   std::optional<StepSummary> step_summary;
   ElementwiseChains elementwise_chains;
   std::vector<ResizedEmbedding> resized_embeddings;  // by growth, descending
+  std::optional<RepeatedForward> repeated_forward;
 };
 
 }  // namespace gpuperf::report

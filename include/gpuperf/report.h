@@ -142,9 +142,12 @@ struct Diagnosis {
   // bound if it took no time.
   std::optional<double> bound_speedup_overlapped;
   // The input checked against the model, when the trace shows they differ (a learned embedding
-  // resized in the forward pass): the clause that says so, and next_experiment starts with the
-  // check (since 1.14.0). Empty otherwise.
+  // resized in the forward pass, since 1.14.0; one loaded input run through the model several
+  // times, since 1.15.0): the clauses that say so, and next_experiment starts with the checks.
+  // Empty otherwise.
   std::string input_check;
+  // The bound if the repeated runs of one loaded input were one computation (since 1.15.0).
+  std::optional<double> input_check_bound_speedup;
   std::string falsified_by;          // the measurement that would falsify the hypothesis
   std::string missing_evidence;      // for a hypothesis: what would turn it into a finding
   std::optional<LaunchQueue> queue;  // absent without launch calls joined to kernels

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "analysis_builder.h"
 
@@ -134,7 +135,97 @@ TEST_CASE("Input check: a resized embedding puts the check before the experiment
                  "the input holds 16x the positions along its sequence (frames or "
                  "tokens) the model's TimesformerEmbeddings were built for"));
   CHECK(Contains(r.headline,
-                 "next experiment: check the input against the model first (its "
+                 "next experiment: check the input first (its "
                  "TimesformerEmbeddings resize a learned embedding 16x, from 8 to 128 "
                  "positions); for the input as it is, "));
+}
+
+namespace {
+
+constexpr std::int64_t kMs = 1'000'000;
+
+// A pipeline call that loads `loads` inputs and runs Model_0 three times, 10 ms apart, each run
+// an operator on `shapes[i]` launching a 1 ms kernel, with 8 ms of host preprocessing before it.
+TraceBuilder RepeatedRuns(int loads, const std::vector<std::string>& shapes) {
+  TraceBuilder b;
+  b.Api("cudaGetDevice", 0, 1000);
+  b.Frame("pipelines/base.py(1306): __call__", 0, 31 * kMs);
+  for (int i = 0; i < loads; ++i)
+    b.Frame("transformers/image_utils.py(508): load_image", 10 + i * 100, 60 + i * 100);
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    std::int64_t t = static_cast<std::int64_t>(i) * 10 * kMs;
+    b.Frame("image_processing.py(368): preprocess", t + kMs, t + 9 * kMs);
+    b.Frame("nn.Module: Model_0", t + 9 * kMs, t + 10 * kMs);
+    gpuperf::model::HostOp& op = b.Op("aten::conv2d", t + 9 * kMs + 10, t + 9 * kMs + 9000);
+    op.input_dims = b.trace.strings.Intern(shapes[i]);
+    auto correlation = static_cast<std::int64_t>(i + 1);
+    b.Api("cudaLaunchKernel", t + 9 * kMs + 100, t + 9 * kMs + 5000, correlation);
+    b.Kernel("conv", t + 9 * kMs + 6000, t + 10 * kMs, correlation);
+  }
+  return b;
+}
+
+const std::string kImage = "[[1, 3, 1008, 1008], [64, 3, 14, 14]]";
+
+}  // namespace
+
+TEST_CASE("Repeated forward: one loaded input run through the model on the same shapes",
+          "[framework][input]") {
+  gpuperf::report::AnalysisReport r =
+      gpuperf::analysis::Analyze(RepeatedRuns(1, {kImage, kImage, kImage}).trace);
+  REQUIRE(r.framework.repeated_forward);
+  const gpuperf::report::RepeatedForward& f = *r.framework.repeated_forward;
+  CHECK(f.module == "Model");
+  CHECK(f.runs == 3);
+  CHECK(f.operators == 1);
+  CHECK(f.load == "transformers/image_utils.py(508): load_image");
+  CHECK(f.loads == 1);
+  CHECK(f.repeats_ns == 20 * kMs);  // from the first run's end (10 ms) to the last's (30 ms)
+
+  // Not repeated work: an input loaded per run (a loop over inputs), a run on other shapes, no
+  // load inside the window (a timing loop over a tensor), runs marked as steps.
+  CHECK_FALSE(gpuperf::analysis::Analyze(RepeatedRuns(3, {kImage, kImage, kImage}).trace)
+                  .framework.repeated_forward);
+  CHECK_FALSE(gpuperf::analysis::Analyze(
+                  RepeatedRuns(1, {kImage, "[[1, 3, 896, 896], [64, 3, 14, 14]]", kImage}).trace)
+                  .framework.repeated_forward);
+  CHECK_FALSE(gpuperf::analysis::Analyze(RepeatedRuns(0, {kImage, kImage, kImage}).trace)
+                  .framework.repeated_forward);
+  TraceBuilder stepped = RepeatedRuns(1, {kImage, kImage, kImage});
+  for (int i = 0; i < 3; ++i)
+    stepped.AddRange(gpuperf::model::RangeKind::kProfilerStep,
+                     "ProfilerStep#" + std::to_string(i),
+                     i * 10 * kMs,
+                     (i + 1) * 10 * kMs);
+  gpuperf::report::AnalysisReport with_steps = gpuperf::analysis::Analyze(stepped.trace);
+  CHECK(with_steps.framework.steps.size() == 3);
+  CHECK_FALSE(with_steps.framework.repeated_forward);
+}
+
+TEST_CASE("Input check: repeated runs of one loaded input come before the experiment",
+          "[diagnosis][input]") {
+  TraceBuilder b = RepeatedRuns(1, {kImage, kImage, kImage});
+  gpuperf::report::AnalysisReport r = gpuperf::analysis::Analyze(b.trace);
+  const gpuperf::report::Diagnosis& d = r.diagnosis;
+  INFO(d.next_experiment);
+  CHECK(d.bottleneck == "host_bound");  // the class stands; the check comes before its lever
+  // Everything after the first run's end goes: the window keeps its first 10 ms.
+  std::int64_t window = r.initialization.steady_window_ns;
+  REQUIRE(window == 30 * kMs);
+  REQUIRE(d.input_check_bound_speedup);
+  CHECK(*d.input_check_bound_speedup == Approx(3.0));
+  CHECK(d.input_check ==
+        "it runs Model 3 times on the same shapes from 1 loaded input: at most 3.00x faster if "
+        "the runs repeat one computation");
+  CHECK(d.next_experiment.starts_with(
+      "Check the work against its input first: Model runs 3 times, each the same 1 operator "
+      "call on the same input shapes, while the window loads its input once "
+      "(transformers/image_utils.py(508): load_image)"));
+  CHECK(Contains(d.next_experiment, "that removes at most the 20.0 ms from the end of the first run"));
+  CHECK(Contains(d.next_experiment, "For the input as it is: "));
+  CHECK(Contains(d.scope, "1 loaded input runs through Model 3 times"));
+  CHECK(Contains(r.headline,
+                 "next experiment: check the input first (it runs Model 3 times on the same "
+                 "shapes from 1 loaded input: at most 3.00x faster if the runs repeat one "
+                 "computation); for the input as it is, "));
 }

@@ -755,7 +755,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
                            const IdleAttribution& idle,
                            std::optional<report::LaunchQueue> queue) {
   report::Diagnosis d = DiagnoseWindow(trace, index, r, idle, std::move(queue));
-  PrependInputCheck(d, r.framework);
+  PrependInputCheck(d, r.framework, SteadyWall(r, idle));
   d.label = Label(d);
   for (report::Diagnosis& s : d.secondary)
     s.label = Label(s);

@@ -51,8 +51,7 @@ std::string Verdict(const report::Diagnosis& d) {
   std::string checked;
   if (std::size_t at = next.find(kIfIntended); !d.input_check.empty() && at != next.npos) {
     next.remove_prefix(at + kIfIntended.size());
-    checked = fmt::format("check the input against the model first ({}); for the input as it is, ",
-                          d.input_check);
+    checked = fmt::format("check the input first ({}); for the input as it is, ", d.input_check);
   }
   // The first clause: up to ": " or ". " outside parentheses ("aten::addmm" and "1.5x" do not
   // end one, nor does a colon inside a parenthesis, which would be left open).

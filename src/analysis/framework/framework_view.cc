@@ -30,6 +30,9 @@ report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
   ModuleTables(input, view);
   view.resized_embeddings = ResizedEmbeddingTable(input);
   StepTable(input, options, view, error);
+  // Runs marked as steps are iterations by the user's own account.
+  if (view.steps.size() < 2)
+    view.repeated_forward = RepeatedForwardCheck(input);
   return view;
 }
 

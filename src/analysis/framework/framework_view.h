@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,10 @@ void ModuleTables(const FrameworkInput& input, report::FrameworkView& view);
 // Learned embeddings the forward pass resizes (report::ResizedEmbedding), growth >= 1.5 only,
 // aggregated by (module class, operator, from, to).
 std::vector<report::ResizedEmbedding> ResizedEmbeddingTable(const FrameworkInput& input);
+
+// The window's outermost module class run N >= 2 times on the same operator shapes while the
+// trace loads its input fewer than N times (report::RepeatedForward); nullopt otherwise.
+std::optional<report::RepeatedForward> RepeatedForwardCheck(const FrameworkInput& input);
 
 // Steps and their summary; `error` is set (and nothing computed) on an invalid --step-range.
 void StepTable(const FrameworkInput& input,
