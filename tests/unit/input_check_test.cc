@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/diagnosis/input_check.h"
 #include "analysis_builder.h"
 
 namespace {
@@ -228,4 +229,27 @@ TEST_CASE("Input check: repeated runs of one loaded input come before the experi
                  "next experiment: check the input first (it runs Model 3 times on the same "
                  "shapes from 1 loaded input: at most 3.00x faster if the runs repeat one "
                  "computation); for the input as it is, "));
+}
+
+TEST_CASE("Input check: the other half's statement is for the input as it is",
+          "[diagnosis][input]") {
+  gpuperf::report::Diagnosis d;
+  d.next_experiment = "Move the host work.";
+  gpuperf::report::Diagnosis gpu_phase;
+  gpu_phase.next_experiment = "Replace the eager attention.";
+  d.secondary = {gpu_phase};
+  gpuperf::report::FrameworkView view;
+  gpuperf::analysis::PrependInputCheck(d, view, 1'000'000);  // nothing to check: unchanged
+  CHECK(d.secondary.front().next_experiment == "Replace the eager attention.");
+  CHECK(d.secondary.front().support.empty());
+
+  view.resized_embeddings = {{"TimesformerEmbeddings", "aten::upsample_nearest1d", {8}, {128}, 1}};
+  gpuperf::analysis::PrependInputCheck(d, view, 1'000'000);
+  const gpuperf::report::Diagnosis& s = d.secondary.front();
+  CHECK(s.next_experiment == "For the input as it is: Replace the eager attention.");
+  REQUIRE(s.support.size() == 1);
+  CHECK(s.support.front() ==
+        "This statement is for the input as it is: the input check above (its "
+        "TimesformerEmbeddings resize a learned embedding 16x, from 8 to 128 positions) changes "
+        "the work its bound rests on, so settle the check before acting on it.");
 }

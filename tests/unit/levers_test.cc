@@ -200,10 +200,17 @@ TEST_CASE("Eager attention with modelled GEMM FLOPs is bounded at the tensor roo
   shape.flops = 312'000'000'000;  // 1 ms at A100's 312 TFLOP/s bf16 tensor roof
   shape.calls = 1;
   bmm.shapes = {shape};
+  // The softmax's shapes name the score matrices: the one with most kernel time.
+  auto softmax = Op("aten::_softmax", "reduction_normalization", 4'000'000, "SelfAttention");
+  gpuperf::report::OperatorShape scores;
+  scores.input_dims = "[[8,12,3137,3137],[],[]]";
+  scores.kernel_ns = 3'900'000;
+  gpuperf::report::OperatorShape small;
+  small.input_dims = "[[3136,12,8,8],[],[]]";
+  small.kernel_ns = 100'000;
+  softmax.shapes = {small, scores};
   r.framework.operators = {
-      bmm,
-      Op("aten::_softmax", "reduction_normalization", 4'000'000, "SelfAttention"),
-      Op("aten::mul", "elementwise", 1'000'000, "SelfAttention")};
+      bmm, softmax, Op("aten::mul", "elementwise", 1'000'000, "SelfAttention")};
   r.framework.categories = {Category("gemm", 3'000'000),
                             Category("reduction_normalization", 4'000'000),
                             Category("elementwise", 1'000'000)};
@@ -215,6 +222,9 @@ TEST_CASE("Eager attention with modelled GEMM FLOPs is bounded at the tensor roo
   CHECK(sdpa->saved_ns == 7'000'000);
   CHECK(sdpa->basis.find("an upper bound") != std::string::npos);
   CHECK(sdpa->falsified_by.find("4.50 ms") != std::string::npos);
+  CHECK(sdpa->experiment.find("softmax + elementwise ops over 3137 x 3137 score matrices (softmax "
+                              "input [8, 12, 3137, 3137], trace: operator shapes), 8.00 ms") !=
+        std::string::npos);
 }
 
 TEST_CASE("The pre-roll's kernels are no part of the work a lever acts on", "[levers][preroll]") {

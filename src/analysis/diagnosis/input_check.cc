@@ -170,6 +170,16 @@ void PrependInputCheck(report::Diagnosis& d,
   }
   d.input_check_bound_speedup = bound;
   d.next_experiment = experiments + std::string(kIfIntended) + d.next_experiment;
+  // The other half's experiment and bound rest on the same work the checks may change.
+  for (report::Diagnosis& s : d.secondary) {
+    if (s.next_experiment.empty())
+      continue;
+    s.next_experiment = std::string(kIfIntended) + s.next_experiment;
+    s.support.push_back(fmt::format(
+        "This statement is for the input as it is: the input check above ({}) changes the work "
+        "its bound rests on, so settle the check before acting on it.",
+        d.input_check));
+  }
 }
 
 }  // namespace gpuperf::analysis

@@ -13,6 +13,7 @@
 #include "analysis/framework/categories.h"
 #include "analysis/kernel/device_roofs.h"
 #include "analysis/kernel/readable_name.h"
+#include "analysis/kernel/shape_model.h"
 
 namespace gpuperf::analysis::framework {
 namespace {
@@ -103,6 +104,30 @@ class LeverFinder {
     levers_.push_back(std::move(lever));
   }
 
+  // The score matrices an eager attention's softmax runs on, from its shape with the most kernel
+  // time: " over 3137 x 3137 score matrices ([8,12,3137,3137])"; "" without recorded shapes.
+  static std::string ScoreMatrices(const std::vector<const report::OperatorRow*>& ops) {
+    const report::OperatorShape* top = nullptr;
+    for (const report::OperatorRow* op : ops) {
+      if (!ContainsNoCase(BaseName(op->name), "softmax"))
+        continue;
+      for (const report::OperatorShape& shape : op->shapes) {
+        if (!top || shape.kernel_ns > top->kernel_ns)
+          top = &shape;
+      }
+    }
+    if (!top)
+      return "";
+    std::optional<InputDims> dims = ParseInputDims(top->input_dims);
+    if (!dims || dims->empty() || !dims->front() || dims->front()->size() < 2)
+      return "";
+    const std::vector<std::int64_t>& scores = *dims->front();
+    return fmt::format(" over {} x {} score matrices (softmax input [{}], trace: operator shapes)",
+                       scores[scores.size() - 2],
+                       scores.back(),
+                       fmt::join(scores, ", "));
+  }
+
   // Attention written as bmm + softmax + elementwise ops (eager): one module class holds a
   // softmax and batched GEMMs, and flash/SDPA attention kernels are not what runs there.
   void EagerAttention() {
@@ -171,10 +196,11 @@ class LeverFinder {
                     module,
                     Ms(gemm_ns));
       lever.experiment = fmt::format(
-          "Replace the eager attention in {} (batched GEMMs + softmax + elementwise ops, {} of "
+          "Replace the eager attention in {} (batched GEMMs + softmax + elementwise ops{}, {} of "
           "GPU time) with torch.nn.functional.scaled_dot_product_attention (flash or "
           "memory-efficient kernel)",
           module,
+          ScoreMatrices(module_ops),
           Ms(total));
       lever.falsified_by = fmt::format(
           "A profile after the change: if {}'s GPU time does not fall below {} (half way from "
