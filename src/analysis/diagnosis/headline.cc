@@ -205,7 +205,9 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
                         Ms(t.exposed_communication_ns),
                         kSource);
   const report::Initialization& init = report.initialization;
-  // One pass (fewer than two steps) is no steady state: its later first calls stay in.
+  // Without two marked steps the window is no steady state: its later first calls stay in. It
+  // may still hold unmarked iterations (a loop without step markers), so it is not called one
+  // pass.
   bool one_pass = report.framework.steps.size() < 2;
   if (init.time_ns > 0)
     text += fmt::format(
@@ -218,8 +220,9 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
                            : ", most in " + init.items.front().kind + " " + init.items.front().name,
         one_pass ? "the window" : "the steady state",
         Ms(init.steady_window_ns),
-        one_pass ? "; the trace holds one pass, not a steady state: a warm pass needs a trace of "
-                   "several steps after warm-up"
+        one_pass ? "; the trace marks no steps (ProfilerStep, or ranges named by --step-range), "
+                   "so the window is not a steady state of warm steps and later first calls "
+                   "stay in it: for one, trace several marked steps after warm-up"
                  : "",
         kSource);
   if (init.unobserved_tail_ns > 0)
