@@ -36,7 +36,9 @@ DeviceCeilings A100(std::string_view key,
           .int8 = {{}, 624 * kT},
           .source =
               "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020), table 1; NVIDIA "
-              "A100 Tensor Core GPU datasheet (bandwidth per variant)"};
+              "A100 Tensor Core GPU datasheet (bandwidth per variant)",
+          .host_link_bytes_per_s = 32 * kG,
+          .host_link = "A100 datasheet: PCIe Gen4, 64 GB/s both ways"};
 }
 
 // Hopper SXM5 tensor rates (H100 SXM, H200, H800): the datasheets' sparsity figures halved.
@@ -104,7 +106,9 @@ std::vector<DeviceCeilings> BuildTable() {
                    .tf32 = {},
                    .fp8 = {},
                    .int8 = {},
-                   .source = "NVIDIA V100 Tensor Core GPU datasheet (PCIe)"});
+                   .source = "NVIDIA V100 Tensor Core GPU datasheet (PCIe)",
+                   .host_link_bytes_per_s = 16 * kG,
+                   .host_link = "V100 datasheet: PCIe Gen3, 32 GB/s both ways"});
   // "A100-PG509-200" is how Meta's HGX A100 boards name themselves (PG509 is the SXM4 board;
   // the HTA cupti_profiler trace records 42.5 GB and 108 SMs for it): the 40 GB SXM4 part.
   table.push_back(A100("A100 SXM4 40GB", {"A100 SXM4 40GB", "A100 PG509 200"}, 1555 * kG));
@@ -119,6 +123,8 @@ std::vector<DeviceCeilings> BuildTable() {
                                   "NVIDIA H100 Tensor Core GPU datasheet (SXM; dense = sparsity "
                                   "figures / 2)");
   h100.l2_bytes = 50 * kMiB;
+  h100.host_link_bytes_per_s = 64 * kG;
+  h100.host_link = "H100 datasheet: PCIe Gen5, 128 GB/s both ways";
   table.push_back(std::move(h100));
   table.push_back({.key = "H100 PCIe",
                    .vendor = "NVIDIA",
@@ -138,14 +144,19 @@ std::vector<DeviceCeilings> BuildTable() {
                    .fp8 = {{}, 1513 * kT},
                    .int8 = {{}, 1513 * kT},
                    .source = "NVIDIA H100 Tensor Core GPU datasheet (PCIe; dense = sparsity "
-                             "figures / 2)"});
-  table.push_back(HopperSxm("H200 SXM",
-                            {"H200"},
-                            {"NVL"},
-                            4.8 * kT,
-                            {34 * kT, 67 * kT},
-                            "NVIDIA H200 Tensor Core GPU datasheet (SXM; dense = sparsity "
-                            "figures / 2)"));
+                             "figures / 2)",
+                   .host_link_bytes_per_s = 64 * kG,
+                   .host_link = "H100 datasheet: PCIe Gen5, 128 GB/s both ways"});
+  DeviceCeilings h200 = HopperSxm("H200 SXM",
+                                  {"H200"},
+                                  {"NVL"},
+                                  4.8 * kT,
+                                  {34 * kT, 67 * kT},
+                                  "NVIDIA H200 Tensor Core GPU datasheet (SXM; dense = sparsity "
+                                  "figures / 2)");
+  h200.host_link_bytes_per_s = 64 * kG;
+  h200.host_link = "H200 datasheet: PCIe Gen5, 128 GB/s both ways";
+  table.push_back(std::move(h200));
   table.push_back(HopperSxm("H800 SXM5",
                             {"H800"},
                             {"NVL", "PCIE"},

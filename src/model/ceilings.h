@@ -67,6 +67,11 @@ struct DeviceCeilings {
   // empty): the attributes that identify this part alone among the parts the table or the
   // vendor's line holds, or none when its attributes are shared with a part of other ceilings.
   std::optional<UnnamedIdentity> identity{};
+  // The link to the host as the datasheet states it, and its peak per direction (half the
+  // datasheet's both-ways figure): the ceiling of a copy between host memory and this GPU. Unset
+  // where the datasheet does not state it (an SXM2 V100 reaches the host over NVLink on POWER9).
+  std::optional<double> host_link_bytes_per_s{};
+  std::string_view host_link{};
 
   std::optional<double> Peak(Precision precision, MathUnit unit) const;
 };

@@ -5,6 +5,7 @@
 #include "gpuperf/analyze.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <string>
 
@@ -1179,4 +1180,62 @@ TEST_CASE("triage: exposed copies under the transfer share but material are name
                  "Copies not overlapped by kernels hold 10.7% of the window, under the "
                  "triage's 15.0% but material: [CUDA memcpy DtoD] 1.20 ms in 1 copies"));
   CHECK(Contains(lines, "Overlapped with kernels or removed, they would give at most 1.12x"));
+}
+
+TEST_CASE("Exposed copies past the triage's first yes are named, pageable ones with the pinned "
+          "bound at the host link's peak",
+          "[diagnosis][copies]") {
+  // Host-bound: 55 ms of host work between two synchronous 256 MB copies from pageable memory,
+  // each 20 ms (12.8 GB/s), on an A100 (PCIe Gen4: 32 GB/s each way, 8 ms for 256 MB).
+  TraceBuilder b;
+  b.trace.devices.push_back({.id = 0, .name = "NVIDIA A100-SXM4-40GB", .compute_major = 8});
+  const std::int64_t bytes = 256'000'000;
+  b.Api("cudaMemcpy", 0, 20 * kMs, 1);
+  b.Memcpy(model::CopyKind::kHtoD,
+           10 * kUs,
+           20 * kMs,
+           bytes,
+           1,
+           model::MemoryKind::kPageable,
+           model::MemoryKind::kDevice);
+  b.Frame("main.cc(10): fill", 20 * kMs, 75 * kMs);
+  b.Api("cudaMemcpy", 75 * kMs, 95 * kMs, 2);
+  b.Memcpy(model::CopyKind::kHtoD,
+           75 * kMs + 10 * kUs,
+           95 * kMs,
+           bytes,
+           2,
+           model::MemoryKind::kPageable,
+           model::MemoryKind::kDevice);
+  b.Api("cudaLaunchKernel", 95 * kMs, 95 * kMs + 5 * kUs, 3);
+  b.Kernel("saxpy", 95 * kMs + 10 * kUs, 100 * kMs, 3);
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Diagnosis& d = r.diagnosis;
+  REQUIRE(d.bottleneck == "host_bound");
+  REQUIRE(r.initialization.steady_window_ns == 100 * kMs);
+  std::string copies;
+  for (const std::string& line : d.support) {
+    if (line.starts_with("Copies not overlapped by kernels"))
+      copies = line;
+  }
+  INFO(copies);
+  CHECK(copies.find("hold 40.0% of the window, above the triage's 15.0% (it stops at its first "
+                    "yes, before its transfer step)") != std::string::npos);
+  // 40 ms now, 16 ms at the link's peak: 24 ms less over the 100 ms window.
+  CHECK(copies.find("2 of them (512 MB, 40.0 ms) have a pageable host side") != std::string::npos);
+  CHECK(copies.find("they move at 12.8 GB/s. The host link's peak is 32.0 GB/s each way (A100 "
+                    "datasheet: PCIe Gen4, 64 GB/s both ways)") != std::string::npos);
+  CHECK(copies.find(fmt::format("take at most 24.0 ms less at that peak: at most {:.2f}x",
+                                1.0 / (1.0 - 0.24))) != std::string::npos);
+
+  // Pinned copies, or a GPU whose datasheet states no host link: no pinned bound.
+  TraceBuilder pinned = b;
+  for (model::GpuActivity& a : pinned.trace.activities)
+    a.src_kind = model::MemoryKind::kPinned;
+  for (const std::string& line : Analyze(pinned.trace).diagnosis.support)
+    CHECK(line.find("pageable host side") == std::string::npos);
+  TraceBuilder unknown = b;
+  unknown.trace.devices.front().name = "GPU one";
+  for (const std::string& line : Analyze(unknown.trace).diagnosis.support)
+    CHECK(line.find("pageable host side") == std::string::npos);
 }

@@ -359,8 +359,6 @@ void DescribeDominantKernel(const model::Trace& trace,
 // The idle half of a window whose main statement is its GPU work: from this share of the steady
 // window on, the idle time gets its own statement (its class, experiment and causal bound).
 constexpr double kSecondaryIdleShare = 0.15;
-// Exposed copies from this share of the window are named in the evidence (AddMaterialCopies).
-constexpr double kMaterialCopyShare = 0.10;
 
 std::vector<report::Diagnosis> SecondaryIdleStatement(const model::Trace& trace,
                                                       const report::Diagnosis& main,
@@ -414,45 +412,6 @@ void SwapStatements(report::Diagnosis& a, report::Diagnosis& b) {
   std::swap(a.missing_evidence, b.missing_evidence);
 }
 
-// Exposed copies under the triage's share but still material: what they are and what
-// overlapping or removing them would give, so that a reader sees them (hta trace_diff/test:
-// 12.8% of the window, mostly 27.9 GB of device-to-device copies).
-void AddMaterialCopies(report::Diagnosis& d, const report::AnalysisReport& r, double transfer) {
-  if (transfer < kMaterialCopyShare || transfer >= kSecondaryIdleShare ||
-      d.bottleneck == "transfer_bound" || r.memory_ops.empty())
-    return;
-  std::string kinds;
-  for (std::size_t i = 0; i < r.memory_ops.size() && i < 2; ++i) {
-    const report::MemoryOpRow& m = r.memory_ops[i];
-    kinds += fmt::format("{}{} {} in {} copies ({})",
-                         i ? "; " : "",
-                         m.operation,
-                         Ms(m.duration_ns.total),
-                         m.duration_ns.count,
-                         util::FormatBytes(static_cast<double>(m.size_bytes.total)));
-  }
-  std::string issuers;
-  int named = 0;
-  for (const report::OperatorRow& op : r.framework.operators) {
-    if (op.category != "copy_layout" || op.kernel_ns <= 0)
-      continue;
-    issuers += fmt::format("{}{} ({})",
-                           issuers.empty() ? "" : ", ",
-                           OperatorDisplayName(r.framework, op.name),
-                           Ms(op.kernel_ns));
-    if (++named == 3)
-      break;
-  }
-  d.support.push_back(fmt::format(
-      "Copies not overlapped by kernels hold {} of the window, under the triage's {} but "
-      "material: {}{}. Overlapped with kernels or removed, they would give at most {:.2f}x "
-      "(Amdahl; trace: memory operations).",
-      Pct(transfer),
-      Pct(kSecondaryIdleShare),
-      kinds,
-      issuers.empty() ? "" : "; the operators issuing copy work: " + issuers,
-      AmdahlLimit(transfer)));
-}
 
 // One ranked next experiment: when the other half of a mixed window bounds a larger gain, and
 // stands on a finding (or the main statement does not either), its experiment comes first.
@@ -731,7 +690,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   RankStatements(d);
   // Facts of the whole window go with the statement ranked first.
   AddPhase(d, trace, r);
-  AddMaterialCopies(d, r, transfer);
+  AddMaterialCopies(d, trace, r, transfer, kSecondaryIdleShare, SteadyWall(r, idle));
   AddQueueAndCoverage(d, idle);
   QueueAgainstHostPhases(d, idle);
   if (std::int64_t spans = ReplaySpans(trace); spans > 0) {

@@ -65,6 +65,16 @@ const report::CriticalShare* DominantComputeShare(const report::AnalysisReport& 
 // Names the collectives when they hold a tenth of kernel time (NCCL, symmetric-memory and custom
 // all-reduce, all-to-all: by launching operator and kernel family).
 void AddCollectiveEvidence(report::Diagnosis& d, const report::AnalysisReport& r);
+// Names exposed copies from a tenth of the window on when no statement is about them (the
+// triage stops at its first yes; `triage_share` is its transfer threshold): kinds, bytes, issuing
+// operators, the Amdahl bound of overlapping them, and for large copies with a pageable host side
+// what pinned buffers would save at the host link's datasheet peak (material_copies.cc).
+void AddMaterialCopies(report::Diagnosis& d,
+                       const model::Trace& trace,
+                       const report::AnalysisReport& r,
+                       double transfer,
+                       double triage_share,
+                       std::int64_t window_ns);
 // The hottest kernel is a collective: communication-bound, with gpuperf ranks as the next step.
 void SetCollectiveClass(report::Diagnosis& d,
                         const report::AnalysisReport& r,

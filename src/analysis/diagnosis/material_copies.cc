@@ -1,0 +1,147 @@
+// Exposed copies that no statement is about, named in the evidence: what they are, what
+// overlapping or removing them would give, and what pinned host buffers would save. hta
+// trace_diff/test: 12.8% of the window, mostly 27.9 GB of device-to-device copies; saxpy: 285 ms
+// of synchronous copies from pageable memory at 13-14 GB/s on a PCIe Gen4 A100.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "analysis/diagnosis/diagnosis_parts.h"
+#include "analysis/findings/findings.h"
+#include "analysis/kernel/device_roofs.h"
+#include "analysis/kernel/readable_name.h"
+#include "analysis/predictions/amdahl.h"
+#include "util/units_format.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+// Exposed copies from this share of the window are named in the evidence.
+constexpr double kMaterialCopyShare = 0.10;
+// Copies from this size on are bandwidth-bound: under it a copy's time is its latency, which
+// pinned memory does not shorten.
+constexpr std::int64_t kBandwidthCopyBytes = 1 << 20;
+
+// Large copies between pageable host memory and a GPU whose host link the datasheet states.
+struct PageableCopies {
+  std::int64_t copies = 0;
+  std::int64_t bytes = 0;
+  std::int64_t time_ns = 0;
+  std::int64_t pinned_ns = 0;  // the same bytes at the link's peak (per copy, no more than now)
+  std::string_view link;       // the datasheet's words for it
+  double link_bytes_per_s = 0;
+};
+
+bool PageableHostSide(const model::GpuActivity& a) {
+  return (a.copy_kind == model::CopyKind::kHtoD && a.src_kind == model::MemoryKind::kPageable) ||
+         (a.copy_kind == model::CopyKind::kDtoH && a.dst_kind == model::MemoryKind::kPageable);
+}
+
+// Over the devices with a host link in their ceilings; nullopt without such copies.
+std::optional<PageableCopies> LargePageableCopies(const model::Trace& trace) {
+  std::map<std::int32_t, const model::DeviceCeilings*> links;  // per device, null: no link
+  PageableCopies out;
+  for (const model::GpuActivity& a : trace.activities) {
+    if (a.kind != model::ActivityKind::kMemcpy || a.bytes < kBandwidthCopyBytes ||
+        a.duration_ns() <= 0 || !PageableHostSide(a))
+      continue;
+    auto [it, added] = links.try_emplace(a.device, nullptr);
+    if (added) {
+      const model::DeviceCeilings* c = DeviceCeilingMatch(trace, a.device).entry;
+      it->second = c && c->host_link_bytes_per_s ? c : nullptr;
+    }
+    if (!it->second)
+      continue;
+    double at_peak = static_cast<double>(a.bytes) / *it->second->host_link_bytes_per_s * 1e9;
+    ++out.copies;
+    out.bytes += a.bytes;
+    out.time_ns += a.duration_ns();
+    out.pinned_ns += std::min(a.duration_ns(), static_cast<std::int64_t>(at_peak));
+    out.link = it->second->host_link;
+    out.link_bytes_per_s = *it->second->host_link_bytes_per_s;
+  }
+  if (out.copies == 0)
+    return std::nullopt;
+  return out;
+}
+
+// What pinned buffers would save, capped at the exposed copy time: a copy shortens the wall only
+// where nothing overlaps it.
+std::string PinnedText(const model::Trace& trace,
+                       const report::AnalysisReport& r,
+                       std::int64_t window_ns) {
+  std::optional<PageableCopies> p = LargePageableCopies(trace);
+  if (!p || window_ns <= 0)
+    return "";
+  std::int64_t saved = std::min(p->time_ns - p->pinned_ns, r.timeline.exposed_memcpy_ns);
+  if (saved <= 0)
+    return "";
+  double achieved = static_cast<double>(p->bytes) / static_cast<double>(p->time_ns) * 1e9;
+  return fmt::format(
+      " {} of them ({}, {}) have a pageable host side, which the runtime stages through a pinned "
+      "buffer: they move at {}/s. The host link's peak is {}/s each way ({}); with pinned host "
+      "buffers (cudaHostAlloc or cudaHostRegister, tensor.pin_memory()) they would take at most "
+      "{} less at that peak: at most {:.2f}x (Amdahl; the datasheet peak, which copies do not "
+      "reach, so an upper bound).",
+      p->copies,
+      util::FormatBytes(static_cast<double>(p->bytes)),
+      Ms(p->time_ns),
+      util::FormatBytes(achieved),
+      util::FormatBytes(p->link_bytes_per_s),
+      p->link,
+      Ms(saved),
+      AmdahlLimit(static_cast<double>(saved) / static_cast<double>(window_ns)));
+}
+
+}  // namespace
+
+void AddMaterialCopies(report::Diagnosis& d,
+                       const model::Trace& trace,
+                       const report::AnalysisReport& r,
+                       double transfer,
+                       double triage_share,
+                       std::int64_t window_ns) {
+  auto about_copies = [](const report::Diagnosis& s) { return s.bottleneck == "transfer_bound"; };
+  if (transfer < kMaterialCopyShare || about_copies(d) ||
+      std::any_of(d.secondary.begin(), d.secondary.end(), about_copies) || r.memory_ops.empty())
+    return;
+  std::string kinds;
+  for (std::size_t i = 0; i < r.memory_ops.size() && i < 2; ++i) {
+    const report::MemoryOpRow& m = r.memory_ops[i];
+    kinds += fmt::format("{}{} {} in {} copies ({})",
+                         i ? "; " : "",
+                         m.operation,
+                         Ms(m.duration_ns.total),
+                         m.duration_ns.count,
+                         util::FormatBytes(static_cast<double>(m.size_bytes.total)));
+  }
+  std::string issuers;
+  int named = 0;
+  for (const report::OperatorRow& op : r.framework.operators) {
+    if (op.category != "copy_layout" || op.kernel_ns <= 0)
+      continue;
+    issuers += fmt::format("{}{} ({})",
+                           issuers.empty() ? "" : ", ",
+                           OperatorDisplayName(r.framework, op.name),
+                           Ms(op.kernel_ns));
+    if (++named == 3)
+      break;
+  }
+  d.support.push_back(fmt::format(
+      "Copies not overlapped by kernels hold {} of the window, {}: {}{}. Overlapped with kernels "
+      "or removed, they would give at most {:.2f}x (Amdahl; trace: memory operations).{}",
+      Pct(transfer),
+      transfer < triage_share
+          ? fmt::format("under the triage's {} but material", Pct(triage_share))
+          : fmt::format("above the triage's {} (it stops at its first yes, before its transfer "
+                        "step)",
+                        Pct(triage_share)),
+      kinds,
+      issuers.empty() ? "" : "; the operators issuing copy work: " + issuers,
+      AmdahlLimit(transfer),
+      PinnedText(trace, r, window_ns)));
+}
+
+}  // namespace gpuperf::analysis
