@@ -503,34 +503,67 @@ TEST_CASE("dominant phase: a phase whose host waits for the GPU says so", "[diag
   CHECK(said);
 }
 
-TEST_CASE("collectives: a long tail of instances is said as waiting for other ranks",
+namespace {
+
+// An all-reduce launched at `t` for `length`, inside annotation `site` ("" for none).
+void AllReduce(TraceBuilder& b,
+               std::int64_t& t,
+               std::int64_t length,
+               const std::string& site,
+               std::int64_t& correlation) {
+  if (!site.empty()) {
+    model::Range& r = b.AddRange(model::RangeKind::kUserAnnotation, site, t, t + 2 * kUs);
+    r.pid = 100;
+    r.tid = 101;
+  }
+  b.Api("cudaLaunchKernel", t, t + 1 * kUs, correlation);
+  b.Kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL", t + 5 * kUs, t + 5 * kUs + length,
+           correlation);
+  ++correlation;
+  t += length + 10 * kUs;
+}
+
+}  // namespace
+
+TEST_CASE("collectives: a call site whose instances spread is said as waiting for other ranks",
           "[diagnosis][collectives]") {
-  // A 10 ms GEMM, then nine 0.1 ms all-reduces and one of 3 ms: 3.9 ms of collectives, 2.9 ms
-  // of it above the 0.1 ms median instance.
+  // A 10 ms GEMM; ten 1 ms all-reduces in "bucket_a", then four 0.1 ms and one 3 ms with no
+  // range around their launch: 13.4 ms of collectives, 2.9 ms above that site's median.
   TraceBuilder b;
   b.Kernel("gemm_kernel", 0, 10 * kMs);
-  std::int64_t t = 10 * kMs;
-  for (int i = 0; i < 10; ++i) {
-    std::int64_t length = i == 4 ? 3 * kMs : 100 * kUs;
-    b.Kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL", t, t + length);
-    t += length;
-  }
-  report::AnalysisReport r = Analyze(b.trace);
-  bool said = false;
-  for (const std::string& line : r.diagnosis.support)
-    said = said || Contains(line,
-                            "Of the collectives' 3.90 ms of kernel time, 2.90 ms is above "
-                            "what their median instance takes");
-  CHECK(said);
-  // Even instances: no tail, nothing said.
-  TraceBuilder even;
-  even.Kernel("gemm_kernel", 0, 10 * kMs);
+  std::int64_t t = 10 * kMs, correlation = 1;
   for (int i = 0; i < 10; ++i)
-    even.Kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL",
-                10 * kMs + i * 400 * kUs,
-                10 * kMs + (i + 1) * 400 * kUs);
-  for (const std::string& line : Analyze(even.trace).diagnosis.support)
-    CHECK_FALSE(Contains(line, "Of the collectives'"));
+    AllReduce(b, t, 1 * kMs, "bucket_a", correlation);
+  for (int i = 0; i < 5; ++i)
+    AllReduce(b, t, i == 2 ? 3 * kMs : 100 * kUs, "", correlation);
+  report::AnalysisReport r = Analyze(b.trace);
+  std::string said;
+  for (const std::string& line : r.diagnosis.support)
+    if (Contains(line, "Grouped by call site"))
+      said = line;
+  INFO(said);
+  CHECK(Contains(said,
+                 "the collectives' instances spread at 1 of 2 sites "
+                 "(ncclDevKernel_AllReduce_Sum_f32_RING_LL with no range around its launch: 5 "
+                 "instances, 100 µs to 3.00 ms, median 100 µs); at the other sites of 3 or more "
+                 "instances the longest stays under 4x the median "
+                 "(ncclDevKernel_AllReduce_Sum_f32_RING_LL in bucket_a: 1.00 ms to 1.00 ms, "
+                 "median 1.00 ms)"));
+  CHECK(Contains(said,
+                 "Of the collectives' 13.4 ms of kernel time, 2.90 ms lies above the spreading "
+                 "sites' medians"));
+  // Two sites, each tight, of one kernel name: other message sizes, not waits. Nothing said,
+  // though the name's longest instance is 10x its shortest.
+  TraceBuilder sizes;
+  sizes.Kernel("gemm_kernel", 0, 10 * kMs);
+  t = 10 * kMs;
+  correlation = 1;
+  for (int i = 0; i < 10; ++i)
+    AllReduce(sizes, t, 1 * kMs, "bucket_a", correlation);
+  for (int i = 0; i < 10; ++i)
+    AllReduce(sizes, t, 100 * kUs, "bucket_b", correlation);
+  for (const std::string& line : Analyze(sizes.trace).diagnosis.support)
+    CHECK_FALSE(Contains(line, "Grouped by call site"));
 }
 
 TEST_CASE("host-bound: a single-process DataLoader is named with its remedy", "[diagnosis][host]") {

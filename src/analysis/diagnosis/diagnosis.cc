@@ -510,6 +510,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   d.baseline = Baseline(r);
   d.queue = std::move(queue);
   ExperimentContext context = InputContext(trace);
+  context.collective_wait = CollectiveWaitText(trace, index, r);
   context.one_shot = r.framework.steps.size() < 2 && !r.kernels.empty() &&
                      r.kernels.front().duration_ns.count < kOneShotInstances;
   // Graphs already carry most launches, or the program captures them: never advise graphs.
@@ -614,8 +615,8 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
              d, "communication_bound", "communication", t.exposed_communication_ns, window);
          // The long tail of a collective's instances is this rank waiting for the others: the
          // evidence the falsification asks for.
-         if (std::string wait = CollectiveWaitText(r); !wait.empty())
-           d.support.push_back(wait);
+         if (!context.collective_wait.empty())
+           d.support.push_back(context.collective_wait);
          for (const report::KernelRow& k : r.kernels) {
            if (IsCommunicationKernel(k.name)) {
              d.dominant_name = subject = k.name;
@@ -668,7 +669,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
     AdviseFromCounters(d, *k);
   const HostWaitCap* cap = context.host_wait_cap ? &*context.host_wait_cap : nullptr;
   if (d.dominant_kind == "kernel" && d.bottleneck != "launch_bound") {
-    AddCollectiveEvidence(d, r);
+    AddCollectiveEvidence(d, r, context.collective_wait);
     ApplyLever(d, trace, r, SteadyWall(r, idle), kernel_evidence_from, cap);
   }
   if (cap && (d.dominant_kind == "kernel" || d.dominant_kind == "operators")) {

@@ -66,6 +66,7 @@ struct ExperimentContext {
   bool implicit_sync = false;    // the sync is an async copy with a pageable host side
   bool ranks = false;            // the trace is one rank of a job: other ranks can be compared
   bool collectives = false;      // the window holds communication kernels
+  std::string collective_wait;   // CollectiveWaitText: the call sites whose instances spread
   std::int64_t stream_waits = 0;  // cross-stream waits (cudaStreamWaitEvent) in the trace
   // Dependency-bound: the queued idle, and the part of it inside graph launches.
   std::int64_t queued_ns = 0;

@@ -39,38 +39,9 @@ const report::CriticalShare* DominantComputeShare(const report::AnalysisReport& 
   return best;
 }
 
-std::string CollectiveWaitText(const report::AnalysisReport& r) {
-  std::int64_t total = 0, excess = 0;
-  const report::KernelRow* widest = nullptr;
-  for (const report::KernelRow& k : r.kernels) {
-    if (k.category != "communication" || k.duration_ns.count <= 0)
-      continue;
-    total += k.duration_ns.total;
-    const report::Distribution& t = k.duration_ns;
-    if (static_cast<double>(t.max) < 10.0 * t.med)
-      continue;  // no long tail: no sign of waiting
-    excess += t.total - static_cast<std::int64_t>(static_cast<double>(t.count) * t.med);
-    if (!widest || t.max > widest->duration_ns.max)
-      widest = &k;
-  }
-  if (total <= 0 || !widest || excess * 2 < total)
-    return "";
-  return fmt::format(
-      "Of the collectives' {} of kernel time, {} is above what their median instance takes "
-      "({}: longest {} against a median {}): the signature of waiting for other ranks, which a "
-      "collective does until every rank arrives, where its instances move the same payload. It "
-      "is no measure of the wait: instances of one kernel name also carry messages of other "
-      "sizes (call sites, buckets), which inflate it, and a wait in every instance hides in the "
-      "median; the other ranks' traces settle it (gpuperf ranks). The timeline counts such a "
-      "wait as GPU busy (trace: kernel durations).",
-      Ms(total),
-      Ms(excess),
-      ReadableKernelName(widest->name),
-      Ms(widest->duration_ns.max),
-      Ms(static_cast<std::int64_t>(widest->duration_ns.med)));
-}
-
-void AddCollectiveEvidence(report::Diagnosis& d, const report::AnalysisReport& r) {
+void AddCollectiveEvidence(report::Diagnosis& d,
+                           const report::AnalysisReport& r,
+                           const std::string& wait) {
   std::int64_t total = 0, collective = 0;
   std::string names;
   for (const report::KernelRow& k : r.kernels) {
@@ -97,7 +68,7 @@ void AddCollectiveEvidence(report::Diagnosis& d, const report::AnalysisReport& r
       Pct(static_cast<double>(collective) / static_cast<double>(total)),
       names,
       launchers.empty() ? "" : "; launched by " + launchers));
-  if (std::string wait = CollectiveWaitText(r); !wait.empty())
+  if (!wait.empty())
     d.support.push_back(wait);
 }
 

@@ -242,8 +242,8 @@ void SetIdleClass(const model::Trace& trace,
     d.status = "hypothesis";
     context.ranks = r.source.rank.has_value();
     context.collectives = r.timeline.communication_ns > 0;
-    if (std::string wait = CollectiveWaitText(r); !wait.empty())
-      d.support.push_back(wait);
+    if (!context.collective_wait.empty())
+      d.support.push_back(context.collective_wait);
     // With collectives in the window, part of what the queued work waits for can be other ranks:
     // the bound then needs them to arrive earlier too.
     if (context.collectives)

@@ -64,7 +64,10 @@ const report::CriticalShare* DominantComputeShare(const report::AnalysisReport& 
                                                   bool collectives);
 // Names the collectives when they hold a tenth of kernel time (NCCL, symmetric-memory and custom
 // all-reduce, all-to-all: by launching operator and kernel family).
-void AddCollectiveEvidence(report::Diagnosis& d, const report::AnalysisReport& r);
+// `wait`: CollectiveWaitText's evidence, added after.
+void AddCollectiveEvidence(report::Diagnosis& d,
+                           const report::AnalysisReport& r,
+                           const std::string& wait);
 // Names exposed copies from a tenth of the window on when no statement is about them (the
 // triage stops at its first yes; `triage_share` is its transfer threshold): kinds, bytes, issuing
 // operators, the Amdahl bound of overlapping them, and for large copies with a pageable host side
@@ -137,9 +140,13 @@ void WidenToFlatProfile(report::Diagnosis& d,
                         std::int64_t wall_ns,
                         ExperimentContext& context);
 
-// Collectives whose time is mostly in a long tail of instances (at least 10x their median): the
-// time above the median instance, as the sign of waits for other ranks; "" when there is none.
-std::string CollectiveWaitText(const report::AnalysisReport& r);
+// Collective instances grouped by call site (kernel name and the innermost annotation range
+// around the launch): the sites whose instances spread (the longest at least 4x the median) as
+// the sign of waits for other ranks, the tight ones beside them; "" when the time above the
+// spreading sites' medians is under a tenth of the collectives' (collective_sites.cc).
+std::string CollectiveWaitText(const model::Trace& trace,
+                               const CorrelationIndex& index,
+                               const report::AnalysisReport& r);
 
 // Any coverage gap, as evidence (the launch-queue sentence has its own line: diagnosis.queue).
 void AddQueueAndCoverage(report::Diagnosis& d, const IdleAttribution& idle);
