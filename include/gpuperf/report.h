@@ -343,6 +343,12 @@ struct PreRollSummary {
   // Their summed durations per framework category of the kernel name ("elementwise", ...;
   // copies "memcpy", memsets "memset"), for the levers' shares of the window.
   std::map<std::string, std::int64_t> category_ns;
+  // Set when what is left out is the first step, a warm-up outlier (since 1.15.0): its name, its
+  // wall and the median wall of the other steps. `activities` then counts every GPU activity
+  // that starts in it.
+  std::string warmup_step;
+  std::int64_t warmup_step_wall_ns = 0;
+  std::int64_t other_steps_median_ns = 0;
 };
 
 struct Predictions {

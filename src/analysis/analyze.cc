@@ -199,7 +199,10 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   out.initialization = init.report;
   // Orphan work from before the recording (the previous step's tail) is no part of the measured
   // iteration: the steady-state window starts where it ends.
-  PreRoll preroll = FindPreRoll(trace, index, window);
+  // A warm-up first step is left out the same way; it holds any pre-roll before it.
+  PreRoll preroll = FindWarmUpStep(trace, window);
+  if (preroll.empty())
+    preroll = FindPreRoll(trace, index, window);
   TraceWindow measured = window;
   measured.start_ns = preroll.end_ns;
   IdleAttribution idle =

@@ -48,7 +48,10 @@ Json PreRollJson(const std::optional<PreRollSummary>& preroll) {
   return Json{{"time_ns", preroll->time_ns},
               {"gpu_ns", preroll->gpu_ns},
               {"activities", preroll->activities},
-              {"category_ns", std::move(categories)}};
+              {"category_ns", std::move(categories)},
+              {"warmup_step", preroll->warmup_step},
+              {"warmup_step_wall_ns", preroll->warmup_step_wall_ns},
+              {"other_steps_median_ns", preroll->other_steps_median_ns}};
 }
 
 }  // namespace

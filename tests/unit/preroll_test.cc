@@ -73,8 +73,8 @@ TEST_CASE("pre-roll: orphan work before the first launch call is left out of the
   }
   CHECK(computed);
   CHECK(report.diagnosis.baseline.find(
-            "Excluded from the diagnosis window: its first 10.0 ms, where 2 GPU activities "
-            "(10.0 ms of GPU busy time) ran") != std::string::npos);
+            "Excluded from the diagnosis window: its first 10.0 ms (10.0 ms of GPU busy time), 2 "
+            "GPU activities with no launch call in the trace ran there") != std::string::npos);
 }
 
 TEST_CASE("pre-roll: capped at the first launch call, absent without orphans or launch calls",
@@ -122,4 +122,53 @@ TEST_CASE("pre-roll: the headline says what was left out", "[diagnosis][preroll]
                              "began, the previous step's tail) are left out: the diagnosis and "
                              "bounds are for the 20.0 ms steady-state window without them") !=
         std::string::npos);
+}
+
+TEST_CASE("warm-up step: a first step far above the others' median is left out like a pre-roll",
+          "[diagnosis][preroll]") {
+  // Four ProfilerSteps: the first 20 ms, the others 10 ms; two launched kernels in each.
+  TraceBuilder b;
+  std::int64_t correlation = 1;
+  const std::int64_t starts[] = {0, 20 * kMs, 30 * kMs, 40 * kMs};
+  for (int i = 0; i < 4; ++i) {
+    std::int64_t t = starts[i];
+    std::int64_t end = i == 0 ? 20 * kMs : t + 10 * kMs;
+    b.AddRange(gpuperf::model::RangeKind::kProfilerStep, "ProfilerStep#" + std::to_string(i + 1),
+               t, end);
+    for (int k = 0; k < 2; ++k) {
+      std::int64_t at = t + k * 4 * kMs;
+      b.Api("cudaLaunchKernel", at, at + 10'000, correlation);
+      b.Kernel(i == 0 && k == 0 ? "warmup_only" : "step", at + 20'000, at + 3 * kMs,
+               correlation);
+      ++correlation;
+    }
+  }
+  auto warm = gpuperf::analysis::FindWarmUpStep(b.trace, ComputeTraceWindow(b.trace));
+  CHECK(warm.warmup_step == "ProfilerStep#1");
+  CHECK(warm.end_ns == 20 * kMs);  // the second step's start
+  CHECK(warm.activities == 2);
+  CHECK(warm.warmup_step_wall_ns == 20 * kMs);
+  CHECK(warm.other_steps_median_ns == 10 * kMs);
+
+  auto report = Analyze(b.trace);
+  CHECK(report.predictions.wall_ns == 30 * kMs);  // the three steps after it
+  REQUIRE(report.predictions.preroll);
+  CHECK(report.predictions.preroll->warmup_step == "ProfilerStep#1");
+  for (const auto& share : report.predictions.kernels) {
+    if (share.name == "warmup_only")
+      CHECK(share.critical_ns == 0);
+  }
+  CHECK(report.headline.find("The first 20.0 ms (the first step, ProfilerStep#1, with its 2 GPU "
+                             "activities: a warm-up outlier, 20.0 ms against a median 10.0 ms "
+                             "of the other steps, not part of the steady state) are left out") !=
+        std::string::npos);
+
+  // Steps of even length: nothing left out.
+  TraceBuilder even;
+  for (int i = 0; i < 4; ++i)
+    even.AddRange(gpuperf::model::RangeKind::kProfilerStep,
+                  "ProfilerStep#" + std::to_string(i + 1), i * 10 * kMs, (i + 1) * 10 * kMs);
+  even.Api("cudaLaunchKernel", 0, 10'000, 1);
+  even.Kernel("step", 20'000, 39 * kMs, 1);
+  CHECK(gpuperf::analysis::FindWarmUpStep(even.trace, ComputeTraceWindow(even.trace)).empty());
 }

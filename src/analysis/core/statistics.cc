@@ -51,4 +51,30 @@ double Percent(double part, double whole) {
   return whole == 0 ? 0.0 : 100.0 * part / whole;
 }
 
+double Median(std::vector<double> values) {
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+double MedianAbsoluteDeviation(const std::vector<double>& values) {
+  double median = Median(values);
+  std::vector<double> deviations;
+  deviations.reserve(values.size());
+  for (double v : values)
+    deviations.push_back(std::fabs(v - median));
+  return Median(deviations);
+}
+
+bool FirstIsOutlier(const std::vector<double>& values) {
+  if (values.size() < 3)
+    return false;
+  std::vector<double> rest(values.begin() + 1, values.end());
+  double median = Median(rest);
+  double threshold = std::max(3 * 1.4826 * MedianAbsoluteDeviation(rest), 0.1 * median);
+  return values.front() - median > threshold;
+}
+
 }  // namespace gpuperf::analysis

@@ -15,4 +15,12 @@ report::Distribution Summarize(std::vector<std::int64_t>& values);
 // 100 * part / whole, 0 when whole is 0.
 double Percent(double part, double whole);
 
+// The median (the mean of the middle two for an even count); 0 when empty.
+double Median(std::vector<double> values);
+// The median absolute deviation from the median.
+double MedianAbsoluteDeviation(const std::vector<double>& values);
+// A warm-up outlier: the first of at least three values lies more than
+// max(3 * 1.4826 * MAD, 10% of the median) above the median of the others.
+bool FirstIsOutlier(const std::vector<double>& values);
+
 }  // namespace gpuperf::analysis

@@ -8,6 +8,7 @@
 #include "analysis/diagnosis/diagnosis.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/findings/findings.h"
+#include "analysis/predictions/preroll.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -86,13 +87,11 @@ std::string Baseline(const report::AnalysisReport& r) {
   std::string preroll;
   if (const auto& p = r.predictions.preroll) {
     preroll = fmt::format(
-        ". Excluded from the diagnosis window: its first {}, where {} GPU activities ({} of "
-        "GPU busy time) ran that have no launch call in the trace and started before its first "
-        "launch call: work launched before the recording began (the previous step's tail), "
-        "not part of the measured iteration; the window left is {}",
+        ". Excluded from the diagnosis window: its first {} ({} of GPU busy time), {}; the "
+        "window left is {}",
         Ms(p->time_ns),
-        p->activities,
         Ms(p->gpu_ns),
+        PreRollWhat(*p),
         Ms(r.predictions.wall_ns));
   }
   // Repeated steps in the trace are a run-to-run distribution of the step time (not of the

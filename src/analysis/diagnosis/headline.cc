@@ -11,6 +11,7 @@
 #include "analysis/diagnosis/input_check.h"
 #include "analysis/findings/findings.h"
 #include "analysis/kernel/readable_name.h"
+#include "analysis/predictions/preroll.h"
 #include "util/utf8.h"
 
 namespace gpuperf::analysis {
@@ -173,9 +174,9 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
         Ms(steady_busy),
         Ms(steady),
         Share(steady_busy, steady),
-        preroll ? ", the pre-roll left out" : "",
+        preroll ? fmt::format(", {} left out", PreRollName(*preroll)) : "",
         t.activities,
-        preroll ? ", the pre-roll included" : "",
+        preroll ? fmt::format(", {} included", PreRollName(*preroll)) : "",
         Ms(t.total_ns),
         Share(t.busy_ns, t.total_ns),
         kSource);
@@ -184,7 +185,9 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
     const report::KernelRow& top = report.kernels.front();
     text += fmt::format(
         " The top kernel{}, {}, takes {} in {} instances: {:.1f}% of kernel time{}.",
-        preroll ? " of the whole trace (pre-roll included, as in the kernel table)" : "",
+        preroll ? fmt::format(" of the whole trace ({} included, as in the kernel table)",
+                              PreRollName(*preroll).substr(4))
+                : "",
         TopKernelText(top),
         Ms(top.duration_ns.total),
         top.duration_ns.count,
@@ -231,13 +234,21 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
         "nothing, are left out of the window as well{}.",
         Ms(init.unobserved_tail_ns),
         kSource);
-  if (preroll) {
+  if (preroll && preroll->warmup_step.empty()) {
     text += fmt::format(
         " The first {} ({} GPU activities launched before the recording began, the previous "
         "step's tail) are left out: the diagnosis and bounds are for the {} steady-state window "
         "without them{}.",
         Ms(preroll->time_ns),
         preroll->activities,
+        Ms(report.predictions.wall_ns),
+        kSource);
+  } else if (preroll) {
+    text += fmt::format(
+        " The first {} ({}) are left out: the diagnosis and bounds are for the {} steady-state "
+        "window of the steps after it{}.",
+        Ms(preroll->time_ns),
+        PreRollWhat(*preroll),
         Ms(report.predictions.wall_ns),
         kSource);
   }

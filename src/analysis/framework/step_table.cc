@@ -4,6 +4,7 @@
 #include <set>
 #include <tuple>
 
+#include "analysis/core/statistics.h"
 #include "analysis/framework/framework_view.h"
 #include "analysis/kernel/device_roofs.h"
 #include "analysis/kernel/shape_model.h"
@@ -20,22 +21,6 @@ namespace {
 bool IsMath(Category category) {
   return category == Category::kGemm || category == Category::kConvolution ||
          category == Category::kAttention;
-}
-
-double Median(std::vector<double> values) {
-  if (values.empty())
-    return 0;
-  std::sort(values.begin(), values.end());
-  std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-double MedianAbsoluteDeviation(const std::vector<double>& values) {
-  double median = Median(values);
-  std::vector<double> deviations;
-  for (double v : values)
-    deviations.push_back(std::fabs(v - median));
-  return Median(deviations);
 }
 
 // Nearest-rank percentile.
@@ -153,12 +138,7 @@ report::StepSummary Summarize(const std::vector<report::StepRow>& steps, std::st
   s.median_wall_ns = Median(walls);
   s.p95_wall_ns = Percentile(walls, 0.95);
   s.mad_wall_ns = MedianAbsoluteDeviation(walls);
-  if (walls.size() >= 3) {
-    std::vector<double> rest(walls.begin() + 1, walls.end());
-    double median = Median(rest);
-    double threshold = std::max(3 * 1.4826 * MedianAbsoluteDeviation(rest), 0.1 * median);
-    s.first_step_outlier = walls.front() - median > threshold;
-  }
+  s.first_step_outlier = FirstIsOutlier(walls);
   if (!mfus.empty())
     s.median_mfu = Median(mfus);
   return s;

@@ -220,12 +220,8 @@ report::Predictions ComputePredictions(const model::Trace& trace,
   if (preroll && !preroll->empty()) {
     out.wall_ns -= preroll->length_ns();
     out.preroll = preroll->Summary();
-    out.wall_source += fmt::format(
-        ", less its first {}: {} GPU activities with no launch call in the trace ran there "
-        "before the trace's first launch call, work launched before the recording began (the "
-        "previous step's tail), not part of the measured iteration",
-        Ms(preroll->length_ns()),
-        preroll->activities);
+    out.wall_source +=
+        fmt::format(", less its first {}: {}", Ms(preroll->length_ns()), PreRollWhat(*out.preroll));
     for (std::size_t i = 0; i < trace.activities.size() && i < critical.size(); ++i) {
       if (preroll->Holds(trace.activities[i], index))
         critical[i] = false;

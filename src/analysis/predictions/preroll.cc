@@ -1,17 +1,36 @@
 #include "analysis/predictions/preroll.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <limits>
 #include <vector>
 
+#include "analysis/core/statistics.h"
+#include "analysis/findings/findings.h"
 #include "analysis/framework/categories.h"
+#include "analysis/timeline/step_windows.h"
 #include "util/intervals.h"
 
 namespace gpuperf::analysis {
 
 bool PreRoll::Holds(const model::GpuActivity& a, const CorrelationIndex& index) const {
-  return !empty() && a.start_ns < end_ns && !index.HasCall(a.correlation, a.pid);
+  return !empty() && a.start_ns < end_ns &&
+         (!warmup_step.empty() || !index.HasCall(a.correlation, a.pid));
 }
+
+namespace {
+
+// A GPU activity's category by its kernel name, as the framework view gives work without a
+// launching operator.
+std::string CategoryByName(const model::Trace& trace, const model::GpuActivity& a) {
+  return a.kind == model::ActivityKind::kKernel
+             ? std::string(framework::ToString(framework::CategoryOfKernel(trace.Name(a.name))))
+         : a.kind == model::ActivityKind::kMemset ? "memset"
+                                                  : "memcpy";
+}
+
+}  // namespace
 
 PreRoll FindPreRoll(const model::Trace& trace,
                     const CorrelationIndex& index,
@@ -46,12 +65,7 @@ PreRoll FindPreRoll(const model::Trace& trace,
     ++out.activities;
     // An orphan has no launching operator: its kernel name decides its category, as in the
     // framework view.
-    std::string category =
-        a->kind == model::ActivityKind::kKernel
-            ? std::string(framework::ToString(framework::CategoryOfKernel(trace.Name(a->name))))
-        : a->kind == model::ActivityKind::kMemset ? "memset"
-                                                  : "memcpy";
-    out.category_ns[category] += a->end_ns - a->start_ns;
+    out.category_ns[CategoryByName(trace, *a)] += a->end_ns - a->start_ns;
   }
   out.end_ns = std::min(tail_end, first_launch);
   if (out.end_ns <= out.start_ns ||
@@ -65,10 +79,66 @@ PreRoll FindPreRoll(const model::Trace& trace,
   return out;
 }
 
+PreRoll FindWarmUpStep(const model::Trace& trace, const TraceWindow& window) {
+  PreRoll out;
+  out.start_ns = out.end_ns = window.start_ns;
+  std::vector<StepWindow> steps = DefaultSteps(trace);
+  std::vector<double> walls;
+  for (const StepWindow& s : steps)
+    walls.push_back(static_cast<double>(s.end_ns - s.start_ns));
+  if (!FirstIsOutlier(walls) || steps[1].start_ns <= window.start_ns)
+    return out;
+  out.end_ns = std::min(steps[1].start_ns, window.end_ns);
+  out.warmup_step = steps.front().name;
+  out.warmup_step_wall_ns = steps.front().end_ns - steps.front().start_ns;
+  out.other_steps_median_ns =
+      static_cast<std::int64_t>(Median(std::vector<double>(walls.begin() + 1, walls.end())));
+  // Kernels of the warm-up step are categorised by name here: the levers subtract them from
+  // the framework's categories, which name launched work by its operator; a name and an
+  // operator category rarely differ for the same kernel.
+  std::vector<util::Interval> busy;
+  for (const model::GpuActivity& a : trace.activities) {
+    if (a.start_ns >= out.end_ns)
+      continue;
+    busy.push_back({a.start_ns, a.end_ns});
+    ++out.activities;
+    out.category_ns[CategoryByName(trace, a)] +=
+        std::min(a.end_ns, out.end_ns) - std::max(a.start_ns, out.start_ns);
+  }
+  out.gpu_ns = util::CoveredLength(util::MergeIntervals(std::move(busy)), out.start_ns, out.end_ns);
+  return out;
+}
+
 std::optional<report::PreRollSummary> PreRoll::Summary() const {
   if (empty())
     return std::nullopt;
-  return report::PreRollSummary{length_ns(), gpu_ns, activities, category_ns};
+  return report::PreRollSummary{length_ns(),
+                                gpu_ns,
+                                activities,
+                                category_ns,
+                                warmup_step,
+                                warmup_step_wall_ns,
+                                other_steps_median_ns};
+}
+
+std::string_view PreRollName(const report::PreRollSummary& p) {
+  return p.warmup_step.empty() ? "the pre-roll" : "the warm-up step";
+}
+
+std::string PreRollWhat(const report::PreRollSummary& p) {
+  if (p.warmup_step.empty())
+    return fmt::format(
+        "{} GPU activities with no launch call in the trace ran there before the trace's first "
+        "launch call: work launched before the recording began (the previous step's tail), not "
+        "part of the measured iteration",
+        p.activities);
+  return fmt::format(
+      "the first step, {}, with its {} GPU activities: a warm-up outlier, {} against a median "
+      "{} of the other steps, not part of the steady state",
+      p.warmup_step,
+      p.activities,
+      Ms(p.warmup_step_wall_ns),
+      Ms(p.other_steps_median_ns));
 }
 
 }  // namespace gpuperf::analysis

@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "analysis/core/correlation.h"
 #include "analysis/timeline/critical_time.h"
@@ -29,6 +30,11 @@ inline constexpr std::int64_t kPreRollGapNs = 100'000;
 inline constexpr double kPreRollMinShare = 0.01;
 
 struct PreRoll {
+  // A warm-up step (FindWarmUpStep): every activity that starts in it is left out, not orphans
+  // alone.
+  std::string warmup_step;
+  std::int64_t warmup_step_wall_ns = 0;
+  std::int64_t other_steps_median_ns = 0;
   std::int64_t start_ns = 0;    // the recorded window's start
   std::int64_t end_ns = 0;      // == start_ns when there is none
   std::int64_t activities = 0;  // orphan GPU activities that start before end_ns
@@ -49,5 +55,17 @@ struct PreRoll {
 PreRoll FindPreRoll(const model::Trace& trace,
                     const CorrelationIndex& index,
                     const TraceWindow& window);
+
+// The window's lead up to its second step when the first of its default steps (ProfilerStep,
+// else optimizer steps; at least three) is a warm-up outlier (FirstIsOutlier on their walls):
+// its GPU work warms caches, allocators and autotuners, and counted in the window it stretches
+// every share (k2021: 182 ms against a median 127 ms). Empty otherwise.
+PreRoll FindWarmUpStep(const model::Trace& trace, const TraceWindow& window);
+
+// What is left out, as the texts name it: "the pre-roll" or "the warm-up step".
+std::string_view PreRollName(const report::PreRollSummary& p);
+// What it holds, for the texts: the orphan tail from before the recording, or the warm-up step
+// with its wall against the other steps' median.
+std::string PreRollWhat(const report::PreRollSummary& p);
 
 }  // namespace gpuperf::analysis

@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 
+#include "analysis/core/statistics.h"
 #include "util/units_format.h"
 
 namespace gpuperf::analysis {
@@ -15,19 +16,6 @@ namespace {
 constexpr double kMadScale = 1.4826;  // MAD to standard deviation for normal data
 constexpr double kMadFactor = 3.0;
 constexpr double kMinRelative = 0.05;
-
-double Median(std::vector<double> values) {
-  if (values.empty())
-    return 0.0;
-  std::size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
-  double upper = values[mid];
-  if (values.size() % 2 == 1)
-    return upper;
-  double lower =
-      *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid));
-  return (lower + upper) / 2.0;
-}
 
 struct Robust {
   double median = 0;
