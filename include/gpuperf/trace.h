@@ -360,6 +360,9 @@ struct Trace {
   // grows for them; the Kineto trace of a recording writes them (report/kineto_trace_writer.h).
   SparseColumn graph_node_ids;    // activities: CUPTI's graph node id of a kernel in a CUDA graph
   SparseColumn memory_addresses;  // memory_events: the address allocated or released
+  // ranges: a user annotation's recorded "Input Dims" (high 32 bits) and "Input type" (low) as
+  // NameIds (PyTorch's collective markers, "nccl:all_reduce", carry the message's shape).
+  SparseColumn range_shapes;
   std::vector<ProfilerOverhead> profiler_overheads;
   Diagnostics diagnostics;
 

@@ -16,6 +16,7 @@ void ReleaseSpareCapacity(Trace& trace) {
   trace.counters.shrink_to_fit();
   trace.graph_node_ids.shrink_to_fit();
   trace.memory_addresses.shrink_to_fit();
+  trace.range_shapes.shrink_to_fit();
   trace.profiler_overheads.shrink_to_fit();
 }
 

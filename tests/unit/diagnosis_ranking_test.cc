@@ -505,14 +505,26 @@ TEST_CASE("dominant phase: a phase whose host waits for the GPU says so", "[diag
 
 namespace {
 
-// An all-reduce launched at `t` for `length`, inside annotation `site` ("" for none).
+// An all-reduce launched at `t` for `length`, inside annotation `site` ("" for none) and, when
+// `elements` > 0, inside PyTorch's "nccl:all_reduce" marker recording a float message of them.
 void AllReduce(TraceBuilder& b,
                std::int64_t& t,
                std::int64_t length,
                const std::string& site,
-               std::int64_t& correlation) {
+               std::int64_t& correlation,
+               std::int64_t elements = 0) {
   if (!site.empty()) {
-    model::Range& r = b.AddRange(model::RangeKind::kUserAnnotation, site, t, t + 2 * kUs);
+    model::Range& r = b.AddRange(model::RangeKind::kUserAnnotation, site, t, t + 3 * kUs);
+    r.pid = 100;
+    r.tid = 101;
+  }
+  if (elements > 0) {
+    b.trace.range_shapes.Add(
+        b.trace.ranges.size(),
+        std::uint64_t{b.trace.strings.Intern("[[" + std::to_string(elements) + "]]")} << 32 |
+            b.trace.strings.Intern(R"(["float"])"));
+    model::Range& r =
+        b.AddRange(model::RangeKind::kUserAnnotation, "nccl:all_reduce", t, t + 2 * kUs);
     r.pid = 100;
     r.tid = 101;
   }
@@ -521,6 +533,13 @@ void AllReduce(TraceBuilder& b,
            correlation);
   ++correlation;
   t += length + 10 * kUs;
+}
+
+std::string CollectiveLine(const report::AnalysisReport& r) {
+  for (const std::string& line : r.diagnosis.support)
+    if (Contains(line, "Grouped by call site"))
+      return line;
+  return "";
 }
 
 }  // namespace
@@ -536,34 +555,51 @@ TEST_CASE("collectives: a call site whose instances spread is said as waiting fo
     AllReduce(b, t, 1 * kMs, "bucket_a", correlation);
   for (int i = 0; i < 5; ++i)
     AllReduce(b, t, i == 2 ? 3 * kMs : 100 * kUs, "", correlation);
-  report::AnalysisReport r = Analyze(b.trace);
-  std::string said;
-  for (const std::string& line : r.diagnosis.support)
-    if (Contains(line, "Grouped by call site"))
-      said = line;
+  std::string said = CollectiveLine(Analyze(b.trace));
   INFO(said);
   CHECK(Contains(said,
                  "the collectives' instances spread at 1 of 2 sites "
                  "(ncclDevKernel_AllReduce_Sum_f32_RING_LL with no range around its launch: 5 "
                  "instances, 100 µs to 3.00 ms, median 100 µs); at the other sites of 3 or more "
                  "instances the longest stays under 4x the median "
-                 "(ncclDevKernel_AllReduce_Sum_f32_RING_LL in bucket_a: 1.00 ms to 1.00 ms, "
-                 "median 1.00 ms)"));
+                 "(ncclDevKernel_AllReduce_Sum_f32_RING_LL in bucket_a: 10 instances, 1.00 ms to "
+                 "1.00 ms, median 1.00 ms)"));
   CHECK(Contains(said,
                  "Of the collectives' 13.4 ms of kernel time, 2.90 ms lies above the spreading "
                  "sites' medians"));
-  // Two sites, each tight, of one kernel name: other message sizes, not waits. Nothing said,
-  // though the name's longest instance is 10x its shortest.
-  TraceBuilder sizes;
-  sizes.Kernel("gemm_kernel", 0, 10 * kMs);
+}
+
+TEST_CASE("collectives: messages of other sizes at one site are transfers, not waits",
+          "[diagnosis][collectives]") {
+  // One site, no range: five 1 ms all-reduces of 64 MB and five 0.1 ms of 4 MB, each in its
+  // nccl:all_reduce marker. By kernel name alone the site would spread 10x; by message it is
+  // tight, and the bandwidth of each message is its bytes over its median instance.
+  TraceBuilder b;
+  b.Kernel("gemm_kernel", 0, 10 * kMs);
+  std::int64_t t = 10 * kMs, correlation = 1;
+  for (int i = 0; i < 10; ++i) {
+    bool large = i % 2 == 0;
+    AllReduce(b, t, large ? 1 * kMs : 100 * kUs, "", correlation, large ? 16'000'000 : 1'000'000);
+  }
+  std::string said = CollectiveLine(Analyze(b.trace));
+  INFO(said);
+  CHECK(Contains(said,
+                 "the collectives' instances are tight at every site of 3 or more instances, the "
+                 "longest under 4x the median (ncclDevKernel_AllReduce_Sum_f32_RING_LL of 64.0 MB "
+                 "(nccl:all_reduce [[16000000]]) with no range around its launch: 5 instances, "
+                 "1.00 ms to 1.00 ms, median 1.00 ms (64.0 GB/s); "
+                 "ncclDevKernel_AllReduce_Sum_f32_RING_LL of 4.00 MB (nccl:all_reduce "
+                 "[[1000000]]) with no range around its launch: 5 instances, 100 µs to 100 µs, "
+                 "median 100 µs (40.0 GB/s)): on this rank's evidence their 5.50 ms of kernel time "
+                 "is transfer time"));
+  // Without the markers the same instances spread at one site.
+  TraceBuilder unmarked;
+  unmarked.Kernel("gemm_kernel", 0, 10 * kMs);
   t = 10 * kMs;
   correlation = 1;
   for (int i = 0; i < 10; ++i)
-    AllReduce(sizes, t, 1 * kMs, "bucket_a", correlation);
-  for (int i = 0; i < 10; ++i)
-    AllReduce(sizes, t, 100 * kUs, "bucket_b", correlation);
-  for (const std::string& line : Analyze(sizes.trace).diagnosis.support)
-    CHECK_FALSE(Contains(line, "Grouped by call site"));
+    AllReduce(unmarked, t, i % 2 == 0 ? 1 * kMs : 100 * kUs, "", correlation);
+  CHECK(Contains(CollectiveLine(Analyze(unmarked.trace)), "spread at 1 of 1 sites"));
 }
 
 TEST_CASE("host-bound: a single-process DataLoader is named with its remedy", "[diagnosis][host]") {

@@ -109,6 +109,8 @@ TEST_CASE("Kineto cuda_sync, annotations, cpu_op and driver calls", "[kineto]") 
           "ts": 0, "dur": 100},
          {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 10, "tid": 11, "ts": 1,
           "dur": 50},
+         {"ph": "X", "cat": "user_annotation", "name": "nccl:all_reduce", "pid": 10, "tid": 11,
+          "ts": 1, "dur": 2, "args": {"Input Dims": [[45310188]], "Input type": ["float"]}},
          {"ph": "X", "cat": "gpu_user_annotation", "name": "forward", "pid": 0, "tid": 7,
           "ts": 2, "dur": 40, "args": {"device": 0, "stream": 7}},
          {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 10, "tid": 11, "ts": 3,
@@ -124,13 +126,20 @@ TEST_CASE("Kineto cuda_sync, annotations, cpu_op and driver calls", "[kineto]") 
   CHECK(trace.syncs[1].kind == model::SyncKind::kEvent);  // from the name
   CHECK(trace.syncs[1].device == 2);
   CHECK(trace.syncs[1].stream == 4);  // "stream 4"
-  REQUIRE(trace.ranges.size() == 3);
+  REQUIRE(trace.ranges.size() == 4);
   CHECK(trace.ranges[0].kind == model::RangeKind::kProfilerStep);
   CHECK(trace.ranges[1].kind == model::RangeKind::kUserAnnotation);
   CHECK(trace.ranges[1].pid == 10);
-  CHECK(trace.ranges[2].kind == model::RangeKind::kGpuUserAnnotation);
-  CHECK(trace.ranges[2].device == 0);
-  CHECK(trace.ranges[2].stream == 7);
+  CHECK(trace.ranges[3].kind == model::RangeKind::kGpuUserAnnotation);
+  CHECK(trace.ranges[3].device == 0);
+  CHECK(trace.ranges[3].stream == 7);
+  // A collective's marker keeps its message shape beside the range (Trace::range_shapes).
+  CHECK_FALSE(trace.range_shapes.Find(1));
+  REQUIRE(trace.range_shapes.Find(2));
+  CHECK(trace.Name(static_cast<model::NameId>(*trace.range_shapes.Find(2) >> 32)) ==
+        "[[45310188]]");
+  CHECK(trace.Name(static_cast<model::NameId>(*trace.range_shapes.Find(2) & 0xffffffffu)) ==
+        R"(["float"])");
   REQUIRE(trace.host_ops.size() == 1);
   CHECK(trace.Name(trace.host_ops[0].input_dims) == "[[2,3],[3,4]]");
   CHECK(trace.Name(trace.host_ops[0].input_types) == R"(["float","float"])");
