@@ -1239,3 +1239,32 @@ TEST_CASE("Exposed copies past the triage's first yes are named, pageable ones w
   for (const std::string& line : Analyze(unknown.trace).diagnosis.support)
     CHECK(line.find("pageable host side") == std::string::npos);
 }
+
+TEST_CASE("Host-blocking syncs are told apart by the operator around them",
+          "[diagnosis][syncs]") {
+  TraceBuilder b;
+  std::int64_t t = 0, correlation = 1;
+  // op > inner op > [a copy of `kind`] + cudaStreamSynchronize; kind kUnknown: no copy.
+  auto sync_in = [&](const std::string& outer, const std::string& inner, model::CopyKind kind) {
+    b.Op(outer, t, t + 100 * kUs);
+    b.Op(inner, t + 1 * kUs, t + 99 * kUs);
+    if (kind != model::CopyKind::kUnknown) {
+      b.Api("cudaMemcpyAsync", t + 2 * kUs, t + 3 * kUs, correlation);
+      b.Memcpy(kind, t + 4 * kUs, t + 20 * kUs, 1 << 20, correlation);
+      ++correlation;
+    }
+    b.Api("cudaStreamSynchronize", t + 5 * kUs, t + 90 * kUs);
+    t += 200 * kUs;
+  };
+  sync_in("aten::to", "aten::copy_", model::CopyKind::kHtoD);  // an input batch to the GPU
+  sync_in("aten::to", "aten::copy_", model::CopyKind::kDtoH);  // split sizes to the host
+  sync_in("aten::item", "aten::_local_scalar_dense", model::CopyKind::kDtoH);
+  sync_in("aten::nonzero", "aten::nonzero", model::CopyKind::kUnknown);
+  b.Api("cudaDeviceSynchronize", t, t + 10 * kUs);  // outside any operator
+  analysis::ExperimentContext::SyncCallers c = analysis::SyncCallersOf(b.trace);
+  CHECK(c.calls == 5);
+  CHECK(c.copies_to_device == 1);
+  CHECK(c.copies_to_host == 1);
+  CHECK(c.scalar_reads == 1);
+  CHECK(c.data_dependent == 1);
+}

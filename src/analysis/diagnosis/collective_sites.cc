@@ -15,6 +15,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "analysis/core/host_intervals.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/findings/findings.h"
 #include "analysis/kernel/readable_name.h"
@@ -32,8 +33,6 @@ constexpr std::size_t kSiteInstances = 3;
 // The evidence is given when the time above the spreading sites' medians is this share of the
 // collectives' time.
 constexpr double kExcessShare = 0.10;
-// How far back from a call to look for the range around it (sibling ranges before it).
-constexpr std::size_t kRangeWalk = 512;
 constexpr std::size_t kSitesNamed = 3;
 
 // A collective's own marker range (PyTorch's record_param_comms names it "nccl:all_reduce"):
@@ -94,50 +93,9 @@ struct Site {
   bool spreads = false;
 };
 
-// Host intervals per thread, by start, each with a payload: the innermost one around a call.
-template <class Payload>
-class Around {
- public:
-  void Add(std::int64_t pid, std::int64_t tid, model::TimeNs start, model::TimeNs end, Payload p) {
-    by_thread_[{pid, tid}].push_back({start, end, std::move(p)});
-  }
-  void Sort() {
-    for (auto& [thread, items] : by_thread_)
-      std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-        return a.start < b.start;
-      });
-  }
-  // The latest-starting interval that contains the call; nullptr when none (within kRangeWalk
-  // intervals before it).
-  const Payload* Of(const model::ApiCall& call) const {
-    auto it = by_thread_.find({call.pid, call.tid});
-    if (it == by_thread_.end())
-      return nullptr;
-    const std::vector<Item>& items = it->second;
-    auto end = std::upper_bound(
-        items.begin(), items.end(), call.start_ns, [](model::TimeNs t, const Item& item) {
-          return t < item.start;
-        });
-    for (std::size_t walked = 0; end != items.begin() && walked < kRangeWalk; ++walked) {
-      const Item& item = *--end;
-      if (item.end >= call.end_ns)
-        return &item.payload;
-    }
-    return nullptr;
-  }
-
- private:
-  struct Item {
-    model::TimeNs start = 0;
-    model::TimeNs end = 0;
-    Payload payload;
-  };
-  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Item>> by_thread_;
-};
-
 // The annotation and NVTX ranges a site is named by (not the collectives' own markers).
-Around<std::string_view> SiteRanges(const model::Trace& trace) {
-  Around<std::string_view> out;
+HostIntervals<std::string_view> SiteRanges(const model::Trace& trace) {
+  HostIntervals<std::string_view> out;
   for (const model::Range& r : trace.ranges) {
     if ((r.kind == model::RangeKind::kUserAnnotation || r.kind == model::RangeKind::kNvtx) &&
         !IsCollectiveMarker(trace.Name(r.name)))
@@ -149,8 +107,8 @@ Around<std::string_view> SiteRanges(const model::Trace& trace) {
 
 // The collectives' markers that record their message: "nccl:all_reduce" annotations with shapes
 // (Trace::range_shapes) and record_param_comms operators with them.
-Around<Message> MessageMarkers(const model::Trace& trace) {
-  Around<Message> out;
+HostIntervals<Message> MessageMarkers(const model::Trace& trace) {
+  HostIntervals<Message> out;
   auto add = [&](model::NameId name, model::NameId dims, model::NameId types, const auto& r) {
     // A marker without a readable size still counts: the innermost marker is the collective's
     // own, and one around it belongs to another collective.
@@ -222,8 +180,8 @@ std::string CollectiveWaitText(const model::Trace& trace,
     return "";
   // Per name id: 0 unknown, 1 a collective, 2 not.
   std::vector<std::uint8_t> is_collective(trace.strings.size(), 0);
-  Around<std::string_view> ranges = SiteRanges(trace);
-  Around<Message> markers = MessageMarkers(trace);
+  HostIntervals<std::string_view> ranges = SiteRanges(trace);
+  HostIntervals<Message> markers = MessageMarkers(trace);
   std::map<std::tuple<model::NameId, std::string_view, bool, model::NameId, model::NameId,
                       model::NameId>,
            Site>

@@ -116,6 +116,17 @@ struct ExperimentContext {
   // Host-blocking synchronizations in the window and the steps they recur in: a graph cannot
   // hold a host wait, so a step that synchronizes is captured only between them.
   std::int64_t blocking_syncs = 0;
+  // Of the blocking sync calls, those inside a copy operator (aten::copy_, aten::to) that copies
+  // to the device (a copy from pageable host memory waits) or to the host (the host reads the
+  // data), a scalar read (.item()) or an operator whose output size depends on the data
+  // (nonzero, masked_select, unique): SyncCallersOf.
+  struct SyncCallers {
+    std::int64_t calls = 0;
+    std::int64_t copies_to_device = 0;
+    std::int64_t copies_to_host = 0;
+    std::int64_t scalar_reads = 0;
+    std::int64_t data_dependent = 0;
+  } sync_callers;
   std::int64_t steps = 0;
   // No repeated region: fewer than two steps, and the kernel with the most time ran fewer than
   // kOneShotInstances times (a test or a single call): there is no later iteration to profile,

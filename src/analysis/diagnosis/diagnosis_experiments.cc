@@ -21,13 +21,36 @@ namespace {
 std::string SyncsInStepText(const ExperimentContext& context) {
   if (context.steps < 2 || context.blocking_syncs < 2 * context.steps)
     return "";
+  // What they wait for, by the operator around each sync call; the remedy of each.
+  const ExperimentContext::SyncCallers& c = context.sync_callers;
+  std::string callers;
+  auto add = [&](std::int64_t n, std::string_view what) {
+    if (n > 0)
+      callers += fmt::format("{}{} {}", callers.empty() ? "" : "; ", n, what);
+  };
+  add(c.copies_to_device,
+      "inside copy operators (aten::copy_, aten::to) that copy to the device: a copy from "
+      "pageable host memory waits for the GPU, so pin those host tensors "
+      "(DataLoader(pin_memory=True), tensor.pin_memory()) and copy with .to(device, "
+      "non_blocking=True)");
+  add(c.copies_to_host,
+      "inside copy operators that copy to the host, whose data the host then reads: read it "
+      "less often or later in the step");
+  add(c.scalar_reads, "read a scalar (.item()): keep the value on the GPU or read it less often");
+  add(c.data_dependent,
+      "inside operators whose output size depends on the data (nonzero, masked_select, "
+      "unique): give them a static size where the operator allows one");
   return fmt::format(
       " The window holds {} host-blocking synchronizations over its {} steps ({:.0f} a step): a "
-      "graph cannot hold a host wait, so only the stretches between them can be captured; "
-      "remove the ones that are not needed (.item(), data-dependent sizes) first.",
+      "graph cannot hold a host wait, so only the stretches between them can be captured; {}.",
       context.blocking_syncs,
       context.steps,
-      static_cast<double>(context.blocking_syncs) / static_cast<double>(context.steps));
+      static_cast<double>(context.blocking_syncs) / static_cast<double>(context.steps),
+      callers.empty()
+          ? std::string("remove the ones that are not needed (.item(), data-dependent sizes) first")
+          : fmt::format("of the {} sync calls, {}; remove the ones that are not needed first",
+                        c.calls,
+                        callers));
 }
 
 // The advice sends a GEMM-shaped FP32 kernel to a library GEMM on tensor cores: its bound is at

@@ -148,6 +148,9 @@ std::string CollectiveWaitText(const model::Trace& trace,
                                const CorrelationIndex& index,
                                const report::AnalysisReport& r);
 
+// The blocking sync calls by the operator around them (sync_callers.cc).
+ExperimentContext::SyncCallers SyncCallersOf(const model::Trace& trace);
+
 // Any coverage gap, as evidence (the launch-queue sentence has its own line: diagnosis.queue).
 void AddQueueAndCoverage(report::Diagnosis& d, const IdleAttribution& idle);
 

@@ -1,0 +1,78 @@
+// What the host-blocking synchronizations of a window wait for, by the framework operator around
+// each call: a copy from pageable host memory (PyTorch's copy_ synchronizes after the copy unless
+// the source is pinned and non_blocking is set), a scalar read (.item()), or an operator whose
+// output size depends on the data. Each has its own remedy, and only the last cannot go (k2021:
+// the two synchronizations of each step are the input batch's pageable copies, not .item()).
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "analysis/core/host_intervals.h"
+#include "analysis/core/names.h"
+#include "analysis/diagnosis/diagnosis_parts.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+constexpr std::array<std::string_view, 3> kCopyOps = {"aten::copy_", "aten::_to_copy", "aten::to"};
+constexpr std::array<std::string_view, 2> kScalarReads = {"aten::item",
+                                                          "aten::_local_scalar_dense"};
+constexpr std::array<std::string_view, 6> kDataDependent = {"aten::nonzero",
+                                                            "aten::masked_select",
+                                                            "aten::unique",
+                                                            "aten::_unique2",
+                                                            "aten::unique_consecutive",
+                                                            "aten::repeat_interleave"};
+
+template <std::size_t N>
+bool OneOf(std::string_view name, const std::array<std::string_view, N>& names) {
+  for (std::string_view n : names) {
+    if (name == n)
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+ExperimentContext::SyncCallers SyncCallersOf(const model::Trace& trace) {
+  ExperimentContext::SyncCallers out;
+  HostIntervals<std::uint32_t> ops;  // host op indices
+  for (std::size_t i = 0; i < trace.host_ops.size(); ++i) {
+    const model::HostOp& op = trace.host_ops[i];
+    ops.Add(op.pid, op.tid, op.start_ns, op.end_ns, static_cast<std::uint32_t>(i));
+  }
+  ops.Sort();
+  // The copy operators that copy from host to device: their copies' direction, by correlation.
+  std::unordered_map<std::int64_t, model::CopyKind> copy_kind;
+  for (const model::GpuActivity& a : trace.activities) {
+    if (a.kind == model::ActivityKind::kMemcpy && a.correlation != model::kNoId)
+      copy_kind.emplace(a.correlation, a.copy_kind);
+  }
+  std::unordered_set<std::uint32_t> to_device;
+  for (const model::ApiCall& call : trace.api_calls) {
+    auto it = copy_kind.find(call.correlation);
+    if (it == copy_kind.end() || it->second != model::CopyKind::kHtoD)
+      continue;
+    if (const std::uint32_t* op = ops.Of(call))
+      to_device.insert(*op);
+  }
+  for (const model::ApiCall& call : trace.api_calls) {
+    if (!IsBlockingSyncApi(trace.Name(call.name)))
+      continue;
+    ++out.calls;
+    const std::uint32_t* op = ops.Of(call);
+    if (!op)
+      continue;
+    std::string_view name = trace.Name(trace.host_ops[*op].name);
+    if (OneOf(name, kCopyOps))
+      ++(to_device.contains(*op) ? out.copies_to_device : out.copies_to_host);
+    out.scalar_reads += OneOf(name, kScalarReads);
+    out.data_dependent += OneOf(name, kDataDependent);
+  }
+  return out;
+}
+
+}  // namespace gpuperf::analysis
