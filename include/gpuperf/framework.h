@@ -185,8 +185,13 @@ struct ResizedEmbedding {
 // one input (Hugging Face's zero-shot pipelines) prepares and encodes the same data each time;
 // whether the runs see the same data the trace cannot show (it records shapes, not values).
 struct RepeatedForward {
-  std::string module;          // the outermost module class: "Owlv2ForObjectDetection"
-  std::int64_t runs = 0;       // its instances
+  // The module class that repeats whole: the outermost one ("Owlv2ForObjectDetection"), or
+  // when its runs differ elsewhere (text of other lengths), the part of it that repeats with the
+  // most host time, one instance in each run.
+  std::string module;
+  std::string within;          // the outermost class when `module` is a part of it; else ""
+  std::string call;            // the innermost Python frame around all runs; "" when none
+  std::int64_t runs = 0;       // the outermost class's instances
   std::int64_t operators = 0;  // operator calls in each
   std::string load;            // the load function, as its Python frame names it
   std::int64_t loads = 0;      // its calls (outermost ones), fewer than runs

@@ -131,6 +131,8 @@ void AddFrameworkJson(Json& json, const FrameworkView& view) {
   });
   framework["repeated_forward"] = view.repeated_forward
                                      ? Json{{"module", view.repeated_forward->module},
+                                            {"within", view.repeated_forward->within},
+                                            {"call", view.repeated_forward->call},
                                             {"runs", view.repeated_forward->runs},
                                             {"operators", view.repeated_forward->operators},
                                             {"load", view.repeated_forward->load},

@@ -181,6 +181,8 @@ TEST_CASE("Repeated forward: one loaded input run through the model on the same 
   CHECK(f.operators == 1);
   CHECK(f.load == "transformers/image_utils.py(508): load_image");
   CHECK(f.loads == 1);
+  CHECK(f.within.empty());
+  CHECK(f.call == "pipelines/base.py(1306): __call__");
   CHECK(f.repeats_ns == 20 * kMs);  // from the first run's end (10 ms) to the last's (30 ms)
 
   // Not repeated work: an input loaded per run (a loop over inputs), a run on other shapes, no
@@ -219,9 +221,10 @@ TEST_CASE("Input check: repeated runs of one loaded input come before the experi
         "it runs Model 3 times on the same shapes from 1 loaded input: at most 3.00x faster if "
         "the runs repeat one computation");
   CHECK(d.next_experiment.starts_with(
-      "Check the work against its input first: Model runs 3 times, each the same 1 operator "
-      "call on the same input shapes, while the window loads its input once "
-      "(transformers/image_utils.py(508): load_image)"));
+      "Check the work against its input first: Model runs 3 times, all inside one call of "
+      "pipelines/base.py(1306): __call__, each the same 1 operator call on the same input "
+      "shapes, while the window loads its input once (transformers/image_utils.py(508): "
+      "load_image)"));
   CHECK(Contains(d.next_experiment, "that removes at most the 20.0 ms from the end of the first run"));
   CHECK(Contains(d.next_experiment, "For the input as it is: "));
   CHECK(Contains(d.scope, "1 loaded input runs through Model 3 times"));
@@ -252,4 +255,32 @@ TEST_CASE("Input check: the other half's statement is for the input as it is",
         "This statement is for the input as it is: the input check above (its "
         "TimesformerEmbeddings resize a learned embedding 16x, from 8 to 128 positions) changes "
         "the work its bound rests on, so settle the check before acting on it.");
+}
+
+TEST_CASE("Repeated forward: a part that repeats whole beside a part that differs",
+          "[framework][input]") {
+  // Three runs of Model_0 on one loaded image: its Vision_0 sees the same shapes each time, its
+  // Text_0 a prompt of another length each time (labels of other token counts).
+  TraceBuilder b;
+  b.Api("cudaGetDevice", 0, 1000);
+  b.Frame("pipelines/base.py(1306): __call__", 0, 31 * kMs);
+  b.Frame("transformers/image_utils.py(508): load_image", 10, 60);
+  for (int i = 0; i < 3; ++i) {
+    std::int64_t t = i * 10 * kMs;
+    b.Frame("nn.Module: Model_0", t + 5 * kMs, t + 10 * kMs);
+    b.Frame("nn.Module: Text_0", t + 5 * kMs, t + 6 * kMs);
+    b.Op("aten::embedding", t + 5 * kMs + 10, t + 6 * kMs - 10).input_dims =
+        b.trace.strings.Intern("[[1, " + std::to_string(4 + i) + "]]");
+    b.Frame("nn.Module: Vision_0", t + 6 * kMs, t + 10 * kMs);
+    b.Op("aten::conv2d", t + 6 * kMs + 10, t + 10 * kMs - 10).input_dims =
+        b.trace.strings.Intern(kImage);
+  }
+  gpuperf::report::AnalysisReport r = gpuperf::analysis::Analyze(b.trace);
+  REQUIRE(r.framework.repeated_forward);
+  const gpuperf::report::RepeatedForward& f = *r.framework.repeated_forward;
+  CHECK(f.module == "Vision");
+  CHECK(f.within == "Model");
+  CHECK(f.runs == 3);
+  CHECK(f.operators == 1);
+  CHECK(f.repeats_ns == 20 * kMs);  // the runs of Model_0: ends at 10, 20 and 30 ms
 }

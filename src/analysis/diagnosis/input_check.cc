@@ -114,10 +114,12 @@ std::optional<Check> RepeatCheck(const report::FrameworkView& view,
                         f.module,
                         f.runs);
   std::string evidence = fmt::format(
-      "{} runs {} times, each the same {} operator call{} on the same input shapes, while the "
-      "window loads its input {} ({})",
+      "{} runs {} times{}{}, each the same {} operator call{} on the same input shapes, while "
+      "the window loads its input {} ({})",
       f.module,
       f.runs,
+      f.within.empty() ? "" : fmt::format(" (in each run of {})", f.within),
+      f.call.empty() ? "" : fmt::format(", all inside one call of {}", f.call),
       f.operators,
       Plural(f.operators),
       f.loads == 1 ? std::string("once") : fmt::format("{} times", f.loads),

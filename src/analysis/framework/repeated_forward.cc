@@ -51,8 +51,8 @@ bool IsInputLoad(std::string_view frame) {
 }
 
 // The outermost load calls of the trace (a load inside another, on its thread, is part of it),
-// and the name of the first.
-std::pair<std::int64_t, std::string_view> InputLoads(const model::Trace& trace) {
+// and the first of them.
+std::pair<std::int64_t, const model::PythonFrame*> InputLoads(const model::Trace& trace) {
   std::vector<const model::PythonFrame*> loads;
   for (const model::PythonFrame& f : trace.python_frames) {
     if (IsInputLoad(trace.Name(f.name)))
@@ -69,7 +69,7 @@ std::pair<std::int64_t, std::string_view> InputLoads(const model::Trace& trace) 
     open = f;
     ++outermost;
   }
-  return {outermost, loads.empty() ? std::string_view() : trace.Name(loads.front()->name)};
+  return {outermost, loads.empty() ? nullptr : loads.front()};
 }
 
 // An order-free signature of a run's operators: equal multisets of (operator, input shapes) give
@@ -87,6 +87,37 @@ std::uint64_t Mix(std::uint64_t x) {  // splitmix64's finalizer
   x ^= x >> 27;
   x *= 0x94d049bb133111ebULL;
   return x ^ (x >> 31);
+}
+
+// The innermost Python frame, not a module frame, around the load and all the runs on their
+// thread: the one call that loaded the input and ran the model on it. A callable object's
+// `__call__` (a pipeline's) names it better than the iterator steps inside it, so the innermost
+// `__call__` wins ("transformers/pipelines/zero_shot_object_detection.py(65): __call__"); ""
+// when none.
+std::string_view EnclosingCall(const model::Trace& trace,
+                               const model::PythonFrame& load,
+                               std::vector<const model::PythonFrame*> runs) {
+  runs.push_back(&load);
+  model::TimeNs first = runs.front()->start_ns, last = runs.front()->end_ns;
+  for (const model::PythonFrame* r : runs) {
+    if (r->thread != runs.front()->thread)
+      return "";
+    first = std::min(first, r->start_ns);
+    last = std::max(last, r->end_ns);
+  }
+  const model::PythonFrame* innermost = nullptr;
+  const model::PythonFrame* call = nullptr;
+  for (const model::PythonFrame& f : trace.python_frames) {
+    if (f.thread != runs.front()->thread || f.start_ns > first || f.end_ns < last ||
+        !ModuleInstanceName(trace.Name(f.name)).empty())
+      continue;
+    if (!innermost || f.start_ns > innermost->start_ns)
+      innermost = &f;
+    if (trace.Name(f.name).ends_with("): __call__") && (!call || f.start_ns > call->start_ns))
+      call = &f;
+  }
+  const model::PythonFrame* best = call ? call : innermost;
+  return best ? trace.Name(best->name) : std::string_view();
 }
 
 }  // namespace
@@ -126,40 +157,83 @@ std::optional<report::RepeatedForward> RepeatedForwardCheck(const FrameworkInput
   auto [loads, load] = InputLoads(trace);
   if (loads < 1 || loads >= instances[module])
     return std::nullopt;
-  std::map<std::size_t, Signature> runs;  // by root node
+  // The runs (the outermost instances of `module`), and per class the instances in each run: a
+  // class with one instance in every run (the run's own class among them) can repeat whole.
+  std::map<std::size_t, std::size_t> run_of;  // root node -> run index
   for (std::size_t i = 0; i < tree.modules.size(); ++i) {
     if (root[i] == i && class_of(i) == module)
-      runs[i];
+      run_of.emplace(i, run_of.size());
   }
+  const std::size_t runs = run_of.size();
+  std::map<std::string_view, std::vector<int>> per_run;
+  for (std::size_t i = 0; i < tree.modules.size(); ++i) {
+    if (auto run = run_of.find(root[i]); run != run_of.end()) {
+      std::vector<int>& counts = per_run[class_of(i)];
+      counts.resize(runs);
+      ++counts[run->second];
+    }
+  }
+  std::map<std::string_view, std::vector<Signature>> signatures;  // per candidate class, per run
+  std::map<std::string_view, std::int64_t> candidate_wall;
+  for (const auto& [name, counts] : per_run) {
+    if (std::all_of(counts.begin(), counts.end(), [](int n) { return n == 1; }))
+      signatures[name].resize(runs);
+  }
+  for (std::size_t i = 0; i < tree.modules.size(); ++i) {
+    if (run_of.contains(root[i]) && signatures.contains(class_of(i))) {
+      const model::PythonFrame& f = trace.python_frames[tree.modules[i].frame];
+      candidate_wall[class_of(i)] += f.end_ns - f.start_ns;
+    }
+  }
+  // Each operator counts in every candidate instance around it.
   for (const OpInstance& op : tree.ops) {
     if (op.module == kNone)
       continue;
-    auto run = runs.find(root[static_cast<std::size_t>(op.module)]);
-    if (run == runs.end())
+    auto run = run_of.find(root[static_cast<std::size_t>(op.module)]);
+    if (run == run_of.end())
       continue;
     const model::HostOp& host = trace.host_ops[op.source];
     std::uint64_t h = Mix((static_cast<std::uint64_t>(host.name) << 32) ^ host.input_dims);
-    Signature& s = run->second;
-    ++s.operators;
-    s.sum += h;
-    s.sum_of_squares += h * h;
+    for (std::int32_t node = op.module; node != kNone;
+         node = tree.modules[static_cast<std::size_t>(node)].parent) {
+      auto it = signatures.find(class_of(static_cast<std::size_t>(node)));
+      if (it == signatures.end())
+        continue;
+      Signature& s = it->second[run->second];
+      ++s.operators;
+      s.sum += h;
+      s.sum_of_squares += h * h;
+    }
   }
-  const Signature& first = runs.begin()->second;
-  if (first.operators == 0 ||
-      !std::all_of(runs.begin(), runs.end(), [&](const auto& r) { return r.second == first; }))
+  // The class that repeats whole with the most host time: the run's own class when the runs
+  // are equal throughout, else a part of it (a vision tower beside text of other lengths).
+  std::string_view repeated;
+  for (const auto& [name, per] : signatures) {
+    bool equal = per.front().operators > 0 &&
+                 std::all_of(per.begin(), per.end(), [&](const Signature& s) {
+                   return s == per.front();
+                 });
+    if (equal && (repeated.empty() || candidate_wall[name] > candidate_wall[repeated]))
+      repeated = name;
+  }
+  if (repeated.empty())
     return std::nullopt;
-  std::vector<model::TimeNs> ends;
-  for (const auto& [node, signature] : runs)
-    ends.push_back(trace.python_frames[tree.modules[node].frame].end_ns);
-  std::sort(ends.begin(), ends.end());
+  std::vector<const model::PythonFrame*> frames;
+  for (const auto& [node, index] : run_of)
+    frames.push_back(&trace.python_frames[tree.modules[node].frame]);
+  std::sort(frames.begin(), frames.end(), [](const auto* a, const auto* b) {
+    return a->end_ns < b->end_ns;
+  });
   report::RepeatedForward out;
-  out.module = std::string(module);
-  out.runs = static_cast<std::int64_t>(runs.size());
-  out.operators = first.operators;
-  out.load = std::string(load);
+  out.module = std::string(repeated);
+  out.within = repeated == module ? "" : std::string(module);
+  out.call = std::string(EnclosingCall(trace, *load, frames));
+  out.runs = static_cast<std::int64_t>(runs);
+  out.operators = signatures[repeated].front().operators;
+  out.load = std::string(trace.Name(load->name));
   out.loads = loads;
-  out.repeats_start_ns = ends.front();
-  out.repeats_ns = ends.back() - ends.front();
+  out.repeats_start_ns = frames.front()->end_ns;
+  out.repeats_ns = frames.back()->end_ns - frames.front()->end_ns;
   return out;
 }
 
