@@ -130,15 +130,15 @@ void AddFrameworkJson(Json& json, const FrameworkView& view) {
                 {"growth", RoundedNumber(e.Growth(), 6)}};
   });
   framework["repeated_forward"] = view.repeated_forward
-                                     ? Json{{"module", view.repeated_forward->module},
-                                            {"within", view.repeated_forward->within},
-                                            {"call", view.repeated_forward->call},
-                                            {"runs", view.repeated_forward->runs},
-                                            {"operators", view.repeated_forward->operators},
-                                            {"load", view.repeated_forward->load},
-                                            {"loads", view.repeated_forward->loads},
-                                            {"repeats_ns", view.repeated_forward->repeats_ns}}
-                                     : Json(nullptr);
+                                      ? Json{{"module", view.repeated_forward->module},
+                                             {"within", view.repeated_forward->within},
+                                             {"call", view.repeated_forward->call},
+                                             {"runs", view.repeated_forward->runs},
+                                             {"operators", view.repeated_forward->operators},
+                                             {"load", view.repeated_forward->load},
+                                             {"loads", view.repeated_forward->loads},
+                                             {"repeats_ns", view.repeated_forward->repeats_ns}}
+                                      : Json(nullptr);
   json[json_fields::kFramework] = std::move(framework);
   json[json_fields::kOperators] = ArrayOf(view.operators, OperatorJson);
   json[json_fields::kCategories] = ArrayOf(view.categories, CategoryJson);

@@ -1182,9 +1182,10 @@ TEST_CASE("triage: exposed copies under the transfer share but material are name
   CHECK(Contains(lines, "Overlapped with kernels or removed, they would give at most 1.12x"));
 }
 
-TEST_CASE("Exposed copies past the triage's first yes are named, pageable ones with the pinned "
-          "bound at the host link's peak",
-          "[diagnosis][copies]") {
+TEST_CASE(
+    "Exposed copies past the triage's first yes are named, pageable ones with the pinned "
+    "bound at the host link's peak",
+    "[diagnosis][copies]") {
   // Host-bound: 55 ms of host work between two synchronous 256 MB copies from pageable memory,
   // each 20 ms (12.8 GB/s), on an A100 (PCIe Gen4: 32 GB/s each way, 8 ms for 256 MB).
   TraceBuilder b;
@@ -1240,8 +1241,7 @@ TEST_CASE("Exposed copies past the triage's first yes are named, pageable ones w
     CHECK(line.find("pageable host side") == std::string::npos);
 }
 
-TEST_CASE("Host-blocking syncs are told apart by the operator around them",
-          "[diagnosis][syncs]") {
+TEST_CASE("Host-blocking syncs are told apart by the operator around them", "[diagnosis][syncs]") {
   TraceBuilder b;
   std::int64_t t = 0, correlation = 1;
   // op > inner op > [a copy of `kind`] + cudaStreamSynchronize; kind kUnknown: no copy.

@@ -529,8 +529,8 @@ void AllReduce(TraceBuilder& b,
     r.tid = 101;
   }
   b.Api("cudaLaunchKernel", t, t + 1 * kUs, correlation);
-  b.Kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL", t + 5 * kUs, t + 5 * kUs + length,
-           correlation);
+  b.Kernel(
+      "ncclDevKernel_AllReduce_Sum_f32_RING_LL", t + 5 * kUs, t + 5 * kUs + length, correlation);
   ++correlation;
   t += length + 10 * kUs;
 }

@@ -1,5 +1,7 @@
 // The input checked against the model (src/analysis/framework/resized_embeddings.cc,
 // src/analysis/diagnosis/input_check.cc): a learned embedding resized in the forward pass.
+#include "analysis/diagnosis/input_check.h"
+
 #include "gpuperf/analyze.h"
 
 #include <catch2/catch.hpp>
@@ -7,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "analysis/diagnosis/input_check.h"
 #include "analysis_builder.h"
 
 namespace {
@@ -225,7 +226,8 @@ TEST_CASE("Input check: repeated runs of one loaded input come before the experi
       "pipelines/base.py(1306): __call__, each the same 1 operator call on the same input "
       "shapes, while the window loads its input once (transformers/image_utils.py(508): "
       "load_image)"));
-  CHECK(Contains(d.next_experiment, "that removes at most the 20.0 ms from the end of the first run"));
+  CHECK(Contains(d.next_experiment,
+                 "that removes at most the 20.0 ms from the end of the first run"));
   CHECK(Contains(d.next_experiment, "For the input as it is: "));
   CHECK(Contains(d.scope, "1 loaded input runs through Model 3 times"));
   CHECK(Contains(r.headline,

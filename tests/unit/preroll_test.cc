@@ -133,13 +133,12 @@ TEST_CASE("warm-up step: a first step far above the others' median is left out l
   for (int i = 0; i < 4; ++i) {
     std::int64_t t = starts[i];
     std::int64_t end = i == 0 ? 20 * kMs : t + 10 * kMs;
-    b.AddRange(gpuperf::model::RangeKind::kProfilerStep, "ProfilerStep#" + std::to_string(i + 1),
-               t, end);
+    b.AddRange(
+        gpuperf::model::RangeKind::kProfilerStep, "ProfilerStep#" + std::to_string(i + 1), t, end);
     for (int k = 0; k < 2; ++k) {
       std::int64_t at = t + k * 4 * kMs;
       b.Api("cudaLaunchKernel", at, at + 10'000, correlation);
-      b.Kernel(i == 0 && k == 0 ? "warmup_only" : "step", at + 20'000, at + 3 * kMs,
-               correlation);
+      b.Kernel(i == 0 && k == 0 ? "warmup_only" : "step", at + 20'000, at + 3 * kMs, correlation);
       ++correlation;
     }
   }
@@ -167,7 +166,9 @@ TEST_CASE("warm-up step: a first step far above the others' median is left out l
   TraceBuilder even;
   for (int i = 0; i < 4; ++i)
     even.AddRange(gpuperf::model::RangeKind::kProfilerStep,
-                  "ProfilerStep#" + std::to_string(i + 1), i * 10 * kMs, (i + 1) * 10 * kMs);
+                  "ProfilerStep#" + std::to_string(i + 1),
+                  i * 10 * kMs,
+                  (i + 1) * 10 * kMs);
   even.Api("cudaLaunchKernel", 0, 10'000, 1);
   even.Kernel("step", 20'000, 39 * kMs, 1);
   CHECK(gpuperf::analysis::FindWarmUpStep(even.trace, ComputeTraceWindow(even.trace)).empty());

@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <array>
 #include <limits>
-#include <optional>
-#include <tuple>
 #include <map>
+#include <optional>
 #include <string_view>
+#include <tuple>
 #include <unordered_set>
 #include <vector>
 
@@ -56,8 +56,13 @@ std::int64_t ElementBytes(std::string_view type) {
   if (const shape::FloatType* t = shape::FindFloatType(type))
     return t->bytes;
   static constexpr std::array<std::pair<std::string_view, std::int64_t>, 7> kIntegers{{
-      {"int", 4}, {"long", 8}, {"long int", 8}, {"short", 2}, {"bool", 1},
-      {"unsigned char", 1}, {"signed char", 1},
+      {"int", 4},
+      {"long", 8},
+      {"long int", 8},
+      {"short", 2},
+      {"bool", 1},
+      {"unsigned char", 1},
+      {"signed char", 1},
   }};
   for (const auto& [name, bytes] : kIntegers) {
     if (name == type)
@@ -182,9 +187,10 @@ std::string CollectiveWaitText(const model::Trace& trace,
   std::vector<std::uint8_t> is_collective(trace.strings.size(), 0);
   HostIntervals<std::string_view> ranges = SiteRanges(trace);
   HostIntervals<Message> markers = MessageMarkers(trace);
-  std::map<std::tuple<model::NameId, std::string_view, bool, model::NameId, model::NameId,
-                      model::NameId>,
-           Site>
+  std::map<
+      std::
+          tuple<model::NameId, std::string_view, bool, model::NameId, model::NameId, model::NameId>,
+      Site>
       sites;
   for (const model::GpuActivity& a : trace.activities) {
     if (a.kind != model::ActivityKind::kKernel || a.name >= is_collective.size())
@@ -219,8 +225,9 @@ std::string CollectiveWaitText(const model::Trace& trace,
     s.median = s.durations[(s.durations.size() - 1) / 2];
     for (std::int64_t d : s.durations)
       s.excess += std::max<std::int64_t>(0, d - s.median);
-    s.spreads = s.durations.size() >= kSiteInstances &&
-                static_cast<double>(s.durations.back()) >= kSpreadRatio * static_cast<double>(s.median);
+    s.spreads =
+        s.durations.size() >= kSiteInstances &&
+        static_cast<double>(s.durations.back()) >= kSpreadRatio * static_cast<double>(s.median);
     total += s.total;
     // Orphans have no call site: their instances mix sites, so they say nothing either way.
     if (!s.launched || s.durations.size() < kSiteInstances)

@@ -412,7 +412,6 @@ void SwapStatements(report::Diagnosis& a, report::Diagnosis& b) {
   std::swap(a.missing_evidence, b.missing_evidence);
 }
 
-
 // One ranked next experiment: when the other half of a mixed window bounds a larger gain, and
 // stands on a finding (or the main statement does not either), its experiment comes first.
 void RankStatements(report::Diagnosis& d) {

@@ -209,10 +209,9 @@ std::optional<report::RepeatedForward> RepeatedForwardCheck(const FrameworkInput
   // are equal throughout, else a part of it (a vision tower beside text of other lengths).
   std::string_view repeated;
   for (const auto& [name, per] : signatures) {
-    bool equal = per.front().operators > 0 &&
-                 std::all_of(per.begin(), per.end(), [&](const Signature& s) {
-                   return s == per.front();
-                 });
+    bool equal =
+        per.front().operators > 0 &&
+        std::all_of(per.begin(), per.end(), [&](const Signature& s) { return s == per.front(); });
     if (equal && (repeated.empty() || candidate_wall[name] > candidate_wall[repeated]))
       repeated = name;
   }
