@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <optional>
@@ -26,12 +27,13 @@
 namespace gpuperf::analysis {
 namespace {
 
-// A site spreads when its longest instance takes this many times its median (and it has at
-// least kSiteInstances instances: a median of two says nothing).
-constexpr double kSpreadRatio = 4.0;
+// A site spreads when its slowest call takes this many times its fastest (and it has at least
+// kSiteInstances calls: two say little). The fastest call of a message size is the best
+// estimate of its transfer; time above it is waiting or contention.
+constexpr double kSpreadRatio = 1.5;
 constexpr std::size_t kSiteInstances = 3;
-// The evidence is given when the time above the spreading sites' medians is this share of the
-// collectives' time.
+// From this share of the collectives' time above the spreading sites' fastest calls, the
+// evidence reads as waiting; under it, as transfer time with a few slow calls.
 constexpr double kExcessShare = 0.10;
 constexpr std::size_t kSitesNamed = 3;
 
@@ -90,13 +92,34 @@ struct Site {
   model::NameId kernel = 0;
   std::string_view range;  // "" when no range encloses the launch
   bool launched = true;    // false: no launch call in the trace (an orphan)
-  Message message;         // marker 0: none recorded
+  Message message;         // of its first call; marker 0: none recorded
+  std::int64_t min_bytes = 0, max_bytes = 0;
   std::vector<std::int64_t> durations;
   std::int64_t total = 0;
   std::int64_t median = 0;
-  std::int64_t excess = 0;  // time above the median
+  std::int64_t excess = 0;  // time above the fastest call
   bool spreads = false;
 };
+
+// Messages within a factor of two share a site: a per-step all-to-all whose split sizes vary a
+// little is one site, a gradient bucket of another size is another.
+int SizeBucket(std::int64_t bytes) {
+  return bytes > 0 ? static_cast<int>(std::log2(static_cast<double>(bytes))) : -1;
+}
+
+// NCCL-tests' bus bandwidth factor of a collective on n ranks (the bytes each link carries per
+// byte of message); 0 when the marker names no known collective.
+double BusFactor(std::string_view marker, std::int64_t ranks) {
+  if (ranks < 2)
+    return 0;
+  double n = static_cast<double>(ranks);
+  if (marker.find("all_reduce") != marker.npos || marker.find("allreduce") != marker.npos)
+    return 2 * (n - 1) / n;
+  if (marker.find("all_to_all") != marker.npos || marker.find("all_gather") != marker.npos ||
+      marker.find("reduce_scatter") != marker.npos || marker.find("alltoall") != marker.npos)
+    return (n - 1) / n;
+  return 0;
+}
 
 // The annotation and NVTX ranges a site is named by (not the collectives' own markers).
 HostIntervals<std::string_view> SiteRanges(const model::Trace& trace) {
@@ -144,10 +167,13 @@ HostIntervals<Message> MessageMarkers(const model::Trace& trace) {
 std::string SiteName(const model::Trace& trace, const Site& s) {
   std::string kernel = ReadableKernelName(std::string(trace.Name(s.kernel)));
   if (s.message.bytes > 0)
-    kernel += fmt::format(" of {} ({} {})",
-                          util::FormatBytes(static_cast<double>(s.message.bytes)),
-                          trace.Name(s.message.marker),
-                          trace.Name(s.message.dims));
+    kernel += fmt::format(" of {} ({})",
+                          s.min_bytes == s.max_bytes
+                              ? util::FormatBytes(static_cast<double>(s.min_bytes))
+                              : fmt::format("{} to {}",
+                                            util::FormatBytes(static_cast<double>(s.min_bytes)),
+                                            util::FormatBytes(static_cast<double>(s.max_bytes))),
+                          trace.Name(s.message.marker));
   if (!s.launched)
     return kernel + " without a launch call in the trace";
   if (s.range.empty())
@@ -157,18 +183,25 @@ std::string SiteName(const model::Trace& trace, const Site& s) {
 
 // "<site>: 6 instances, 12.2 ms to 12.5 ms, median 12.3 ms (14.7 GB/s)": the bandwidth of the
 // median instance when the message size is known.
-std::string SiteRange(const model::Trace& trace, const Site& s) {
-  return fmt::format("{}: {} instances, {} to {}, median {}{}",
+std::string SiteRange(const model::Trace& trace, const Site& s, std::int64_t ranks) {
+  // The fastest call's bandwidth: of the message, and on the links when the collective and the
+  // rank count are known (NCCL-tests' bus bandwidth, comparable across collectives).
+  std::string bandwidth;
+  if (s.message.bytes > 0 && s.durations.front() > 0) {
+    double message =
+        static_cast<double>(s.min_bytes) / static_cast<double>(s.durations.front()) * 1e9;
+    double bus = BusFactor(trace.Name(s.message.marker), ranks);
+    bandwidth = bus > 0 ? fmt::format(", fastest {}/s on the links ({} ranks)",
+                                      util::FormatBytes(message * bus),
+                                      ranks)
+                        : fmt::format(", fastest {}/s of message", util::FormatBytes(message));
+  }
+  return fmt::format("{}: {} calls, {} to {}{}",
                      SiteName(trace, s),
                      s.durations.size(),
                      Ms(s.durations.front()),
                      Ms(s.durations.back()),
-                     Ms(s.median),
-                     s.message.bytes > 0 && s.median > 0
-                         ? fmt::format(" ({}/s)",
-                                       util::FormatBytes(static_cast<double>(s.message.bytes) /
-                                                         static_cast<double>(s.median) * 1e9))
-                         : "");
+                     bandwidth);
 }
 
 }  // namespace
@@ -187,11 +220,7 @@ std::string CollectiveWaitText(const model::Trace& trace,
   std::vector<std::uint8_t> is_collective(trace.strings.size(), 0);
   HostIntervals<std::string_view> ranges = SiteRanges(trace);
   HostIntervals<Message> markers = MessageMarkers(trace);
-  std::map<
-      std::
-          tuple<model::NameId, std::string_view, bool, model::NameId, model::NameId, model::NameId>,
-      Site>
-      sites;
+  std::map<std::tuple<model::NameId, std::string_view, bool, model::NameId, int>, Site> sites;
   for (const model::GpuActivity& a : trace.activities) {
     if (a.kind != model::ActivityKind::kKernel || a.name >= is_collective.size())
       continue;
@@ -210,82 +239,96 @@ std::string CollectiveWaitText(const model::Trace& trace,
       if (const Message* m = markers.Of(launch); m && m->bytes > 0)
         message = *m;
     }
-    Site& s = sites[{a.name, range, call >= 0, message.marker, message.dims, message.types}];
-    s.kernel = a.name;
-    s.range = range;
-    s.launched = call >= 0;
-    s.message = message;
+    Site& s = sites[{a.name, range, call >= 0, message.marker, SizeBucket(message.bytes)}];
+    if (s.durations.empty()) {
+      s.kernel = a.name;
+      s.range = range;
+      s.launched = call >= 0;
+      s.message = message;
+      s.min_bytes = s.max_bytes = message.bytes;
+    }
+    s.min_bytes = std::min(s.min_bytes, message.bytes);
+    s.max_bytes = std::max(s.max_bytes, message.bytes);
     s.durations.push_back(a.duration_ns());
     s.total += a.duration_ns();
   }
   std::int64_t total = 0, excess = 0;
   std::vector<const Site*> spread, tight;
-  for (auto& [key, s] : sites) {
-    std::sort(s.durations.begin(), s.durations.end());
-    s.median = s.durations[(s.durations.size() - 1) / 2];
-    for (std::int64_t d : s.durations)
-      s.excess += std::max<std::int64_t>(0, d - s.median);
-    s.spreads =
-        s.durations.size() >= kSiteInstances &&
-        static_cast<double>(s.durations.back()) >= kSpreadRatio * static_cast<double>(s.median);
-    total += s.total;
-    // Orphans have no call site: their instances mix sites, so they say nothing either way.
-    if (!s.launched || s.durations.size() < kSiteInstances)
+  for (auto& [key, site] : sites) {
+    std::sort(site.durations.begin(), site.durations.end());
+    site.median = site.durations[(site.durations.size() - 1) / 2];
+    for (std::int64_t d : site.durations)
+      site.excess += d - site.durations.front();
+    site.spreads = static_cast<double>(site.durations.back()) >=
+                   kSpreadRatio * static_cast<double>(site.durations.front());
+    total += site.total;
+    // Orphans have no call site: their calls mix sites, so they say nothing either way.
+    if (!site.launched || site.durations.size() < kSiteInstances)
       continue;
-    if (s.spreads)
-      excess += s.excess;
-    (s.spreads ? spread : tight).push_back(&s);
+    if (site.spreads)
+      excess += site.excess;
+    (site.spreads ? spread : tight).push_back(&site);
   }
+  if (spread.empty() && tight.empty())
+    return "";
   auto by_time = [](const Site* a, const Site* b) { return a->total > b->total; };
   std::sort(spread.begin(), spread.end(), by_time);
   std::sort(tight.begin(), tight.end(), by_time);
-  std::int64_t tight_ns = 0;
-  for (const Site* t : tight)
-    tight_ns += t->total;
-  std::string steady;
-  for (std::size_t i = 0; i < tight.size() && i < kSitesNamed; ++i)
-    steady += (i ? "; " : "") + SiteRange(trace, *tight[i]);
-  if (spread.empty() || static_cast<double>(excess) < kExcessShare * static_cast<double>(total)) {
-    // No site spreads: on this rank's evidence the time is the transfers', when the tight sites
-    // hold most of it.
-    if (tight.empty() || tight_ns * 2 < total)
-      return "";
-    return fmt::format(
-        "Grouped by call site (kernel name, the innermost annotation range around its launch "
-        "and the message its marker records), the collectives' instances are tight at every "
-        "site of {} or more instances, the longest under {:.0f}x the median ({}): on this rank's "
-        "evidence their {} of kernel time is transfer time, not waits for other ranks, though a "
-        "wait in every instance would hide in the median; the other ranks' traces settle it "
-        "(gpuperf ranks) (trace: kernel durations, annotation ranges, collective markers).",
-        kSiteInstances,
-        kSpreadRatio,
-        steady,
-        Ms(total));
-  }
-  std::string spreading;
-  for (std::size_t i = 0; i < spread.size() && i < kSitesNamed; ++i)
-    spreading += (i ? "; " : "") + SiteRange(trace, *spread[i]);
-  return fmt::format(
-      "Grouped by call site (kernel name, the innermost annotation range around its launch and "
-      "the message its marker records), the collectives' instances spread at {} of {} sites "
-      "({}){}. Of the collectives' {} of kernel time, {} lies above the spreading sites' "
-      "medians. A collective runs until every rank arrives, so a spread at one call site is the "
-      "signature of waiting for other ranks, unless the site moves messages of other sizes its "
-      "marker does not record; it is no measure of the wait, since a wait in every instance "
-      "hides in the median. The other ranks' traces settle it (gpuperf ranks). The timeline "
-      "counts such a wait as GPU busy (trace: kernel durations, annotation ranges, collective "
-      "markers).",
-      spread.size(),
-      sites.size(),
-      spreading,
-      steady.empty() ? ""
-                     : fmt::format("; at the other sites of {} or more instances the longest "
-                                   "stays under {:.0f}x the median ({})",
-                                   kSiteInstances,
-                                   kSpreadRatio,
-                                   steady),
-      Ms(total),
-      Ms(excess));
+  std::int64_t ranks = r.source.world_size.value_or(0);
+  auto list = [&](const std::vector<const Site*>& of) {
+    std::string out;
+    for (std::size_t i = 0; i < of.size() && i < kSitesNamed; ++i)
+      out += (i ? "; " : "") + SiteRange(trace, *of[i], ranks);
+    if (of.size() > kSitesNamed)
+      out += fmt::format("; {} more", of.size() - kSitesNamed);
+    return out;
+  };
+  std::size_t sites_judged = spread.size() + tight.size();
+  std::string text =
+      spread.empty()
+          ? fmt::format(
+                "Grouped by call site (kernel name, the innermost annotation range around its "
+                "launch, and the message size its marker records, within 2x), all {} sites of {} "
+                "or more calls are tight, the slowest call under {:.1f}x the fastest ({}).",
+                sites_judged,
+                kSiteInstances,
+                kSpreadRatio,
+                list(tight))
+          : fmt::format(
+                "Grouped by call site (kernel name, the innermost annotation range around its "
+                "launch, and the message size its marker records, within 2x), {} of the {} sites "
+                "of {} or more calls spread, the slowest call at least {:.1f}x the fastest ({}){}.",
+                spread.size(),
+                sites_judged,
+                kSiteInstances,
+                kSpreadRatio,
+                list(spread),
+                tight.empty() ? ""
+                              : fmt::format("; the other {} {} tight ({})",
+                                            tight.size(),
+                                            tight.size() == 1 ? "is" : "are",
+                                            list(tight)));
+  if (spread.empty())
+    return text +
+           fmt::format(
+               " On this rank's evidence the collectives' {} of kernel time is transfer time, "
+               "though a wait in every call would hide in the fastest; the other ranks' traces "
+               "settle it (gpuperf ranks) (trace: kernel durations, annotation ranges, collective "
+               "markers).",
+               Ms(total));
+  bool waits = static_cast<double>(excess) >= kExcessShare * static_cast<double>(total);
+  return text +
+         fmt::format(
+             " Of the collectives' {} of kernel time, {} lies above the spreading sites' fastest "
+             "calls{}. A collective runs until every rank arrives, so the same message taking "
+             "longer at one site is the signature of waiting for other ranks (or of contention "
+             "on the links); it is no measure of the wait, since a wait in every call hides in "
+             "the fastest. The other ranks' traces settle it (gpuperf ranks). The timeline "
+             "counts such a wait as GPU busy (trace: kernel durations, annotation ranges, "
+             "collective markers).",
+             Ms(total),
+             Ms(excess),
+             waits ? "" : ": most of the time is transfer time on this rank's evidence");
 }
 
 }  // namespace gpuperf::analysis

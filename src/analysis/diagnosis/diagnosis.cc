@@ -465,9 +465,11 @@ void ClassifyDominantWork(const model::Trace& trace,
       top = compute;
     }
   }
-  if (top && IsCollective(r, top->name))
+  if (top && IsCollective(r, top->name)) {
     SetCollectiveClass(d, r, *top, subject);
-  else if (top)
+    if (!context.collective_wait.empty())
+      d.support.push_back(context.collective_wait);
+  } else if (top)
     SetKernelClass(d, r, idle, *top, subject);
   if (launch_share >= kDominantShare) {
     d.bottleneck = "launch_bound";

@@ -34,9 +34,10 @@ std::string SyncsInStepText(const ExperimentContext& context) {
       "(DataLoader(pin_memory=True), tensor.pin_memory()) and copy with .to(device, "
       "non_blocking=True)");
   add(c.copies_to_host,
-      "inside copy operators that copy to the host, whose data the host then reads: read it "
-      "less often or later in the step");
-  add(c.scalar_reads, "read a scalar (.item()): keep the value on the GPU or read it less often");
+      "inside copy operators that copy to the host, whose data the host reads: where it needs "
+      "the values at once (split sizes for a following all-to-all, a shape) they stay, else "
+      "read them later in the step or less often");
+  add(c.scalar_reads, "read a scalar (.item()), with the same choice");
   add(c.data_dependent,
       "inside operators whose output size depends on the data (nonzero, masked_select, "
       "unique): give them a static size where the operator allows one");
