@@ -82,9 +82,9 @@ std::string PinnedText(const model::Trace& trace,
   return fmt::format(
       " {} of them ({}, {}) have a pageable host side, which the runtime stages through a pinned "
       "buffer: they move at {}/s. The host link's peak is {}/s each way ({}); with pinned host "
-      "buffers (cudaHostAlloc or cudaHostRegister, tensor.pin_memory()) they would take at most "
-      "{} less at that peak: at most {:.2f}x (Amdahl; the datasheet peak, which copies do not "
-      "reach, so an upper bound).",
+      "buffers (cudaHostAlloc or cudaHostRegister, tensor.pin_memory()), allocated once outside "
+      "the loop since pinning memory is slow, they would take at most {} less at that peak: at "
+      "most {:.2f}x (Amdahl; the datasheet peak, which copies do not reach, so an upper bound).",
       p->copies,
       util::FormatBytes(static_cast<double>(p->bytes)),
       Ms(p->time_ns),

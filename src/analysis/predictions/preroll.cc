@@ -133,8 +133,9 @@ std::string PreRollWhat(const report::PreRollSummary& p) {
         "part of the measured iteration",
         p.activities);
   return fmt::format(
-      "the first step, {}, with its {} GPU activities: a warm-up outlier, {} against a median "
-      "{} of the other steps, not part of the steady state",
+      "the first step, {}, with its {} GPU activities: an outlier, {} against a median {} of the "
+      "other steps (the first profiled step pays for warm-up, profiler start-up or a one-time "
+      "stall), not part of the steady state",
       p.warmup_step,
       p.activities,
       Ms(p.warmup_step_wall_ns),
