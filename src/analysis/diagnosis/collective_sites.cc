@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <string_view>
 #include <tuple>
 #include <unordered_set>
@@ -122,11 +123,14 @@ double BusFactor(std::string_view marker, std::int64_t ranks) {
 }
 
 // The annotation and NVTX ranges a site is named by (not the collectives' own markers).
-HostIntervals<std::string_view> SiteRanges(const model::Trace& trace) {
+// The threads that launched collectives: only their ranges and operators can name a site.
+using Threads = std::set<std::pair<std::int64_t, std::int64_t>>;
+
+HostIntervals<std::string_view> SiteRanges(const model::Trace& trace, const Threads& threads) {
   HostIntervals<std::string_view> out;
   for (const model::Range& r : trace.ranges) {
     if ((r.kind == model::RangeKind::kUserAnnotation || r.kind == model::RangeKind::kNvtx) &&
-        !IsCollectiveMarker(trace.Name(r.name)))
+        threads.contains({r.pid, r.tid}) && !IsCollectiveMarker(trace.Name(r.name)))
       out.Add(r.pid, r.tid, r.start_ns, r.end_ns, trace.Name(r.name));
   }
   out.Sort();
@@ -135,7 +139,7 @@ HostIntervals<std::string_view> SiteRanges(const model::Trace& trace) {
 
 // The collectives' markers that record their message: "nccl:all_reduce" annotations with shapes
 // (Trace::range_shapes) and record_param_comms operators with them.
-HostIntervals<Message> MessageMarkers(const model::Trace& trace) {
+HostIntervals<Message> MessageMarkers(const model::Trace& trace, const Threads& threads) {
   HostIntervals<Message> out;
   auto add = [&](model::NameId name, model::NameId dims, model::NameId types, const auto& r) {
     // A marker without a readable size still counts: the innermost marker is the collective's
@@ -148,7 +152,7 @@ HostIntervals<Message> MessageMarkers(const model::Trace& trace) {
   };
   for (std::size_t i = 0; i < trace.ranges.size(); ++i) {
     const model::Range& r = trace.ranges[i];
-    if (!IsCollectiveMarker(trace.Name(r.name)))
+    if (!threads.contains({r.pid, r.tid}) || !IsCollectiveMarker(trace.Name(r.name)))
       continue;
     std::uint64_t shapes = trace.range_shapes.Find(i).value_or(0);
     add(r.name,
@@ -156,8 +160,14 @@ HostIntervals<Message> MessageMarkers(const model::Trace& trace) {
         static_cast<model::NameId>(shapes & 0xffffffffu),
         r);
   }
+  std::vector<std::uint8_t> is_marker(trace.strings.size(), 0);  // per name: 0 unknown, 1, 2
   for (const model::HostOp& op : trace.host_ops) {
-    if (trace.Name(op.name) == "record_param_comms")
+    if (op.name >= is_marker.size())
+      continue;
+    std::uint8_t& known = is_marker[op.name];
+    if (known == 0)
+      known = trace.Name(op.name) == "record_param_comms" ? 1 : 2;
+    if (known == 1 && threads.contains({op.pid, op.tid}))
       add(op.name, op.input_dims, op.input_types, op);
   }
   out.Sort();
@@ -218,9 +228,8 @@ std::string CollectiveWaitText(const model::Trace& trace,
     return "";
   // Per name id: 0 unknown, 1 a collective, 2 not.
   std::vector<std::uint8_t> is_collective(trace.strings.size(), 0);
-  HostIntervals<std::string_view> ranges = SiteRanges(trace);
-  HostIntervals<Message> markers = MessageMarkers(trace);
-  std::map<std::tuple<model::NameId, std::string_view, bool, model::NameId, int>, Site> sites;
+  std::vector<std::pair<const model::GpuActivity*, std::int64_t>> calls;  // with its launch
+  Threads threads;
   for (const model::GpuActivity& a : trace.activities) {
     if (a.kind != model::ActivityKind::kKernel || a.name >= is_collective.size())
       continue;
@@ -230,6 +239,17 @@ std::string CollectiveWaitText(const model::Trace& trace,
     if (known != 1)
       continue;
     std::int64_t call = index.PrimaryCall(a.correlation, a.pid);
+    calls.emplace_back(&a, call);
+    if (call >= 0) {
+      const model::ApiCall& launch = trace.api_calls[static_cast<std::size_t>(call)];
+      threads.insert({launch.pid, launch.tid});
+    }
+  }
+  HostIntervals<std::string_view> ranges = SiteRanges(trace, threads);
+  HostIntervals<Message> markers = MessageMarkers(trace, threads);
+  std::map<std::tuple<model::NameId, std::string_view, bool, model::NameId, int>, Site> sites;
+  for (const auto& [activity, call] : calls) {
+    const model::GpuActivity& a = *activity;
     std::string_view range;
     Message message;
     if (call >= 0) {

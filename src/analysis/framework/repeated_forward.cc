@@ -54,8 +54,15 @@ bool IsInputLoad(std::string_view frame) {
 // and the first of them.
 std::pair<std::int64_t, const model::PythonFrame*> InputLoads(const model::Trace& trace) {
   std::vector<const model::PythonFrame*> loads;
+  // Frames repeat their names: each name is parsed once (0 unknown, 1 a load, 2 not).
+  std::vector<std::uint8_t> is_load(trace.strings.size(), 0);
   for (const model::PythonFrame& f : trace.python_frames) {
-    if (IsInputLoad(trace.Name(f.name)))
+    if (f.name >= is_load.size())
+      continue;
+    std::uint8_t& known = is_load[f.name];
+    if (known == 0)
+      known = IsInputLoad(trace.Name(f.name)) ? 1 : 2;
+    if (known == 1)
       loads.push_back(&f);
   }
   std::sort(loads.begin(), loads.end(), [](const auto* a, const auto* b) {
@@ -133,10 +140,12 @@ std::optional<report::RepeatedForward> RepeatedForwardCheck(const FrameworkInput
     root[i] = tree.modules[i].parent == kNone
                   ? i
                   : root[static_cast<std::size_t>(tree.modules[i].parent)];
-  auto class_of = [&](std::size_t node) {
-    return ModuleClassName(
-        ModuleInstanceName(trace.Name(trace.python_frames[tree.modules[node].frame].name)));
-  };
+  // Each module node's class, parsed once per node.
+  std::vector<std::string_view> classes(tree.modules.size());
+  for (std::size_t i = 0; i < tree.modules.size(); ++i)
+    classes[i] = ModuleClassName(
+        ModuleInstanceName(trace.Name(trace.python_frames[tree.modules[i].frame].name)));
+  auto class_of = [&](std::size_t node) { return classes[node]; };
   // The outermost class with the most host time over its instances, run at least twice.
   std::map<std::string_view, std::int64_t> wall;
   std::map<std::string_view, std::int64_t> instances;
@@ -185,6 +194,15 @@ std::optional<report::RepeatedForward> RepeatedForwardCheck(const FrameworkInput
       candidate_wall[class_of(i)] += f.end_ns - f.start_ns;
     }
   }
+  // Per module node, its class's signatures when the class is a candidate (no map lookup in the
+  // loop over operators).
+  std::vector<std::vector<Signature>*> candidate_of(tree.modules.size(), nullptr);
+  for (std::size_t i = 0; i < tree.modules.size(); ++i) {
+    if (!run_of.contains(root[i]))
+      continue;
+    if (auto it = signatures.find(classes[i]); it != signatures.end())
+      candidate_of[i] = &it->second;
+  }
   // Each operator counts in every candidate instance around it.
   for (const OpInstance& op : tree.ops) {
     if (op.module == kNone)
@@ -196,10 +214,10 @@ std::optional<report::RepeatedForward> RepeatedForwardCheck(const FrameworkInput
     std::uint64_t h = Mix((static_cast<std::uint64_t>(host.name) << 32) ^ host.input_dims);
     for (std::int32_t node = op.module; node != kNone;
          node = tree.modules[static_cast<std::size_t>(node)].parent) {
-      auto it = signatures.find(class_of(static_cast<std::size_t>(node)));
-      if (it == signatures.end())
+      std::vector<Signature>* per_run_signatures = candidate_of[static_cast<std::size_t>(node)];
+      if (!per_run_signatures)
         continue;
-      Signature& s = it->second[run->second];
+      Signature& s = (*per_run_signatures)[run->second];
       ++s.operators;
       s.sum += h;
       s.sum_of_squares += h * h;
