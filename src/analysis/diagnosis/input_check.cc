@@ -38,14 +38,13 @@ const char* Positions(const report::ResizedEmbedding& e) {
                             : "patch-grid positions";
 }
 
-// The operator and its calls, the source of the check.
-std::string Source(const report::ResizedEmbedding& e) {
-  return fmt::format(
-      "({}, {} call{}; trace: operator shapes)", e.op, e.calls, e.calls == 1 ? "" : "s");
-}
-
 const char* Plural(std::int64_t n) {
   return n == 1 ? "" : "s";
+}
+
+// The operator and its calls, the source of the check.
+std::string Source(const report::ResizedEmbedding& e) {
+  return fmt::format("({}, {} call{}; trace: operator shapes)", e.op, e.calls, Plural(e.calls));
 }
 
 // The resized embedding with the largest growth.
@@ -86,7 +85,8 @@ std::optional<Check> ResizeCheck(const report::FrameworkView& view) {
   return c;
 }
 
-// One loaded input run through the outermost module several times on the same shapes. The
+// One loaded input run through a module several times on the same shapes (the outermost one, or
+// the part of it that repeats whole). The
 // bound keeps the first run and removes the rest of the repeats' span: everything from the end of
 // the first run to the end of the last (an upper bound: each query's own work stays).
 std::optional<Check> RepeatCheck(const report::FrameworkView& view,
