@@ -161,6 +161,12 @@ TEST_CASE("warm-up step: a first step far above the others' median is left out l
                              "activities: an outlier, 20.0 ms against a median 10.0 ms of the "
                              "other steps") != std::string::npos);
 
+  // The step-time distribution leaves the first step out with the window: three 10 ms steps.
+  CHECK(report.diagnosis.baseline.find(
+            "its 4 steps (ProfilerStep) give the step-time distribution; over the 3 after the "
+            "first, left out of the window: median 10.0 ms, p95 10.0 ms, MAD 0 ns") !=
+        std::string::npos);
+
   // Steps of even length: nothing left out.
   TraceBuilder even;
   for (int i = 0; i < 4; ++i)

@@ -59,6 +59,14 @@ double Median(std::vector<double> values) {
   return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
+double Percentile(std::vector<double> values, double p) {
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  auto rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(values.size())));
+  return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
+}
+
 double MedianAbsoluteDeviation(const std::vector<double>& values) {
   double median = Median(values);
   std::vector<double> deviations;

@@ -17,6 +17,8 @@ double Percent(double part, double whole);
 
 // The median (the mean of the middle two for an even count); 0 when empty.
 double Median(std::vector<double> values);
+// The nearest-rank percentile (p in [0, 1]); 0 when empty.
+double Percentile(std::vector<double> values, double p);
 // The median absolute deviation from the median.
 double MedianAbsoluteDeviation(const std::vector<double>& values);
 // A warm-up outlier: the first of at least three values lies more than

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "analysis/core/names.h"
+#include "analysis/core/statistics.h"
 #include "analysis/diagnosis/diagnosis.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/findings/findings.h"
@@ -99,7 +101,24 @@ std::string Baseline(const report::AnalysisReport& r) {
   std::string spread =
       "it holds no run-to-run distribution, so repeat the run before trusting differences under "
       "a few percent";
-  if (const auto& steps = r.framework.step_summary; steps && steps->steps >= 2)
+  const auto& steps = r.framework.step_summary;
+  // A first step left out of the window (a warm-up outlier) is left out of its distribution too.
+  bool first_left_out = r.predictions.preroll && !r.predictions.preroll->warmup_step.empty() &&
+                        r.framework.steps.size() >= 3;
+  if (steps && first_left_out) {
+    std::vector<double> walls;
+    for (std::size_t i = 1; i < r.framework.steps.size(); ++i)
+      walls.push_back(static_cast<double>(r.framework.steps[i].wall_ns));
+    spread = fmt::format(
+        "its {} steps ({}) give the step-time distribution; over the {} after the first, left "
+        "out of the window: median {}, p95 {}, MAD {} (trace); compare steps, not single runs",
+        steps->steps,
+        steps->source,
+        walls.size(),
+        Ms(static_cast<std::int64_t>(Median(walls))),
+        Ms(static_cast<std::int64_t>(Percentile(walls, 0.95))),
+        Ms(static_cast<std::int64_t>(MedianAbsoluteDeviation(walls))));
+  } else if (steps && steps->steps >= 2) {
     spread = fmt::format(
         "its {} steps ({}) give the step-time distribution: median {}, p95 {}, MAD {} (trace); "
         "compare steps, not single runs",
@@ -108,6 +127,7 @@ std::string Baseline(const report::AnalysisReport& r) {
         Ms(static_cast<std::int64_t>(steps->median_wall_ns)),
         Ms(static_cast<std::int64_t>(steps->p95_wall_ns)),
         Ms(static_cast<std::int64_t>(steps->mad_wall_ns)));
+  }
   return fmt::format(
       "GPU span {}: busy {}, idle {}; kernels {} over {} launches; exposed copies {}, exposed "
       "communication {}{}. Measured from one trace (source: trace); {}",

@@ -23,15 +23,6 @@ bool IsMath(Category category) {
          category == Category::kAttention;
 }
 
-// Nearest-rank percentile.
-double Percentile(std::vector<double> values, double p) {
-  if (values.empty())
-    return 0;
-  std::sort(values.begin(), values.end());
-  auto rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(values.size())));
-  return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
-}
-
 class StepBuilder {
  public:
   explicit StepBuilder(const FrameworkInput& input) : in_(input), trace_(input.trace) {
