@@ -160,14 +160,14 @@ HostIntervals<Message> MessageMarkers(const model::Trace& trace, const Threads& 
         static_cast<model::NameId>(shapes & 0xffffffffu),
         r);
   }
-  std::vector<std::uint8_t> is_marker(trace.strings.size(), 0);  // per name: 0 unknown, 1, 2
+  // The operator's name id, found once in the string table (fewer strings than operators).
+  std::optional<model::NameId> record_param_comms;
+  for (model::NameId id = 0; id < trace.strings.size() && !record_param_comms; ++id) {
+    if (trace.Name(id) == "record_param_comms")
+      record_param_comms = id;
+  }
   for (const model::HostOp& op : trace.host_ops) {
-    if (op.name >= is_marker.size())
-      continue;
-    std::uint8_t& known = is_marker[op.name];
-    if (known == 0)
-      known = trace.Name(op.name) == "record_param_comms" ? 1 : 2;
-    if (known == 1 && threads.contains({op.pid, op.tid}))
+    if (record_param_comms && op.name == *record_param_comms && threads.contains({op.pid, op.tid}))
       add(op.name, op.input_dims, op.input_types, op);
   }
   out.Sort();
