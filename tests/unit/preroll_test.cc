@@ -167,6 +167,14 @@ TEST_CASE("warm-up step: a first step far above the others' median is left out l
             "first, left out of the window: median 10.0 ms, p95 10.0 ms, MAD 0 ns") !=
         std::string::npos);
 
+  // A long step among the kept ones is named with the GPU idle in it: the fourth, 15 ms.
+  TraceBuilder stall = b;
+  stall.trace.ranges.back().end_ns = 55 * kMs;
+  auto stalled = Analyze(stall.trace);
+  CHECK(stalled.diagnosis.baseline.find("the longest step, 4 of 4 (ProfilerStep#4), takes 15.0 "
+                                        "ms, 1.50x the median, the GPU idle") != std::string::npos);
+  CHECK(report.diagnosis.baseline.find("the longest step") == std::string::npos);
+
   // Steps of even length: nothing left out.
   TraceBuilder even;
   for (int i = 0; i < 4; ++i)

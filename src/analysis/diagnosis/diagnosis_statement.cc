@@ -74,6 +74,39 @@ std::string Scope(const model::Trace& trace, const report::AnalysisReport& r) {
   return text;
 }
 
+namespace {
+
+// A step far above the median of the steps the window keeps (from kLongStepRatio times it, with
+// three or more steps), and how much of it the GPU idled: a mid-run stall the median hides
+// (k2021: ProfilerStep#9, 1.29x the median, 55 ms of it idle).
+constexpr double kLongStepRatio = 1.2;
+
+std::string LongestStepText(const std::vector<report::StepRow>& steps, std::size_t first) {
+  if (steps.size() < first + 3)
+    return "";
+  std::vector<double> walls;
+  const report::StepRow* longest = nullptr;
+  for (std::size_t i = first; i < steps.size(); ++i) {
+    walls.push_back(static_cast<double>(steps[i].wall_ns));
+    if (!longest || steps[i].wall_ns > longest->wall_ns)
+      longest = &steps[i];
+  }
+  double median = Median(walls);
+  if (median <= 0 || static_cast<double>(longest->wall_ns) < kLongStepRatio * median)
+    return "";
+  return fmt::format(
+      "; the longest step, {} of {} ({}), takes {}, {:.2f}x the median, the GPU idle {} of it "
+      "(trace)",
+      longest - steps.data() + 1,
+      steps.size(),
+      longest->name,
+      Ms(longest->wall_ns),
+      static_cast<double>(longest->wall_ns) / median,
+      Ms(longest->idle_ns));
+}
+
+}  // namespace
+
 std::string Baseline(const report::AnalysisReport& r) {
   const report::Timeline& t = r.timeline;
   std::int64_t kernel_ns = 0;
@@ -128,6 +161,7 @@ std::string Baseline(const report::AnalysisReport& r) {
         Ms(static_cast<std::int64_t>(steps->p95_wall_ns)),
         Ms(static_cast<std::int64_t>(steps->mad_wall_ns)));
   }
+  spread += LongestStepText(r.framework.steps, first_left_out ? 1 : 0);
   return fmt::format(
       "GPU span {}: busy {}, idle {}; kernels {} over {} launches; exposed copies {}, exposed "
       "communication {}{}. Measured from one trace (source: trace); {}",
