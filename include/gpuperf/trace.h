@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace gpuperf::model {
@@ -320,6 +321,14 @@ class SparseColumn {
   std::vector<Entry> entries_;
 };
 
+// Trace::range_shapes' values: "Input Dims" in the high 32 bits, "Input type" in the low.
+inline std::uint64_t PackRangeShape(NameId dims, NameId types) {
+  return std::uint64_t{dims} << 32 | types;
+}
+inline std::pair<NameId, NameId> UnpackRangeShape(std::uint64_t value) {
+  return {static_cast<NameId>(value >> 32), static_cast<NameId>(value & 0xffffffffu)};
+}
+
 struct TraceMetadata {
   std::string source_path;
   std::string format;          // "kineto", "nsys-sqlite", ...
@@ -360,8 +369,8 @@ struct Trace {
   // grows for them; the Kineto trace of a recording writes them (report/kineto_trace_writer.h).
   SparseColumn graph_node_ids;    // activities: CUPTI's graph node id of a kernel in a CUDA graph
   SparseColumn memory_addresses;  // memory_events: the address allocated or released
-  // ranges: a user annotation's recorded "Input Dims" (high 32 bits) and "Input type" (low) as
-  // NameIds (PyTorch's collective markers, "nccl:all_reduce", carry the message's shape).
+  // ranges: a user annotation's recorded "Input Dims" and "Input type" as NameIds
+  // (PackRangeShape; PyTorch's collective markers, "nccl:all_reduce", carry the message's shape).
   SparseColumn range_shapes;
   std::vector<ProfilerOverhead> profiler_overheads;
   Diagnostics diagnostics;

@@ -44,14 +44,11 @@ bool IsCollectiveMarker(std::string_view name) {
   return name.starts_with("nccl:") || name.starts_with("rccl:") || name.starts_with("gloo:");
 }
 
-// A collective's message as its marker records it: the marker's name, its first tensor's dims
-// and element type, and the bytes they make (0 when the type is not known).
+// A collective's message as its marker records it: the marker's name and the bytes of its first
+// tensor (0 when its dims or element type are not known).
 struct Message {
   model::NameId marker = 0;
-  model::NameId dims = 0;
-  model::NameId types = 0;
   std::int64_t bytes = 0;
-  auto Key() const { return std::tie(marker, dims, types); }
 };
 
 // Bytes per element of the element types PyTorch's collectives carry; 0 when unknown.
@@ -97,7 +94,6 @@ struct Site {
   std::int64_t min_bytes = 0, max_bytes = 0;
   std::vector<std::int64_t> durations;
   std::int64_t total = 0;
-  std::int64_t median = 0;
   std::int64_t excess = 0;  // time above the fastest call
   bool spreads = false;
 };
@@ -122,10 +118,10 @@ double BusFactor(std::string_view marker, std::int64_t ranks) {
   return 0;
 }
 
-// The annotation and NVTX ranges a site is named by (not the collectives' own markers).
 // The threads that launched collectives: only their ranges and operators can name a site.
 using Threads = std::set<std::pair<std::int64_t, std::int64_t>>;
 
+// The annotation and NVTX ranges a site is named by (not the collectives' own markers).
 HostIntervals<std::string_view> SiteRanges(const model::Trace& trace, const Threads& threads) {
   HostIntervals<std::string_view> out;
   for (const model::Range& r : trace.ranges) {
@@ -148,17 +144,14 @@ HostIntervals<Message> MessageMarkers(const model::Trace& trace, const Threads& 
             r.tid,
             r.start_ns,
             r.end_ns,
-            Message{name, dims, types, MessageBytes(trace.Name(dims), trace.Name(types))});
+            Message{name, MessageBytes(trace.Name(dims), trace.Name(types))});
   };
   for (std::size_t i = 0; i < trace.ranges.size(); ++i) {
     const model::Range& r = trace.ranges[i];
     if (!threads.contains({r.pid, r.tid}) || !IsCollectiveMarker(trace.Name(r.name)))
       continue;
-    std::uint64_t shapes = trace.range_shapes.Find(i).value_or(0);
-    add(r.name,
-        static_cast<model::NameId>(shapes >> 32),
-        static_cast<model::NameId>(shapes & 0xffffffffu),
-        r);
+    auto [dims, types] = model::UnpackRangeShape(trace.range_shapes.Find(i).value_or(0));
+    add(r.name, dims, types, r);
   }
   // The operator's name id, found once in the string table (fewer strings than operators).
   std::optional<model::NameId> record_param_comms;
@@ -276,7 +269,6 @@ std::string CollectiveWaitText(const model::Trace& trace,
   std::vector<const Site*> spread, tight;
   for (auto& [key, site] : sites) {
     std::sort(site.durations.begin(), site.durations.end());
-    site.median = site.durations[(site.durations.size() - 1) / 2];
     for (std::int64_t d : site.durations)
       site.excess += d - site.durations.front();
     site.spreads = static_cast<double>(site.durations.back()) >=

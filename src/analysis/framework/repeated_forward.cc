@@ -145,7 +145,6 @@ std::optional<report::RepeatedForward> RepeatedForwardCheck(const FrameworkInput
   for (std::size_t i = 0; i < tree.modules.size(); ++i)
     classes[i] = ModuleClassName(
         ModuleInstanceName(trace.Name(trace.python_frames[tree.modules[i].frame].name)));
-  auto class_of = [&](std::size_t node) { return classes[node]; };
   // The outermost class with the most host time over its instances, run at least twice.
   std::map<std::string_view, std::int64_t> wall;
   std::map<std::string_view, std::int64_t> instances;
@@ -153,8 +152,8 @@ std::optional<report::RepeatedForward> RepeatedForwardCheck(const FrameworkInput
     if (root[i] != i)
       continue;
     const model::PythonFrame& f = trace.python_frames[tree.modules[i].frame];
-    wall[class_of(i)] += f.end_ns - f.start_ns;
-    ++instances[class_of(i)];
+    wall[classes[i]] += f.end_ns - f.start_ns;
+    ++instances[classes[i]];
   }
   std::string_view module;
   for (const auto& [name, ns] : wall) {
@@ -170,14 +169,14 @@ std::optional<report::RepeatedForward> RepeatedForwardCheck(const FrameworkInput
   // class with one instance in every run (the run's own class among them) can repeat whole.
   std::map<std::size_t, std::size_t> run_of;  // root node -> run index
   for (std::size_t i = 0; i < tree.modules.size(); ++i) {
-    if (root[i] == i && class_of(i) == module)
+    if (root[i] == i && classes[i] == module)
       run_of.emplace(i, run_of.size());
   }
   const std::size_t runs = run_of.size();
   std::map<std::string_view, std::vector<int>> per_run;
   for (std::size_t i = 0; i < tree.modules.size(); ++i) {
     if (auto run = run_of.find(root[i]); run != run_of.end()) {
-      std::vector<int>& counts = per_run[class_of(i)];
+      std::vector<int>& counts = per_run[classes[i]];
       counts.resize(runs);
       ++counts[run->second];
     }
@@ -188,20 +187,17 @@ std::optional<report::RepeatedForward> RepeatedForwardCheck(const FrameworkInput
     if (std::all_of(counts.begin(), counts.end(), [](int n) { return n == 1; }))
       signatures[name].resize(runs);
   }
-  for (std::size_t i = 0; i < tree.modules.size(); ++i) {
-    if (run_of.contains(root[i]) && signatures.contains(class_of(i))) {
-      const model::PythonFrame& f = trace.python_frames[tree.modules[i].frame];
-      candidate_wall[class_of(i)] += f.end_ns - f.start_ns;
-    }
-  }
   // Per module node, its class's signatures when the class is a candidate (no map lookup in the
-  // loop over operators).
+  // loop over operators), and each candidate's host time.
   std::vector<std::vector<Signature>*> candidate_of(tree.modules.size(), nullptr);
   for (std::size_t i = 0; i < tree.modules.size(); ++i) {
     if (!run_of.contains(root[i]))
       continue;
-    if (auto it = signatures.find(classes[i]); it != signatures.end())
+    if (auto it = signatures.find(classes[i]); it != signatures.end()) {
       candidate_of[i] = &it->second;
+      const model::PythonFrame& f = trace.python_frames[tree.modules[i].frame];
+      candidate_wall[classes[i]] += f.end_ns - f.start_ns;
+    }
   }
   // Each operator counts in every candidate instance around it.
   for (const OpInstance& op : tree.ops) {

@@ -243,8 +243,8 @@ void EventMapper::MapRange(const Event& event, Category category, TimeNs start, 
                                                    : model::RangeKind::kUserAnnotation;
     if (event.Has(Field::kArgInputDims))
       trace_->range_shapes.Add(trace_->ranges.size(),
-                               std::uint64_t{Intern(event.Text(Field::kArgInputDims))} << 32 |
-                                   Intern(event.Text(Field::kArgInputType)));
+                               model::PackRangeShape(Intern(event.Text(Field::kArgInputDims)),
+                                                     Intern(event.Text(Field::kArgInputType))));
   }
   trace_->ranges.push_back(range);
 }
