@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -52,6 +53,8 @@ std::vector<std::int64_t> LaunchingHostOps(const model::Trace& trace,
   std::vector<std::int64_t> out(trace.activities.size(), -1);
   // The launch call of every kernel, by thread.
   std::map<ThreadKey, std::vector<std::pair<std::size_t, std::size_t>>> calls;  // (call, kernel)
+  std::optional<ThreadKey> launch_key;  // kernels come in runs of one launching thread
+  std::vector<std::pair<std::size_t, std::size_t>>* launch_calls = nullptr;
   for (std::size_t i = 0; i < trace.activities.size(); ++i) {
     const model::GpuActivity& a = trace.activities[i];
     if (a.kind != model::ActivityKind::kKernel || a.correlation == model::kNoId)
@@ -60,16 +63,28 @@ std::vector<std::int64_t> LaunchingHostOps(const model::Trace& trace,
     if (call < 0)
       continue;
     const model::ApiCall& c = trace.api_calls[static_cast<std::size_t>(call)];
-    calls[{c.pid, c.tid}].emplace_back(static_cast<std::size_t>(call), i);
+    ThreadKey key{c.pid, c.tid};
+    if (key != launch_key) {
+      launch_key = key;
+      launch_calls = &calls[key];
+    }
+    launch_calls->emplace_back(static_cast<std::size_t>(call), i);
   }
   if (calls.empty())
     return out;
   std::map<ThreadKey, std::vector<std::size_t>> ops;
+  // Host ops come in runs of one thread: look the thread up once per run.
+  std::optional<ThreadKey> last_key;
+  std::vector<std::size_t>* last_ops = nullptr;
   for (std::size_t i = 0; i < trace.host_ops.size(); ++i) {
     const model::HostOp& o = trace.host_ops[i];
     ThreadKey key{o.pid, o.tid};
-    if (calls.count(key))
-      ops[key].push_back(i);
+    if (key != last_key) {
+      last_key = key;
+      last_ops = calls.count(key) ? &ops[key] : nullptr;
+    }
+    if (last_ops != nullptr)
+      last_ops->push_back(i);
   }
   for (auto& [key, thread_calls] : calls) {
     auto it = ops.find(key);

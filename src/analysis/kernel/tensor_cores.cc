@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <vector>
 
 #include "analysis/kernel/sass_match.h"
 
@@ -99,9 +100,17 @@ struct KernelDevice {
 
 std::map<std::string, KernelDevice, std::less<>> DevicesByName(const model::Trace& trace) {
   std::map<std::string, KernelDevice, std::less<>> devices;
+  // Each interned name once: the first launch of a name decides, and a string per launch is
+  // most of this pass's cost on a long trace.
+  std::vector<bool> seen(trace.strings.size());
   for (const model::GpuActivity& a : trace.activities) {
     if (a.kind != model::ActivityKind::kKernel)
       continue;
+    if (a.name < seen.size()) {
+      if (seen[a.name])
+        continue;
+      seen[a.name] = true;
+    }
     auto [it, inserted] = devices.try_emplace(std::string(trace.Name(a.name)));
     const model::Device* d = inserted ? trace.FindDevice(a.device) : nullptr;
     if (d != nullptr && d->compute_major > 0) {
