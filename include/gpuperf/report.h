@@ -148,6 +148,10 @@ struct Diagnosis {
   std::string input_check;
   // The bound if the repeated runs of one loaded input were one computation (since 1.15.0).
   std::optional<double> input_check_bound_speedup;
+  // What the diagnosis leads with (since 1.16.0): "input_check" when the input check bounds more
+  // than the statement's own lever (the repeats hold more of the window than the lever could
+  // give back), else "bottleneck"; "" without a bottleneck.
+  std::string lead;
   std::string falsified_by;          // the measurement that would falsify the hypothesis
   std::string missing_evidence;      // for a hypothesis: what would turn it into a finding
   std::optional<LaunchQueue> queue;  // absent without launch calls joined to kernels

@@ -44,6 +44,7 @@ Json DiagnosisJson(const Diagnosis& d) {
       {"bound_speedup_overlapped", Optional(d.bound_speedup_overlapped, 6)},
       {"input_check", d.input_check},
       {"input_check_bound_speedup", Optional(d.input_check_bound_speedup, 6)},
+      {"lead", d.lead.empty() ? Json(nullptr) : Json(d.lead)},
       {"falsified_by", d.falsified_by},
       {"missing_evidence", d.missing_evidence},
       {"queue",

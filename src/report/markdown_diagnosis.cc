@@ -105,6 +105,12 @@ void AppendDiagnosis(std::string& out,
   if (d.bottleneck.empty())
     return;
   out += "## Diagnosis\n\n";
+  if (d.lead == "input_check")
+    out += fmt::format(
+        "**Lead: the work may repeat on one input** (a check: the trace records shapes, not "
+        "values): {}. It bounds more than the bottleneck's own lever, which follows for the input "
+        "as it is.\n\n",
+        EscapeMarkdown(d.input_check));
   if (d.status == "finding") {
     out += fmt::format("**Bottleneck: {}** (finding; evidence: {}).\n\n",
                        ClassLabel(d),

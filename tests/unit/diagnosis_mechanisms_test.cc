@@ -1268,3 +1268,25 @@ TEST_CASE("Host-blocking syncs are told apart by the operator around them", "[di
   CHECK(c.scalar_reads == 1);
   CHECK(c.data_dependent == 1);
 }
+
+TEST_CASE("loader owner: the innermost frame outside PyTorch around a single-process fetch",
+          "[diagnosis][loader]") {
+  TraceBuilder b;
+  CHECK(analysis::LoaderOwner(b.trace).empty());  // no frames, no fetch
+  b.Frame("main.py(1): <module>", 0, 1000);
+  b.Frame("mylib/loop.py(10): run", 10, 900);
+  b.Frame("mylib/loop.py(20): __next__", 20, 800);
+  b.Frame("<built-in function next>", 30, 700);
+  b.Frame("torch/utils/data/dataloader.py(703): __next__", 40, 600);
+  // Another thread's frame around the same time is not the owner.
+  b.Frame("other.py(5): worker", 0, 1000, 202);
+  b.Frame("other.py(6): inner", 45, 550, 202);
+  CHECK(analysis::LoaderOwner(b.trace).empty());  // frames but no fetch
+  model::Range& fetch = b.AddRange(model::RangeKind::kUserAnnotation,
+                                   "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+                                   50,
+                                   500);
+  fetch.pid = 100;
+  fetch.tid = 101;
+  CHECK(analysis::LoaderOwner(b.trace) == "mylib/loop.py(20): __next__");
+}

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/diagnosis/headline.h"
 #include "analysis_builder.h"
 
 namespace {
@@ -234,6 +235,65 @@ TEST_CASE("Input check: repeated runs of one loaded input come before the experi
                  "next experiment: check the input first (it runs Model 3 times on the same "
                  "shapes from 1 loaded input: at most 3.00x faster if the runs repeat one "
                  "computation); for the input as it is, "));
+  // The host lever bounds more than the repeats here (the preprocessing is 24 of 30 ms), so the
+  // class leads.
+  REQUIRE(d.bound_speedup);
+  CHECK(*d.bound_speedup > 3.0);
+  CHECK(d.lead == "bottleneck");
+  // The per-run preprocessing between the first run's end and the last's is part of the repeats.
+  // The idle from the first run's end (10 ms) to the last's (30 ms): 2 x 9 ms.
+  CHECK(Contains(d.next_experiment,
+                 "18.0 ms of the idle this host work fills lies inside the repeated runs that the "
+                 "input check above names"));
+  bool named = false;
+  for (const std::string& line : d.support)
+    named = named || Contains(line,
+                              "image_processing.py(368): preprocess runs 3 times, 2 of them "
+                              "(16.0 ms) inside the repeats");
+  CHECK(named);
+}
+
+TEST_CASE("Input check: repeats that bound more than the lever lead the diagnosis",
+          "[diagnosis][input]") {
+  gpuperf::report::FrameworkView view;
+  gpuperf::report::RepeatedForward f;
+  f.module = "Model";
+  f.runs = 5;
+  f.operators = 10;
+  f.load = "load_image";
+  f.loads = 1;
+  f.repeats_ns = 800;  // of a 1000 ns window: at most 5x
+  view.repeated_forward = f;
+  gpuperf::report::Diagnosis lever_smaller;
+  lever_smaller.next_experiment = "Move the host work.";
+  lever_smaller.bound_speedup = 2.0;
+  gpuperf::analysis::PrependInputCheck(lever_smaller, view, 1000);
+  CHECK(lever_smaller.lead == "input_check");
+  gpuperf::report::Diagnosis lever_larger = lever_smaller;
+  lever_larger.lead.clear();
+  lever_larger.input_check.clear();
+  lever_larger.next_experiment = "Move the host work.";
+  lever_larger.bound_speedup = 6.0;
+  gpuperf::analysis::PrependInputCheck(lever_larger, view, 1000);
+  CHECK(lever_larger.lead.empty());  // Diagnose sets "bottleneck"
+
+  // The headline and report.md then say the repeats first, the class within each run.
+  gpuperf::report::AnalysisReport r;
+  r.diagnosis = lever_smaller;
+  r.diagnosis.bottleneck = "host_bound";
+  r.diagnosis.label = "host-bound";
+  r.diagnosis.status = "finding";
+  r.timeline.activities = 1;
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5, 1);
+  b.Kernel("A", 10, 1000, 1);
+  std::string headline = gpuperf::analysis::Headline(b.trace, r);
+  INFO(headline);
+  CHECK(headline.starts_with(
+      "Diagnosis: the work may repeat on one input (it runs Model 5 times on the same shapes from "
+      "1 loaded input: at most 5.00x faster if the runs repeat one computation; a check: the "
+      "trace records shapes, not values); within each run, host-bound (finding); next "
+      "experiment: settle that check first; for the input as it is, move the host work"));
 }
 
 TEST_CASE("Input check: the other half's statement is for the input as it is",

@@ -717,6 +717,8 @@ report::Diagnosis Diagnose(const model::Trace& trace,
                            std::optional<report::LaunchQueue> queue) {
   report::Diagnosis d = DiagnoseWindow(trace, index, r, idle, std::move(queue));
   PrependInputCheck(d, r.framework, SteadyWall(r, idle));
+  if (d.lead.empty() && !d.bottleneck.empty())
+    d.lead = "bottleneck";
   d.label = Label(d);
   for (report::Diagnosis& s : d.secondary)
     s.label = Label(s);

@@ -75,8 +75,13 @@ struct ExperimentContext {
   // Host-bound: most recorded host work in the gaps lies outside framework operators (Python
   // preprocessing, data loading), which graphs and launch batching do not remove; its top names.
   bool host_outside_ops = false;
-  // The trace names PyTorch's single-process DataLoader iterator (num_workers=0).
+  // The trace names PyTorch's single-process DataLoader iterator (num_workers=0), and the code
+  // that iterates it (LoaderOwner: where num_workers is set), "" when unknown.
   bool single_process_loader = false;
+  std::string loader_owner;
+  // Of the idle the host work fills, the part inside repeated runs of one input
+  // (HostWorkInRepeats): the input check removes it before any host lever.
+  std::int64_t host_in_repeats_ns = 0;
   // The data loader's fetch in the gaps, and whether it waits on worker processes.
   std::int64_t loader_ns = 0;
   bool loader_multiprocess = false;

@@ -80,6 +80,38 @@ double BesideGpu(std::int64_t window_ns, std::int64_t host_ns, std::int64_t lead
   return w / (lead + std::max(h - lead, w - h));
 }
 
+// A single-process DataLoader: workers prepare the next batch beside the GPU. Where a library
+// iterates the loader, num_workers is that library's setting (Hugging Face's chunked pipelines,
+// zero-shot detection among them, allow one worker: transformers' ChunkPipeline.get_iterator).
+std::string SingleProcessLoaderText(const ExperimentContext& context) {
+  if (!context.single_process_loader)
+    return "";
+  if (context.loader_owner.empty())
+    return " The trace's DataLoader runs in the launching process (_SingleProcessDataLoaderIter, "
+           "num_workers=0): DataLoader(num_workers>0, pin_memory=True) prepares the next batch "
+           "while the GPU runs this one.";
+  bool hf_pipeline = context.loader_owner.starts_with("transformers/pipelines/");
+  return fmt::format(
+      " The trace's DataLoader runs in the launching process (_SingleProcessDataLoaderIter, "
+      "num_workers=0) and {} iterates it (trace: Python frames): where that code builds the "
+      "loader, num_workers>0 (with pin_memory=True) prepares the next batch while the GPU runs "
+      "this one{}.",
+      context.loader_owner,
+      hf_pipeline ? " (a Hugging Face pipeline takes num_workers in its call; its chunked "
+                    "pipelines, zero-shot detection among them, run at most one worker)"
+                  : "");
+}
+
+// Host work inside repeated runs of one input goes with them: the input check comes first.
+std::string InRepeatsText(const ExperimentContext& context) {
+  if (context.host_in_repeats_ns <= 0 || context.host_work_ns <= 0)
+    return "";
+  return fmt::format(
+      " {} of the idle this host work fills lies inside the repeated runs that the input check "
+      "above names: computing their shared work once removes that part with them.",
+      Ms(std::min(context.host_in_repeats_ns, context.host_work_ns)));
+}
+
 std::optional<double> OverlapBound(const report::Diagnosis& d, const ExperimentContext& context) {
   if (d.bottleneck != "host_bound" || d.status != "finding" || !context.host_outside_ops ||
       InputPipelineLever(d, context) || context.host_work_ns <= 0 ||
@@ -361,12 +393,7 @@ Advice AdviceFor(const report::Diagnosis& d,
                                           "or vectorised implementation",
                         context.pytorch ? "It runs outside the framework operators"
                                         : "It is not CUDA dispatch",
-                        context.single_process_loader
-                            ? " The trace's DataLoader runs in the launching process "
-                              "(_SingleProcessDataLoaderIter, num_workers=0): "
-                              "DataLoader(num_workers>0, pin_memory=True) prepares the next "
-                              "batch while the GPU runs this one."
-                            : ""),
+                        SingleProcessLoaderText(context) + InRepeatsText(context)),
             "The named host work's time in the gaps must fall and the GPU's idle share with it; "
             "if the GPU stays idle while that work runs elsewhere, something else holds it.",
             ""};

@@ -15,6 +15,7 @@
 #include "analysis/core/statistics.h"
 #include "analysis/diagnosis/diagnosis.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
+#include "analysis/diagnosis/input_check.h"
 #include "analysis/findings/findings.h"
 #include "analysis/framework/launch_tree.h"
 #include "analysis/predictions/amdahl.h"
@@ -324,6 +325,8 @@ void SetIdleClass(const model::Trace& trace,
       context.sync_callers = SyncCallersOf(trace);
     context.host_outside_ops = explained > 0 && other > explained - other;
     context.single_process_loader = HasSingleProcessLoader(trace);
+    if (context.single_process_loader)
+      context.loader_owner = LoaderOwner(trace);
     context.host_work_ns = explained;
     context.window_ns = SteadyWall(r, idle);
     context.lead_ns = std::min(idle.lead_ns, explained);
@@ -342,6 +345,16 @@ void SetIdleClass(const model::Trace& trace,
     });
     for (std::size_t i = 0; i < names.size() && i < 3; ++i)
       context.host_work_names += (i ? ", " : "") + names[i].first;
+    // Per-run host work of repeated runs on one input is part of the repeats.
+    std::vector<std::string> recorded;
+    for (const auto& [name, ns] : idle.top_host_work) {
+      if (!IsBlockingMpiCall(name) && recorded.size() < 3)
+        recorded.push_back(name);
+    }
+    RepeatedHostWork in_repeats = HostWorkInRepeats(trace, idle, r.framework, recorded);
+    context.host_in_repeats_ns = in_repeats.ns;
+    if (!in_repeats.evidence.empty())
+      d.support.push_back(in_repeats.evidence);
     if (idle.sampled_host_samples >= kMinHostSamples)
       context.host_sampled_names = TimedNames(idle.top_sampled_host);
     context.cpu_samples = !trace.cpu_samples.empty();

@@ -151,6 +151,11 @@ std::string CollectiveWaitText(const model::Trace& trace,
 // The blocking sync calls by the operator around them (sync_callers.cc).
 ExperimentContext::SyncCallers SyncCallersOf(const model::Trace& trace);
 
+// The innermost Python frame outside PyTorch around the first single-process DataLoader fetch:
+// the code that iterates the loader, where its num_workers is set; "" without frames or fetch
+// (loader_owner.cc).
+std::string LoaderOwner(const model::Trace& trace);
+
 // Any coverage gap, as evidence (the launch-queue sentence has its own line: diagnosis.queue).
 void AddQueueAndCoverage(report::Diagnosis& d, const IdleAttribution& idle);
 

@@ -40,7 +40,17 @@ double Share(std::int64_t part, std::int64_t whole) {
 std::string Verdict(const report::Diagnosis& d) {
   if (d.bottleneck.empty())
     return "";
-  std::string text = fmt::format("Diagnosis: {} ({})", d.label, d.status);
+  // Repeats that bound more than the statement's lever lead: the class is of what each repeat
+  // does.
+  bool check_leads = d.lead == "input_check";
+  std::string text =
+      check_leads ? fmt::format(
+                        "Diagnosis: the work may repeat on one input ({}; a check: the trace "
+                        "records shapes, not values); within each run, {} ({})",
+                        d.input_check,
+                        d.label,
+                        d.status)
+                  : fmt::format("Diagnosis: {} ({})", d.label, d.status);
   if (!d.secondary.empty()) {
     const report::Diagnosis& s = d.secondary.front();
     const char* phase = s.dominant_kind == "idle" ? "idle phase" : "GPU phase";
@@ -52,7 +62,9 @@ std::string Verdict(const report::Diagnosis& d) {
   std::string checked;
   if (std::size_t at = next.find(kIfIntended); !d.input_check.empty() && at != next.npos) {
     next.remove_prefix(at + kIfIntended.size());
-    checked = fmt::format("check the input first ({}); for the input as it is, ", d.input_check);
+    checked = check_leads ? std::string("settle that check first; for the input as it is, ")
+                          : fmt::format("check the input first ({}); for the input as it is, ",
+                                        d.input_check);
   }
   // The first clause: up to ": " or ". " outside parentheses ("aten::addmm" and "1.5x" do not
   // end one, nor does a colon inside a parenthesis, which would be left open).

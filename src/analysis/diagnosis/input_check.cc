@@ -171,6 +171,10 @@ void PrependInputCheck(report::Diagnosis& d,
     experiments += c.experiment + " ";
   }
   d.input_check_bound_speedup = bound;
+  // Repeats that hold more of the window than the statement's lever gives back are the
+  // diagnosis: every stage, the lever's work included, runs once per repeat.
+  if (bound && (!d.bound_speedup || *bound > *d.bound_speedup))
+    d.lead = "input_check";
   d.next_experiment = experiments + std::string(kIfIntended) + d.next_experiment;
   // The other half's experiment and bound rest on the same work the checks may change.
   for (report::Diagnosis& s : d.secondary) {

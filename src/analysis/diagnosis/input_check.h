@@ -5,10 +5,14 @@
 
 #include "gpuperf/framework.h"
 #include "gpuperf/report.h"
+#include "gpuperf/trace.h"
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "analysis/timeline/idle_attribution.h"
 
 namespace gpuperf::analysis {
 
@@ -21,5 +25,18 @@ inline constexpr std::string_view kIfIntended = "For the input as it is: ";
 void PrependInputCheck(report::Diagnosis& d,
                        const report::FrameworkView& view,
                        std::int64_t window_ns);
+
+// The evidence that the host work in the gaps lies inside repeated runs of one input: how much of
+// the idle it fills lies between the end of the first run and the end of the last, and of the
+// named host work (`names`, as the idle attribution names it) the instances there. "" without
+// repeated runs or without such idle (repeated_host_work.cc).
+struct RepeatedHostWork {
+  std::int64_t ns = 0;   // of the idle the host work fills, inside the repeats
+  std::string evidence;  // the sentence, "" when ns is 0
+};
+RepeatedHostWork HostWorkInRepeats(const model::Trace& trace,
+                                   const IdleAttribution& idle,
+                                   const report::FrameworkView& view,
+                                   const std::vector<std::string>& names);
 
 }  // namespace gpuperf::analysis
