@@ -116,6 +116,9 @@ struct StepRow {
   std::int64_t idle_ns = 0;      // wall_ns - gpu_busy_ns
   std::int64_t kernel_ns = 0;    // summed duration of GPU work launched inside the step
   std::int64_t launches = 0;
+  // The busy union of the GPU work launched inside the step, wherever it ran (since 1.16.0): a
+  // step's cost on the GPU when the host runs ahead and its markers shift with the queue.
+  std::int64_t launched_busy_ns = 0;
   std::optional<std::int64_t> flops;  // modelled FLOPs of the operators launched inside
   // Of kernel_ns: GEMM, convolution and attention kernels (the FLOPs an MFU counts) launched by
   // operators without a FLOP model, or by none (since 1.12.0).

@@ -83,6 +83,7 @@ Json StepJson(const StepRow& s) {
               {"idle_ns", s.idle_ns},
               {"kernel_ns", s.kernel_ns},
               {"launches", s.launches},
+              {"launched_busy_ns", s.launched_busy_ns},
               {"flops", Optional(s.flops)},
               {"unmodeled_math_ns", s.unmodeled_math_ns},
               {"mfu", OptionalNumber(s.mfu, 6)}};

@@ -1290,3 +1290,55 @@ TEST_CASE("loader owner: the innermost frame outside PyTorch around a single-pro
   fetch.tid = 101;
   CHECK(analysis::LoaderOwner(b.trace) == "mylib/loop.py(20): __next__");
 }
+
+TEST_CASE("material copies: compared with a statement at an assumed 2x on the same terms",
+          "[diagnosis][copies]") {
+  report::AnalysisReport r;
+  r.memory_ops.push_back({.operation = "[CUDA memcpy DtoD]",
+                          .duration_ns = {.count = 10, .total = 20 * kMs},
+                          .size_bytes = {.count = 10, .total = 1'000'000'000}});
+  model::Trace trace;
+  // Copies exposed for 20% of the window: at 2x they give 1 / (1 - 0.1) = 1.11x.
+  report::Diagnosis below;
+  below.bound_speedup_at_2x = 1.2;
+  analysis::AddMaterialCopies(below, trace, r, 0.2, 0.15, 100 * kMs);
+  REQUIRE(below.support.size() == 1);
+  CHECK(Contains(below.support.front(),
+                 "Made 2x faster (half their exposed time) they give 1.11x, below the "
+                 "statement's 1.20x at the same assumed 2x, so they rank after it."));
+  report::Diagnosis above;
+  above.bound_speedup_at_2x = 1.05;
+  analysis::AddMaterialCopies(above, trace, r, 0.2, 0.15, 100 * kMs);
+  REQUIRE(above.support.size() == 1);
+  CHECK(Contains(above.support.front(), "they give 1.11x, above the statement's 1.05x"));
+  // A statement with a limit only (no assumed 2x) gets no such comparison.
+  report::Diagnosis limit_only;
+  limit_only.bound_speedup = 1.5;
+  analysis::AddMaterialCopies(limit_only, trace, r, 0.2, 0.15, 100 * kMs);
+  REQUIRE(limit_only.support.size() == 1);
+  CHECK_FALSE(Contains(limit_only.support.front(), "Made 2x faster"));
+}
+
+TEST_CASE("steps: a GPU-bound window's steps are compared by the busy time of their launched work",
+          "[diagnosis][steps]") {
+  // The host runs ahead: step markers of 6, 10 and 14 ms (MAD 4 ms) each launch 10 ms of
+  // kernels, which run back to back.
+  TraceBuilder b;
+  std::int64_t starts[] = {0, 6 * kMs, 16 * kMs, 30 * kMs};
+  for (int i = 0; i < 3; ++i) {
+    b.AddRange(model::RangeKind::kProfilerStep,
+               "ProfilerStep#" + std::to_string(i),
+               starts[i],
+               starts[i + 1]);
+    b.Api("cudaLaunchKernel", starts[i] + kUs, starts[i] + 6 * kUs, i + 1);
+    b.Kernel("k", 10 * kUs + i * 10 * kMs, 10 * kUs + (i + 1) * 10 * kMs, i + 1);
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  REQUIRE(r.framework.steps.size() == 3);
+  for (const report::StepRow& s : r.framework.steps)
+    CHECK(s.launched_busy_ns == 10 * kMs);
+  INFO(r.diagnosis.baseline);
+  CHECK(Contains(r.diagnosis.baseline,
+                 "the GPU work each step launched keeps the GPU busy a steadier 10.0 ms a step "
+                 "(median; 10.0 ms to 10.0 ms, MAD 0 ns"));
+}

@@ -105,6 +105,37 @@ std::string LongestStepText(const std::vector<report::StepRow>& steps, std::size
       Ms(longest->idle_ns));
 }
 
+// When the GPU is the constraint, the host runs ahead and its step markers shift with the launch
+// queue: a step that blocks on a sync drains it and looks long, the next one short, though the
+// GPU did the same work (difftest: walls of 82 to 166 ms, each step's launched work busy 118 to
+// 126 ms). The busy union of the work each step launched is then the steadier figure of a step's
+// cost; said when it is near the walls' median, under half their spread, and the walls spread.
+std::string LaunchedBusyText(const std::vector<report::StepRow>& steps, std::size_t from) {
+  if (steps.size() < from + 2)
+    return "";
+  std::vector<double> walls, busy;
+  for (std::size_t i = from; i < steps.size(); ++i) {
+    walls.push_back(static_cast<double>(steps[i].wall_ns));
+    busy.push_back(static_cast<double>(steps[i].launched_busy_ns));
+  }
+  double wall_median = Median(walls);
+  double busy_median = Median(busy);
+  double wall_mad = MedianAbsoluteDeviation(walls);
+  double busy_mad = MedianAbsoluteDeviation(busy);
+  // Steady walls (a MAD under 5% of their median) need no other figure.
+  if (busy_median < 0.9 * wall_median || 2 * busy_mad >= wall_mad || wall_mad < 0.05 * wall_median)
+    return "";
+  auto [low, high] = std::minmax_element(busy.begin(), busy.end());
+  return fmt::format(
+      "; the GPU work each step launched keeps the GPU busy a steadier {} a step (median; {} to "
+      "{}, MAD {}; the busy union of that work, trace): the GPU is the constraint and the host's "
+      "step markers shift with the launch queue, so compare steps by that figure",
+      Ms(static_cast<std::int64_t>(busy_median)),
+      Ms(static_cast<std::int64_t>(*low)),
+      Ms(static_cast<std::int64_t>(*high)),
+      Ms(static_cast<std::int64_t>(busy_mad)));
+}
+
 }  // namespace
 
 std::string Baseline(const report::AnalysisReport& r) {
@@ -162,6 +193,7 @@ std::string Baseline(const report::AnalysisReport& r) {
         Ms(static_cast<std::int64_t>(steps->mad_wall_ns)));
   }
   spread += LongestStepText(r.framework.steps, first_left_out ? 1 : 0);
+  spread += LaunchedBusyText(r.framework.steps, first_left_out ? 1 : 0);
   return fmt::format(
       "GPU span {}: busy {}, idle {}; kernels {} over {} launches; exposed copies {}, exposed "
       "communication {}{}. Measured from one trace (source: trace); {}",

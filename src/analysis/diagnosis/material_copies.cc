@@ -129,9 +129,22 @@ void AddMaterialCopies(report::Diagnosis& d,
     if (++named == 3)
       break;
   }
+  // Beside a statement bounded at an assumed 2x, the copies at the same assumption: a limit
+  // (no time at all) is never compared with a 2x figure.
+  std::string same_terms;
+  if (d.bound_speedup_at_2x)
+    same_terms = fmt::format(
+        " Made 2x faster (half their exposed time) they give {:.2f}x, {} the statement's {:.2f}x "
+        "at the same assumed 2x{}.",
+        AmdahlSpeedup(transfer, 2.0),
+        AmdahlSpeedup(transfer, 2.0) > *d.bound_speedup_at_2x ? "above" : "below",
+        *d.bound_speedup_at_2x,
+        AmdahlSpeedup(transfer, 2.0) > *d.bound_speedup_at_2x
+            ? ": the copies' cause (the operators above) is worth finding first"
+            : ", so they rank after it");
   d.support.push_back(fmt::format(
       "Copies not overlapped by kernels hold {} of the window, {}: {}{}. Overlapped with kernels "
-      "or removed, they would give at most {:.2f}x (Amdahl; trace: memory operations).{}",
+      "or removed, they would give at most {:.2f}x (Amdahl; trace: memory operations).{}{}",
       Pct(transfer),
       transfer < triage_share
           ? fmt::format("under the triage's {} but material", Pct(triage_share))
@@ -141,6 +154,7 @@ void AddMaterialCopies(report::Diagnosis& d,
       kinds,
       issuers.empty() ? "" : "; the operators issuing copy work: " + issuers,
       AmdahlLimit(transfer),
+      same_terms,
       PinnedText(trace, r, window_ns)));
 }
 

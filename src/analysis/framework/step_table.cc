@@ -53,6 +53,7 @@ class StepBuilder {
         window.start_ns,
         [&](std::uint32_t call, model::TimeNs t) { return trace_.api_calls[call].start_ns < t; });
     std::set<std::int64_t> modeled_ops;
+    std::vector<util::Interval> launched;
     double ideal_s = 0;
     std::int64_t flops = 0;
     bool any_model = false;
@@ -71,6 +72,7 @@ class StepBuilder {
       for (std::uint32_t i : in_.calls.Of(*it)) {
         row.kernel_ns += trace_.activities[i].duration_ns();
         ++row.launches;
+        launched.push_back({trace_.activities[i].start_ns, trace_.activities[i].end_ns});
         if (!modeled && IsMath(in_.category[i]))
           row.unmodeled_math_ns += trace_.activities[i].duration_ns();
       }
@@ -86,6 +88,7 @@ class StepBuilder {
                     ? ideal_s + static_cast<double>(work.flops) / *peak
                     : -1;  // one op without a roof: no MFU
     }
+    row.launched_busy_ns = util::TotalLength(util::MergeIntervals(std::move(launched)));
     if (any_model) {
       row.flops = flops;
       // Missing the FLOPs of unmodelled GEMMs, convolutions or attention, the figure would
