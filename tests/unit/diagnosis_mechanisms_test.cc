@@ -1261,8 +1261,14 @@ TEST_CASE("Host-blocking syncs are told apart by the operator around them", "[di
   sync_in("aten::item", "aten::_local_scalar_dense", model::CopyKind::kDtoH);
   sync_in("aten::nonzero", "aten::nonzero", model::CopyKind::kUnknown);
   b.Api("cudaDeviceSynchronize", t, t + 10 * kUs);  // outside any operator
-  analysis::ExperimentContext::SyncCallers c = analysis::SyncCallersOf(b.trace);
+  // A 40 us idle gap inside the first operator's sync: the copy to the device causes it.
+  analysis::IdleAttribution idle;
+  idle.other_gaps = {{20 * kUs, 60 * kUs}};
+  analysis::ExperimentContext::SyncCallers c = analysis::SyncCallersOf(b.trace, idle);
   CHECK(c.calls == 5);
+  // Its copy call (1 us) and its sync (85 us) block the host; of the gap they cause all 40 us.
+  CHECK(c.to_device_host_ns == 86 * kUs);
+  CHECK(c.to_device_idle_ns == 40 * kUs);
   CHECK(c.copies_to_device == 1);
   CHECK(c.copies_to_host == 1);
   CHECK(c.scalar_reads == 1);

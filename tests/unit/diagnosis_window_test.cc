@@ -328,6 +328,47 @@ TEST_CASE("host-bound: a step that synchronizes is captured in a graph only betw
   CHECK_FALSE(Contains(one.diagnosis.next_experiment, "host-blocking synchronizations"));
 }
 
+TEST_CASE("host-bound: the syncs of copies to the device are costed by the idle they cause",
+          "[diagnosis][host][syncs]") {
+  // Four 20 ms steps of 15 ms host operator work; each copies its input to the device twice
+  // (aten::to: a 10 us copy call, then a 20 us sync), all while the GPU idles.
+  TraceBuilder b;
+  std::int64_t correlation = 1;
+  for (int i = 0; i < 4; ++i) {
+    std::int64_t t0 = i * 20 * kMs;
+    gpuperf::model::Range& step = b.AddRange(gpuperf::model::RangeKind::kProfilerStep,
+                                             "ProfilerStep#" + std::to_string(i),
+                                             t0,
+                                             t0 + 20 * kMs);
+    step.pid = 100;
+    step.tid = 101;
+    b.Op("aten::linear", t0, t0 + 15 * kMs);
+    for (int c = 0; c < 2; ++c) {
+      std::int64_t at = t0 + (1 + 4 * c) * kMs;
+      b.Op("aten::to", at, at + 40 * kUs);
+      b.Api("cudaMemcpyAsync", at, at + 10 * kUs, correlation);
+      b.Memcpy(gpuperf::model::CopyKind::kHtoD, at + 12 * kUs, at + 18 * kUs, 1 << 20, correlation);
+      ++correlation;
+      b.Api("cudaStreamSynchronize", at + 10 * kUs, at + 30 * kUs);
+    }
+    b.Api("cudaLaunchKernel", t0 + 14900 * kUs, t0 + 14905 * kUs, correlation);
+    b.Kernel("k", t0 + 15 * kMs, t0 + 16 * kMs, correlation);
+    ++correlation;
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  INFO(r.diagnosis.next_experiment);
+  REQUIRE(r.diagnosis.bottleneck == "host_bound");
+  // 8 copies of 30 us each block the host 240 us; the idle they cause is at most their length.
+  CHECK(
+      Contains(r.diagnosis.next_experiment,
+               "of the 8 sync calls, 8 inside copy operators (aten::copy_, aten::to) that copy to "
+               "the device"));
+  CHECK(Contains(r.diagnosis.next_experiment, "their copy and sync calls block the host 240 µs"));
+  CHECK(Contains(r.diagnosis.next_experiment,
+                 "which bounds what pinned, non-blocking copies give "
+                 "back: at most"));
+}
+
 TEST_CASE("initialization: a first call slow at each of several shapes is one-time per shape",
           "[diagnosis][initialization]") {
   // aten::addmm at two input shapes, five calls each: the first call of each shape takes 5 ms,

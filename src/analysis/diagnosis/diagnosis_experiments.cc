@@ -15,6 +15,22 @@
 namespace gpuperf::analysis {
 namespace {
 
+// What the copies to the device cost: the host time their calls block and the GPU idle that
+// causes, the latter the most pinned, non-blocking copies give back (k2021: 525 us of idle beside
+// 19 ms of blocked host time: the copies' host time is the cost, not their waits).
+std::string ToDeviceCostText(const ExperimentContext::SyncCallers& c, std::int64_t window_ns) {
+  if (c.to_device_host_ns <= 0 || window_ns <= 0)
+    return "";
+  return fmt::format(
+      " (their copy and sync calls block the host {} ({} of the window) and cause {} of GPU "
+      "idle, which bounds what pinned, non-blocking copies give back: at most {:.2f}x (Amdahl; "
+      "trace: API calls))",
+      Ms(c.to_device_host_ns),
+      Pct(Fraction(c.to_device_host_ns, window_ns)),
+      Ms(c.to_device_idle_ns),
+      AmdahlLimit(Fraction(c.to_device_idle_ns, window_ns)));
+}
+
 // A step that blocks the host on the GPU several times cannot be captured whole: a graph holds no
 // host wait (hta trace_diff/control: 10 stream synchronizations a step, around data-dependent
 // all_to_all splits).
@@ -29,10 +45,11 @@ std::string SyncsInStepText(const ExperimentContext& context) {
       callers += fmt::format("{}{} {}", callers.empty() ? "" : "; ", n, what);
   };
   add(c.copies_to_device,
-      "inside copy operators (aten::copy_, aten::to) that copy to the device: a copy from "
-      "pageable host memory waits for the GPU, so pin those host tensors "
-      "(DataLoader(pin_memory=True), tensor.pin_memory()) and copy with .to(device, "
-      "non_blocking=True)");
+      fmt::format("inside copy operators (aten::copy_, aten::to) that copy to the device: a copy "
+                  "from pageable host memory waits for the GPU, so pin those host tensors "
+                  "(DataLoader(pin_memory=True), tensor.pin_memory()) and copy with .to(device, "
+                  "non_blocking=True){}",
+                  ToDeviceCostText(c, context.window_ns)));
   add(c.copies_to_host,
       "inside copy operators that copy to the host, whose data the host reads: where it needs "
       "the values at once (split sizes for a following all-to-all, a shape) they stay, else "

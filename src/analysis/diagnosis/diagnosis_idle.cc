@@ -322,7 +322,7 @@ void SetIdleClass(const model::Trace& trace,
     context.blocking_syncs = r.audit.synchronizations;
     context.steps = static_cast<std::int64_t>(r.framework.steps.size());
     if (context.steps >= 2 && context.blocking_syncs >= 2 * context.steps)
-      context.sync_callers = SyncCallersOf(trace);
+      context.sync_callers = SyncCallersOf(trace, idle);
     context.host_outside_ops = explained > 0 && other > explained - other;
     context.single_process_loader = HasSingleProcessLoader(trace);
     if (context.single_process_loader)

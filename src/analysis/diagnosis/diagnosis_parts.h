@@ -149,7 +149,8 @@ std::string CollectiveWaitText(const model::Trace& trace,
                                const report::AnalysisReport& r);
 
 // The blocking sync calls by the operator around them (sync_callers.cc).
-ExperimentContext::SyncCallers SyncCallersOf(const model::Trace& trace);
+ExperimentContext::SyncCallers SyncCallersOf(const model::Trace& trace,
+                                             const IdleAttribution& idle);
 
 // The innermost Python frame outside PyTorch around the first single-process DataLoader fetch:
 // the code that iterates the loader, where its num_workers is set; "" without frames or fetch

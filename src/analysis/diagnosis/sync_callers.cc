@@ -8,10 +8,12 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "analysis/core/host_intervals.h"
 #include "analysis/core/names.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
+#include "util/intervals.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -37,7 +39,8 @@ bool OneOf(std::string_view name, const std::array<std::string_view, N>& names) 
 
 }  // namespace
 
-ExperimentContext::SyncCallers SyncCallersOf(const model::Trace& trace) {
+ExperimentContext::SyncCallers SyncCallersOf(const model::Trace& trace,
+                                             const IdleAttribution& idle) {
   ExperimentContext::SyncCallers out;
   HostIntervals<std::uint32_t> ops;  // host op indices
   for (std::size_t i = 0; i < trace.host_ops.size(); ++i) {
@@ -59,6 +62,21 @@ ExperimentContext::SyncCallers SyncCallersOf(const model::Trace& trace) {
     if (const std::uint32_t* op = ops.Of(call))
       to_device.insert(*op);
   }
+  // What those copy operators cost: the host time their blocking calls (the copy and the sync
+  // after it) hold, and the GPU idle those calls cause.
+  std::vector<util::Interval> to_device_waits;
+  for (const model::ApiCall& call : trace.api_calls) {
+    std::string_view name = trace.Name(call.name);
+    if (!IsBlockingSyncApi(name) && !IsSyncMemcpyApi(name) && !IsAsyncMemcpyApi(name))
+      continue;
+    const std::uint32_t* op = ops.Of(call);
+    if (op && to_device.contains(*op)) {
+      to_device_waits.push_back({call.start_ns, call.end_ns});
+      out.to_device_host_ns += call.end_ns - call.start_ns;
+    }
+  }
+  if (!to_device_waits.empty())
+    out.to_device_idle_ns = idle.CausedBy(std::move(to_device_waits));
   for (const model::ApiCall& call : trace.api_calls) {
     if (!IsBlockingSyncApi(trace.Name(call.name)))
       continue;
