@@ -595,6 +595,18 @@ TEST_CASE("collectives: messages of other sizes at one site are transfers, not w
   TraceBuilder four = b;
   four.trace.metadata.world_size = 4;
   CHECK(Contains(CollectiveLine(Analyze(four.trace)), "fastest 96.0 GB/s on the links (4 ranks)"));
+  // A SendRecv kernel under an all_reduce marker is not that all-reduce: no bus bandwidth.
+  TraceBuilder sendrecv = four;
+  for (model::GpuActivity& a : sendrecv.trace.activities) {
+    if (sendrecv.trace.Name(a.name).starts_with("nccl"))
+      a.name = sendrecv.trace.strings.Intern("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t");
+  }
+  std::string mismatched = CollectiveLine(Analyze(sendrecv.trace));
+  INFO(mismatched);
+  CHECK_FALSE(Contains(mismatched, "on the links"));
+  CHECK(Contains(mismatched,
+                 "fastest 64.0 GB/s of the marker's message (a SendRecv kernel under "
+                 "nccl:all_reduce: not that collective's bus bandwidth)"));
   // Without the markers the same instances spread at one site.
   TraceBuilder unmarked;
   unmarked.Kernel("gemm_kernel", 0, 10 * kMs);

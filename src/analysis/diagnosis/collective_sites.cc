@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -118,6 +119,43 @@ double BusFactor(std::string_view marker, std::int64_t ranks) {
   return 0;
 }
 
+// The collective a kernel's name implements, as NCCL spells it ("AllReduce", "SendRecv"), or ""
+// for a name that says none (custom and symmetric-memory kernels).
+// Lower case without underscores: "AllReduce", "all_reduce" and "allreduce" read alike.
+std::string Folded(std::string_view name) {
+  std::string folded;
+  for (char c : name) {
+    if (c != '_')
+      folded += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return folded;
+}
+
+std::string KernelCollective(std::string_view kernel) {
+  std::string folded = Folded(kernel);
+  for (std::string_view family :
+       {"SendRecv", "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AllToAll"}) {
+    if (folded.find(Folded(family)) != std::string::npos)
+      return std::string(family);
+  }
+  return "";
+}
+
+// Whether a marker's collective is what the kernel runs: NCCL runs all-to-all and point-to-point
+// as SendRecv kernels; a SendRecv kernel under an all_reduce marker moves other bytes than the
+// marker's message (a wrapper's marker around another collective), so the marker's bus factor
+// does not apply to it.
+bool MarkerMatchesKernel(std::string_view marker, std::string_view kernel) {
+  std::string family = Folded(KernelCollective(kernel));
+  if (family.empty())
+    return true;
+  std::string m = Folded(marker);
+  if (family == "sendrecv")
+    return m.find("alltoall") != std::string::npos || m.find("send") != std::string::npos ||
+           m.find("recv") != std::string::npos || m.find("p2p") != std::string::npos;
+  return m.find(family) != std::string::npos;
+}
+
 // The threads that launched collectives: only their ranges and operators can name a site.
 using Threads = std::set<std::pair<std::int64_t, std::int64_t>>;
 
@@ -193,11 +231,19 @@ std::string SiteRange(const model::Trace& trace, const Site& s, std::int64_t ran
   if (s.message.bytes > 0 && s.durations.front() > 0) {
     double message =
         static_cast<double>(s.min_bytes) / static_cast<double>(s.durations.front()) * 1e9;
-    double bus = BusFactor(trace.Name(s.message.marker), ranks);
-    bandwidth = bus > 0 ? fmt::format(", fastest {}/s on the links ({} ranks)",
+    std::string_view marker = trace.Name(s.message.marker);
+    bool matches = MarkerMatchesKernel(marker, trace.Name(s.kernel));
+    double bus = matches ? BusFactor(marker, ranks) : 0;
+    bandwidth = bus > 0    ? fmt::format(", fastest {}/s on the links ({} ranks)",
                                       util::FormatBytes(message * bus),
                                       ranks)
-                        : fmt::format(", fastest {}/s of message", util::FormatBytes(message));
+                : !matches ? fmt::format(
+                                 ", fastest {}/s of the marker's message (a {} kernel under "
+                                 "{}: not that collective's bus bandwidth)",
+                                 util::FormatBytes(message),
+                                 KernelCollective(trace.Name(s.kernel)),
+                                 marker)
+                           : fmt::format(", fastest {}/s of message", util::FormatBytes(message));
   }
   return fmt::format("{}: {} calls, {} to {}{}",
                      SiteName(trace, s),
