@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis_builder.h"
 
 using Catch::Detail::Approx;
@@ -419,4 +420,49 @@ TEST_CASE("host-bound: a loader-paced window says what a fed step takes against 
                    "4 of the 8 steps are starved (the GPU idles over half of the step): median "
                    "50.0 ms against 11.0 ms for the 4 the loader fed; a loader that keeps up "
                    "makes a starved step up to 4.55x faster"));
+}
+
+TEST_CASE("host-bound: gradients zeroed with kernels are named with set_to_none",
+          "[diagnosis][host]") {
+  // Four 20 ms steps: 15 ms of an operator launching a 1 ms kernel, then zero_grad for 2 ms
+  // filling 10 gradients (zero_ > fill_, each a 1 us kernel), while the GPU otherwise idles.
+  TraceBuilder b;
+  std::int64_t correlation = 1;
+  for (int i = 0; i < 4; ++i) {
+    std::int64_t t0 = i * 20 * kMs;
+    gpuperf::model::Range& step = b.AddRange(gpuperf::model::RangeKind::kProfilerStep,
+                                             "ProfilerStep#" + std::to_string(i),
+                                             t0,
+                                             t0 + 20 * kMs);
+    step.pid = 100;
+    step.tid = 101;
+    b.Op("aten::linear", t0, t0 + 15 * kMs);
+    b.Api("cudaLaunchKernel", t0 + 14900 * kUs, t0 + 14905 * kUs, correlation);
+    b.Kernel("k", t0 + 15 * kMs, t0 + 16 * kMs, correlation++);
+    std::int64_t z = t0 + 16 * kMs;
+    b.Op("Optimizer.zero_grad#SGD.zero_grad", z, z + 2 * kMs);
+    for (int g = 0; g < 10; ++g) {
+      std::int64_t at = z + 10 * kUs + g * 150 * kUs;
+      b.Op("aten::zero_", at, at + 100 * kUs);
+      b.Op("aten::fill_", at + 5 * kUs, at + 95 * kUs);
+      b.Api("cudaLaunchKernel", at + 10 * kUs, at + 15 * kUs, correlation);
+      b.Kernel("fill_kernel", at + 20 * kUs, at + 21 * kUs, correlation++);
+    }
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  REQUIRE(r.diagnosis.bottleneck == "host_bound");
+  std::string lines;
+  for (const std::string& line : r.diagnosis.support)
+    lines += line + "\n";
+  INFO(lines);
+  CHECK(Contains(lines,
+                 "Optimizer.zero_grad#SGD.zero_grad zeroes the gradients with kernels: 40 fill "
+                 "operators in 4 calls (10 a call), 2.00 ms of host time a call"));
+  CHECK(Contains(lines, "optimizer.zero_grad(set_to_none=True) (PyTorch's default since 2.0)"));
+  INFO(r.diagnosis.next_experiment);
+  CHECK(Contains(r.diagnosis.next_experiment, "The cheapest part first: Optimizer.zero_grad#"));
+  // Without the fills, nothing is said.
+  TraceBuilder none;
+  none.Op("Optimizer.zero_grad#SGD.zero_grad", 0, kMs);
+  CHECK(gpuperf::analysis::ZeroGradWork(none.trace, {}, 10 * kMs).text.empty());
 }

@@ -82,6 +82,8 @@ struct ExperimentContext {
   // Of the idle the host work fills, the part inside repeated runs of one input
   // (HostWorkInRepeats): the input check removes it before any host lever.
   std::int64_t host_in_repeats_ns = 0;
+  // Gradients zeroed with kernels each step (ZeroGradWork): its sentence, "" when none.
+  std::string zero_grad;
   // The data loader's fetch in the gaps, and whether it waits on worker processes.
   std::int64_t loader_ns = 0;
   bool loader_multiprocess = false;

@@ -429,7 +429,7 @@ Advice AdviceFor(const report::Diagnosis& d,
               "profiler."
             : fmt::format("Cut the host time between GPU work in the framework operators that "
                           "fill the gaps: capture the step in {}{}, batch more work per launch, or "
-                          "move data preparation off the launching thread.{}",
+                          "move data preparation off the launching thread.{}{}",
                           tools.graph,
                           // reduce-overhead captures the compiled module: a training step's
                           // optimizer step and zero_grad stay eager unless compiled as well.
@@ -437,7 +437,10 @@ Advice AdviceFor(const report::Diagnosis& d,
                                             "torch.cuda.graph around the whole step; in training, "
                                             "compile or capture the optimizer step too)"
                                           : "",
-                          SyncsInStepText(context)),
+                          SyncsInStepText(context),
+                          context.zero_grad.empty()
+                              ? std::string()
+                              : " The cheapest part first: " + context.zero_grad + "."),
         "Host operator time in the gaps must fall and the GPU's idle share with it; if the "
         "GPU stays idle with less host work, something else (a wait the trace does not "
         "record) holds it.",

@@ -358,6 +358,10 @@ void SetIdleClass(const model::Trace& trace,
     if (idle.sampled_host_samples >= kMinHostSamples)
       context.host_sampled_names = TimedNames(idle.top_sampled_host);
     context.cpu_samples = !trace.cpu_samples.empty();
+    if (ZeroGrad zero = ZeroGradWork(trace, idle, SteadyWall(r, idle)); zero.idle_ns > 0) {
+      context.zero_grad = zero.text;
+      d.support.push_back(zero.text + ".");
+    }
     // Idle mostly before the first (or after the last) GPU work is the host preparing the input
     // once: the bound holds only if that recurs with every input, as it does in a loop.
     if (idle.edge_ns > idle.idle_ns - idle.edge_ns)

@@ -157,6 +157,17 @@ ExperimentContext::SyncCallers SyncCallersOf(const model::Trace& trace,
 // (loader_owner.cc).
 std::string LoaderOwner(const model::Trace& trace);
 
+// Gradients zeroed with kernels by optimizer.zero_grad (its "Optimizer.zero_grad#..." operator
+// around aten::zero_ / aten::fill_): the evidence sentence and the GPU idle inside those calls,
+// which zero_grad(set_to_none=True) gives back at most; empty without them (zero_grad.cc).
+struct ZeroGrad {
+  std::int64_t idle_ns = 0;
+  std::string text;
+};
+ZeroGrad ZeroGradWork(const model::Trace& trace,
+                      const IdleAttribution& idle,
+                      std::int64_t window_ns);
+
 // Any coverage gap, as evidence (the launch-queue sentence has its own line: diagnosis.queue).
 void AddQueueAndCoverage(report::Diagnosis& d, const IdleAttribution& idle);
 
