@@ -466,3 +466,29 @@ TEST_CASE("host-bound: gradients zeroed with kernels are named with set_to_none"
   none.Op("Optimizer.zero_grad#SGD.zero_grad", 0, kMs);
   CHECK(gpuperf::analysis::ZeroGradWork(none.trace, {}, 10 * kMs).text.empty());
 }
+
+TEST_CASE("baseline: iterations the trace does not mark give the run-to-run distribution",
+          "[diagnosis][steps]") {
+  // Four iterations of kernels a then b, periods 10, 10 and 13 ms, and no step ranges.
+  auto build = [](bool last_differs) {
+    TraceBuilder b;
+    std::int64_t starts[] = {0, 10 * kMs, 20 * kMs, 33 * kMs};
+    std::int64_t correlation = 1;
+    for (int i = 0; i < 4; ++i) {
+      std::int64_t t = starts[i];
+      b.Api("cudaLaunchKernel", t, t + 5 * kUs, correlation);
+      b.Kernel("a", t + 10 * kUs, t + 2 * kMs, correlation++);
+      b.Api("cudaLaunchKernel", t + 2 * kMs, t + 2 * kMs + 5 * kUs, correlation);
+      b.Kernel(last_differs && i == 3 ? "c" : "b", t + 3 * kMs, t + 4 * kMs, correlation++);
+    }
+    return gpuperf::analysis::UnmarkedIterationsText(b.trace);
+  };
+  std::string said = build(false);
+  CHECK(said ==
+        "its GPU work repeats in 4 unmarked iterations (a, the same 2 kernel launches in each): "
+        "the period from one iteration's first kernel to the next's, median 10.0 ms, p95 13.0 "
+        "ms, MAD 0 ns over 3 periods (trace: kernel start times), is its run-to-run "
+        "distribution; mark the iterations (an NVTX range, --step-range) to analyse them as "
+        "steps");
+  CHECK(build(true).empty());  // the last iteration runs other work: no clean repetition
+}

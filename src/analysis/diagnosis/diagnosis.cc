@@ -508,7 +508,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   report::Diagnosis d;
   d.target_metric = TargetMetric(r);
   d.scope = Scope(trace, r);
-  d.baseline = Baseline(r);
+  d.baseline = Baseline(trace, r);
   d.queue = std::move(queue);
   ExperimentContext context = InputContext(trace);
   context.collective_wait = CollectiveWaitText(trace, index, r);

@@ -47,7 +47,12 @@ void SetIdleClass(const model::Trace& trace,
 std::string TargetMetric(const report::AnalysisReport& r);
 // Input, format, the devices the GPU work uses (of those described), rank, what the window holds.
 std::string Scope(const model::Trace& trace, const report::AnalysisReport& r);
-std::string Baseline(const report::AnalysisReport& r);
+// `trace`: for the iterations it does not mark (UnmarkedIterationsText) when it has no steps.
+std::string Baseline(const model::Trace& trace, const report::AnalysisReport& r);
+// A window without steps whose kernels repeat the same launches in 3 or more iterations (the
+// first kernel's launches anchor them): the iteration period's distribution, else ""
+// (unmarked_iterations.cc).
+std::string UnmarkedIterationsText(const model::Trace& trace);
 
 // Adds the `initialization` triage step and evidence when the window holds one-time work; true
 // when the part of it with the GPU idle holds at least kDominantShare of the window, which makes it

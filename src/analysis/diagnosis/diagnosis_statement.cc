@@ -138,7 +138,7 @@ std::string LaunchedBusyText(const std::vector<report::StepRow>& steps, std::siz
 
 }  // namespace
 
-std::string Baseline(const report::AnalysisReport& r) {
+std::string Baseline(const model::Trace& trace, const report::AnalysisReport& r) {
   const report::Timeline& t = r.timeline;
   std::int64_t kernel_ns = 0;
   for (const report::KernelRow& k : r.kernels)
@@ -191,6 +191,8 @@ std::string Baseline(const report::AnalysisReport& r) {
         Ms(static_cast<std::int64_t>(steps->median_wall_ns)),
         Ms(static_cast<std::int64_t>(steps->p95_wall_ns)),
         Ms(static_cast<std::int64_t>(steps->mad_wall_ns)));
+  } else if (std::string iterations = UnmarkedIterationsText(trace); !iterations.empty()) {
+    spread = iterations;
   }
   spread += LongestStepText(r.framework.steps, first_left_out ? 1 : 0);
   spread += LaunchedBusyText(r.framework.steps, first_left_out ? 1 : 0);
