@@ -179,6 +179,21 @@ TEST_CASE("latency: no larger grid for a grid of many waves, and reuse only belo
   // 200 blocks: under one wave even at one block per SM, so more blocks may help.
   report::AnalysisReport few = Analyze(NcuGemm(4e11, 200).trace);
   CHECK(Contains(few.diagnosis.next_experiment, "(larger grid, fewer registers)"));
+  // With the SM count and the launch shape known, a full-occupancy grid of many waves is not
+  // short of parallelism: the reason says the limit is per thread.
+  auto shaped = [](std::int32_t blocks) {
+    TraceBuilder b = NcuGemm(4e11, blocks);
+    b.trace.devices.front().sm_count = 108;
+    model::GpuActivity& k = b.trace.activities.front();
+    k.block = {256, 1, 1};
+    k.registers_per_thread = 32;
+    return Analyze(b.trace);
+  };
+  report::AnalysisReport full = shaped(1'000'000);
+  INFO(Gemm(full).classification.reason);
+  CHECK(Contains(Gemm(full).classification.reason,
+                 "at 100% theoretical occupancy on 1157 waves it has threads to spare"));
+  CHECK_FALSE(Contains(Gemm(shaped(200)).classification.reason, "threads to spare"));
 }
 
 TEST_CASE("devices: an SM count the input does not record reads unknown, not 0", "[ncu]") {

@@ -210,6 +210,9 @@ std::optional<report::KernelClass> SpeedOfLightClass(const report::SpeedOfLight&
   return c;
 }
 
+// From this many waves a grid keeps every SM busy for most of the kernel's time.
+constexpr double kFullGridWaves = 4.0;
+
 report::KernelClass Classify(const model::Trace& trace,
                              const report::KernelRow& row,
                              const LaunchShape* shape) {
@@ -261,6 +264,18 @@ report::KernelClass Classify(const model::Trace& trace,
     c.basis = roof_basis;
     // Under both roofs yet moving many times its DRAM bytes through a cache level at under one
     // FLOP per byte: the cache hierarchy (L1/TEX or L2 bandwidth, LSU) limits it, not latency.
+    // Latency-bound for want of parallelism is not the case of a kernel that fills the GPU: at
+    // half or more of its warps resident over many waves (owlv2's softmax: 100%, 314 waves), the
+    // loads in flight are limited per thread (passes over the data, dependent loads), which more
+    // threads do not change.
+    const auto& occupancy = row.occupancy;
+    if (occupancy && occupancy->theoretical >= 0.5 && wave && *wave >= kFullGridWaves)
+      c.reason += fmt::format(
+          "; at {:.0f}% theoretical occupancy on {:.0f} waves it has threads to spare, so the "
+          "limit is per thread (passes over the data, dependent loads, its instruction mix), not "
+          "parallelism: Nsight Compute's memory workload and warp-state stalls tell which",
+          occupancy->theoretical * 100,
+          *wave);
     if (auto reuse = NoOnChipReuse(*roof)) {
       c.bound = "cache";
       c.reason += "; " + NoReuseText(*reuse);
