@@ -1264,11 +1264,20 @@ TEST_CASE("Host-blocking syncs are told apart by the operator around them", "[di
   // A 40 us idle gap inside the first operator's sync: the copy to the device causes it.
   analysis::IdleAttribution idle;
   idle.other_gaps = {{20 * kUs, 60 * kUs}};
-  analysis::ExperimentContext::SyncCallers c = analysis::SyncCallersOf(b.trace, idle);
+  analysis::ExperimentContext::SyncCallers c =
+      analysis::SyncCallersOf(b.trace, idle, {0, t + 10 * kUs});
   CHECK(c.calls == 5);
-  // Its copy call (1 us) and its sync (85 us) block the host; of the gap they cause all 40 us.
+  // Its copy call (1 us) and its sync (85 us) block the host; of the gap they cause all 40 us,
+  // and its 16 us copy runs with no kernel beside it.
   CHECK(c.to_device_host_ns == 86 * kUs);
   CHECK(c.to_device_idle_ns == 40 * kUs);
+  CHECK(c.to_device_exposed_copy_ns == 16 * kUs);
+  // A steady window that starts after the first operator leaves its calls out.
+  analysis::ExperimentContext::SyncCallers later =
+      analysis::SyncCallersOf(b.trace, idle, {150 * kUs, t + 10 * kUs});
+  CHECK(later.calls == 4);
+  CHECK(later.copies_to_device == 0);
+  CHECK(later.to_device_host_ns == 0);
   CHECK(c.copies_to_device == 1);
   CHECK(c.copies_to_host == 1);
   CHECK(c.scalar_reads == 1);

@@ -16,6 +16,7 @@
 #include "analysis/kernel/kernel_class.h"
 #include "analysis/kernel/readable_name.h"
 #include "analysis/predictions/amdahl.h"
+#include "analysis/timeline/critical_time.h"
 #include "model/ceilings.h"
 #include "util/intervals.h"
 #include "util/units_format.h"
@@ -63,6 +64,13 @@ std::int64_t SteadyWall(const report::AnalysisReport& r, const IdleAttribution& 
   if (idle.steady_window_ns > 0)
     return idle.steady_window_ns;
   return r.predictions.wall_ns > 0 ? r.predictions.wall_ns : r.timeline.total_ns;
+}
+
+util::Interval SteadySpan(const model::Trace& trace, const report::AnalysisReport& r) {
+  TraceWindow window = ComputeTraceWindow(trace);
+  const auto& pre = r.predictions.preroll;
+  return {window.start_ns + (pre ? pre->time_ns : 0),
+          window.end_ns - r.initialization.unobserved_tail_ns};
 }
 
 double WallFraction(const report::AnalysisReport& r, const IdleAttribution& idle, std::int64_t ns) {

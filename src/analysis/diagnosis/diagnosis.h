@@ -133,11 +133,12 @@ struct ExperimentContext {
     std::int64_t copies_to_host = 0;
     std::int64_t scalar_reads = 0;
     std::int64_t data_dependent = 0;
-    // The copy operators to the device: the host time their copy and sync calls block, and the
-    // GPU idle those calls cause (IdleAttribution::CausedBy): what pinned, non-blocking copies
-    // give back at most.
+    // The copy operators to the device, in the steady window: the host time their copy and sync
+    // calls block, the GPU idle those calls cause (IdleAttribution::CausedBy) and their copies'
+    // time no kernel overlaps: together what pinned, prefetched copies give back at most.
     std::int64_t to_device_host_ns = 0;
     std::int64_t to_device_idle_ns = 0;
+    std::int64_t to_device_exposed_copy_ns = 0;  // their copies' time no kernel overlaps
   } sync_callers;
   std::int64_t steps = 0;
   // No repeated region: fewer than two steps, and the kernel with the most time ran fewer than

@@ -21,14 +21,17 @@ namespace {
 std::string ToDeviceCostText(const ExperimentContext::SyncCallers& c, std::int64_t window_ns) {
   if (c.to_device_host_ns <= 0 || window_ns <= 0)
     return "";
+  std::int64_t back = c.to_device_idle_ns + c.to_device_exposed_copy_ns;
   return fmt::format(
-      " (their copy and sync calls block the host {} ({} of the window) and cause {} of GPU "
-      "idle, which bounds what pinned, non-blocking copies give back: at most {:.2f}x (Amdahl; "
-      "trace: API calls))",
+      " (in the steady window their copy and sync calls block the host {} ({} of it) and cause "
+      "{} of GPU idle, and their copies run {} with no kernel beside them: pinned buffers with a "
+      "prefetch on another stream give back at most both, {:.2f}x (Amdahl; trace: API calls and "
+      "copies))",
       Ms(c.to_device_host_ns),
       Pct(Fraction(c.to_device_host_ns, window_ns)),
       Ms(c.to_device_idle_ns),
-      AmdahlLimit(Fraction(c.to_device_idle_ns, window_ns)));
+      Ms(c.to_device_exposed_copy_ns),
+      AmdahlLimit(Fraction(back, window_ns)));
 }
 
 // A step that blocks the host on the GPU several times cannot be captured whole: a graph holds no

@@ -13,6 +13,7 @@
 
 #include "analysis/diagnosis/diagnosis.h"
 #include "analysis/timeline/idle_attribution.h"
+#include "util/intervals.h"
 
 namespace gpuperf::analysis {
 
@@ -33,6 +34,9 @@ const report::CriticalShare* DominantKernelShare(const report::AnalysisReport& r
 // The steady-state window (the recorded window less one-time work), and a share of it.
 std::int64_t SteadyWall(const report::AnalysisReport& r, const IdleAttribution& idle);
 double WallFraction(const report::AnalysisReport& r, const IdleAttribution& idle, std::int64_t ns);
+// The steady window's span in trace time: the recorded window less the pre-roll (or left-out
+// first step) before it and the unobserved tail after it.
+util::Interval SteadySpan(const model::Trace& trace, const report::AnalysisReport& r);
 
 struct ExperimentContext;
 // The idle class of the window (diagnosis_idle.cc): dependency-, sync-, launch- or host-bound,
@@ -155,7 +159,8 @@ std::string CollectiveWaitText(const model::Trace& trace,
 
 // The blocking sync calls by the operator around them (sync_callers.cc).
 ExperimentContext::SyncCallers SyncCallersOf(const model::Trace& trace,
-                                             const IdleAttribution& idle);
+                                             const IdleAttribution& idle,
+                                             const util::Interval& span);
 
 // The innermost Python frame outside PyTorch around the first single-process DataLoader fetch:
 // the code that iterates the loader, where its num_workers is set; "" without frames or fetch

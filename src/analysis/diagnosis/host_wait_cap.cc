@@ -96,10 +96,10 @@ HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
   KernelCover kernels(trace);
   // The steady window's span: waits for the pre-roll (work launched before the recording) or in
   // the unobserved tail lie outside the wall the cap is a share of.
-  TraceWindow window = ComputeTraceWindow(trace);
   const auto& pre = r.predictions.preroll;
-  std::int64_t from = window.start_ns + (pre ? pre->time_ns : 0);
-  std::int64_t to = window.end_ns - r.initialization.unobserved_tail_ns;
+  const util::Interval span = SteadySpan(trace, r);
+  const std::int64_t from = span.start;
+  const std::int64_t to = span.end;
   auto inside = [&](std::int64_t start, std::int64_t end) {
     return kernels.Inside(std::max(start, from), std::min(end, to));
   };

@@ -40,7 +40,12 @@ bool OneOf(std::string_view name, const std::array<std::string_view, N>& names) 
 }  // namespace
 
 ExperimentContext::SyncCallers SyncCallersOf(const model::Trace& trace,
-                                             const IdleAttribution& idle) {
+                                             const IdleAttribution& idle,
+                                             const util::Interval& span) {
+  // Only the steady window's calls: a left-out first step's copies are not the steady state's.
+  auto in_span = [&](const model::ApiCall& call) {
+    return call.start_ns >= span.start && call.start_ns < span.end;
+  };
   ExperimentContext::SyncCallers out;
   HostIntervals<std::uint32_t> ops;  // host op indices
   for (std::size_t i = 0; i < trace.host_ops.size(); ++i) {
@@ -63,22 +68,42 @@ ExperimentContext::SyncCallers SyncCallersOf(const model::Trace& trace,
       to_device.insert(*op);
   }
   // What those copy operators cost: the host time their blocking calls (the copy and the sync
-  // after it) hold, and the GPU idle those calls cause.
+  // after it) hold, the GPU idle those calls cause, and their copies' time no kernel overlaps
+  // (a copy on the compute stream holds the kernels behind it; a prefetch on another stream
+  // hides it).
   std::vector<util::Interval> to_device_waits;
+  std::unordered_set<std::int64_t> to_device_copies;  // correlation ids
   for (const model::ApiCall& call : trace.api_calls) {
     std::string_view name = trace.Name(call.name);
-    if (!IsBlockingSyncApi(name) && !IsSyncMemcpyApi(name) && !IsAsyncMemcpyApi(name))
+    if (!in_span(call) ||
+        (!IsBlockingSyncApi(name) && !IsSyncMemcpyApi(name) && !IsAsyncMemcpyApi(name)))
       continue;
     const std::uint32_t* op = ops.Of(call);
     if (op && to_device.contains(*op)) {
       to_device_waits.push_back({call.start_ns, call.end_ns});
       out.to_device_host_ns += call.end_ns - call.start_ns;
+      if (call.correlation != model::kNoId)
+        to_device_copies.insert(call.correlation);
     }
   }
   if (!to_device_waits.empty())
     out.to_device_idle_ns = idle.CausedBy(std::move(to_device_waits));
+  if (!to_device_copies.empty()) {
+    std::vector<util::Interval> kernels;
+    for (const model::GpuActivity& a : trace.activities) {
+      if (a.kind == model::ActivityKind::kKernel)
+        kernels.push_back({a.start_ns, a.end_ns});
+    }
+    kernels = util::MergeIntervals(std::move(kernels));
+    util::IntervalProbe probe(kernels);
+    for (const model::GpuActivity& a : trace.activities) {
+      if (a.kind == model::ActivityKind::kMemcpy && a.copy_kind == model::CopyKind::kHtoD &&
+          to_device_copies.contains(a.correlation))
+        out.to_device_exposed_copy_ns += a.duration_ns() - probe.Covered(a.start_ns, a.end_ns);
+    }
+  }
   for (const model::ApiCall& call : trace.api_calls) {
-    if (!IsBlockingSyncApi(trace.Name(call.name)))
+    if (!in_span(call) || !IsBlockingSyncApi(trace.Name(call.name)))
       continue;
     ++out.calls;
     const std::uint32_t* op = ops.Of(call);
