@@ -1357,3 +1357,20 @@ TEST_CASE("steps: a GPU-bound window's steps are compared by the busy time of th
                  "the GPU work each step launched keeps the GPU busy a steadier 10.0 ms a step "
                  "(median; 10.0 ms to 10.0 ms, MAD 0 ns"));
 }
+
+TEST_CASE("host work: a Python built-in is named with the frames around its longest instance",
+          "[diagnosis][host]") {
+  TraceBuilder b;
+  CHECK(analysis::BuiltinCallers(b.trace, "main.py(1): run").empty());  // not a built-in
+  b.Frame("main.py(1): <module>", 0, 1000);
+  b.Frame("proc.py(10): resize", 10, 900);
+  b.Frame("scipy/zoom.py(739): zoom", 20, 800);
+  b.Frame("<built-in function next>", 25, 790);  // a built-in is not a caller
+  b.Frame("<built-in function zoom_shift>", 30, 700);
+  // A shorter instance elsewhere holds less of the time.
+  b.Frame("other.py(3): small", 950, 1000);
+  b.Frame("<built-in function zoom_shift>", 960, 970);
+  CHECK(analysis::BuiltinCallers(b.trace, "<built-in function zoom_shift>") ==
+        "in scipy/zoom.py(739): zoom, from proc.py(10): resize");
+  CHECK(analysis::BuiltinCallers(b.trace, "<built-in function absent>").empty());
+}

@@ -277,7 +277,7 @@ TEST_CASE("Input check: repeats that bound more than the lever lead the diagnosi
   gpuperf::analysis::PrependInputCheck(lever_larger, view, 1000);
   CHECK(lever_larger.lead.empty());  // Diagnose sets "bottleneck"
 
-  // The headline and report.md then say the repeats first, the class within each run.
+  // The headline and report.md then say the repeats first, then the window's class as it is.
   gpuperf::report::AnalysisReport r;
   r.diagnosis = lever_smaller;
   r.diagnosis.bottleneck = "host_bound";
@@ -292,7 +292,7 @@ TEST_CASE("Input check: repeats that bound more than the lever lead the diagnosi
   CHECK(headline.starts_with(
       "Diagnosis: the work may repeat on one input (it runs Model 5 times on the same shapes from "
       "1 loaded input: at most 5.00x faster if the runs repeat one computation; a check: the "
-      "trace records shapes, not values); within each run, host-bound (finding); next "
+      "trace records shapes, not values); the window as it is: host-bound (finding); next "
       "experiment: settle that check first; for the input as it is, move the host work"));
 }
 
@@ -345,4 +345,27 @@ TEST_CASE("Repeated forward: a part that repeats whole beside a part that differ
   CHECK(f.runs == 3);
   CHECK(f.operators == 1);
   CHECK(f.repeats_ns == 20 * kMs);  // the runs of Model_0: ends at 10, 20 and 30 ms
+}
+
+TEST_CASE("Loader owner: a Hugging Face pipeline's loader is set through its call",
+          "[diagnosis][loader]") {
+  TraceBuilder b = RepeatedRuns(1, {kImage, kImage, kImage});
+  // The first run's preprocessing is fetched by a single-process DataLoader that the
+  // pipeline's iterator drives.
+  b.Frame("transformers/pipelines/pt_utils.py(249): __next__", kMs - 50, 9 * kMs - 10);
+  b.Frame("torch/utils/data/dataloader.py(703): __next__", kMs - 40, 9 * kMs - 20);
+  gpuperf::model::Range& fetch =
+      b.AddRange(gpuperf::model::RangeKind::kUserAnnotation,
+                 "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+                 kMs - 30,
+                 9 * kMs - 30);
+  fetch.pid = 100;
+  fetch.tid = 101;
+  gpuperf::report::AnalysisReport r = gpuperf::analysis::Analyze(b.trace);
+  INFO(r.diagnosis.next_experiment);
+  CHECK(Contains(r.diagnosis.next_experiment,
+                 "transformers/pipelines/pt_utils.py(249): __next__ iterates it (trace: Python "
+                 "frames): a Hugging Face pipeline builds that loader itself on every call, so "
+                 "the setting is the call's num_workers"));
+  CHECK_FALSE(Contains(r.diagnosis.next_experiment, "(with pin_memory=True)"));
 }

@@ -110,16 +110,23 @@ std::string SingleProcessLoaderText(const ExperimentContext& context) {
     return " The trace's DataLoader runs in the launching process (_SingleProcessDataLoaderIter, "
            "num_workers=0): DataLoader(num_workers>0, pin_memory=True) prepares the next batch "
            "while the GPU runs this one.";
-  bool hf_pipeline = context.loader_owner.starts_with("transformers/pipelines/");
+  // A Hugging Face pipeline builds its own DataLoader on every call: num_workers is its call's
+  // argument, pin_memory is not a setting there.
+  if (context.loader_owner.starts_with("transformers/pipelines/"))
+    return fmt::format(
+        " The trace's DataLoader runs in the launching process (_SingleProcessDataLoaderIter, "
+        "num_workers=0) and {} iterates it (trace: Python frames): a Hugging Face pipeline builds "
+        "that loader itself on every call, so the setting is the call's num_workers (its chunked "
+        "pipelines, zero-shot detection among them, run at most one worker, started anew with "
+        "each call; pin_memory is not a setting there); one worker prepares the next chunk while "
+        "the GPU runs this one.",
+        context.loader_owner);
   return fmt::format(
       " The trace's DataLoader runs in the launching process (_SingleProcessDataLoaderIter, "
       "num_workers=0) and {} iterates it (trace: Python frames): where that code builds the "
       "loader, num_workers>0 (with pin_memory=True) prepares the next batch while the GPU runs "
-      "this one{}.",
-      context.loader_owner,
-      hf_pipeline ? " (a Hugging Face pipeline takes num_workers in its call; its chunked "
-                    "pipelines, zero-shot detection among them, run at most one worker)"
-                  : "");
+      "this one.",
+      context.loader_owner);
 }
 
 // Host work inside repeated runs of one input goes with them: the input check comes first.

@@ -338,8 +338,11 @@ void SetIdleClass(const model::Trace& trace,
     // Recorded and sampled names together, by time, the sampled ones marked.
     std::vector<std::pair<std::string, std::int64_t>> names;
     for (const auto& [name, ns] : idle.top_host_work) {
-      if (!IsBlockingMpiCall(name))  // said apart above
-        names.emplace_back(fmt::format("{} ({})", name, Ms(ns)), ns);
+      if (IsBlockingMpiCall(name))  // said apart above
+        continue;
+      std::string callers = BuiltinCallers(trace, name);
+      names.emplace_back(
+          fmt::format("{} ({}{})", name, Ms(ns), callers.empty() ? "" : "; " + callers), ns);
     }
     if (sampled > 0) {
       for (const auto& [name, ns] : idle.top_sampled_host)

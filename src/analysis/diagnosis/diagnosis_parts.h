@@ -178,6 +178,11 @@ ZeroGrad ZeroGradWork(const model::Trace& trace,
                       const IdleAttribution& idle,
                       std::int64_t window_ns);
 
+// For a Python built-in named by self time, the two innermost enclosing frames that are not
+// built-ins around its longest instance ("in scipy/ndimage/_interpolation.py(739): zoom, from
+// ..."), where the lever lies; "" for other names or without frames (builtin_callers.cc).
+std::string BuiltinCallers(const model::Trace& trace, std::string_view name);
+
 // Any coverage gap, as evidence (the launch-queue sentence has its own line: diagnosis.queue).
 void AddQueueAndCoverage(report::Diagnosis& d, const IdleAttribution& idle);
 

@@ -46,7 +46,7 @@ std::string Verdict(const report::Diagnosis& d) {
   std::string text =
       check_leads ? fmt::format(
                         "Diagnosis: the work may repeat on one input ({}; a check: the trace "
-                        "records shapes, not values); within each run, {} ({})",
+                        "records shapes, not values); the window as it is: {} ({})",
                         d.input_check,
                         d.label,
                         d.status)

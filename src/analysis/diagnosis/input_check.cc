@@ -134,7 +134,8 @@ std::optional<Check> RepeatCheck(const report::FrameworkView& view,
   c.experiment = fmt::format(
       "Check the work against its input first: {} (trace: Python frames and operator shapes). A "
       "pipeline that loops over labels, prompts or crops of one input (Hugging Face's zero-shot "
-      "pipelines run the whole model once per label) prepares and encodes the same data in "
+      "object-detection and text-classification pipelines run the whole model once per label) "
+      "prepares and encodes the same data in "
       "every run. If the runs see the same data, compute what they share once (one forward with "
       "all the queries batched, or the shared encoder's output reused) and check that the "
       "outputs match: that removes at most the {} from the end of the first run to the end of "
