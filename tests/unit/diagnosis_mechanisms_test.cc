@@ -1178,7 +1178,8 @@ TEST_CASE("triage: exposed copies under the transfer share but material are name
   INFO(lines);
   CHECK(Contains(lines,
                  "Copies not overlapped by kernels hold 10.7% of the window, under the "
-                 "triage's 15.0% but material: [CUDA memcpy DtoD] 1.20 ms in 1 copies"));
+                 "triage's 15.0% but material: [CUDA memcpy DtoD] 1.20 ms exposed of 1.20 ms in "
+                 "1 copies"));
   CHECK(Contains(lines, "Overlapped with kernels or removed, they would give at most 1.12x"));
 }
 
@@ -1306,32 +1307,42 @@ TEST_CASE("loader owner: the innermost frame outside PyTorch around a single-pro
   CHECK(analysis::LoaderOwner(b.trace) == "mylib/loop.py(20): __next__");
 }
 
-TEST_CASE("material copies: compared with a statement at an assumed 2x on the same terms",
+TEST_CASE("material copies: their removal bound set beside a statement at an assumed 2x",
           "[diagnosis][copies]") {
   report::AnalysisReport r;
   r.memory_ops.push_back({.operation = "[CUDA memcpy DtoD]",
                           .duration_ns = {.count = 10, .total = 20 * kMs},
                           .size_bytes = {.count = 10, .total = 1'000'000'000}});
-  model::Trace trace;
-  // Copies exposed for 20% of the window: at 2x they give 1 / (1 - 0.1) = 1.11x.
-  report::Diagnosis below;
-  below.bound_speedup_at_2x = 1.2;
-  analysis::AddMaterialCopies(below, trace, r, 0.2, 0.15, 100 * kMs);
-  REQUIRE(below.support.size() == 1);
-  CHECK(Contains(below.support.front(),
-                 "Made 2x faster (half their exposed time) they give 1.11x, below the "
-                 "statement's 1.20x at the same assumed 2x, so they rank after it."));
-  report::Diagnosis above;
-  above.bound_speedup_at_2x = 1.05;
-  analysis::AddMaterialCopies(above, trace, r, 0.2, 0.15, 100 * kMs);
-  REQUIRE(above.support.size() == 1);
-  CHECK(Contains(above.support.front(), "they give 1.11x, above the statement's 1.05x"));
+  // Copies exposed for 20% of the window, 16 ms of a 20 ms copy with a 4 ms kernel beside it:
+  // removed, at most 1 / (1 - 0.2) = 1.25x.
+  TraceBuilder b;
+  b.Kernel("k", 0, 4 * kMs);
+  b.Memcpy(model::CopyKind::kDtoD, 0, 20 * kMs, 1'000'000'000, 1);
+  report::Diagnosis parallel;
+  parallel.bound_speedup_at_2x = 1.2;
+  parallel.bound_speedup = 1.5;
+  analysis::AddMaterialCopies(parallel, b.trace, r, 0.2, 0.15, 100 * kMs);
+  REQUIRE(parallel.support.size() == 1);
+  INFO(parallel.support.front());
+  CHECK(Contains(parallel.support.front(),
+                 "[CUDA memcpy DtoD] 16.0 ms exposed of 20.0 ms in 1 copies (1.00 GB)"));
+  CHECK(Contains(parallel.support.front(),
+                 "Their removal bound is of the order of the statement's (1.20x at an assumed "
+                 "2x, 1.50x at most): a parallel experiment, not a later one."));
+  report::Diagnosis after;
+  after.bound_speedup_at_2x = 1.3;
+  after.bound_speedup = 1.6;
+  analysis::AddMaterialCopies(after, b.trace, r, 0.2, 0.15, 100 * kMs);
+  REQUIRE(after.support.size() == 1);
+  CHECK(Contains(after.support.front(),
+                 "Their removal bound is below the statement's 1.30x at an assumed 2x: they rank "
+                 "after it."));
   // A statement with a limit only (no assumed 2x) gets no such comparison.
   report::Diagnosis limit_only;
   limit_only.bound_speedup = 1.5;
-  analysis::AddMaterialCopies(limit_only, trace, r, 0.2, 0.15, 100 * kMs);
+  analysis::AddMaterialCopies(limit_only, b.trace, r, 0.2, 0.15, 100 * kMs);
   REQUIRE(limit_only.support.size() == 1);
-  CHECK_FALSE(Contains(limit_only.support.front(), "Made 2x faster"));
+  CHECK_FALSE(Contains(limit_only.support.front(), "removal bound is"));
 }
 
 TEST_CASE("steps: a GPU-bound window's steps are compared by the busy time of their launched work",

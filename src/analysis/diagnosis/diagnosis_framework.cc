@@ -145,14 +145,15 @@ bool ApplyLever(report::Diagnosis& d,
   std::size_t at = std::min(kernel_evidence_from, d.support.size());
   if (at < d.support.size())
     lever_support.push_back(fmt::format(
-        "For reference ({}), the kernel with the most critical time{}; the lines below are its "
+        "For reference, the kernel statement the lever replaces{} ({}); the lines below are its "
         "evidence.",
+        d.dominant_name.empty() ? ""
+                                : ", about " + std::string(ReadableKernelName(d.dominant_name)),
         concrete_form && kernel_bound && *kernel_bound > lever.bound_speedup
-            ? fmt::format("the measurement over the top kernels gives {:.2f}x at an assumed 2x; "
-                          "the lever gives back over half of that, with a concrete change",
+            ? fmt::format("a measurement over the top kernels would give {:.2f}x at an assumed "
+                          "2x; the lever, a concrete change, gives back at least half of that",
                           *kernel_bound)
-            : "the lever bounds more",
-        d.dominant_name.empty() ? "" : ", " + std::string(ReadableKernelName(d.dominant_name))));
+            : "the lever bounds more"));
   d.support.insert(d.support.begin() + static_cast<std::ptrdiff_t>(at),
                    lever_support.begin(),
                    lever_support.end());
