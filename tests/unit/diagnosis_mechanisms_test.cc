@@ -1385,3 +1385,32 @@ TEST_CASE("host work: a Python built-in is named with the frames around its long
         "in scipy/zoom.py(739): zoom, from proc.py(10): resize");
   CHECK(analysis::BuiltinCallers(b.trace, "<built-in function absent>").empty());
 }
+
+TEST_CASE("communication: the bound of overlapping communication counts every collective",
+          "[diagnosis][collectives]") {
+  // Four 3 ms GEMMs, then a 5 ms all-reduce and a 3 ms all-to-all nothing overlaps (20 ms):
+  // computation is the larger share, the all-reduce the hottest kernel (25%, 1.33x alone), and
+  // all exposed communication 40% of the window (1.67x).
+  TraceBuilder b;
+  std::int64_t t = 0, correlation = 1;
+  auto kernel = [&](const std::string& name, std::int64_t length) {
+    b.Api("cudaLaunchKernel", correlation * kUs, correlation * kUs + 1 * kUs, correlation);
+    b.Kernel(name, t + 10 * kUs, t + length, correlation++);
+    t += length;
+  };
+  for (int i = 0; i < 4; ++i)
+    kernel("gemm_kernel_" + std::to_string(i), 3 * kMs);
+  kernel("ncclKernel_AllReduce_RING_LL_Sum_float", 5 * kMs);
+  kernel("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t", 3 * kMs);
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Diagnosis& d = r.diagnosis;
+  INFO(d.next_experiment);
+  REQUIRE(d.bottleneck == "communication_bound");
+  REQUIRE(d.bound_speedup);
+  CHECK(*d.bound_speedup == Approx(1.0 / (1.0 - 0.4)).epsilon(0.01));
+  bool said = false;
+  for (const std::string& line : d.support)
+    said = said || (Contains(line, "Communication not overlapped by computation holds 7.9") &&
+                    Contains(line, "all collectives together: the bound of overlapping it"));
+  CHECK(said);
+}
