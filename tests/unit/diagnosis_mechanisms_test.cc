@@ -1201,6 +1201,8 @@ TEST_CASE(
            model::MemoryKind::kPageable,
            model::MemoryKind::kDevice);
   b.Frame("main.cc(10): fill", 20 * kMs, 75 * kMs);
+  // 100 us of it in a callee: under 1% of the fill's time, no lever to name.
+  b.Frame("main.cc(30): tiny", 74900 * kUs, 75 * kMs);
   b.Api("cudaMemcpy", 75 * kMs, 95 * kMs, 2);
   b.Memcpy(model::CopyKind::kHtoD,
            75 * kMs + 10 * kUs,
@@ -1214,6 +1216,10 @@ TEST_CASE(
   report::AnalysisReport r = Analyze(b.trace);
   const report::Diagnosis& d = r.diagnosis;
   REQUIRE(d.bottleneck == "host_bound");
+  // The copies block the host like synchronizations, and the scope says so.
+  CHECK(Contains(d.scope, "0 synchronizations and 2 synchronous copy calls, which block the host"));
+  CHECK(Contains(d.next_experiment, "main.cc(10): fill"));
+  CHECK_FALSE(Contains(d.next_experiment, "main.cc(30): tiny"));
   REQUIRE(r.initialization.steady_window_ns == 100 * kMs);
   std::string copies;
   for (const std::string& line : d.support) {

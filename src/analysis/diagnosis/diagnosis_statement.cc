@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_set>
 #include <vector>
 
 #include "analysis/core/names.h"
@@ -65,12 +66,27 @@ std::string Scope(const model::Trace& trace, const report::AnalysisReport& r) {
   if (s.rank)
     text += fmt::format(
         "; rank {}{}", *s.rank, s.world_size ? fmt::format(" of {}", *s.world_size) : "");
+  // Synchronous copies block the host like a synchronization, which the count above leaves
+  // out (saxpy: 15 cudaMemcpy calls, 0 synchronizations). nsys records a call twice (with and
+  // without its version suffix): count correlation ids.
+  std::unordered_set<std::int64_t> sync_copies;
+  CachedNamePredicate is_sync_copy(trace, IsSyncMemcpyApi);
+  for (const model::ApiCall& call : trace.api_calls) {
+    if (is_sync_copy(call.name))
+      sync_copies.insert(call.correlation != model::kNoId ? call.correlation : call.start_ns);
+  }
   text += fmt::format(
-      "; the window holds {} kernel launches of {} kernels, {} copies, {} synchronizations",
+      "; the window holds {} kernel launches of {} kernels, {} copies, {} synchronizations{}",
       r.audit.kernel_launches,
       r.audit.distinct_kernels,
       r.audit.memcpy_htod + r.audit.memcpy_dtoh + r.audit.memcpy_dtod + r.audit.memcpy_other,
-      r.audit.synchronizations);
+      r.audit.synchronizations,
+      sync_copies.empty()
+          ? std::string()
+          : fmt::format(" and {} synchronous copy call{}, which block{} the host too",
+                        sync_copies.size(),
+                        sync_copies.size() == 1 ? "" : "s",
+                        sync_copies.size() == 1 ? "s" : ""));
   return text;
 }
 
