@@ -265,8 +265,9 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
         kSource);
   }
   if (report.diagnosis.queue) {
-    std::string_view sentence = report.diagnosis.queue->sentence;
-    text += " " + std::string(sentence);
+    // Appended in two steps: GCC 12's -Wrestrict misreads " " + std::string at -O3 (bug 105651).
+    text += ' ';
+    text += report.diagnosis.queue->sentence;
   }
   return text;
 }
