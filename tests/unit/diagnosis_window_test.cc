@@ -297,6 +297,23 @@ TEST_CASE("initialization: a repeated host range's outlying first instance is on
   CHECK(Analyze(twice.trace).initialization.items.empty());
 }
 
+namespace {
+
+// Step i of a host-bound loop: a 20 ms ProfilerStep range from i x 20 ms, and a 15 ms host
+// operator at its start.
+void HostStep(TraceBuilder& b, int i) {
+  std::int64_t t0 = i * 20 * kMs;
+  gpuperf::model::Range& step = b.AddRange(gpuperf::model::RangeKind::kProfilerStep,
+                                           "ProfilerStep#" + std::to_string(i),
+                                           t0,
+                                           t0 + 20 * kMs);
+  step.pid = 100;
+  step.tid = 101;
+  b.Op("aten::linear", t0, t0 + 15 * kMs);
+}
+
+}  // namespace
+
 TEST_CASE("host-bound: a step that synchronizes is captured in a graph only between its waits",
           "[diagnosis][host]") {
   // Four 20 ms steps: an operator runs 15 ms on the host and launches a 1 ms kernel at its end;
@@ -306,13 +323,7 @@ TEST_CASE("host-bound: a step that synchronizes is captured in a graph only betw
     TraceBuilder b;
     for (int i = 0; i < 4; ++i) {
       std::int64_t t0 = i * 20 * kMs;
-      gpuperf::model::Range& step = b.AddRange(gpuperf::model::RangeKind::kProfilerStep,
-                                               "ProfilerStep#" + std::to_string(i),
-                                               t0,
-                                               t0 + 20 * kMs);
-      step.pid = 100;
-      step.tid = 101;
-      b.Op("aten::linear", t0, t0 + 15 * kMs);
+      HostStep(b, i);
       for (int s = 0; s < syncs; ++s)
         b.Api("cudaStreamSynchronize", t0 + (s + 1) * kMs, t0 + (s + 1) * kMs + 10 * kUs);
       b.Api("cudaLaunchKernel", t0 + 14900 * kUs, t0 + 14905 * kUs, i + 1);
@@ -337,13 +348,7 @@ TEST_CASE("host-bound: the syncs of copies to the device are costed by the idle 
   std::int64_t correlation = 1;
   for (int i = 0; i < 4; ++i) {
     std::int64_t t0 = i * 20 * kMs;
-    gpuperf::model::Range& step = b.AddRange(gpuperf::model::RangeKind::kProfilerStep,
-                                             "ProfilerStep#" + std::to_string(i),
-                                             t0,
-                                             t0 + 20 * kMs);
-    step.pid = 100;
-    step.tid = 101;
-    b.Op("aten::linear", t0, t0 + 15 * kMs);
+    HostStep(b, i);
     for (int c = 0; c < 2; ++c) {
       std::int64_t at = t0 + (1 + 4 * c) * kMs;
       b.Op("aten::to", at, at + 40 * kUs);
@@ -431,13 +436,7 @@ TEST_CASE("host-bound: gradients zeroed with kernels are named with set_to_none"
   std::int64_t correlation = 1;
   for (int i = 0; i < 4; ++i) {
     std::int64_t t0 = i * 20 * kMs;
-    gpuperf::model::Range& step = b.AddRange(gpuperf::model::RangeKind::kProfilerStep,
-                                             "ProfilerStep#" + std::to_string(i),
-                                             t0,
-                                             t0 + 20 * kMs);
-    step.pid = 100;
-    step.tid = 101;
-    b.Op("aten::linear", t0, t0 + 15 * kMs);
+    HostStep(b, i);
     b.Api("cudaLaunchKernel", t0 + 14900 * kUs, t0 + 14905 * kUs, correlation);
     b.Kernel("k", t0 + 15 * kMs, t0 + 16 * kMs, correlation++);
     std::int64_t z = t0 + 16 * kMs;
