@@ -1218,6 +1218,7 @@ TEST_CASE(
   REQUIRE(d.bottleneck == "host_bound");
   // The copies block the host like synchronizations, and the scope says so.
   CHECK(Contains(d.scope, "0 synchronizations and 2 synchronous copy calls, which block the host"));
+  INFO(d.next_experiment);
   CHECK(Contains(d.next_experiment, "main.cc(10): fill"));
   CHECK_FALSE(Contains(d.next_experiment, "main.cc(30): tiny"));
   REQUIRE(r.initialization.steady_window_ns == 100 * kMs);
