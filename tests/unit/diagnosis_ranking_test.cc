@@ -701,9 +701,9 @@ TEST_CASE("levers: an assumed-speedup lever on most of a flat profile is its con
   bool reference = false;
   for (const std::string& line : most.diagnosis.support)
     reference = reference || Contains(line,
-                                      "a measurement over the top kernels would give 1.33x at an "
-                                      "assumed 2x; the lever, a concrete change, gives back at "
-                                      "least half of that");
+                                      "measuring the top kernels would give 1.33x at an assumed "
+                                      "2x, and this concrete change reaches at least half of that "
+                                      "gain");
   CHECK(reference);
   // Two of ten: AMP gives back 1 ms, under half of the measurement's 2.5 ms (the top 5 at 2x),
   // which stays.

@@ -464,7 +464,7 @@ TEST_CASE("host-bound: gradients zeroed with kernels are named with set_to_none"
   // Without the fills, nothing is said.
   TraceBuilder none;
   none.Op("Optimizer.zero_grad#SGD.zero_grad", 0, kMs);
-  CHECK(gpuperf::analysis::ZeroGradWork(none.trace, {}, 10 * kMs).text.empty());
+  CHECK(gpuperf::analysis::ZeroGradWork(none.trace, {}, {0, 10 * kMs}, 10 * kMs).text.empty());
 }
 
 TEST_CASE("baseline: iterations the trace does not mark give the run-to-run distribution",
@@ -491,4 +491,24 @@ TEST_CASE("baseline: iterations the trace does not mark give the run-to-run dist
         "distribution; mark the iterations (an NVTX range, --step-range) to analyse them as "
         "steps");
   CHECK(build(true).empty());  // the last iteration runs other work: no clean repetition
+}
+
+TEST_CASE("host work: a step marker recorded as an operator is not named as host work",
+          "[diagnosis][host]") {
+  // 2021-era traces record ProfilerStep#N as an operator around the whole step.
+  TraceBuilder b;
+  for (int i = 0; i < 4; ++i) {
+    HostStep(b, i);
+    std::int64_t t0 = i * 20 * kMs;
+    b.Op("ProfilerStep#" + std::to_string(i), t0, t0 + 20 * kMs);
+    b.Api("cudaLaunchKernel", t0 + 14900 * kUs, t0 + 14905 * kUs, i + 1);
+    b.Kernel("k", t0 + 15 * kMs, t0 + 16 * kMs, i + 1);
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  std::string lines;
+  for (const std::string& line : r.diagnosis.support)
+    lines += line + "\n";
+  INFO(lines);
+  CHECK(Contains(lines, "most in aten::linear ("));
+  CHECK_FALSE(Contains(lines, "ProfilerStep#0 ("));
 }

@@ -158,13 +158,12 @@ bool ApplyLever(report::Diagnosis& d,
   std::size_t at = std::min(kernel_evidence_from, d.support.size());
   if (at < d.support.size())
     lever_support.push_back(fmt::format(
-        "For reference, the kernel statement the lever replaces{} ({}); the lines below are its "
-        "evidence.",
+        "The lines below are the evidence of the statement this lever replaced{}: {}.",
         d.dominant_name.empty() ? ""
                                 : ", about " + std::string(ReadableKernelName(d.dominant_name)),
         concrete_form && kernel_bound && *kernel_bound > lever.bound_speedup
-            ? fmt::format("a measurement over the top kernels would give {:.2f}x at an assumed "
-                          "2x; the lever, a concrete change, gives back at least half of that",
+            ? fmt::format("measuring the top kernels would give {:.2f}x at an assumed 2x, and "
+                          "this concrete change reaches at least half of that gain",
                           *kernel_bound)
             : "the lever bounds more"));
   d.support.insert(d.support.begin() + static_cast<std::ptrdiff_t>(at),

@@ -372,7 +372,8 @@ void SetIdleClass(const model::Trace& trace,
     if (idle.sampled_host_samples >= kMinHostSamples)
       context.host_sampled_names = TimedNames(idle.top_sampled_host);
     context.cpu_samples = !trace.cpu_samples.empty();
-    if (ZeroGrad zero = ZeroGradWork(trace, idle, SteadyWall(r, idle)); zero.idle_ns > 0) {
+    if (ZeroGrad zero = ZeroGradWork(trace, idle, SteadySpan(trace, r), SteadyWall(r, idle));
+        zero.idle_ns > 0) {
       context.zero_grad = zero.text;
       d.support.push_back(zero.text + ".");
     }

@@ -169,13 +169,15 @@ std::string LoaderOwner(const model::Trace& trace);
 
 // Gradients zeroed with kernels by optimizer.zero_grad (its "Optimizer.zero_grad#..." operator
 // around aten::zero_ / aten::fill_): the evidence sentence and the GPU idle inside those calls,
-// which zero_grad(set_to_none=True) gives back at most; empty without them (zero_grad.cc).
+// which zero_grad(set_to_none=True) gives back at most; the calls in `span` (the steady
+// window), empty without them (zero_grad.cc).
 struct ZeroGrad {
   std::int64_t idle_ns = 0;
   std::string text;
 };
 ZeroGrad ZeroGradWork(const model::Trace& trace,
                       const IdleAttribution& idle,
+                      const util::Interval& span,
                       std::int64_t window_ns);
 
 // For a Python built-in named by self time, the two innermost enclosing frames that are not

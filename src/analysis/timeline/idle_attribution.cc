@@ -254,6 +254,10 @@ void AttributeHostWork(const model::Trace& trace,
   std::vector<Interval> work_raw;
   std::unordered_map<model::NameId, std::int64_t> by_name;
   util::IntervalProbe idle_cover(host_idle);
+  // A step marker (2021-era traces record ProfilerStep#N as an operator) holds the whole step:
+  // no name of work, so it is not named (k2106: "ProfilerStep#9 (51.5 ms)").
+  CachedNamePredicate is_step(trace,
+                              [](std::string_view n) { return n.starts_with("ProfilerStep#"); });
   auto add = [&](model::NameId name, std::int64_t start, std::int64_t end) {
     if (end - start > enclosing)
       return;
@@ -264,7 +268,7 @@ void AttributeHostWork(const model::Trace& trace,
       work_raw.back().end = std::max(work_raw.back().end, end);
     else
       work_raw.push_back({start, end});
-    if (std::int64_t covered = idle_cover.Covered(start, end); covered > 0)
+    if (std::int64_t covered = idle_cover.Covered(start, end); covered > 0 && !is_step(name))
       by_name[name] += covered;
   };
   // Blocking MPI calls are waits for other ranks, wherever the trace records them.
