@@ -1421,3 +1421,21 @@ TEST_CASE("communication: the bound of overlapping communication counts every co
                     Contains(line, "all collectives together: the bound of overlapping it"));
   CHECK(said);
 }
+
+TEST_CASE("profiler overhead: the options that inflate host time are said of what rests on it",
+          "[diagnosis][host]") {
+  TraceBuilder none;
+  CHECK(analysis::ProfilerOverheadText(none.trace, false, "the host time").empty());
+  TraceBuilder stacks;
+  stacks.Frame("main.py(1): <module>", 0, 10);
+  CHECK(analysis::ProfilerOverheadText(stacks.trace, false, "the host time that holds the gain") ==
+        "The trace was recorded with Python stacks (with_stack): the profiler's per-operator work "
+        "inflates the host time that holds the gain; confirm it with an unprofiled timing of the "
+        "same steps (trace).");
+  TraceBuilder shapes;
+  shapes.trace.metadata.properties["record_shapes"] = "1";
+  CHECK(Contains(analysis::ProfilerOverheadText(shapes.trace, false, "x"),
+                 "recorded with shapes (record_shapes)"));
+  CHECK(Contains(analysis::ProfilerOverheadText(stacks.trace, true, "x"),
+                 "Python stacks and shapes (with_stack, record_shapes)"));
+}

@@ -686,8 +686,14 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
       ApplyHostWaitCap(d, *cap);
     // A GPU-bound window whose host is close behind, and a change that cuts launches: beyond
     // the waits it must cut the host's own time too (Qwen H100: 2.03 ms of 35.2 ms).
-    else if (cap->Binds(SavedByBound(d, cap->wall_ns)))
+    else if (cap->Binds(SavedByBound(d, cap->wall_ns))) {
       d.support.push_back(HostCloseBehindText(*cap));
+      // The host's own time that caps the gain is profiled host time.
+      if (std::string overhead = ProfilerOverheadText(
+              trace, context.shapes_recorded, "the host time that holds the gain beyond the waits");
+          !overhead.empty())
+        d.support.push_back(overhead);
+    }
   }
   if (d.dominant_kind == "idle")
     d.secondary = SecondaryGpuStatement(trace, index, d, r, compute, SteadyWall(r, idle), context);

@@ -173,6 +173,30 @@ void AddStarvedSteps(report::Diagnosis& d, const report::AnalysisReport& r) {
 
 }  // namespace
 
+std::string ProfilerOverheadText(const model::Trace& trace,
+                                 bool shapes_recorded,
+                                 std::string_view what) {
+  // The profiler's per-op work (Python stacks, shapes) is host time too: a bound over host time
+  // is over the profiled host, which an unprofiled run may not have. The header's flags
+  // (2022+), else what the events carry (2021-era traces: per-event shapes, Python frames).
+  const auto& p = trace.metadata.properties;
+  auto on = [&](const char* key) {
+    auto it = p.find(key);
+    return it != p.end() && it->second != "0" && it->second != "false";
+  };
+  bool stacks = on("with_stack") || !trace.python_frames.empty();
+  bool shapes = on("record_shapes") || shapes_recorded;
+  if (!stacks && !shapes)
+    return "";
+  return fmt::format(
+      "The trace was recorded with {}: the profiler's per-operator work inflates {}; confirm it "
+      "with an unprofiled timing of the same steps (trace).",
+      stacks && shapes ? "Python stacks and shapes (with_stack, record_shapes)"
+      : stacks         ? "Python stacks (with_stack)"
+                       : "shapes (record_shapes)",
+      what);
+}
+
 void SetIdleClass(const model::Trace& trace,
                   report::Diagnosis& d,
                   const report::AnalysisReport& r,
@@ -391,25 +415,10 @@ void SetIdleClass(const model::Trace& trace,
       d.status = "hypothesis";
       d.evidence = "inferred";
     }
-    // The profiler's per-op work (Python stacks, shapes) is host time too: the bound is over the
-    // profiled host, which an unprofiled run may not have.
-    // The header's flags (2022+), else what the events carry (2021-era traces: per-event
-    // shapes, Python frames).
-    const auto& p = trace.metadata.properties;
-    auto on = [&](const char* key) {
-      auto it = p.find(key);
-      return it != p.end() && it->second != "0" && it->second != "false";
-    };
-    bool stacks = on("with_stack") || !trace.python_frames.empty();
-    bool shapes = on("record_shapes") || context.shapes_recorded;
-    if (stacks || shapes)
-      d.support.push_back(fmt::format(
-          "The trace was recorded with {}: the profiler's per-operator work inflates the host "
-          "time this bound rests on; confirm it with an unprofiled timing of the same steps "
-          "(trace).",
-          stacks && shapes ? "Python stacks and shapes (with_stack, record_shapes)"
-          : stacks         ? "Python stacks (with_stack)"
-                           : "shapes (record_shapes)"));
+    if (std::string overhead = ProfilerOverheadText(
+            trace, context.shapes_recorded, "the host time this bound rests on");
+        !overhead.empty())
+      d.support.push_back(overhead);
   }
   // A faster input pipeline removes the idle inside the loader's fetch, not the other host time
   // in the gaps (resnet: 4.93 s of 5.65 s; the rest is the main thread between the fetch and

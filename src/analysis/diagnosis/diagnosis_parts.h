@@ -185,6 +185,12 @@ ZeroGrad ZeroGradWork(const model::Trace& trace,
 // ..."), where the lever lies; "" for other names or without frames (builtin_callers.cc).
 std::string BuiltinCallers(const model::Trace& trace, std::string_view name);
 
+// The profiler options that inflate host time (Python stacks, shapes), said of `what` a
+// statement rests on; "" when the trace was recorded without them (diagnosis_idle.cc).
+std::string ProfilerOverheadText(const model::Trace& trace,
+                                 bool shapes_recorded,
+                                 std::string_view what);
+
 // Any coverage gap, as evidence (the launch-queue sentence has its own line: diagnosis.queue).
 void AddQueueAndCoverage(report::Diagnosis& d, const IdleAttribution& idle);
 
