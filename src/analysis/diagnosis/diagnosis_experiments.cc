@@ -15,9 +15,10 @@
 namespace gpuperf::analysis {
 namespace {
 
-// What the copies to the device cost: the host time their calls block and the GPU idle that
-// causes, the latter the most pinned, non-blocking copies give back (k2021: 525 us of idle beside
-// 19 ms of blocked host time: the copies' host time is the cost, not their waits).
+// What the copies to the device cost over the steady window: the host time their calls block,
+// the GPU idle those calls cause and their copies' time with no kernel beside them. Pinned,
+// prefetched copies give back at most the last two (k2106: 1.53 ms of idle and 15.4 ms of
+// copies beside 16.6 ms of blocked host time, at most 1.03x).
 std::string ToDeviceCostText(const ExperimentContext::SyncCallers& c, std::int64_t window_ns) {
   if (c.to_device_host_ns <= 0 || window_ns <= 0)
     return "";

@@ -345,9 +345,8 @@ void SetIdleClass(const model::Trace& trace,
     context.loader_multiprocess = idle.loader_multiprocess;
     context.blocking_syncs = r.audit.synchronizations;
     // The steps and syncs of the steady window: a left-out first step is not among them.
-    const auto& pre = r.predictions.preroll;
-    bool first_left_out = pre && !pre->warmup_step.empty() && !r.framework.steps.empty();
-    context.steps = static_cast<std::int64_t>(r.framework.steps.size()) - (first_left_out ? 1 : 0);
+    context.steps =
+        static_cast<std::int64_t>(r.framework.steps.size()) - (FirstStepLeftOut(r) ? 1 : 0);
     if (context.steps >= 2 && context.blocking_syncs >= 2 * context.steps) {
       context.sync_callers = SyncCallersOf(trace, idle, SteadySpan(trace, r));
       context.blocking_syncs = context.sync_callers.calls;

@@ -154,6 +154,11 @@ std::string LaunchedBusyText(const std::vector<report::StepRow>& steps, std::siz
 
 }  // namespace
 
+bool FirstStepLeftOut(const report::AnalysisReport& r) {
+  return r.predictions.preroll && !r.predictions.preroll->warmup_step.empty() &&
+         r.framework.steps.size() >= 3;
+}
+
 std::string Baseline(const model::Trace& trace, const report::AnalysisReport& r) {
   const report::Timeline& t = r.timeline;
   std::int64_t kernel_ns = 0;
@@ -183,8 +188,7 @@ std::string Baseline(const model::Trace& trace, const report::AnalysisReport& r)
       "a few percent";
   const auto& steps = r.framework.step_summary;
   // A first step left out of the window (a warm-up outlier) is left out of its distribution too.
-  bool first_left_out = r.predictions.preroll && !r.predictions.preroll->warmup_step.empty() &&
-                        r.framework.steps.size() >= 3;
+  bool first_left_out = FirstStepLeftOut(r);
   if (steps && first_left_out) {
     std::vector<double> walls;
     for (std::size_t i = 1; i < r.framework.steps.size(); ++i)

@@ -1,10 +1,9 @@
-// Who iterates a single-process DataLoader (docs/method.md, "Host-bound windows"): the advice
+// Who iterates a single-process DataLoader (docs/metrics.md, "Diagnosis", host_bound): the advice
 // DataLoader(num_workers>0) is for the code that builds the loader. When a library iterates it
 // (a Hugging Face pipeline, a trainer), the setting is that library's argument, not a line of the
 // program's own.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <limits>
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-// Gradients zeroed with kernels (docs/metrics.md, "Host-bound windows"): PyTorch's
+// Gradients zeroed with kernels (docs/metrics.md, "Diagnosis", host_bound): PyTorch's
 // optimizer.zero_grad() before 2.0 (or with set_to_none=False) fills every gradient with a
 // kernel, one launch per parameter each step. In a host-bound window those launches are host
 // time; set_to_none=True frees the gradients instead and launches nothing (k2021-06: 161 fill
