@@ -1323,8 +1323,8 @@ TEST_CASE("material copies: their removal bound set beside a statement at an ass
   // Copies exposed for 20% of the window, 16 ms of a 20 ms copy with a 4 ms kernel beside it:
   // removed, at most 1 / (1 - 0.2) = 1.25x.
   TraceBuilder b;
-  b.Kernel("k", 0, 4 * kMs);
-  b.Memcpy(model::CopyKind::kDtoD, 0, 20 * kMs, 1'000'000'000, 1);
+  b.Kernel("k", 0, 4 * kMs).stream = 7;
+  b.Memcpy(model::CopyKind::kDtoD, 0, 20 * kMs, 1'000'000'000, 1).stream = 8;
   report::Diagnosis parallel;
   parallel.bound_speedup_at_2x = 1.2;
   parallel.bound_speedup = 1.5;
@@ -1344,6 +1344,16 @@ TEST_CASE("material copies: their removal bound set beside a statement at an ass
   CHECK(Contains(after.support.front(),
                  "Their removal bound is below the statement's 1.30x at an assumed 2x: they rank "
                  "after it."));
+  CHECK_FALSE(Contains(after.support.front(), "all on streams that run kernels"));
+  // Device-to-device copies on the kernels' own stream are part of the computation.
+  TraceBuilder same_stream = b;
+  same_stream.trace.activities.back().stream = 7;
+  report::Diagnosis inside;
+  analysis::AddMaterialCopies(inside, same_stream.trace, r, 0.2, 0.15, 100 * kMs);
+  REQUIRE(inside.support.size() == 1);
+  CHECK(Contains(inside.support.front(),
+                 "(1.00 GB), all on streams that run kernels: part of the computation, so "
+                 "removing them is the lever, not overlapping them"));
   // A statement with a limit only (no assumed 2x) gets no such comparison.
   report::Diagnosis limit_only;
   limit_only.bound_speedup = 1.5;
