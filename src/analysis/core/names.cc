@@ -176,6 +176,10 @@ bool IsBlockingMpiCall(std::string_view name) {
                         "MPI_Neighbor_"});
 }
 
+bool IsProfilerStepName(std::string_view name) {
+  return name.starts_with("ProfilerStep#");
+}
+
 bool IsDataLoaderFetch(std::string_view name) {
   return name.starts_with("enumerate(DataLoader)") ||
          (name.find("DataLoaderIter") != std::string_view::npos &&

@@ -49,6 +49,8 @@ bool IsHostWaitApi(std::string_view name);
 // A data loader's fetch of the next batch: PyTorch's profiler range
 // "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__" (any iterator class).
 bool IsDataLoaderFetch(std::string_view name);
+// PyTorch's step marker, "ProfilerStep#N" (an annotation, or a 2021-era operator).
+bool IsProfilerStepName(std::string_view name);
 
 // A blocking MPI communication call (MPI_Send, MPI_Recv, MPI_Wait*, MPI_Barrier, the blocking
 // collectives), as nsys' MPI trace records it: host time spent waiting for another rank, not

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "analysis/core/host_intervals.h"
+#include "analysis/core/names.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/findings/findings.h"
 #include "analysis/kernel/readable_name.h"
@@ -123,11 +123,8 @@ double BusFactor(std::string_view marker, std::int64_t ranks) {
 // for a name that says none (custom and symmetric-memory kernels).
 // Lower case without underscores: "AllReduce", "all_reduce" and "allreduce" read alike.
 std::string Folded(std::string_view name) {
-  std::string folded;
-  for (char c : name) {
-    if (c != '_')
-      folded += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
+  std::string folded = AsciiLower(name);
+  std::erase(folded, '_');
   return folded;
 }
 

@@ -73,6 +73,15 @@ util::Interval SteadySpan(const model::Trace& trace, const report::AnalysisRepor
           window.end_ns - r.initialization.unobserved_tail_ns};
 }
 
+std::vector<util::Interval> KernelBusy(const model::Trace& trace) {
+  std::vector<util::Interval> kernels;
+  for (const model::GpuActivity& a : trace.activities) {
+    if (a.kind == model::ActivityKind::kKernel)
+      kernels.push_back({a.start_ns, a.end_ns});
+  }
+  return util::MergeIntervals(std::move(kernels));
+}
+
 double WallFraction(const report::AnalysisReport& r, const IdleAttribution& idle, std::int64_t ns) {
   return std::min(1.0, Fraction(ns, SteadyWall(r, idle)));
 }

@@ -345,10 +345,11 @@ void SetIdleClass(const model::Trace& trace,
     context.loader_multiprocess = idle.loader_multiprocess;
     context.blocking_syncs = r.audit.synchronizations;
     // The steps and syncs of the steady window: a left-out first step is not among them.
+    const util::Interval steady = SteadySpan(trace, r);
     context.steps =
         static_cast<std::int64_t>(r.framework.steps.size()) - (FirstStepLeftOut(r) ? 1 : 0);
     if (context.steps >= 2 && context.blocking_syncs >= 2 * context.steps) {
-      context.sync_callers = SyncCallersOf(trace, idle, SteadySpan(trace, r));
+      context.sync_callers = SyncCallersOf(trace, idle, steady);
       context.blocking_syncs = context.sync_callers.calls;
     }
     context.host_outside_ops = explained > 0 && other > explained - other;
@@ -395,8 +396,7 @@ void SetIdleClass(const model::Trace& trace,
     if (idle.sampled_host_samples >= kMinHostSamples)
       context.host_sampled_names = TimedNames(idle.top_sampled_host);
     context.cpu_samples = !trace.cpu_samples.empty();
-    if (ZeroGrad zero = ZeroGradWork(trace, idle, SteadySpan(trace, r), SteadyWall(r, idle));
-        zero.idle_ns > 0) {
+    if (ZeroGrad zero = ZeroGradWork(trace, idle, steady, SteadyWall(r, idle)); zero.idle_ns > 0) {
       context.zero_grad = zero.text;
       d.support.push_back(zero.text + ".");
     }

@@ -37,6 +37,8 @@ double WallFraction(const report::AnalysisReport& r, const IdleAttribution& idle
 // The steady window's span in trace time: the recorded window less the pre-roll (or left-out
 // first step) before it and the unobserved tail after it.
 util::Interval SteadySpan(const model::Trace& trace, const report::AnalysisReport& r);
+// The kernels' busy union, sorted and disjoint: what a copy or a wait overlaps of computation.
+std::vector<util::Interval> KernelBusy(const model::Trace& trace);
 
 struct ExperimentContext;
 // The idle class of the window (diagnosis_idle.cc): dependency-, sync-, launch- or host-bound,
@@ -182,9 +184,15 @@ ZeroGrad ZeroGradWork(const model::Trace& trace,
                       const util::Interval& span,
                       std::int64_t window_ns);
 
+// The Python frames of thread `thread` (an index into Trace::frame_threads) that enclose
+// [start, end], built-ins ("<built-in ...>") left out, innermost first (enclosing_frames.cc).
+std::vector<const model::PythonFrame*> EnclosingFrames(const model::Trace& trace,
+                                                       std::uint32_t thread,
+                                                       model::TimeNs start,
+                                                       model::TimeNs end);
 // For a Python built-in named by self time, the two innermost enclosing frames that are not
 // built-ins around its longest instance ("in scipy/ndimage/_interpolation.py(739): zoom, from
-// ..."), where the lever lies; "" for other names or without frames (builtin_callers.cc).
+// ..."), where the lever lies; "" for other names or without frames (enclosing_frames.cc).
 std::string BuiltinCallers(const model::Trace& trace, std::string_view name);
 
 // The profiler options that inflate host time (Python stacks, shapes), said of `what` a

@@ -34,13 +34,7 @@ class KernelCover {
  public:
   KernelCover(const KernelCover&) = delete;  // probe_ refers to this object's merged_
   KernelCover& operator=(const KernelCover&) = delete;
-  explicit KernelCover(const model::Trace& trace) {
-    std::vector<util::Interval> kernels;
-    for (const model::GpuActivity& a : trace.activities) {
-      if (a.kind == model::ActivityKind::kKernel && a.end_ns > a.start_ns)
-        kernels.push_back({a.start_ns, a.end_ns});
-    }
-    merged_ = util::MergeIntervals(std::move(kernels));
+  explicit KernelCover(const model::Trace& trace) : merged_(KernelBusy(trace)) {
     prefix_.assign(merged_.size() + 1, 0);
     for (std::size_t i = 0; i < merged_.size(); ++i)
       prefix_[i + 1] = prefix_[i] + (merged_[i].end - merged_[i].start);

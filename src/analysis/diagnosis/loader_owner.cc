@@ -4,7 +4,7 @@
 // program's own.
 #include <fmt/format.h>
 
-#include <limits>
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,21 +55,22 @@ std::string LoaderOwner(const model::Trace& trace) {
   std::optional<Fetch> fetch = FirstFetch(trace);
   if (!fetch)
     return "";
-  // The innermost enclosing frame of the fetch's thread that is not PyTorch's own.
-  const model::PythonFrame* owner = nullptr;
-  model::TimeNs shortest = std::numeric_limits<model::TimeNs>::max();
-  for (const model::PythonFrame& f : trace.python_frames) {
-    if (f.start_ns > fetch->start || f.end_ns < fetch->end || f.end_ns - f.start_ns >= shortest)
-      continue;
-    if (f.thread >= trace.frame_threads.size())
-      continue;
-    const model::HostThread& t = trace.frame_threads[f.thread];
-    if (t.pid != fetch->pid || t.tid != fetch->tid || IsLoaderMachinery(trace.Name(f.name)))
-      continue;
-    owner = &f;
-    shortest = f.end_ns - f.start_ns;
+  auto thread = std::find_if(
+      trace.frame_threads.begin(), trace.frame_threads.end(), [&](const model::HostThread& t) {
+        return t.pid == fetch->pid && t.tid == fetch->tid;
+      });
+  if (thread == trace.frame_threads.end())
+    return "";
+  // The innermost enclosing frame that is not PyTorch's own.
+  for (const model::PythonFrame* f :
+       EnclosingFrames(trace,
+                       static_cast<std::uint32_t>(thread - trace.frame_threads.begin()),
+                       fetch->start,
+                       fetch->end)) {
+    if (!IsLoaderMachinery(trace.Name(f->name)))
+      return std::string(trace.Name(f->name));
   }
-  return owner != nullptr ? std::string(trace.Name(owner->name)) : "";
+  return "";
 }
 
 }  // namespace gpuperf::analysis

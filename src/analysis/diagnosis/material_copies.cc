@@ -117,13 +117,10 @@ struct ExposedKind {
 };
 
 std::vector<ExposedKind> ExposedKinds(const model::Trace& trace) {
-  std::vector<util::Interval> kernels;
   std::set<std::pair<std::int32_t, std::int64_t>> kernel_streams;  // (device, stream)
   for (const model::GpuActivity& a : trace.activities) {
-    if (a.kind == model::ActivityKind::kKernel) {
-      kernels.push_back({a.start_ns, a.end_ns});
+    if (a.kind == model::ActivityKind::kKernel)
       kernel_streams.insert({a.device, a.stream});
-    }
   }
   std::map<std::string, std::vector<util::Interval>> spans;
   std::map<std::string, ExposedKind> kinds;
@@ -140,7 +137,7 @@ std::vector<ExposedKind> ExposedKinds(const model::Trace& trace) {
                             kernel_streams.contains({a.device, a.stream});
     }
   }
-  kernels = util::MergeIntervals(std::move(kernels));
+  std::vector<util::Interval> kernels = KernelBusy(trace);
   std::vector<ExposedKind> out;
   for (auto& [label, intervals] : spans) {
     ExposedKind k = kinds[label];

@@ -89,12 +89,7 @@ ExperimentContext::SyncCallers SyncCallersOf(const model::Trace& trace,
   if (!to_device_waits.empty())
     out.to_device_idle_ns = idle.CausedBy(std::move(to_device_waits));
   if (!to_device_copies.empty()) {
-    std::vector<util::Interval> kernels;
-    for (const model::GpuActivity& a : trace.activities) {
-      if (a.kind == model::ActivityKind::kKernel)
-        kernels.push_back({a.start_ns, a.end_ns});
-    }
-    kernels = util::MergeIntervals(std::move(kernels));
+    std::vector<util::Interval> kernels = KernelBusy(trace);
     util::IntervalProbe probe(kernels);
     for (const model::GpuActivity& a : trace.activities) {
       if (a.kind == model::ActivityKind::kMemcpy && a.copy_kind == model::CopyKind::kHtoD &&

@@ -256,8 +256,7 @@ void AttributeHostWork(const model::Trace& trace,
   util::IntervalProbe idle_cover(host_idle);
   // A step marker (2021-era traces record ProfilerStep#N as an operator) holds the whole step:
   // no name of work, so it is not named (k2106: "ProfilerStep#9 (51.5 ms)").
-  CachedNamePredicate is_step(trace,
-                              [](std::string_view n) { return n.starts_with("ProfilerStep#"); });
+  CachedNamePredicate is_step(trace, IsProfilerStepName);
   auto add = [&](model::NameId name, std::int64_t start, std::int64_t end) {
     if (end - start > enclosing)
       return;

@@ -4,6 +4,8 @@
 #include <map>
 #include <string_view>
 
+#include "analysis/core/names.h"
+
 namespace gpuperf::analysis {
 namespace {
 
@@ -21,7 +23,7 @@ std::vector<StepWindow> FindSteps(const model::Trace& trace, const util::UserReg
   std::vector<StepWindow> steps;
   auto wanted = [&](std::string_view name) {
     if (!pattern)
-      return name.starts_with("ProfilerStep#");
+      return IsProfilerStepName(name);
     Result<bool> found = pattern->Search(name);
     return found.ok() && *found;
   };
