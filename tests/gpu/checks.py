@@ -19,6 +19,10 @@ exits 1 when something failed.
   counter-pass OUT_DIR STDOUT PHASE
                                    counters of the stream / fma kernel against the program
   example BASELINE_DIR DEST_DIR    copies the analysed run's trace, baseline.json and report.md
+  torch-gemm OUT_DIR STDOUT        per matrix-product kernel with counters, the tensor FLOPs of one
+                                   launch against 2 M N K (torch_workload.py --phase gemm)
+  torch-graph OUT_DIR STDOUT       the graph's kernels in the trace (graph id set) == nodes x replays
+  torch-steps REPORT_JSON STEPS    the report found STEPS steps (NVTX ranges through the injection)
 """
 import glob
 import gzip
@@ -309,6 +313,65 @@ def example(baseline_dir, dest_dir):
     return 0
 
 
+def torch_gemm(out_dir, stdout_path):
+    """Each product is one kernel (cuBLAS picks one per dtype and shape), so a tensor-core
+    kernel's FLOPs per profiled launch must be 2 M N K of its product, whatever unit the counter
+    has (FLOP or multiply-add: the CUPTI brief left it to a GPU run)."""
+    programs = [p for p in program_lines(stdout_path) if p.get("phase") == "gemm"]
+    if not programs:
+        return fail(f"torch-gemm: {stdout_path} holds no gemm line")
+    flops = programs[0]["flops_per_product"]
+    for p in programs:
+        print(f"     gemm {p['dtype']}: {p['tflops']:.0f} TFLOP/s over {p['timed_products']} "
+              "products (the program's own host-clock timing)")
+    report = load_json(os.path.join(out_dir, "report.json"))
+    status, seen = 0, 0
+    for kernel in report["kernels"]:
+        roof = kernel.get("roofline") or {}
+        n = roof.get("instances", 0)
+        if not n or roof.get("unit") != "tensor":
+            continue
+        seen += 1
+        per_launch = roof.get("flops", 0) / n
+        ratio = per_launch / flops
+        print(f"     {kernel['name'][:90]}: {kernel['instances']} launches, {n} with counters; "
+              f"FLOPs per launch {per_launch:.6g} = {ratio:.4f} x 2MNK ({roof.get('precision')} "
+              f"{roof.get('unit')}); achieved {roof.get('achieved_flops_per_s', 0) / 1e12:.0f} "
+              f"TFLOP/s, bound {roof.get('bound')}")
+        if abs(ratio - 1) > 0.01:
+            status = fail(f"torch-gemm: {kernel['name'][:60]}: {ratio:.4f} x 2MNK per launch")
+    if not seen:
+        return fail(f"torch-gemm: no kernel of {out_dir}/report.json has tensor-core counters")
+    print(("ok   " if status == 0 else "FAIL ") + "tensor FLOPs per product = 2 M N K")
+    return status
+
+
+def torch_graph(out_dir, stdout_path):
+    program = [p for p in program_lines(stdout_path) if p.get("phase") == "graph"][-1]
+    graph_kernels, kernels = 0, 0
+    for path in run_traces(out_dir):
+        for event in load_json(path)["traceEvents"]:
+            if event.get("cat") == "kernel":
+                kernels += 1
+                graph_kernels += "graph id" in event.get("args", {})
+    ok = graph_kernels == program["graph_kernels"] and \
+        program["add_value"] == program["add_value_expected"]
+    print(("ok   " if ok else "FAIL ") + f"graph: {graph_kernels} kernels with a graph id "
+          f"(program: {program['nodes']} nodes x {program['replays']} replays = "
+          f"{program['graph_kernels']}), {kernels} kernels in all; the program's result "
+          f"{program['add_value']} (expected {program['add_value_expected']})")
+    return 0 if ok else 1
+
+
+def torch_steps(report_path, steps):
+    report = load_json(report_path)
+    found = report.get("steps") or []
+    ok = len(found) == int(steps)
+    print(("ok   " if ok else "FAIL ") + f"train: {len(found)} steps in the report "
+          f"(program: {steps}); headline: {report.get('headline', '')[:400]}")
+    return 0 if ok else 1
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
@@ -328,6 +391,12 @@ def main(argv):
         return counter_pass(*args)
     if command == "example":
         return example(*args)
+    if command == "torch-gemm":
+        return torch_gemm(*args)
+    if command == "torch-graph":
+        return torch_graph(*args)
+    if command == "torch-steps":
+        return torch_steps(*args)
     print(f"checks.py: unknown check {command}")
     return 2
 

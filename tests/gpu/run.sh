@@ -66,27 +66,8 @@ echo "pack: $(cat "$PACK/VERSION" 2>/dev/null || echo 'no VERSION: an old pack?'
 nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu,power.draw,clocks_event_reasons.active \
   --format=csv || { echo "preflight: nvidia-smi failed: no GPU here?"; exit 2; }
 export LD_LIBRARY_PATH=$PACK/bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-lib_dirs() {  # where a CUDA library may live on this image, most likely first
-  echo /usr/local/cuda/lib64 /usr/local/cuda/extras/CUPTI/lib64 /usr/local/cuda/targets/x86_64-linux/lib /usr/local/cuda/lib
-  python3 -c 'import glob, site; [print(d) for p in site.getsitepackages() for d in glob.glob(p + "/nvidia/*/lib")]' 2>/dev/null
-}
-find_lib() {  # NAME -> the directory that holds it
-  local dir
-  for dir in ${LD_LIBRARY_PATH//:/ } $(lib_dirs); do
-    [[ -e $dir/$1 ]] && { echo "$dir"; return 0; }
-  done
-  timeout 30 find / -xdev \( -path /proc -o -path /sys \) -prune -o -name "$1" -print -quit 2>/dev/null | xargs -r dirname
-}
-for lib in libcupti.so.13 libnvperf_host.so libnvperf_target.so libcudart.so.13; do
-  dir=$(find_lib $lib)
-  if [[ -z $dir ]]; then
-    echo "preflight: $lib not found on this machine"
-    continue
-  fi
-  echo "preflight: $lib in $dir ($(basename "$(realpath "$dir/$lib")"))"
-  [[ :$LD_LIBRARY_PATH: == *:$dir:* ]] || LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$dir
-  [[ $lib == libcupti.so.13 ]] && CUPTI_DIR=$dir
-done
+source "$HERE/cuda_libs.sh"
+find_cuda_libs
 missing=$(ldd "$GPUPERF" "$INJECT" "$APP" "$PACK/kernels/gpuperf_ceilings_probe" | grep "not found" | sort -u)
 [[ -z $missing ]] || { echo "preflight: unresolved libraries:"; echo "$missing"; exit 2; }
 "$GPUPERF" --version

@@ -227,3 +227,80 @@ TEST_CASE("gpu checks: timing runs and the overhead table with its targets", "[g
   CHECK(silent.output.find("printed no line with phase_ns") != std::string::npos);
   CHECK_FALSE(fs::exists(dir.path() / "bad.json"));
 }
+
+TEST_CASE("gpu checks: the PyTorch checks read real gpuperf outputs", "[gpu-checks]") {
+  REQUIRE_PYTHON_OR_SKIP();
+  TempDir dir;
+  const std::string source(GPUPERF_SOURCE_DIR);
+  // torch-gemm on the H200's counters of two cuBLAS products (tests/fixtures/ncu_h200/).
+  auto analyzed =
+      gpuperf::testing::RunGpuperf({"analyze",
+                                    source + "/tests/fixtures/ncu_h200/gemm.counters.csv",
+                                    "--gpu",
+                                    "H200 SXM 141GB",
+                                    "--out",
+                                    dir / "gemm",
+                                    "--format",
+                                    "json",
+                                    "--quiet"});
+  REQUIRE(analyzed.exit_code == 0);
+  auto gemm_line = [](long long flops) {
+    return "{\"phase\": \"gemm\", \"dtype\": \"bf16\", \"flops_per_product\": " +
+           std::to_string(flops) + ", \"timed_products\": 6, \"tflops\": 600.0}\n";
+  };
+  WriteFile(dir / "gemm.stdout", gemm_line(2LL * 4096 * 4096 * 4096));
+  CheckResult gemm = RunCheck({"torch-gemm", dir / "gemm", dir / "gemm.stdout"});
+  INFO(gemm.output);
+  CHECK(gemm.exit_code == 0);
+  CHECK(gemm.output.find("= 1.0000 x 2MNK (bf16 tensor)") != std::string::npos);
+  CHECK(gemm.output.find("ok   tensor FLOPs per product = 2 M N K") != std::string::npos);
+  // Had the counter counted multiply-adds, the product would be half: the check must say so.
+  WriteFile(dir / "macs.stdout", gemm_line(4LL * 4096 * 4096 * 4096));
+  CheckResult macs = RunCheck({"torch-gemm", dir / "gemm", dir / "macs.stdout"});
+  INFO(macs.output);
+  CHECK(macs.exit_code == 1);
+  CHECK(macs.output.find("0.5000 x 2MNK per launch") != std::string::npos);
+
+  // torch-graph: kernels with a graph id in run 1's trace against the program's nodes x replays.
+  fs::create_directories(dir.path() / "graph" / "runs" / "run-001");
+  std::string events;
+  for (int i = 0; i < 5; ++i)
+    events += std::string(events.empty() ? "" : ",") +
+              "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"add\",\"ts\":" + std::to_string(i) +
+              ",\"dur\":1,\"args\":{" + (i > 0 ? "\"graph id\":1" : "") + "}}";
+  WriteFile(dir.path() / "graph" / "runs" / "run-001" / "host.json",
+            "{\"traceEvents\":[" + events + "]}");
+  auto graph_line = [](int replays, double value) {
+    return "{\"phase\": \"graph\", \"nodes\": 2, \"replays\": " + std::to_string(replays) +
+           ", \"graph_kernels\": " + std::to_string(2 * replays) +
+           ", \"add_value\": " + std::to_string(value) + ", \"add_value_expected\": 5.0}\n";
+  };
+  WriteFile(dir / "graph.stdout", graph_line(2, 5.0));
+  CheckResult graph = RunCheck({"torch-graph", dir / "graph", dir / "graph.stdout"});
+  INFO(graph.output);
+  CHECK(graph.exit_code == 0);
+  CHECK(graph.output.find("ok   graph: 4 kernels with a graph id") != std::string::npos);
+  WriteFile(dir / "graph-wrong.stdout", graph_line(3, 5.0));
+  CHECK(RunCheck({"torch-graph", dir / "graph", dir / "graph-wrong.stdout"}).exit_code == 1);
+  WriteFile(dir / "graph-disturbed.stdout", graph_line(2, 4.0));
+  CHECK(RunCheck({"torch-graph", dir / "graph", dir / "graph-disturbed.stdout"}).exit_code == 1);
+
+  // torch-steps on the H200 recording of the MLP's 12 NVTX steps (examples/recordings/).
+  analyzed = gpuperf::testing::RunGpuperf(
+      {"analyze",
+       source + "/examples/recordings/h200-torch-mlp/train_step.json.gz",
+       "--step-range",
+       "^train_step$",
+       "--out",
+       dir / "train",
+       "--format",
+       "json",
+       "--quiet"});
+  REQUIRE(analyzed.exit_code == 0);
+  const std::string report = (dir.path() / "train" / "report.json").string();
+  CheckResult steps = RunCheck({"torch-steps", report, "12"});
+  INFO(steps.output);
+  CHECK(steps.exit_code == 0);
+  CHECK(steps.output.rfind("ok   train: 12 steps in the report (program: 12)", 0) == 0);
+  CHECK(RunCheck({"torch-steps", report, "11"}).exit_code == 1);
+}
