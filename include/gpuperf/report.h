@@ -182,6 +182,9 @@ struct Initialization {
   // work already queued, and after the last one where the trace records nothing (since 1.12.0).
   std::int64_t unobserved_lead_ns = 0;
   std::int64_t unobserved_tail_ns = 0;
+  // Since 1.17.0: of time_ns, the part before the steady window, inside what
+  // predictions.preroll leaves out (the start-up before the first step, a warm-up step).
+  std::int64_t before_window_ns = 0;
   std::vector<InitializationItem> items;  // by time, descending
   std::int64_t items_omitted = 0;
 };
@@ -353,6 +356,11 @@ struct PreRollSummary {
   std::string warmup_step;
   std::int64_t warmup_step_wall_ns = 0;
   std::int64_t other_steps_median_ns = 0;
+  // Since 1.17.0: the start-up before the first of two or more marked steps (ProfilerStep or
+  // --step-range), when the steps begin at least 1% into the window, and that step's name; 0 and
+  // "" otherwise. `activities` then counts every GPU activity that starts in what is left out.
+  std::int64_t lead_in_ns = 0;
+  std::string first_step;
 };
 
 struct Predictions {

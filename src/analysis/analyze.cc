@@ -29,8 +29,11 @@
 #include "analysis/timeline/idle_attribution.h"
 #include "analysis/timeline/launch_overhead.h"
 #include "analysis/timeline/ranges.h"
+#include "analysis/timeline/step_windows.h"
 #include "analysis/timeline/tables.h"
 #include "analysis/timeline/timeline.h"
+#include "util/intervals.h"
+#include "util/user_regex.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -116,6 +119,15 @@ std::map<std::string, KernelFloor> RooflineFloors(const std::vector<report::Kern
   return floors;
 }
 
+// The window's steps with the user's --step-range; an invalid pattern finds none (the step
+// table reports it).
+WindowSteps StepsOfWindow(const model::Trace& trace, const std::string& step_range) {
+  if (step_range.empty())
+    return FindWindowSteps(trace, nullptr);
+  auto pattern = util::UserRegex::Compile(step_range);
+  return pattern.ok() ? FindWindowSteps(trace, &*pattern) : WindowSteps{};
+}
+
 // Operators, categories, modules and steps, and per kernel name the operator that launched most
 // of its time.
 struct FrameworkResult {
@@ -199,17 +211,21 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   out.initialization = init.report;
   // Orphan work from before the recording (the previous step's tail) is no part of the measured
   // iteration: the steady-state window starts where it ends.
-  // A warm-up first step is left out the same way; it holds any pre-roll before it.
-  PreRoll preroll = FindWarmUpStep(trace, window);
+  // The start-up before the first marked step and a warm-up first step are left out the same
+  // way; they hold any pre-roll before them. The steps are the step table's (--step-range).
+  const WindowSteps steps = StepsOfWindow(trace, options.step_range);
+  PreRoll preroll = FindWarmUpStep(trace, window, steps);
   if (preroll.empty())
     preroll = FindPreRoll(trace, index, window);
   TraceWindow measured = window;
   measured.start_ns = preroll.end_ns;
-  IdleAttribution idle =
-      AttributeIdle(trace, all, measured, ImplicitSyncCalls(trace, index), init.intervals, &index);
+  IdleAttribution idle = AttributeIdle(
+      trace, all, measured, ImplicitSyncCalls(trace, index), init.intervals, &index, &steps.steps);
   out.initialization.steady_window_ns = idle.steady_window_ns;
   out.initialization.unobserved_lead_ns = idle.unobserved_lead_ns;
   out.initialization.unobserved_tail_ns = idle.unobserved_tail_ns;
+  out.initialization.before_window_ns =
+      util::CoveredLength(init.intervals, window.start_ns, measured.start_ns);
   out.findings =
       RunRules({trace, index, options, out.timeline, out.launch, &idle, &init.intervals});
   out.predictions = ComputePredictions(trace,

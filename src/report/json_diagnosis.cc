@@ -70,6 +70,7 @@ Json InitializationJson(const Initialization& init) {
               {"steady_window_ns", init.steady_window_ns},
               {"unobserved_lead_ns", init.unobserved_lead_ns},
               {"unobserved_tail_ns", init.unobserved_tail_ns},
+              {"before_window_ns", init.before_window_ns},
               {"items", std::move(items)},
               {"items_omitted", init.items_omitted}};
 }

@@ -10,6 +10,7 @@
 #include "analysis/core/correlation.h"
 #include "analysis/timeline/critical_time.h"
 #include "analysis_builder.h"
+#include "util/user_regex.h"
 
 namespace {
 
@@ -142,7 +143,8 @@ TEST_CASE("warm-up step: a first step far above the others' median is left out l
       ++correlation;
     }
   }
-  auto warm = gpuperf::analysis::FindWarmUpStep(b.trace, ComputeTraceWindow(b.trace));
+  auto warm = gpuperf::analysis::FindWarmUpStep(
+      b.trace, ComputeTraceWindow(b.trace), gpuperf::analysis::FindWindowSteps(b.trace, nullptr));
   CHECK(warm.warmup_step == "ProfilerStep#1");
   CHECK(warm.end_ns == 20 * kMs);  // the second step's start
   CHECK(warm.activities == 2);
@@ -184,5 +186,125 @@ TEST_CASE("warm-up step: a first step far above the others' median is left out l
                   (i + 1) * 10 * kMs);
   even.Api("cudaLaunchKernel", 0, 10'000, 1);
   even.Kernel("step", 20'000, 39 * kMs, 1);
-  CHECK(gpuperf::analysis::FindWarmUpStep(even.trace, ComputeTraceWindow(even.trace)).empty());
+  CHECK(gpuperf::analysis::FindWarmUpStep(even.trace,
+                                          ComputeTraceWindow(even.trace),
+                                          gpuperf::analysis::FindWindowSteps(even.trace, nullptr))
+            .empty());
+}
+
+namespace {
+
+// A whole-process recording: a 64 MB copy of the model at [1, 11) ms, 500 ms of start-up with
+// nothing on the GPU, then `steps` NVTX steps "train_step" of 10 ms from 500 ms, each launching
+// one 9 ms kernel; `first_ms` sets the first step's wall (a warm-up outlier when long).
+TraceBuilder RecordedLoop(int steps, std::int64_t first_ms = 10) {
+  TraceBuilder b;
+  b.Api("cudaMemcpyAsync", kMs, 11 * kMs, 1);
+  b.Memcpy(gpuperf::model::CopyKind::kHtoD,
+           kMs,
+           11 * kMs,
+           64'000'000,
+           1,
+           gpuperf::model::MemoryKind::kPageable,
+           gpuperf::model::MemoryKind::kDevice);
+  std::int64_t t = 500 * kMs;
+  for (int i = 0; i < steps; ++i) {
+    std::int64_t wall = (i == 0 ? first_ms : 10) * kMs;
+    b.AddRange(gpuperf::model::RangeKind::kNvtx, "train_step", t, t + wall);
+    b.Api("cudaLaunchKernel", t, t + 10'000, 10 + i);
+    b.Kernel("gemm", t + 20'000, t + 9 * kMs, 10 + i);
+    t += wall;
+  }
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("start-up before the first marked step is left out of the steady window",
+          "[diagnosis][preroll]") {
+  using gpuperf::analysis::FindWarmUpStep;
+  using gpuperf::analysis::FindWindowSteps;
+  TraceBuilder b = RecordedLoop(4);
+  auto pattern = gpuperf::util::UserRegex::Compile("^train_step$");
+  REQUIRE(pattern.ok());
+  const auto window = ComputeTraceWindow(b.trace);
+  auto lead = FindWarmUpStep(b.trace, window, FindWindowSteps(b.trace, &*pattern));
+  CHECK(lead.warmup_step.empty());      // four even steps: no warm-up outlier
+  CHECK(lead.lead_in_ns == 499 * kMs);  // from the first API call at 1 ms
+  CHECK(lead.first_step == "train_step");
+  CHECK(lead.end_ns == 500 * kMs);
+  CHECK(lead.activities == 1);  // the model's copy
+
+  gpuperf::analysis::AnalyzeOptions options;
+  options.step_range = "^train_step$";
+  auto report = Analyze(b.trace, options);
+  CHECK(report.predictions.wall_ns == 40 * kMs);  // the four steps
+  REQUIRE(report.predictions.preroll);
+  CHECK(report.predictions.preroll->lead_in_ns == 499 * kMs);
+  INFO(report.headline);
+  CHECK(report.headline.find("the 499 ms before the first step, train_step: start-up before the "
+                             "loop") != std::string::npos);
+  // The start-up's copy is outside the window: the triage sees no exposed copies, and the
+  // window is GPU-bound (36 of 40 ms busy), not idle.
+  CHECK(report.diagnosis.bottleneck != "transfer_bound");
+  CHECK(report.diagnosis.bottleneck != "host_bound");
+  bool transfer_seen = false;
+  for (const auto& step : report.diagnosis.triage) {
+    if (step.question == "transfer") {
+      transfer_seen = true;
+      CHECK(step.detail.find("0.0% of the window") != std::string::npos);
+    }
+  }
+  CHECK(transfer_seen);
+
+  // Without the pattern the ranges are no steps: nothing is left out.
+  CHECK(FindWarmUpStep(b.trace, window, FindWindowSteps(b.trace, nullptr)).empty());
+  CHECK_FALSE(Analyze(b.trace).predictions.preroll);
+
+  // A first step that is an outlier is left out with the start-up before it.
+  TraceBuilder warm = RecordedLoop(4, 40);
+  auto both = FindWarmUpStep(
+      warm.trace, ComputeTraceWindow(warm.trace), FindWindowSteps(warm.trace, &*pattern));
+  CHECK(both.warmup_step == "train_step");
+  CHECK(both.lead_in_ns == 499 * kMs);
+  CHECK(both.end_ns == 540 * kMs);  // the second step's start
+  auto warm_report = Analyze(warm.trace, options);
+  REQUIRE(warm_report.predictions.preroll);
+  CHECK(gpuperf::analysis::PreRollName(*warm_report.predictions.preroll) ==
+        "the start-up and the warm-up step");
+}
+
+TEST_CASE("a lead under 1% of the window, or before optimizer steps, stays in it",
+          "[diagnosis][preroll]") {
+  using gpuperf::analysis::FindWarmUpStep;
+  using gpuperf::analysis::FindWindowSteps;
+  auto pattern = gpuperf::util::UserRegex::Compile("^train_step$");
+  REQUIRE(pattern.ok());
+  // The copy and its call moved to 1 ms before the first of 200 steps: a lead of 1 ms in a
+  // 2.001 s window, under 1%, stays in.
+  TraceBuilder short_lead = RecordedLoop(200);
+  short_lead.trace.api_calls.front().start_ns = 499 * kMs;
+  short_lead.trace.api_calls.front().end_ns = 499 * kMs + 10'000;
+  short_lead.trace.activities.front().start_ns = 499 * kMs;
+  short_lead.trace.activities.front().end_ns = 499 * kMs + 100'000;
+  CHECK(FindWarmUpStep(short_lead.trace,
+                       ComputeTraceWindow(short_lead.trace),
+                       FindWindowSteps(short_lead.trace, &*pattern))
+            .empty());
+  // Steps from Optimizer.step calls are not marked: what lies before the first call is the first
+  // iteration's forward and backward, not start-up.
+  TraceBuilder optimizer;
+  optimizer.Api("cudaLaunchKernel", kMs, kMs + 10'000, 1);
+  optimizer.Kernel("forward", 2 * kMs, 300 * kMs, 1);
+  for (int i = 0; i < 4; ++i) {
+    gpuperf::model::HostOp op;
+    op.name = optimizer.trace.strings.Intern("Optimizer.step#AdamW.step");
+    op.start_ns = (400 + 10 * i) * kMs;
+    op.end_ns = op.start_ns + kMs;
+    optimizer.trace.host_ops.push_back(op);
+  }
+  auto steps = FindWindowSteps(optimizer.trace, nullptr);
+  CHECK(steps.steps.size() == 3);
+  CHECK_FALSE(steps.marked);
+  CHECK(FindWarmUpStep(optimizer.trace, ComputeTraceWindow(optimizer.trace), steps).empty());
 }

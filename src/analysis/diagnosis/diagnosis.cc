@@ -59,33 +59,6 @@ const report::CriticalShare* DominantKernelShare(const report::AnalysisReport& r
   return best;
 }
 
-// Shares of the steady-state window: the recorded window less one-time work.
-std::int64_t SteadyWall(const report::AnalysisReport& r, const IdleAttribution& idle) {
-  if (idle.steady_window_ns > 0)
-    return idle.steady_window_ns;
-  return r.predictions.wall_ns > 0 ? r.predictions.wall_ns : r.timeline.total_ns;
-}
-
-util::Interval SteadySpan(const model::Trace& trace, const report::AnalysisReport& r) {
-  TraceWindow window = ComputeTraceWindow(trace);
-  const auto& pre = r.predictions.preroll;
-  return {window.start_ns + (pre ? pre->time_ns : 0),
-          window.end_ns - r.initialization.unobserved_tail_ns};
-}
-
-std::vector<util::Interval> KernelBusy(const model::Trace& trace) {
-  std::vector<util::Interval> kernels;
-  for (const model::GpuActivity& a : trace.activities) {
-    if (a.kind == model::ActivityKind::kKernel)
-      kernels.push_back({a.start_ns, a.end_ns});
-  }
-  return util::MergeIntervals(std::move(kernels));
-}
-
-double WallFraction(const report::AnalysisReport& r, const IdleAttribution& idle, std::int64_t ns) {
-  return std::min(1.0, Fraction(ns, SteadyWall(r, idle)));
-}
-
 namespace {
 
 void SetKernelClass(report::Diagnosis& d,
@@ -561,13 +534,12 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   std::int64_t window = std::max(SteadyWall(r, idle), std::int64_t{1});
   double idle_share = Fraction(idle.idle_ns, window);
   QueueAgainstIdle(d, Fraction(idle.queued_ns, window));
-  double transfer = Fraction(t.exposed_memcpy_ns, window);
-  double comm = Fraction(t.exposed_communication_ns, window);
-  // The pre-roll's GPU work (orphans before the first launch call) is outside the window.
-  std::int64_t computation_ns = t.computation_ns;
-  if (r.predictions.preroll)
-    computation_ns = std::max<std::int64_t>(0, computation_ns - r.predictions.preroll->gpu_ns);
-  double compute = std::min(1.0, Fraction(computation_ns, window));
+  // Copies, communication and computation of the steady span: what lies before it (a pre-roll,
+  // the start-up, a warm-up step) is outside the window (the H200 MLP's start-up copies).
+  const report::Timeline steady = SteadyTimeline(trace, r);
+  double transfer = Fraction(steady.exposed_memcpy_ns, window);
+  double comm = Fraction(steady.exposed_communication_ns, window);
+  double compute = std::min(1.0, Fraction(steady.computation_ns, window));
   double largest = std::max({idle_share, transfer, comm, compute});
   auto answer = [&](double share) {
     return share >= kDominantShare || share == largest ? "yes" : "no";
@@ -614,7 +586,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
        fmt::format("copies not overlapped by kernels: {} of the window (trace)", Pct(transfer)),
        transfer >= kDominantShare || transfer == largest,
        [&] {
-         SetExposedClass(d, "transfer_bound", "copy", t.exposed_memcpy_ns, window);
+         SetExposedClass(d, "transfer_bound", "copy", steady.exposed_memcpy_ns, window);
          if (!r.memory_ops.empty())
            d.dominant_name = subject = r.memory_ops.front().operation;
          if (const report::Finding* f = FindFinding(r, report::finding_id::kPageableAsyncMemcpy))
@@ -630,7 +602,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
        comm >= kDominantShare || comm == largest,
        [&] {
          SetExposedClass(
-             d, "communication_bound", "communication", t.exposed_communication_ns, window);
+             d, "communication_bound", "communication", steady.exposed_communication_ns, window);
          // The long tail of a collective's instances is this rank waiting for the others: the
          // evidence the falsification asks for.
          if (!context.collective_wait.empty())
@@ -715,7 +687,8 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   RankStatements(d);
   // Facts of the whole window go with the statement ranked first.
   AddPhase(d, trace, r);
-  AddMaterialCopies(d, trace, r, transfer, kSecondaryIdleShare, SteadyWall(r, idle));
+  AddMaterialCopies(
+      d, trace, r, transfer, kSecondaryIdleShare, SteadyWall(r, idle), steady.exposed_memcpy_ns);
   AddQueueAndCoverage(d, idle);
   QueueAgainstHostPhases(d, idle);
   if (std::int64_t spans = ReplaySpans(trace); spans > 0) {

@@ -34,9 +34,14 @@ const report::CriticalShare* DominantKernelShare(const report::AnalysisReport& r
 // The steady-state window (the recorded window less one-time work), and a share of it.
 std::int64_t SteadyWall(const report::AnalysisReport& r, const IdleAttribution& idle);
 double WallFraction(const report::AnalysisReport& r, const IdleAttribution& idle, std::int64_t ns);
-// The steady window's span in trace time: the recorded window less the pre-roll (or left-out
-// first step) before it and the unobserved tail after it.
+// The steady window's span in trace time: the recorded window less the pre-roll (or the start-up
+// and warm-up step left out) before it and the unobserved tail after it (steady_window.cc).
 util::Interval SteadySpan(const model::Trace& trace, const report::AnalysisReport& r);
+// Whether a GPU activity belongs to that span: it starts in it.
+bool InSteadySpan(const model::GpuActivity& a, util::Interval span);
+// The timeline of the activities in the steady span: the exposed copies, communication and
+// computation the triage weighs against the steady window. r.timeline when nothing is left out.
+report::Timeline SteadyTimeline(const model::Trace& trace, const report::AnalysisReport& r);
 // The kernels' busy union, sorted and disjoint: what a copy or a wait overlaps of computation.
 std::vector<util::Interval> KernelBusy(const model::Trace& trace);
 
@@ -84,13 +89,15 @@ void AddCollectiveEvidence(report::Diagnosis& d,
 // Names exposed copies from a tenth of the window on when no statement is about them (the
 // triage stops at its first yes; `triage_share` is its transfer threshold): kinds, bytes, issuing
 // operators, the Amdahl bound of overlapping them, and for large copies with a pageable host side
-// what pinned buffers would save at the host link's datasheet peak (material_copies.cc).
+// what pinned buffers would save at the host link's datasheet peak (material_copies.cc). Only the
+// copies in the steady span count; `exposed_copy_ns` is theirs (SteadyTimeline).
 void AddMaterialCopies(report::Diagnosis& d,
                        const model::Trace& trace,
                        const report::AnalysisReport& r,
                        double transfer,
                        double triage_share,
-                       std::int64_t window_ns);
+                       std::int64_t window_ns,
+                       std::int64_t exposed_copy_ns);
 // The hottest kernel is a collective: communication-bound, with gpuperf ranks as the next step.
 void SetCollectiveClass(report::Diagnosis& d,
                         const report::AnalysisReport& r,

@@ -253,11 +253,15 @@ bool InitializationStep(report::Diagnosis& d,
   bool dominant = critical >= kDominantShare;
   d.triage.push_back({"initialization",
                       dominant ? "yes" : "no",
-                      fmt::format("one-time work covers {} ({} of the window), {} of the window "
+                      fmt::format("one-time work covers {} ({} of the window{}), {} of the window "
                                   "with the GPU idle; left out of the steady-state shares and "
                                   "bounds (trace)",
                                   Ms(init.time_ns),
                                   Pct(init.fraction),
+                                  init.before_window_ns > 0
+                                      ? fmt::format("; {} of it before the steady-state window",
+                                                    Ms(init.before_window_ns))
+                                      : "",
                                   Pct(critical))});
   d.support.push_back(fmt::format(
       "One-time work (initialization, section \"Initialization\"): {} of the window, most in {}; "

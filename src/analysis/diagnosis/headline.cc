@@ -207,14 +207,18 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
         kSource);
   }
   // Copies and communication only when the window has them: "0 ns exposed" says nothing.
+  // The timeline's figures are the whole trace's: with a part left out, say so.
+  const char* whole = preroll ? " in the whole trace" : "";
   if (t.memcpy_ns > 0)
-    text += fmt::format(" Copies cover {} ({:.1f}% of the span, {} not overlapped by kernels){}.",
+    text += fmt::format(" Copies{} cover {} ({:.1f}% of the span, {} not overlapped by kernels){}.",
+                        whole,
                         Ms(t.memcpy_ns),
                         Share(t.memcpy_ns, t.total_ns),
                         Ms(t.exposed_memcpy_ns),
                         kSource);
   if (t.communication_ns > 0)
-    text += fmt::format(" Communication kernels cover {} ({:.1f}% of the span, {} exposed){}.",
+    text += fmt::format(" Communication kernels{} cover {} ({:.1f}% of the span, {} exposed){}.",
+                        whole,
                         Ms(t.communication_ns),
                         Share(t.communication_ns, t.total_ns),
                         Ms(t.exposed_communication_ns),
@@ -224,7 +228,17 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
   // may still hold unmarked iterations (a loop without step markers), so it is not called one
   // pass.
   bool one_pass = report.framework.steps.size() < 2;
-  if (init.time_ns > 0)
+  if (init.time_ns > 0 && preroll && init.before_window_ns >= init.time_ns)
+    text += fmt::format(
+        " One-time work (initialization) covers {} ({:.1f}% of the window){}, all of it before "
+        "the steady-state window, in {} left out below{}.",
+        Ms(init.time_ns),
+        100.0 * init.fraction,
+        init.items.empty() ? ""
+                           : ", most in " + init.items.front().kind + " " + init.items.front().name,
+        PreRollName(*preroll),
+        kSource);
+  else if (init.time_ns > 0)
     text += fmt::format(
         " One-time work (initialization) covers {} ({:.1f}% of the window){}; the diagnosis and "
         "bounds are for {} without it: a {} window, the part of the one-time work during which "
@@ -246,7 +260,7 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
         "nothing, are left out of the window as well{}.",
         Ms(init.unobserved_tail_ns),
         kSource);
-  if (preroll && preroll->warmup_step.empty()) {
+  if (preroll && IsOrphanPreRoll(*preroll)) {
     text += fmt::format(
         " The first {} ({} GPU activities launched before the recording began, the previous "
         "step's tail) are left out: the diagnosis and bounds are for the {} steady-state window "

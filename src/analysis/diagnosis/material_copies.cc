@@ -45,13 +45,14 @@ bool PageableHostSide(const model::GpuActivity& a) {
          (a.copy_kind == model::CopyKind::kDtoH && a.dst_kind == model::MemoryKind::kPageable);
 }
 
-// Over the devices with a host link in their ceilings; nullopt without such copies.
-std::optional<PageableCopies> LargePageableCopies(const model::Trace& trace) {
+// Over the devices with a host link in their ceilings, the copies in the steady span; nullopt
+// without such copies.
+std::optional<PageableCopies> LargePageableCopies(const model::Trace& trace, util::Interval span) {
   std::map<std::int32_t, const model::DeviceCeilings*> links;  // per device, null: no link
   PageableCopies out;
   for (const model::GpuActivity& a : trace.activities) {
     if (a.kind != model::ActivityKind::kMemcpy || a.bytes < kBandwidthCopyBytes ||
-        a.duration_ns() <= 0 || !PageableHostSide(a))
+        a.duration_ns() <= 0 || !PageableHostSide(a) || !InSteadySpan(a, span))
       continue;
     auto [it, added] = links.try_emplace(a.device, nullptr);
     if (added) {
@@ -76,12 +77,13 @@ std::optional<PageableCopies> LargePageableCopies(const model::Trace& trace) {
 // What pinned buffers would save, capped at the exposed copy time: a copy shortens the wall only
 // where nothing overlaps it.
 std::string PinnedText(const model::Trace& trace,
-                       const report::AnalysisReport& r,
-                       std::int64_t window_ns) {
-  std::optional<PageableCopies> p = LargePageableCopies(trace);
+                       util::Interval span,
+                       std::int64_t window_ns,
+                       std::int64_t exposed_copy_ns) {
+  std::optional<PageableCopies> p = LargePageableCopies(trace, span);
   if (!p || window_ns <= 0)
     return "";
-  std::int64_t saved = std::min(p->time_ns - p->pinned_ns, r.timeline.exposed_memcpy_ns);
+  std::int64_t saved = std::min(p->time_ns - p->pinned_ns, exposed_copy_ns);
   if (saved <= 0)
     return "";
   double achieved = static_cast<double>(p->bytes) / static_cast<double>(p->time_ns) * 1e9;
@@ -116,7 +118,7 @@ struct ExposedKind {
   bool on_kernel_streams = true;
 };
 
-std::vector<ExposedKind> ExposedKinds(const model::Trace& trace) {
+std::vector<ExposedKind> ExposedKinds(const model::Trace& trace, util::Interval span) {
   std::set<std::pair<std::int32_t, std::int64_t>> kernel_streams;  // (device, stream)
   for (const model::GpuActivity& a : trace.activities) {
     if (a.kind == model::ActivityKind::kKernel)
@@ -125,7 +127,8 @@ std::vector<ExposedKind> ExposedKinds(const model::Trace& trace) {
   std::map<std::string, std::vector<util::Interval>> spans;
   std::map<std::string, ExposedKind> kinds;
   for (const model::GpuActivity& a : trace.activities) {
-    if (a.kind == model::ActivityKind::kMemcpy || a.kind == model::ActivityKind::kMemset) {
+    if ((a.kind == model::ActivityKind::kMemcpy || a.kind == model::ActivityKind::kMemset) &&
+        InSteadySpan(a, span)) {
       std::string label = MemoryOpLabel(a);
       spans[label].push_back({a.start_ns, a.end_ns});
       ExposedKind& k = kinds[label];
@@ -158,13 +161,15 @@ void AddMaterialCopies(report::Diagnosis& d,
                        const report::AnalysisReport& r,
                        double transfer,
                        double triage_share,
-                       std::int64_t window_ns) {
+                       std::int64_t window_ns,
+                       std::int64_t exposed_copy_ns) {
   auto about_copies = [](const report::Diagnosis& s) { return s.bottleneck == "transfer_bound"; };
   if (transfer < kMaterialCopyShare || about_copies(d) ||
       std::any_of(d.secondary.begin(), d.secondary.end(), about_copies) || r.memory_ops.empty())
     return;
   std::string kinds;
-  std::vector<ExposedKind> exposed = ExposedKinds(trace);
+  const util::Interval span = SteadySpan(trace, r);
+  std::vector<ExposedKind> exposed = ExposedKinds(trace, span);
   for (std::size_t i = 0; i < exposed.size() && i < 2; ++i) {
     const ExposedKind& k = exposed[i];
     kinds += fmt::format(
@@ -223,7 +228,7 @@ void AddMaterialCopies(report::Diagnosis& d,
       issuers.empty() ? "" : "; the operators issuing copy work: " + issuers,
       AmdahlLimit(transfer),
       same_terms,
-      PinnedText(trace, r, window_ns)));
+      PinnedText(trace, span, window_ns, exposed_copy_ns)));
 }
 
 }  // namespace gpuperf::analysis

@@ -16,7 +16,7 @@ namespace gpuperf::analysis {
 
 bool PreRoll::Holds(const model::GpuActivity& a, const CorrelationIndex& index) const {
   return !empty() && a.start_ns < end_ns &&
-         (!warmup_step.empty() || !index.HasCall(a.correlation, a.pid));
+         (!warmup_step.empty() || lead_in_ns > 0 || !index.HasCall(a.correlation, a.pid));
 }
 
 namespace {
@@ -79,21 +79,37 @@ PreRoll FindPreRoll(const model::Trace& trace,
   return out;
 }
 
-PreRoll FindWarmUpStep(const model::Trace& trace, const TraceWindow& window) {
+PreRoll FindWarmUpStep(const model::Trace& trace,
+                       const TraceWindow& window,
+                       const WindowSteps& found) {
   PreRoll out;
   out.start_ns = out.end_ns = window.start_ns;
-  std::vector<StepWindow> steps = DefaultSteps(trace);
+  const std::vector<StepWindow>& steps = found.steps;
+  if (steps.size() < 2)
+    return out;
   std::vector<double> walls;
   for (const StepWindow& s : steps)
     walls.push_back(static_cast<double>(s.end_ns - s.start_ns));
-  if (!FirstIsOutlier(walls) || steps[1].start_ns <= window.start_ns)
+  const bool warmup = FirstIsOutlier(walls);
+  const std::int64_t min_lead =
+      static_cast<std::int64_t>(kPreRollMinShare * static_cast<double>(window.length_ns()));
+  const std::int64_t lead = steps.front().start_ns - window.start_ns;
+  const bool lead_in = found.marked && lead >= min_lead && lead > 0;
+  const std::size_t first_steady = warmup ? 1 : 0;
+  if ((!warmup && !lead_in) || steps[first_steady].start_ns <= window.start_ns)
     return out;
-  out.end_ns = std::min(steps[1].start_ns, window.end_ns);
-  out.warmup_step = steps.front().name;
-  out.warmup_step_wall_ns = steps.front().end_ns - steps.front().start_ns;
-  out.other_steps_median_ns =
-      static_cast<std::int64_t>(Median(std::vector<double>(walls.begin() + 1, walls.end())));
-  // Kernels of the warm-up step are categorised by name here: the levers subtract them from
+  out.end_ns = std::min(steps[first_steady].start_ns, window.end_ns);
+  if (lead_in) {
+    out.lead_in_ns = lead;
+    out.first_step = steps.front().name;
+  }
+  if (warmup) {
+    out.warmup_step = steps.front().name;
+    out.warmup_step_wall_ns = steps.front().end_ns - steps.front().start_ns;
+    out.other_steps_median_ns =
+        static_cast<std::int64_t>(Median(std::vector<double>(walls.begin() + 1, walls.end())));
+  }
+  // Kernels of the left-out part are categorised by name here: the levers subtract them from
   // the framework's categories, which name launched work by its operator; a name and an
   // operator category rarely differ for the same kernel.
   std::vector<util::Interval> busy;
@@ -118,26 +134,48 @@ std::optional<report::PreRollSummary> PreRoll::Summary() const {
                                 category_ns,
                                 warmup_step,
                                 warmup_step_wall_ns,
-                                other_steps_median_ns};
+                                other_steps_median_ns,
+                                lead_in_ns,
+                                first_step};
 }
 
 std::string_view PreRollName(const report::PreRollSummary& p) {
+  if (p.lead_in_ns > 0)
+    return p.warmup_step.empty() ? "the start-up before the first step"
+                                 : "the start-up and the warm-up step";
   return p.warmup_step.empty() ? "the pre-roll" : "the warm-up step";
 }
 
+bool IsOrphanPreRoll(const report::PreRollSummary& p) {
+  return p.warmup_step.empty() && p.lead_in_ns == 0;
+}
+
 std::string PreRollWhat(const report::PreRollSummary& p) {
-  if (p.warmup_step.empty())
+  if (IsOrphanPreRoll(p))
     return fmt::format(
         "{} GPU activities with no launch call in the trace ran there before the trace's first "
         "launch call: work launched before the recording began (the previous step's tail), not "
         "part of the measured iteration",
         p.activities);
+  std::string lead_in =
+      p.lead_in_ns > 0
+          ? fmt::format(
+                "the {} before the first step, {}: start-up before the loop (process and "
+                "library start, model construction, data set-up), not part of it",
+                Ms(p.lead_in_ns),
+                p.first_step)
+          : "";
+  if (p.warmup_step.empty())
+    return fmt::format("{}, with {} GPU activities", lead_in, p.activities);
   return fmt::format(
-      "the first step, {}, with its {} GPU activities: an outlier, {} against a median {} of the "
-      "other steps (the first profiled step pays for warm-up, profiler start-up or a one-time "
-      "stall), not part of the steady state",
+      "{}{}the first step, {}, with {}: an outlier, {} against a median {} of the other steps "
+      "(the first profiled step pays for warm-up, profiler start-up or a one-time stall), not "
+      "part of the steady state",
+      lead_in,
+      lead_in.empty() ? "" : "; and ",
       p.warmup_step,
-      p.activities,
+      lead_in.empty() ? fmt::format("its {} GPU activities", p.activities)
+                      : fmt::format("{} GPU activities in all", p.activities),
       Ms(p.warmup_step_wall_ns),
       Ms(p.other_steps_median_ns));
 }

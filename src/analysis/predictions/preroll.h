@@ -20,6 +20,7 @@
 
 #include "analysis/core/correlation.h"
 #include "analysis/timeline/critical_time.h"
+#include "analysis/timeline/step_windows.h"
 
 namespace gpuperf::analysis {
 
@@ -35,6 +36,11 @@ struct PreRoll {
   std::string warmup_step;
   std::int64_t warmup_step_wall_ns = 0;
   std::int64_t other_steps_median_ns = 0;
+  // Start-up before the first marked step (FindWarmUpStep): the window's start to that step's
+  // start, when it is at least kPreRollMinShare of the window; every activity that starts in the
+  // left-out part is left out with it, as for a warm-up step.
+  std::int64_t lead_in_ns = 0;
+  std::string first_step;       // the first step's name, with lead_in_ns
   std::int64_t start_ns = 0;    // the recorded window's start
   std::int64_t end_ns = 0;      // == start_ns when there is none
   std::int64_t activities = 0;  // orphan GPU activities that start before end_ns
@@ -56,14 +62,25 @@ PreRoll FindPreRoll(const model::Trace& trace,
                     const CorrelationIndex& index,
                     const TraceWindow& window);
 
-// The window's lead up to its second step when the first of its default steps (ProfilerStep,
-// else optimizer steps; at least three) is a warm-up outlier (FirstIsOutlier on their walls):
-// its GPU work warms caches, allocators and autotuners, and counted in the window it stretches
-// every share (k2021: 182 ms against a median 127 ms). Empty otherwise.
-PreRoll FindWarmUpStep(const model::Trace& trace, const TraceWindow& window);
+// The window's lead up to its first steady step, from the window's steps (`steps`,
+// FindWindowSteps: --step-range, else ProfilerStep, else optimizer steps):
+// - up to the second step when the first of three or more is a warm-up outlier (FirstIsOutlier
+//   on their walls): its GPU work warms caches, allocators and autotuners, and counted in the
+//   window it stretches every share (k2021: 182 ms against a median 127 ms);
+// - else, with two or more marked steps (not optimizer steps, whose first iteration's forward
+//   lies before the first call), up to the first step when it starts at least kPreRollMinShare
+//   into the window: a whole-process recording holds the start-up before the loop (the H200 MLP:
+//   4.75 s of Python, model construction and library loading before its first step).
+// Empty otherwise.
+PreRoll FindWarmUpStep(const model::Trace& trace,
+                       const TraceWindow& window,
+                       const WindowSteps& steps);
 
-// What is left out, as the texts name it: "the pre-roll" or "the warm-up step".
+// What is left out, as the texts name it: "the pre-roll", "the warm-up step", "the start-up
+// before the first step" or "the start-up and the warm-up step" (each starts with "the ").
 std::string_view PreRollName(const report::PreRollSummary& p);
+// Whether it is the orphan tail from before the recording (FindPreRoll), not steps' lead.
+bool IsOrphanPreRoll(const report::PreRollSummary& p);
 // What it holds, for the texts: the orphan tail from before the recording, or the warm-up step
 // with its wall against the other steps' median.
 std::string PreRollWhat(const report::PreRollSummary& p);

@@ -469,10 +469,9 @@ std::vector<Interval> RecordedHostWork(const model::Trace& trace,
   return util::MergeIntervals(std::move(raw));
 }
 
-// The end of the last step when the trace records at least two (the step table's default steps:
-// ProfilerStep, else Optimizer.step); nullopt otherwise.
-std::optional<std::int64_t> LastStepEnd(const model::Trace& trace) {
-  std::vector<StepWindow> steps = DefaultSteps(trace);
+// The end of the last step when the trace records at least two (the window's steps); nullopt
+// otherwise.
+std::optional<std::int64_t> LastStepEnd(const std::vector<StepWindow>& steps) {
   if (steps.size() < 2)
     return std::nullopt;
   std::int64_t end = 0;
@@ -488,12 +487,13 @@ std::optional<std::int64_t> LastStepEnd(const model::Trace& trace) {
 // pieces stay); 0 otherwise. Without steps (a single-shot program) an unrecorded tail may be the
 // program's own host work after its GPU work (post-processing, writing results): it stays idle.
 std::int64_t CutUnobservedTail(const model::Trace& trace,
+                               const std::vector<StepWindow>& steps,
                                const std::vector<Interval>& busy,
                                std::int64_t window_ns,
                                std::vector<Interval>& gaps) {
   if (busy.empty() || gaps.empty() || gaps.back().start < busy.back().end)
     return 0;
-  std::optional<std::int64_t> last_step_end = LastStepEnd(trace);
+  std::optional<std::int64_t> last_step_end = LastStepEnd(steps);
   if (!last_step_end)
     return 0;
   Interval tail = gaps.back();
@@ -532,7 +532,8 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
                               const TraceWindow& window,
                               const std::vector<std::size_t>& implicit_sync_calls,
                               const std::vector<Interval>& excluded,
-                              const CorrelationIndex* index) {
+                              const CorrelationIndex* index,
+                              const std::vector<StepWindow>* steps) {
   IdleAttribution out;
   out.window_ns = window.length_ns();
 
@@ -580,7 +581,8 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
   // One-time work is not steady state: its idle time is left out of the attribution.
   std::vector<Interval> gaps = util::Subtract(all_gaps, excluded);
   out.excluded_ns = util::TotalLength(all_gaps) - util::TotalLength(gaps);
-  out.unobserved_tail_ns = CutUnobservedTail(trace, busy, out.window_ns, gaps);
+  out.unobserved_tail_ns =
+      CutUnobservedTail(trace, steps ? *steps : DefaultSteps(trace), busy, out.window_ns, gaps);
   // One-time work shortens the wall only where the GPU idled: where it ran beside GPU work, that
   // work still had to run.
   out.steady_window_ns = out.window_ns - out.excluded_ns;

@@ -12,6 +12,7 @@
 
 #include "analysis/core/correlation.h"
 #include "analysis/timeline/critical_time.h"
+#include "analysis/timeline/step_windows.h"
 #include "analysis/timeline/timeline.h"
 #include "util/intervals.h"
 
@@ -131,12 +132,15 @@ inline constexpr std::int64_t kCoverageWaitNs = 1'000'000;
 // Fewer CPU samples than this in the gaps name nothing: each stands for a whole sampling interval.
 inline constexpr std::int64_t kMinHostSamples = 30;
 
+// `steps`: the window's steps (FindWindowSteps: --step-range when given), which bound the
+// unobserved tail; null: DefaultSteps.
 IdleAttribution AttributeIdle(const model::Trace& trace,
                               const ActivityList& activities,
                               const TraceWindow& window,
                               const std::vector<std::size_t>& implicit_sync_calls = {},
                               const std::vector<util::Interval>& excluded = {},
-                              const CorrelationIndex* index = nullptr);
+                              const CorrelationIndex* index = nullptr,
+                              const std::vector<StepWindow>* steps = nullptr);
 
 // Async copy calls (cudaMemcpyAsync ...) whose copy has a pageable host side: the runtime stages
 // them synchronously, so they block the host like a synchronization. Indices into api_calls.

@@ -71,9 +71,15 @@ std::vector<StepWindow> OptimizerSteps(const model::Trace& trace) {
   return steps;
 }
 
+WindowSteps FindWindowSteps(const model::Trace& trace, const util::UserRegex* pattern) {
+  WindowSteps out{FindSteps(trace, pattern), true};
+  if (out.steps.empty() && !pattern)
+    out = {OptimizerSteps(trace), false};
+  return out;
+}
+
 std::vector<StepWindow> DefaultSteps(const model::Trace& trace) {
-  std::vector<StepWindow> steps = FindSteps(trace, nullptr);
-  return steps.empty() ? OptimizerSteps(trace) : steps;
+  return FindWindowSteps(trace, nullptr).steps;
 }
 
 }  // namespace gpuperf::analysis

@@ -34,6 +34,15 @@ std::vector<StepWindow> FindSteps(const model::Trace& trace, const util::UserReg
 // Without ProfilerStep ranges: from one optimizer.step() call's start to the next, per process.
 std::vector<StepWindow> OptimizerSteps(const model::Trace& trace);
 
+// The steps that bound the steady-state window, as the step table finds them: the ranges and
+// operators named by `pattern` (--step-range; none found: none), else ProfilerStep, both marked by
+// the program; else Optimizer.step, derived from the optimizer's calls (not marked).
+struct WindowSteps {
+  std::vector<StepWindow> steps;
+  bool marked = false;
+};
+WindowSteps FindWindowSteps(const model::Trace& trace, const util::UserRegex* pattern);
+
 // The steps without a user pattern: ProfilerStep, else Optimizer.step.
 std::vector<StepWindow> DefaultSteps(const model::Trace& trace);
 
