@@ -24,6 +24,7 @@
 #include "cli/input_options.h"
 #include "cli/logging.h"
 #include "cli/report_output.h"
+#include "cli/step_range_option.h"
 #include "cli/terminal.h"
 #include "cli/trace_input.h"
 #include "io/kernel_model/kernel_model_json.h"
@@ -37,7 +38,6 @@
 #include "report/roofline_svg.h"
 #include "report/terminal_summary.h"
 #include "report/trace_export.h"
-#include "util/user_regex.h"
 
 namespace gpuperf::cli {
 namespace {
@@ -149,16 +149,7 @@ CLI::App* AnalyzeCommand::Register(CLI::App& app) {
                   "User model file (JSON, schema gpuperf-kernel-model/1): kernel-name patterns "
                   "mapped to per-launch FLOP and byte formulas, for kernels without counters")
       ->type_name("FILE");
-  sub->add_option("--step-range",
-                  step_range_,
-                  "Steps are the NVTX ranges, annotations or operators whose name matches this "
-                  "regular expression (ECMAScript); default: PyTorch's ProfilerStep#N")
-      ->type_name("REGEX")
-      ->check([](const std::string& pattern) -> std::string {
-        // The one guard for user regexes: a bounded length, compiled without throwing.
-        auto compiled = util::UserRegex::Compile(pattern);
-        return compiled.ok() ? std::string() : compiled.error().message;
-      });
+  AddStepRangeOption(sub, step_range_);
   AddCeilingsOption(sub, ceilings_paths_);
   AddGpuOption(sub, gpu_name_);
   AddOutputOptions(sub,

@@ -8,6 +8,7 @@
 
 #include "cli/baseline_traces.h"
 #include "cli/errors.h"
+#include "cli/step_range_option.h"
 #include "cli/terminal.h"
 #include "report/baseline_writer.h"
 #include "report/json_writer.h"
@@ -62,7 +63,9 @@ BaselineOutcome RunBaseline(const record::BaselineOptions& options) {
   StageRunTraces(session);
   record::ReadAnalysedRun(session);
   if (session.analysed_run) {
-    data.analysis = analysis::Analyze(*session.analysed_run);
+    analysis::AnalyzeOptions analyze_options;
+    analyze_options.step_range = options.step_range;
+    data.analysis = analysis::Analyze(*session.analysed_run, analyze_options);
     for (const record::MeasuredRun& run : data.runs) {
       if (run.index == data.analyzed_run)
         data.analysis->source.path = run.dir;
@@ -136,6 +139,7 @@ CLI::App* BaselineCommand::Register(CLI::App& app) {
                   "--metrics: launches profiled per kernel name (default 3)")
       ->check(CLI::PositiveNumber);
   sub->add_flag("--keep-spool", options_.keep_spool, "Keep the raw recordings next to the traces");
+  AddStepRangeOption(sub, options_.step_range);
   sub->add_option("command", options_.command, "The program and its arguments, after --")
       ->required();
   sub->positionals_at_end();

@@ -43,6 +43,7 @@ struct BaselineOptions {
   bool measure_overhead = true;  // also time untraced runs (--no-overhead turns it off)
   bool keep_spool = false;
   CounterPassOptions counters;  // --metrics: a counter pass after the timed runs
+  std::string step_range;       // --step-range: the steps of the analysed run (analyze's option)
   // Seams for tests, not command-line options:
   bool check_gpu = true;       // false: skip ProbeCuda (orchestration tests on a GPU-less host)
   std::string inject_library;  // "" = locate next to gpuperf; "none" = run without injection

@@ -111,6 +111,31 @@ TEST_CASE("baseline runs warm-ups and measured runs, one trace per run", "[recor
   fs::remove_all(dir);
 }
 
+TEST_CASE("baseline --step-range: the analysed run's steps bound its window", "[record]") {
+  const fs::path dir = TempDir("steps");
+  // The fake program's "steps" mode: a start-up kernel, then 4 NVTX ranges "fake_step" 1 ms
+  // later, each around one kernel.
+  auto options = FakeOptions(dir / "marked", {"steps"});
+  options.repeat = 1;
+  options.step_range = "^fake_step$";
+  const cli::BaselineOutcome marked = cli::RunBaseline(options);
+  INFO(marked.message);
+  REQUIRE(marked.exit_code == 0);
+  const nlohmann::json report = ReadJson(dir / "marked" / "report.json");
+  CHECK(report["steps"].size() == 4);
+  REQUIRE(report["predictions"]["preroll"].is_object());
+  CHECK(report["predictions"]["preroll"]["first_step"] == "fake_step");
+  CHECK(report["predictions"]["preroll"]["lead_in_ns"].get<std::int64_t>() > 900'000);
+  // Without it the ranges are no steps and the start-up stays in the window.
+  options = FakeOptions(dir / "plain", {"steps"});
+  options.repeat = 1;
+  REQUIRE(cli::RunBaseline(options).exit_code == 0);
+  const nlohmann::json plain = ReadJson(dir / "plain" / "report.json");
+  CHECK(plain["steps"].empty());
+  CHECK(plain["predictions"]["preroll"].is_null());
+  fs::remove_all(dir);
+}
+
 TEST_CASE("each run's gzip trace file reads back as the Trace of its process's spool", "[record]") {
   const fs::path dir = TempDir("traces");
   auto options = FakeOptions(dir / "out", {"ok"});

@@ -5,6 +5,8 @@
 //   modes: ok      print "fake stdout line" to stdout, record 3 kernels, exit with exit_code
 //          kill    record 2 kernels without a footer, then SIGKILL itself
 //          fork    fork; parent and child each record 1 kernel in their own file
+//          steps   one start-up kernel, then 4 kernels 1 ms later, each inside an NVTX range
+//                  "fake_step" of 10 us (its markers, as the injected library writes them)
 // With $GPUPERF_METRICS set (the counter pass), it writes what the injected library's counter
 // mode writes instead: a spool with statuses and no events, and <host>.<pid>.counters.csv with
 // one Nsight Compute-style row per metric for up to $GPUPERF_METRICS_PER_KERNEL launches of each
@@ -41,7 +43,7 @@ FileHeader ProcessHeader() {
   return header;
 }
 
-void Record(int kernels, bool footer) {
+void Record(int kernels, bool footer, bool steps = false) {
   const char* dir = std::getenv("GPUPERF_OUT_DIR");
   if (dir == nullptr)
     return;
@@ -52,16 +54,32 @@ void Record(int kernels, bool footer) {
   if (!writer.Open(path, header))
     std::abort();
   writer.WriteString(1, "_Z11fake_kernelPf");
+  writer.WriteString(2, "fake_step");
   for (int i = 0; i < kernels; ++i) {
     Event e;
     e.kind = EventKind::kKernel;
     e.device = 0;
     e.name = 1;
-    e.start_ns = header.start_time_ns + 1000 * i;
+    // With steps: kernel 0 is start-up; the others start 1 ms later, 10 us apart, each in a step.
+    e.start_ns = header.start_time_ns + (steps && i > 0 ? 1'000'000 + 10'000 * i : 1000 * i);
     e.end_ns = e.start_ns + 500;
     e.correlation = i + 1;
     e.stream = 7;
     writer.WriteEvents(&e, 1);
+    if (!steps || i == 0)
+      continue;
+    for (std::uint8_t flag : {kMarkerStart, kMarkerEnd}) {
+      Event marker;
+      marker.kind = EventKind::kMarker;
+      marker.a = flag;
+      marker.name = 2;
+      marker.correlation2 = i;  // the range id
+      marker.start_ns = e.start_ns + (flag == kMarkerStart ? -100 : 9'800);
+      marker.end_ns = marker.start_ns;
+      marker.pid = header.pid;
+      marker.tid = 1;
+      writer.WriteEvents(&marker, 1);
+    }
   }
   if (footer) {
     Footer end;
@@ -171,6 +189,10 @@ int main(int argc, char** argv) {
     return exit_code;
   }
   std::fputs("fake stdout line\n", stdout);
+  if (mode == "steps") {
+    Record(5, true, true);
+    return exit_code;
+  }
   Record(3, true);
   return exit_code;
 }
