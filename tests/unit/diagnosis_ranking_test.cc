@@ -6,6 +6,7 @@
 #include "gpuperf/analyze.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <string>
 
@@ -716,4 +717,77 @@ TEST_CASE("levers: an assumed-speedup lever on most of a flat profile is its con
   CHECK(few.diagnosis.lever.empty());
   CHECK(few.diagnosis.dominant_kind == "kernel");
   REQUIRE(few.diagnosis.bound_speedup_at_2x);
+}
+
+TEST_CASE("class peers: compute-bound GEMMs of similar time are one statement at their floors",
+          "[diagnosis][ranking]") {
+  // Per period on an H100 (989.5 TFLOP/s dense bf16 by the datasheet): "gemm_a" 4 ms and
+  // "gemm_b" 3 ms, each counted at 80% of that roof in bf16 on tensor cores, and "norm" 0.5 ms,
+  // back to back, launched up front. gemm_b holds 75% of gemm_a's time: the statement covers
+  // both, each at its floor (1.25x faster locally).
+  auto build = [](bool counters_on_b) {
+    TraceBuilder b;
+    model::Device device;
+    device.id = 0;
+    device.name = "NVIDIA H100 80GB HBM3";
+    device.compute_major = 9;
+    device.sm_count = 132;
+    b.trace.devices.push_back(device);
+    std::int64_t t = 200 * kUs;
+    int id = 0;
+    for (int i = 0; i < 4; ++i) {
+      for (auto [name, length] : {std::pair{"gemm_a", 4 * kMs},
+                                  std::pair{"gemm_b", 3 * kMs},
+                                  std::pair{"norm", 500 * kUs}}) {
+        ++id;
+        b.Api("cudaLaunchKernel", id * 10 * kUs, id * 10 * kUs + 5 * kUs, id);
+        b.Kernel(name, t, t + length, id);
+        if (std::string(name) != "norm" && (counters_on_b || std::string(name) == "gemm_a")) {
+          model::KernelCounters c;
+          c.activity = b.trace.activities.size() - 1;
+          c.metrics["sm__ops_path_tensor_src_bf16_dst_fp32.sum"] =
+              0.8 * 989.5e12 * static_cast<double>(length) / 1e9;
+          c.metrics["dram__bytes_read.sum"] = 1e8;
+          c.metrics["dram__bytes_write.sum"] = 1e8;
+          b.trace.counters.push_back(c);
+        }
+        t += length;
+      }
+    }
+    return std::pair{b, t};
+  };
+  auto [traced, end] = build(true);
+  report::AnalysisReport r = Analyze(traced.trace);
+  const report::Diagnosis& d = r.diagnosis;
+  INFO(d.next_experiment);
+  CHECK(d.bottleneck == "compute_bound");
+  CHECK(Contains(d.next_experiment,
+                 "Cut the arithmetic time of the top 2 kernels (gemm_a, "
+                 "gemm_b): they already run bf16 on tensor cores, so what is "
+                 "left is FP8 where accuracy allows"));
+  bool said = false;
+  for (const std::string& line : d.support)
+    said = said || Contains(line,
+                            "2 kernels hold similar time (each at least 50% of the top "
+                            "one's) and are measured compute-bound too: gemm_a, gemm_b at "
+                            "80% and 80% of their roofs");
+  CHECK(said);
+  // Window: the first launch at 10 us to the last kernel's end. Each GEMM at its floor saves a
+  // fifth of its 28 ms in all: 5.6 ms.
+  const double window = static_cast<double>(end - 10 * kUs) / 1e6;
+  REQUIRE(d.bound_speedup);
+  CHECK(*d.bound_speedup == Approx(window / (window - 5.6)).epsilon(1e-3));
+  // At half the floors (FP8's doubled roof): each keeps 0.4 of its time, saving 16.8 ms.
+  CHECK(Contains(d.next_experiment,
+                 fmt::format("at FP8's roof, twice theirs by the datasheet, {:.2f}x",
+                             window / (window - 16.8))));
+
+  // Without counters on gemm_b its class is unknown: the statement stays on gemm_a alone.
+  auto [alone, alone_end] = build(false);
+  report::AnalysisReport single = Analyze(alone.trace);
+  CHECK(single.diagnosis.bottleneck == "compute_bound");
+  CHECK(Contains(single.diagnosis.next_experiment,
+                 "Cut the arithmetic time of the dominant "
+                 "kernel: it already runs bf16 on tensor cores"));
+  CHECK_FALSE(Contains(single.diagnosis.next_experiment, "top 2 kernels"));
 }

@@ -327,6 +327,14 @@ void QueueAgainstHostPhases(report::Diagnosis& d, const IdleAttribution& idle) {
       Ms(idle.edge_ns));
 }
 
+// FP8 tensor cores came with compute capability 8.9 (Ada) and 9.0 (Hopper), and stay after them.
+bool HasFp8TensorCores(const model::Trace& trace) {
+  return !trace.devices.empty() &&
+         std::all_of(trace.devices.begin(), trace.devices.end(), [](const model::Device& d) {
+           return d.compute_major > 8 || (d.compute_major == 8 && d.compute_minor >= 9);
+         });
+}
+
 // What the advice for the dominant kernel depends on: its cache reuse, shape, grid and floor.
 void DescribeDominantKernel(const model::Trace& trace,
                             const report::AnalysisReport& r,
@@ -342,6 +350,11 @@ void DescribeDominantKernel(const model::Trace& trace,
       context.no_reuse = NoReuseText(*reuse);
   }
   context.matrix_shaped = IsMatrixShapedKernel(row->name);
+  if (row->roofline && row->roofline->evidence == "measured") {
+    context.roof_precision = row->roofline->precision;
+    context.roof_unit = row->roofline->unit;
+  }
+  context.fp8_tensor_cores = HasFp8TensorCores(trace);
   context.min_waves = MinWaves(trace, *row);
   context.tensor_local_speedup = TensorLocalSpeedup(r, *row, !context.no_reuse.empty());
 }
@@ -478,6 +491,7 @@ void ClassifyDominantWork(const model::Trace& trace,
       d.bottleneck != "launch_bound")
     DescribeDominantKernel(trace, r, *top, context);
   WidenToFlatProfile(d, r, SteadyWall(r, idle), context);
+  WidenToClassPeers(d, r, SteadyWall(r, idle), context);
 }
 
 // "memory_bound" -> "memory-bound"; an unknown class over kernel work is still GPU-bound, and

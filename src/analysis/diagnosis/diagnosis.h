@@ -120,6 +120,18 @@ struct ExperimentContext {
   bool flat_peers = false;   // not flat: runners-up hold nearly as much as the top kernel
   // Flat by name, but the kernels are one routine's lambdas (LambdaRoutine): its name.
   std::string flat_routine;
+  // Measured compute- or memory-bound with close runners-up of the same class
+  // (WidenToClassPeers): how many kernels the statement covers (their names in flat_names) and
+  // their summed f; 0 otherwise.
+  std::size_t class_peers = 0;
+  double class_peer_fraction = 0;
+  // Their bound at half their floors: FP8's tensor roof, twice the BF16/FP16 one (datasheets).
+  std::optional<double> class_peer_half_floor_bound;
+  // The dominant kernel's measured roof (precision, unit) and whether its GPU has FP8 tensor
+  // cores (compute capability 8.9 and later): the compute-bound advice names the next precision.
+  std::string roof_precision;
+  std::string roof_unit;
+  bool fp8_tensor_cores = false;
   // Host-blocking synchronizations in the window and the steps they recur in: a graph cannot
   // hold a host wait, so a step that synchronizes is captured only between them.
   std::int64_t blocking_syncs = 0;

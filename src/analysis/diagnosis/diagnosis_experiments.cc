@@ -148,6 +148,12 @@ std::optional<double> OverlapBound(const report::Diagnosis& d, const ExperimentC
   return BesideGpu(context.window_ns, context.host_work_ns, context.lead_ns);
 }
 
+// A bf16/fp16 tensor-core kernel on a GPU with FP8 tensor cores: FP8 is the faster precision left.
+bool AdvisesFp8(const ExperimentContext& context) {
+  return context.roof_unit == "tensor" && context.fp8_tensor_cores &&
+         (context.roof_precision == "bf16" || context.roof_precision == "fp16");
+}
+
 std::string BoundText(const report::Diagnosis& d, const ExperimentContext& context) {
   if (!d.bound_speedup || !std::isfinite(*d.bound_speedup))
     return "";
@@ -157,6 +163,18 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
     std::int64_t saved = SavedByBound(d, cap->wall_ns);
     if (cap->Binds(saved))
       return CappedBoundText(*cap, saved, d.bound_speedup_at_2x.has_value());
+  }
+  if (context.class_peers > 0) {
+    double f = context.class_peer_fraction;
+    const bool fp8 = AdvisesFp8(context) && context.class_peer_half_floor_bound;
+    return fmt::format(
+        " If it succeeds fully, these kernels at their roofline floors, the whole program is at "
+        "most {:.2f}x faster (Amdahl over their floors{}; {} only if they took no time at all).",
+        *d.bound_speedup,
+        fp8 ? fmt::format("; at FP8's roof, twice theirs by the datasheet, {:.2f}x",
+                          *context.class_peer_half_floor_bound)
+            : "",
+        f < 1.0 ? fmt::format("{:.2f}x", 1.0 / (1.0 - f)) : std::string("unbounded"));
   }
   if (context.roof_local_speedup) {  // name the floor, so the bound matches the Amdahl table's
     double f = d.dominant_fraction;
@@ -205,6 +223,37 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
                       "{:.2f}x (window / max(that host work, the rest)).",
                       *overlapped);
   return text;
+}
+
+// "the dominant kernel", or the top kernels of one measured class the statement covers
+// (WidenToClassPeers).
+std::string KernelsOfStatement(const std::string& kernel, const ExperimentContext& context) {
+  return context.class_peers > 0
+             ? fmt::format("the top {} kernels ({})", context.class_peers, context.flat_names)
+             : kernel;
+}
+
+// The faster arithmetic a compute-bound kernel has left, from the precision and unit its
+// counters measured: a kernel already on bf16/fp16 tensor cores is not told to use them.
+std::string FasterArithmetic(const ExperimentContext& context) {
+  const std::string& p = context.roof_precision;
+  if (context.roof_unit == "tensor" && (p == "bf16" || p == "fp16"))
+    return fmt::format(
+        "{} already run{} {} on tensor cores, so what is left is {}fewer FLOPs (smaller or "
+        "pruned layers, less recomputation, no redundant work)",
+        context.class_peers > 0 ? "they" : "it",
+        context.class_peers > 0 ? "" : "s",
+        p,
+        context.fp8_tensor_cores ? "FP8 where accuracy allows (its tensor cores double the "
+                                   "BF16/FP16 rate; Transformer Engine, torchao), or "
+                                 : "");
+  if (context.roof_unit == "tensor" && (p == "fp8" || p == "int8"))
+    return "it already runs the fastest tensor-core precision, so what is left is fewer FLOPs";
+  if (context.roof_unit == "tensor" && p == "tf32")
+    return "BF16/FP16 tensor cores (autocast) where accuracy allows, twice the TF32 rate, or "
+           "fewer FLOPs";
+  return "a faster unit or precision (tensor cores, TF32/BF16 where accuracy allows) or fewer "
+         "FLOPs";
 }
 
 std::string Quoted(const std::string& subject, const char* fallback) {
@@ -507,23 +556,27 @@ Advice AdviceFor(const report::Diagnosis& d,
         ""};
   }
   if (c == "memory_bound") {
-    return {fmt::format("Reduce the DRAM bytes of {}: fuse it with its producer or consumer, "
+    const std::string subject_kernels = KernelsOfStatement(kernel, context);
+    return {fmt::format("Reduce the DRAM bytes of {}: fuse {} with {} producer or consumer, "
                         "use a smaller data type, or reuse data from cache.",
-                        kernel),
+                        subject_kernels,
+                        context.class_peers > 0 ? "them" : "it",
+                        context.class_peers > 0 ? "their" : "its"),
             fmt::format("{} on {}: achieved bandwidth under 60% of the DRAM peak, or time that "
                         "does not fall with the bytes, falsifies memory-bound.",
                         tools.bytes_counters,
-                        kernel),
+                        subject_kernels),
             "The bytes come from a shape model, not counters; measure them."};
   }
   if (c == "compute_bound") {
-    return {fmt::format("Cut the arithmetic time of {}: a faster unit or precision (tensor "
-                        "cores, TF32/BF16 where accuracy allows) or fewer FLOPs.",
-                        kernel),
-            fmt::format("{} on {}: under 60% of the compute peak of its precision falsifies "
+    const std::string subject_kernels = KernelsOfStatement(kernel, context);
+    return {fmt::format(
+                "Cut the arithmetic time of {}: {}.", subject_kernels, FasterArithmetic(context)),
+            fmt::format("{} on {}: under 60% of the compute peak of {} precision falsifies "
                         "compute-bound.",
                         tools.flop_counters,
-                        kernel),
+                        subject_kernels,
+                        context.class_peers > 0 ? "their" : "its"),
             "The FLOPs come from a shape model, not counters; measure them."};
   }
   if ((c == "cache_bound" || c == "latency_bound") && !context.no_reuse.empty()) {

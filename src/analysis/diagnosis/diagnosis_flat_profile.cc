@@ -175,4 +175,77 @@ void WidenToFlatProfile(report::Diagnosis& d,
       bounds));
 }
 
+// A measured compute- or memory-bound dominant kernel whose close runners-up are measured in the
+// same class (the H200 MLP: three cuBLAS GEMMs at 76-79% of the bf16 tensor roof): the statement
+// is over them together, its bound Amdahl over each one at its roofline floor, since the same
+// lever (fewer FLOPs or a faster precision; fewer bytes) applies to all of them.
+void WidenToClassPeers(report::Diagnosis& d,
+                       const report::AnalysisReport& r,
+                       std::int64_t wall_ns,
+                       ExperimentContext& context) {
+  if (d.dominant_kind != "kernel" ||
+      (d.bottleneck != "compute_bound" && d.bottleneck != "memory_bound"))
+    return;
+  std::vector<const report::CriticalShare*> shares;
+  for (const report::CriticalShare& s : r.predictions.kernels) {
+    if (!IsCollective(r, s.name))
+      shares.push_back(&s);
+  }
+  std::stable_sort(shares.begin(), shares.end(), [](const auto* a, const auto* b) {
+    return a->critical_ns > b->critical_ns;
+  });
+  if (shares.size() < 2 || shares.front()->name != d.dominant_name ||
+      !shares.front()->max_local_speedup)
+    return;
+  const std::string bound = d.bottleneck.substr(0, d.bottleneck.find('_'));
+  std::int64_t group = 0;
+  double saved = 0, saved_at_half = 0;  // at the floors; at half the floors (FP8's doubled roof)
+  std::vector<std::string> names, roofs;
+  std::size_t n = 0;
+  for (const report::CriticalShare* s : shares) {
+    if (n == kFlatGroupMax || static_cast<double>(s->critical_ns) <
+                                  kPeerShare * static_cast<double>(shares.front()->critical_ns))
+      break;
+    const report::KernelRow* row = FindKernel(r, s->name);
+    if (!row || row->classification.bound != bound || row->classification.evidence != "measured" ||
+        !s->max_local_speedup || !row->roofline || !row->roofline->roof_fraction)
+      break;
+    group += s->critical_ns;
+    saved += static_cast<double>(s->critical_ns) * (1.0 - 1.0 / *s->max_local_speedup);
+    saved_at_half +=
+        static_cast<double>(s->critical_ns) * (1.0 - 1.0 / (2.0 * *s->max_local_speedup));
+    names.push_back(!row->readable_name.empty() ? row->readable_name : ReadableKernelName(s->name));
+    roofs.push_back(fmt::format("{:.0f}%", *row->roofline->roof_fraction * 100));
+    ++n;
+  }
+  if (n < 2)
+    return;
+  const double walls =
+      static_cast<double>(wall_ns * std::max<std::int64_t>(1, r.predictions.device_groups));
+  const double f = GroupFraction(r, group, wall_ns);
+  d.bound_speedup = walls > saved ? walls / (walls - saved) : *d.bound_speedup;
+  context.class_peers = n;
+  context.class_peer_fraction = f;
+  if (walls > saved_at_half)
+    context.class_peer_half_floor_bound = walls / (walls - saved_at_half);
+  context.flat_names.clear();
+  for (const std::string& name : names)
+    context.flat_names += (context.flat_names.empty() ? "" : ", ") + name;
+  std::string roof_list;
+  for (std::size_t i = 0; i < roofs.size(); ++i)
+    roof_list += (i ? (i + 1 == roofs.size() ? " and " : ", ") : "") + roofs[i];
+  d.support.push_back(fmt::format(
+      "{} kernels hold similar time (each at least {:.0f}% of the top one's) and are measured "
+      "{}-bound too: {} at {} of their roofs; together f = {} of the steady-state wall time, and "
+      "each at its roofline floor they give at most {:.2f}x (Amdahl over their floors; counters "
+      "and roofline).",
+      n,
+      kPeerShare * 100,
+      bound,
+      context.flat_names,
+      roof_list,
+      Pct(f),
+      *d.bound_speedup));
+}
+
 }  // namespace gpuperf::analysis

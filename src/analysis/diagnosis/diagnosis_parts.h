@@ -159,6 +159,13 @@ void WidenToFlatProfile(report::Diagnosis& d,
                         const report::AnalysisReport& r,
                         std::int64_t wall_ns,
                         ExperimentContext& context);
+// A measured compute- or memory-bound dominant kernel with close runners-up measured in the same
+// class: the statement covers them together, bounded at their roofline floors
+// (diagnosis_flat_profile.cc).
+void WidenToClassPeers(report::Diagnosis& d,
+                       const report::AnalysisReport& r,
+                       std::int64_t wall_ns,
+                       ExperimentContext& context);
 
 // Collective instances grouped by call site (kernel name and the innermost annotation range
 // around the launch): the sites whose instances spread (the longest at least 4x the median) as
