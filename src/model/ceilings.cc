@@ -58,6 +58,7 @@ DeviceCeilings HopperSxm(std::string_view key,
           .l2_bytes = {},
           .sm_count = 132,
           .boost_clock_hz = 1980e6,
+          .tensor_clock_hz = 1830e6,  // 989.5e12 / (132 SMs x 4096 dense BF16 FLOP/clk)
           .fp64 = fp64,
           .fp32 = {67 * kT, {}},
           .fp16 = {{}, 989.5 * kT},
@@ -136,6 +137,7 @@ std::vector<DeviceCeilings> BuildTable() {
                    .l2_bytes = 50 * kMiB,
                    .sm_count = 114,
                    .boost_clock_hz = 1755e6,
+                   .tensor_clock_hz = 1620e6,  // 756.5e12 / (114 SMs x 4096 BF16 FLOP/clk)
                    .fp64 = {26 * kT, 51 * kT},
                    .fp32 = {51 * kT, {}},
                    .fp16 = {{}, 756.5 * kT},

@@ -60,6 +60,11 @@ struct DeviceCeilings {
   std::optional<std::int64_t> l2_bytes;
   std::optional<std::int32_t> sm_count;  // SMs (NVIDIA) or compute units (AMD)
   std::optional<double> boost_clock_hz;
+  // The SM clock the datasheet's tensor-core peaks hold at, when it is below boost_clock_hz:
+  // Hopper's dense BF16 figure is 132 SMs x 4096 FLOP/clk x 1.83 GHz (989.5 TFLOP/s on an SXM5
+  // part), while its FP32 figure is 132 x 256 x 1.98 GHz (67 TFLOP/s). AtSmClock scales the
+  // non-FP64 tensor peaks against it (FP64 DMMA holds at boost: 67 TFLOP/s = 132 x 256 x 1.98).
+  std::optional<double> tensor_clock_hz{};
   PeakRate fp64, fp32, fp16, bf16, tf32, fp8, int8;
   std::string_view source;                  // the vendor document
   std::string_view evidence = "datasheet";  // evidence tier of every figure here
@@ -76,7 +81,8 @@ struct DeviceCeilings {
   std::optional<double> Peak(Precision precision, MathUnit unit) const;
 };
 
-// A copy of `entry` with every compute peak scaled by clock_hz / boost_clock_hz. Datasheet rates
+// A copy of `entry` with every compute peak scaled by clock_hz / boost_clock_hz (tensor peaks by
+// clock_hz / tensor_clock_hz when the entry has one, never above the datasheet). Datasheet rates
 // hold at the boost clock, and Nsight Compute locks the SM clock to base by default, so counters
 // must be compared with the roof at the clock they ran at. DRAM bandwidth is kept: the memory
 // clock is not the SM clock. Without a boost clock (or a positive clock_hz) the copy is unscaled.

@@ -405,3 +405,44 @@ TEST_CASE("roofline: replay spans give no achieved rates unless gpu__time_durati
   CHECK(timed.kernels[0].classification.bound == "memory");
   CHECK(timed.kernels[0].classification.evidence == "measured");
 }
+
+TEST_CASE("clocks: Hopper's tensor peaks hold at 1.83 GHz, its FP32 and FP64 at 1.98 GHz",
+          "[diagnosis]") {
+  auto match = model::FindCeilings("NVIDIA H200", 9, 0);
+  REQUIRE(match.entry);
+  // The H200 MLP's counter pass ran at 1.579 GHz.
+  model::DeviceCeilings at = model::AtSmClock(*match.entry, 1.579e9);
+  CHECK(*at.bf16.tensor == Approx(989.5e12 * 1.579 / 1.83));
+  CHECK(*at.fp8.tensor == Approx(1979e12 * 1.579 / 1.83));
+  CHECK(*at.fp32.vector == Approx(67e12 * 1.579 / 1.98));
+  CHECK(*at.fp64.tensor == Approx(67e12 * 1.579 / 1.98));
+  // Above the tensor clock the datasheet's tensor figure is the most there is.
+  model::DeviceCeilings boost = model::AtSmClock(*match.entry, 1.9e9);
+  CHECK(*boost.bf16.tensor == Approx(989.5e12));
+  CHECK(*boost.fp32.vector == Approx(67e12 * 1.9 / 1.98));
+}
+
+TEST_CASE("clocks: joined counters scale the roofs when the trace's durations agree with theirs",
+          "[diagnosis]") {
+  // Counters joined from another run (analyze --counters, a baseline's counter pass) at 1.58 GHz.
+  // When the trace's durations of the same launches match gpu__time_duration.sum, the trace ran
+  // at that clock too.
+  auto build = [](double traced_over_replayed) {
+    TraceBuilder b;
+    AddDevice(b, "NVIDIA H200", 132);
+    for (int i = 0; i < 3; ++i) {
+      const std::int64_t start = i * 1'000'000;
+      b.Kernel("gemm", start, start + static_cast<std::int64_t>(345'000 * traced_over_replayed));
+      model::KernelCounters c;
+      c.activity = static_cast<std::size_t>(i);
+      c.metrics["sm__cycles_elapsed.avg.per_second"] = 1.58e9;
+      c.metrics["gpu__time_duration.sum"] = 345'000;
+      b.trace.counters.push_back(c);
+    }
+    b.trace.diagnostics.Count(model::Diagnostic::kCountersNcuLaunches, 3);
+    return b;
+  };
+  CHECK(gpuperf::analysis::RoofsOf(build(1.01).trace, 0).scaled);
+  // A trace 20% slower than the replayed launches ran at another clock: the roofs stay.
+  CHECK_FALSE(gpuperf::analysis::RoofsOf(build(1.2).trace, 0).scaled);
+}

@@ -127,6 +127,9 @@ struct ExperimentContext {
   double class_peer_fraction = 0;
   // Their bound at half their floors: FP8's tensor roof, twice the BF16/FP16 one (datasheets).
   std::optional<double> class_peer_half_floor_bound;
+  // When their floors leave under 1.05x: the share of the window outside them and the next
+  // kernels by critical time ("47.9% of the window lies outside them: ..."), else "".
+  std::string class_peer_rest;
   // The dominant kernel's measured roof (precision, unit) and whether its GPU has FP8 tensor
   // cores (compute capability 8.9 and later): the compute-bound advice names the next precision.
   std::string roof_precision;

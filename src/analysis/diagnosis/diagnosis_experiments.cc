@@ -169,12 +169,18 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
     const bool fp8 = AdvisesFp8(context) && context.class_peer_half_floor_bound;
     return fmt::format(
         " If it succeeds fully, these kernels at their roofline floors, the whole program is at "
-        "most {:.2f}x faster (Amdahl over their floors{}; {} only if they took no time at all).",
+        "most {:.2f}x faster (Amdahl over their floors{}; {} only if they took no time at all).{}",
         *d.bound_speedup,
-        fp8 ? fmt::format("; at FP8's roof, twice theirs by the datasheet, {:.2f}x",
+        fp8 ? fmt::format("; at FP8's roof, twice theirs by the datasheet, {:.2f}x, an upper "
+                          "bound that counts no conversion kernels",
                           *context.class_peer_half_floor_bound)
             : "",
-        f < 1.0 ? fmt::format("{:.2f}x", 1.0 / (1.0 - f)) : std::string("unbounded"));
+        f < 1.0 ? fmt::format("{:.2f}x", 1.0 / (1.0 - f)) : std::string("unbounded"),
+        context.class_peer_rest.empty()
+            ? ""
+            : fmt::format(" They are near their roofs, so little is left in them: {}; the "
+                          "larger levers lie there, in the other kernels and the GPU idle.",
+                          context.class_peer_rest));
   }
   if (context.roof_local_speedup) {  // name the floor, so the bound matches the Amdahl table's
     double f = d.dominant_fraction;

@@ -24,6 +24,9 @@ constexpr double kFlatGroupShare = 0.5;
 constexpr std::size_t kFlatGroupMax = 10;
 // A runner-up with at least this share of the top kernel's critical time is measured with it.
 constexpr double kPeerShare = 0.5;
+// Kernels whose floors bound the program under this are at their roofs: the statement says where
+// the rest of the window goes.
+constexpr double kNearRoofBound = 1.05;
 // The local speedup the flat group's bound assumes (report.md's "gain at 2.00x" column): kernels
 // of unknown class are not free after any change, and ranking by the zero-time limit let a
 // measurement outrank a measured host finding (pytorch-kineto 2021-06: 1.58x against 1.25x on a
@@ -234,6 +237,21 @@ void WidenToClassPeers(report::Diagnosis& d,
   std::string roof_list;
   for (std::size_t i = 0; i < roofs.size(); ++i)
     roof_list += (i ? (i + 1 == roofs.size() ? " and " : ", ") : "") + roofs[i];
+  // Near their roofs little is left in them: name what holds the rest of the window.
+  if (*d.bound_speedup < kNearRoofBound) {
+    std::string others;
+    for (std::size_t i = n; i < shares.size() && i < n + 3; ++i) {
+      const report::KernelRow* row = FindKernel(r, shares[i]->name);
+      others +=
+          fmt::format("{}{} ({})",
+                      others.empty() ? "" : ", ",
+                      row && !row->readable_name.empty() ? row->readable_name
+                                                         : ReadableKernelName(shares[i]->name),
+                      Pct(GroupFraction(r, shares[i]->critical_ns, wall_ns)));
+    }
+    context.class_peer_rest = fmt::format(
+        "{} of the window lies outside them{}", Pct(1.0 - f), others.empty() ? "" : ": " + others);
+  }
   d.support.push_back(fmt::format(
       "{} kernels hold similar time (each at least {:.0f}% of the top one's) and are measured "
       "{}-bound too: {} at {} of their roofs; together f = {} of the steady-state wall time, and "

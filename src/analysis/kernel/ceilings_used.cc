@@ -29,9 +29,14 @@ std::string MeasuredClocksText(const model::MeasuredCeilings& m) {
 }
 
 std::string DatasheetClocksText(const model::DeviceCeilings& entry) {
-  return entry.boost_clock_hz ? fmt::format("datasheet peaks hold at the {:.3g} GHz boost clock",
-                                            *entry.boost_clock_hz / 1e9)
-                              : std::string("datasheet peaks at the vendor's rated clock");
+  if (!entry.boost_clock_hz)
+    return "datasheet peaks at the vendor's rated clock";
+  std::string text = fmt::format("datasheet peaks hold at the {:.3g} GHz boost clock",
+                                 *entry.boost_clock_hz / 1e9);
+  if (entry.tensor_clock_hz)
+    text += fmt::format(" (the tensor-core peaks but FP64's at {:.3g} GHz)",
+                        *entry.tensor_clock_hz / 1e9);
+  return text;
 }
 
 // `measured`: the device's measured ceilings when `entry` is made from them, else null.

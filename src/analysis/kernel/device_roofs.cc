@@ -29,6 +29,33 @@ std::optional<std::pair<double, const char*>> ClockOf(
   return std::nullopt;
 }
 
+// Joined counters (analyze --counters, a baseline's counter pass) time their replayed launch
+// (gpu__time_duration.sum); when the trace's durations of the same launches agree with it (median
+// ratio within kDurationAgreement), the trace's kernels ran at the counters' clock too, and the
+// roofs may be scaled to it (the H200 MLP: 344.8-354.8 us replayed, 342.4-351.1 us traced, at
+// 1.58 GHz). Three launches at least.
+constexpr double kDurationAgreement = 0.05;
+
+bool TraceDurationsAgree(const model::Trace& trace, std::int32_t device) {
+  std::vector<double> ratios;
+  for (const model::KernelCounters& c : trace.counters) {
+    if (c.replay_span || c.activity >= trace.activities.size())
+      continue;
+    const model::GpuActivity& a = trace.activities[c.activity];
+    auto it = c.metrics.find("gpu__time_duration.sum");
+    if (a.device != device || it == c.metrics.end() || !(it->second > 0) || a.duration_ns() <= 0)
+      continue;
+    ratios.push_back(static_cast<double>(a.duration_ns()) / it->second);
+  }
+  if (ratios.size() < 3)
+    return false;
+  std::sort(ratios.begin(), ratios.end());
+  double median = ratios[ratios.size() / 2];
+  if (ratios.size() % 2 == 0)
+    median = (median + ratios[ratios.size() / 2 - 1]) / 2;
+  return std::abs(median - 1) <= kDurationAgreement;
+}
+
 model::CeilingMatch MatchOf(const model::Device* d) {
   if (d && d->measured_ceilings) {  // `gpuperf ceilings` on this GPU wins over the datasheet
     auto measured = model::AsDeviceCeilings(*d->measured_ceilings);
@@ -60,7 +87,8 @@ model::CeilingMatch MatchOf(const model::Device* d) {
 DeviceRoofs Resolve(const model::Trace& trace, std::optional<std::int32_t> device) {
   const model::Device* d = device ? trace.FindDevice(*device) : nullptr;
   DeviceRoofs roofs{MatchOf(d), std::nullopt, "", true, {}, {}};
-  roofs.durations_from_counters = !trace.diagnostics.Has(model::Diagnostic::kCountersNcuLaunches);
+  roofs.durations_from_counters = !trace.diagnostics.Has(model::Diagnostic::kCountersNcuLaunches) ||
+                                  (device && TraceDurationsAgree(trace, *device));
   if (auto clock = device ? CountersSmClock(trace, *device) : std::nullopt) {
     roofs.counters_clock_hz = clock->hz;
     roofs.counters_clock_metric = clock->metric;

@@ -36,7 +36,9 @@ struct DeviceRoofs {
   std::optional<double> counters_clock_hz;
   std::string counters_clock_metric;  // the counter that recorded it
   // False when the counters were joined to another trace's timeline (analyze --counters): the
-  // roofline then divides by that trace's durations, whose clock the counters do not tell.
+  // roofline then divides by that trace's durations, whose clock the counters do not tell;
+  // unless those durations agree with the counters' own (gpu__time_duration.sum, median within
+  // 5% over three launches or more): then they ran at the counters' clock.
   bool durations_from_counters = true;
   std::optional<model::DeviceCeilings> scaled;
   // The datasheet entries of the device's compute capability when the trace does not name it

@@ -326,10 +326,15 @@ void AttachRooflines(const model::Trace& trace,
       const bool measured = match.entry->evidence == "measured";
       std::string clock = roof.scaled
                               ? fmt::format(
-                                    ", compute peaks scaled from the {:.3g} GHz {} to the "
+                                    ", compute peaks scaled from the {:.3g} GHz {}{} to the "
                                     "{:.3g} GHz the counters ran at",
                                     match.entry->boost_clock_hz.value_or(0) / 1e9,
                                     measured ? "SM clock of the measurement" : "boost clock",
+                                    match.entry->tensor_clock_hz
+                                        ? fmt::format(" ({:.3g} GHz for the tensor-core peaks "
+                                                      "but FP64's)",
+                                                      *match.entry->tensor_clock_hz / 1e9)
+                                        : std::string(),
                                     roof.counters_clock_hz.value_or(0) / 1e9)
                               : std::string();
       if (measured)
