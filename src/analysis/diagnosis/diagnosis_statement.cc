@@ -12,6 +12,7 @@
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/findings/findings.h"
 #include "analysis/predictions/preroll.h"
+#include "analysis/timeline/audit.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -56,6 +57,49 @@ std::string TargetMetric(const report::AnalysisReport& r) {
                      r.predictions.wall_source.empty() ? "trace" : r.predictions.wall_source);
 }
 
+namespace {
+
+struct WindowCounts {
+  std::int64_t kernels = 0;
+  std::int64_t distinct_kernels = 0;
+  std::int64_t copies = 0;
+  std::int64_t synchronizations = 0;
+};
+
+// What starts in `span`: kernels and their names, copies, and host-blocking synchronizations
+// (API calls, one per correlation id as nsys records some twice, and synchronization records
+// of no such call).
+WindowCounts CountInSpan(const model::Trace& trace, util::Interval span) {
+  WindowCounts out;
+  std::unordered_set<model::NameId> names;
+  for (const model::GpuActivity& a : trace.activities) {
+    if (!InSteadySpan(a, span))
+      continue;
+    if (a.kind == model::ActivityKind::kKernel) {
+      ++out.kernels;
+      names.insert(a.name);
+    } else if (a.kind == model::ActivityKind::kMemcpy) {
+      ++out.copies;
+    }
+  }
+  out.distinct_kernels = static_cast<std::int64_t>(names.size());
+  std::unordered_set<std::int64_t> calls;
+  CachedNamePredicate is_sync(trace, IsBlockingSyncApi);
+  for (const model::ApiCall& call : trace.api_calls) {
+    if (is_sync(call.name) && call.start_ns >= span.start && call.start_ns < span.end)
+      calls.insert(call.correlation != model::kNoId ? call.correlation : call.start_ns);
+  }
+  out.synchronizations = static_cast<std::int64_t>(calls.size());
+  for (const model::SyncEvent& s : trace.syncs) {
+    if (s.start_ns >= span.start && s.start_ns < span.end && !calls.contains(s.correlation) &&
+        IsHostBlockingSync(s.kind))
+      ++out.synchronizations;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string Scope(const model::Trace& trace, const report::AnalysisReport& r) {
   const report::SourceInfo& s = r.source;
   std::string text = fmt::format("{} ({}", s.path, s.format);
@@ -69,18 +113,32 @@ std::string Scope(const model::Trace& trace, const report::AnalysisReport& r) {
   // Synchronous copies block the host like a synchronization, which the count above leaves
   // out (saxpy: 15 cudaMemcpy calls, 0 synchronizations). nsys records a call twice (with and
   // without its version suffix): count correlation ids.
+  // With a part left out before the steady window (a pre-roll, the start-up, a warm-up step) or
+  // an unobserved tail, what the steady span holds is counted (WindowCounts), not the trace.
+  const bool whole = !r.predictions.preroll && r.initialization.unobserved_tail_ns == 0;
+  const util::Interval span = whole ? util::Interval{} : SteadySpan(trace, r);
+  auto in_span = [&](std::int64_t start) {
+    return whole || (start >= span.start && start < span.end);
+  };
   std::unordered_set<std::int64_t> sync_copies;
   CachedNamePredicate is_sync_copy(trace, IsSyncMemcpyApi);
   for (const model::ApiCall& call : trace.api_calls) {
-    if (is_sync_copy(call.name))
+    if (is_sync_copy(call.name) && in_span(call.start_ns))
       sync_copies.insert(call.correlation != model::kNoId ? call.correlation : call.start_ns);
   }
+  const WindowCounts counts = whole ? WindowCounts{r.audit.kernel_launches,
+                                                   r.audit.distinct_kernels,
+                                                   r.audit.memcpy_htod + r.audit.memcpy_dtoh +
+                                                       r.audit.memcpy_dtod + r.audit.memcpy_other,
+                                                   r.audit.synchronizations}
+                                    : CountInSpan(trace, span);
   text += fmt::format(
-      "; the window holds {} kernel launches of {} kernels, {} copies, {} synchronizations{}",
-      r.audit.kernel_launches,
-      r.audit.distinct_kernels,
-      r.audit.memcpy_htod + r.audit.memcpy_dtoh + r.audit.memcpy_dtod + r.audit.memcpy_other,
-      r.audit.synchronizations,
+      "; the {}window holds {} kernel launches of {} kernels, {} copies, {} synchronizations{}",
+      whole ? "" : "steady-state ",
+      counts.kernels,
+      counts.distinct_kernels,
+      counts.copies,
+      counts.synchronizations,
       sync_copies.empty()
           ? std::string()
           : fmt::format(" and {} synchronous copy call{}, which block{} the host too",

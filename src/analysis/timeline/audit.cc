@@ -64,11 +64,6 @@ SyncCalls CountApiCalls(const model::Trace& trace,
   return sync_keys;
 }
 
-bool IsHostBlockingSync(model::SyncKind kind) {
-  return kind == model::SyncKind::kEvent || kind == model::SyncKind::kStream ||
-         kind == model::SyncKind::kContext;
-}
-
 void CountAllocations(const model::Trace& trace,
                       const CorrelationIndex& index,
                       report::Audit& audit) {
@@ -98,6 +93,11 @@ void CountAllocations(const model::Trace& trace,
 }
 
 }  // namespace
+
+bool IsHostBlockingSync(model::SyncKind kind) {
+  return kind == model::SyncKind::kEvent || kind == model::SyncKind::kStream ||
+         kind == model::SyncKind::kContext;
+}
 
 report::Audit ComputeAudit(const model::Trace& trace, const CorrelationIndex& index) {
   report::Audit audit;

@@ -16,4 +16,7 @@ namespace gpuperf::analysis {
 // device malloc/free API calls. peak_allocated_bytes = max Total Allocated over device events.
 report::Audit ComputeAudit(const model::Trace& trace, const CorrelationIndex& index);
 
+// A synchronization record that blocks the host (event, stream, context), not a stream wait.
+bool IsHostBlockingSync(model::SyncKind kind);
+
 }  // namespace gpuperf::analysis
