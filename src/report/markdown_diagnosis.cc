@@ -75,7 +75,7 @@ void AppendInitialization(std::string& out,
     return;
   out += "### Initialization (one-time work)\n\n";
   out += fmt::format(
-      "{} ({} of the window) is one-time work, found from first-call outliers, names and "
+      "{} ({} of the trace window) is one-time work, found from first-call outliers, names and "
       "graph-capture windows (`docs/metrics.md`, \"Initialization\"). The steady-state shares "
       "and bounds above leave it out. Rows can nest (a call inside a first operator call; its "
       "evidence says so): the total is their union, not their sum.\n\n",

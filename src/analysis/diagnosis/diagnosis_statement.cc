@@ -311,9 +311,9 @@ bool InitializationStep(report::Diagnosis& d,
   bool dominant = critical >= kDominantShare;
   d.triage.push_back({"initialization",
                       dominant ? "yes" : "no",
-                      fmt::format("one-time work covers {} ({} of the window{}), {} of the window "
-                                  "with the GPU idle; left out of the steady-state shares and "
-                                  "bounds (trace)",
+                      fmt::format("one-time work covers {} ({} of the trace window{}), {} of the "
+                                  "window with the GPU idle; left out of the steady-state shares "
+                                  "and bounds (trace)",
                                   Ms(init.time_ns),
                                   Pct(init.fraction),
                                   init.before_window_ns > 0

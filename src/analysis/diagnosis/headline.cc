@@ -230,7 +230,8 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
   bool one_pass = report.framework.steps.size() < 2;
   if (init.time_ns > 0 && preroll && init.before_window_ns >= init.time_ns)
     text += fmt::format(
-        " One-time work (initialization) covers {} ({:.1f}% of the window){}, all of it before "
+        " One-time work (initialization) covers {} ({:.1f}% of the trace window){}, all of it "
+        "before "
         "the steady-state window, in {} left out below{}.",
         Ms(init.time_ns),
         100.0 * init.fraction,
@@ -240,7 +241,8 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
         kSource);
   else if (init.time_ns > 0)
     text += fmt::format(
-        " One-time work (initialization) covers {} ({:.1f}% of the window){}; the diagnosis and "
+        " One-time work (initialization) covers {} ({:.1f}% of the trace window){}; the diagnosis "
+        "and "
         "bounds are for {} without it: a {} window, the part of the one-time work during which "
         "the GPU idled left out{}{}.",
         Ms(init.time_ns),
