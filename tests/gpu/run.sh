@@ -38,19 +38,9 @@ RESULTS=${OUT:-$WORK/results}
 BUDGET=${GPU_BUDGET_S:-420}
 ORIGINAL_LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}
 mkdir -p "$RESULTS"
-exec > >(tee "$RESULTS/gpu-run.log") 2>&1
-TEE_PID=$!
-# The log must be whole when the device tool collects $OUT: let tee drain (at most 5 s) first.
-drain_log() {
-  exec 1>&- 2>&-
-  for _ in $(seq 50); do kill -0 "$TEE_PID" 2>/dev/null || return 0; sleep 0.1; done
-}
-trap drain_log EXIT
+source "$HERE/common.sh"
+start_log "$RESULTS/gpu-run.log"
 CHECK=(python3 "$HERE/checks.py")
-FAIL=0
-START=$SECONDS
-fail() { echo "FAIL $*"; FAIL=1; }
-step() { echo; echo "== $* ($((SECONDS - START)) s)"; }
 left() { echo $((BUDGET - (SECONDS - START))); }
 # gpuperf with a deadline: a hang costs one step, not the lease.
 gp() {
@@ -66,7 +56,6 @@ echo "pack: $(cat "$PACK/VERSION" 2>/dev/null || echo 'no VERSION: an old pack?'
 nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu,power.draw,clocks_event_reasons.active \
   --format=csv || { echo "preflight: nvidia-smi failed: no GPU here?"; exit 2; }
 export LD_LIBRARY_PATH=$PACK/bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-source "$HERE/cuda_libs.sh"
 find_cuda_libs
 missing=$(ldd "$GPUPERF" "$INJECT" "$APP" "$PACK/kernels/gpuperf_ceilings_probe" | grep "not found" | sort -u)
 [[ -z $missing ]] || { echo "preflight: unresolved libraries:"; echo "$missing"; exit 2; }

@@ -26,23 +26,13 @@ WORK=$(mktemp -d /tmp/gpuperf-torch-XXXXXX)
 RESULTS=${OUT:-$WORK/results}
 ORIGINAL_LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}
 mkdir -p "$RESULTS"
-exec > >(tee "$RESULTS/torch-run.log") 2>&1
-TEE_PID=$!
-drain_log() {
-  exec 1>&- 2>&-
-  for _ in $(seq 50); do kill -0 "$TEE_PID" 2>/dev/null || return 0; sleep 0.1; done
-}
-trap drain_log EXIT
+source "$HERE/common.sh"
+start_log "$RESULTS/torch-run.log"
 CHECK=(python3 "$HERE/checks.py")
-FAIL=0
-START=$SECONDS
-fail() { echo "FAIL $*"; FAIL=1; }
-step() { echo; echo "== $* ($((SECONDS - START)) s)"; }
 
 step "0 preflight"
 echo "pack: $(cat "$PACK/VERSION" 2>/dev/null || echo 'no VERSION: an old pack?')"
 export LD_LIBRARY_PATH=$PACK/bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-source "$HERE/cuda_libs.sh"
 find_cuda_libs
 export GPUPERF_INJECT_LIB=$PACK/src/libgpuperf_inject.so
 python3 -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda, torch.cuda.get_device_name(0))' ||
