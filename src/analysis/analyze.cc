@@ -214,7 +214,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   // The start-up before the first marked step and a warm-up first step are left out the same
   // way; they hold any pre-roll before them. The steps are the step table's (--step-range).
   const WindowSteps steps = StepsOfWindow(trace, options.step_range);
-  PreRoll preroll = FindWarmUpStep(trace, window, steps);
+  PreRoll preroll = FindStepLead(trace, window, steps);
   if (preroll.empty())
     preroll = FindPreRoll(trace, index, window);
   TraceWindow measured = window;

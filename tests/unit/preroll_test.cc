@@ -143,7 +143,7 @@ TEST_CASE("warm-up step: a first step far above the others' median is left out l
       ++correlation;
     }
   }
-  auto warm = gpuperf::analysis::FindWarmUpStep(
+  auto warm = gpuperf::analysis::FindStepLead(
       b.trace, ComputeTraceWindow(b.trace), gpuperf::analysis::FindWindowSteps(b.trace, nullptr));
   CHECK(warm.warmup_step == "ProfilerStep#1");
   CHECK(warm.end_ns == 20 * kMs);  // the second step's start
@@ -186,9 +186,9 @@ TEST_CASE("warm-up step: a first step far above the others' median is left out l
                   (i + 1) * 10 * kMs);
   even.Api("cudaLaunchKernel", 0, 10'000, 1);
   even.Kernel("step", 20'000, 39 * kMs, 1);
-  CHECK(gpuperf::analysis::FindWarmUpStep(even.trace,
-                                          ComputeTraceWindow(even.trace),
-                                          gpuperf::analysis::FindWindowSteps(even.trace, nullptr))
+  CHECK(gpuperf::analysis::FindStepLead(even.trace,
+                                        ComputeTraceWindow(even.trace),
+                                        gpuperf::analysis::FindWindowSteps(even.trace, nullptr))
             .empty());
 }
 
@@ -222,13 +222,13 @@ TraceBuilder RecordedLoop(int steps, std::int64_t first_ms = 10) {
 
 TEST_CASE("start-up before the first marked step is left out of the steady window",
           "[diagnosis][preroll]") {
-  using gpuperf::analysis::FindWarmUpStep;
+  using gpuperf::analysis::FindStepLead;
   using gpuperf::analysis::FindWindowSteps;
   TraceBuilder b = RecordedLoop(4);
   auto pattern = gpuperf::util::UserRegex::Compile("^train_step$");
   REQUIRE(pattern.ok());
   const auto window = ComputeTraceWindow(b.trace);
-  auto lead = FindWarmUpStep(b.trace, window, FindWindowSteps(b.trace, &*pattern));
+  auto lead = FindStepLead(b.trace, window, FindWindowSteps(b.trace, &*pattern));
   CHECK(lead.warmup_step.empty());      // four even steps: no warm-up outlier
   CHECK(lead.lead_in_ns == 499 * kMs);  // from the first API call at 1 ms
   CHECK(lead.first_step == "train_step");
@@ -261,12 +261,12 @@ TEST_CASE("start-up before the first marked step is left out of the steady windo
                                     "kernels, 0 copies, 0 synchronizations") != std::string::npos);
 
   // Without the pattern the ranges are no steps: nothing is left out.
-  CHECK(FindWarmUpStep(b.trace, window, FindWindowSteps(b.trace, nullptr)).empty());
+  CHECK(FindStepLead(b.trace, window, FindWindowSteps(b.trace, nullptr)).empty());
   CHECK_FALSE(Analyze(b.trace).predictions.preroll);
 
   // A first step that is an outlier is left out with the start-up before it.
   TraceBuilder warm = RecordedLoop(4, 40);
-  auto both = FindWarmUpStep(
+  auto both = FindStepLead(
       warm.trace, ComputeTraceWindow(warm.trace), FindWindowSteps(warm.trace, &*pattern));
   CHECK(both.warmup_step == "train_step");
   CHECK(both.lead_in_ns == 499 * kMs);
@@ -279,7 +279,7 @@ TEST_CASE("start-up before the first marked step is left out of the steady windo
 
 TEST_CASE("a lead under 1% of the window, or before optimizer steps, stays in it",
           "[diagnosis][preroll]") {
-  using gpuperf::analysis::FindWarmUpStep;
+  using gpuperf::analysis::FindStepLead;
   using gpuperf::analysis::FindWindowSteps;
   auto pattern = gpuperf::util::UserRegex::Compile("^train_step$");
   REQUIRE(pattern.ok());
@@ -290,9 +290,9 @@ TEST_CASE("a lead under 1% of the window, or before optimizer steps, stays in it
   short_lead.trace.api_calls.front().end_ns = 499 * kMs + 10'000;
   short_lead.trace.activities.front().start_ns = 499 * kMs;
   short_lead.trace.activities.front().end_ns = 499 * kMs + 100'000;
-  CHECK(FindWarmUpStep(short_lead.trace,
-                       ComputeTraceWindow(short_lead.trace),
-                       FindWindowSteps(short_lead.trace, &*pattern))
+  CHECK(FindStepLead(short_lead.trace,
+                     ComputeTraceWindow(short_lead.trace),
+                     FindWindowSteps(short_lead.trace, &*pattern))
             .empty());
   // Steps from Optimizer.step calls are not marked: what lies before the first call is the first
   // iteration's forward and backward, not start-up.
@@ -309,5 +309,5 @@ TEST_CASE("a lead under 1% of the window, or before optimizer steps, stays in it
   auto steps = FindWindowSteps(optimizer.trace, nullptr);
   CHECK(steps.steps.size() == 3);
   CHECK_FALSE(steps.marked);
-  CHECK(FindWarmUpStep(optimizer.trace, ComputeTraceWindow(optimizer.trace), steps).empty());
+  CHECK(FindStepLead(optimizer.trace, ComputeTraceWindow(optimizer.trace), steps).empty());
 }

@@ -58,7 +58,7 @@ void SetIdleClass(const model::Trace& trace,
 std::string TargetMetric(const report::AnalysisReport& r);
 // Input, format, the devices the GPU work uses (of those described), rank, what the window holds.
 std::string Scope(const model::Trace& trace, const report::AnalysisReport& r);
-// The window leaves out its first step, a warm-up outlier (FindWarmUpStep), with 3 or more steps.
+// The window leaves out its first step, a warm-up outlier (FindStepLead), with 3 or more steps.
 bool FirstStepLeftOut(const report::AnalysisReport& r);
 // `trace`: for the iterations it does not mark (UnmarkedIterationsText) when it has no steps.
 std::string Baseline(const model::Trace& trace, const report::AnalysisReport& r);

@@ -79,9 +79,9 @@ PreRoll FindPreRoll(const model::Trace& trace,
   return out;
 }
 
-PreRoll FindWarmUpStep(const model::Trace& trace,
-                       const TraceWindow& window,
-                       const WindowSteps& found) {
+PreRoll FindStepLead(const model::Trace& trace,
+                     const TraceWindow& window,
+                     const WindowSteps& found) {
   PreRoll out;
   out.start_ns = out.end_ns = window.start_ns;
   const std::vector<StepWindow>& steps = found.steps;

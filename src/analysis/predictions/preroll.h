@@ -31,12 +31,12 @@ inline constexpr std::int64_t kPreRollGapNs = 100'000;
 inline constexpr double kPreRollMinShare = 0.01;
 
 struct PreRoll {
-  // A warm-up step (FindWarmUpStep): every activity that starts in it is left out, not orphans
+  // A warm-up step (FindStepLead): every activity that starts in it is left out, not orphans
   // alone.
   std::string warmup_step;
   std::int64_t warmup_step_wall_ns = 0;
   std::int64_t other_steps_median_ns = 0;
-  // Start-up before the first marked step (FindWarmUpStep): the window's start to that step's
+  // Start-up before the first marked step (FindStepLead): the window's start to that step's
   // start, when it is at least kPreRollMinShare of the window; every activity that starts in the
   // left-out part is left out with it, as for a warm-up step.
   std::int64_t lead_in_ns = 0;
@@ -72,9 +72,9 @@ PreRoll FindPreRoll(const model::Trace& trace,
 //   into the window: a whole-process recording holds the start-up before the loop (the H200 MLP:
 //   4.75 s of Python, model construction and library loading before its first step).
 // Empty otherwise.
-PreRoll FindWarmUpStep(const model::Trace& trace,
-                       const TraceWindow& window,
-                       const WindowSteps& steps);
+PreRoll FindStepLead(const model::Trace& trace,
+                     const TraceWindow& window,
+                     const WindowSteps& steps);
 
 // What is left out, as the texts name it: "the pre-roll", "the warm-up step", "the start-up
 // before the first step" or "the start-up and the warm-up step" (each starts with "the ").
