@@ -225,8 +225,10 @@ void WidenToClassPeers(report::Diagnosis& d,
     return;
   const double walls =
       static_cast<double>(wall_ns * std::max<std::int64_t>(1, r.predictions.device_groups));
+  if (walls <= saved)  // critical time never exceeds the window; guard the division all the same
+    return;
   const double f = GroupFraction(r, group, wall_ns);
-  d.bound_speedup = walls > saved ? walls / (walls - saved) : *d.bound_speedup;
+  d.bound_speedup = walls / (walls - saved);
   context.class_peers = n;
   context.class_peer_fraction = f;
   if (walls > saved_at_half)
