@@ -228,27 +228,25 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
   // may still hold unmarked iterations (a loop without step markers), so it is not called one
   // pass.
   bool one_pass = report.framework.steps.size() < 2;
+  const std::string one_time =
+      init.time_ns <= 0
+          ? std::string()
+          : fmt::format(" One-time work (initialization) covers {} ({:.1f}% of the trace window){}",
+                        Ms(init.time_ns),
+                        100.0 * init.fraction,
+                        init.items.empty() ? ""
+                                           : ", most in " + init.items.front().kind + " " +
+                                                 init.items.front().name);
   if (init.time_ns > 0 && preroll && init.before_window_ns >= init.time_ns)
-    text += fmt::format(
-        " One-time work (initialization) covers {} ({:.1f}% of the trace window){}, all of it "
-        "before "
-        "the steady-state window, in {} left out below{}.",
-        Ms(init.time_ns),
-        100.0 * init.fraction,
-        init.items.empty() ? ""
-                           : ", most in " + init.items.front().kind + " " + init.items.front().name,
-        PreRollName(*preroll),
-        kSource);
+    text += fmt::format("{}, all of it before the steady-state window, in {} left out below{}.",
+                        one_time,
+                        PreRollName(*preroll),
+                        kSource);
   else if (init.time_ns > 0)
     text += fmt::format(
-        " One-time work (initialization) covers {} ({:.1f}% of the trace window){}; the diagnosis "
-        "and "
-        "bounds are for {} without it: a {} window, the part of the one-time work during which "
-        "the GPU idled left out{}{}.",
-        Ms(init.time_ns),
-        100.0 * init.fraction,
-        init.items.empty() ? ""
-                           : ", most in " + init.items.front().kind + " " + init.items.front().name,
+        "{}; the diagnosis and bounds are for {} without it: a {} window, the part of the "
+        "one-time work during which the GPU idled left out{}{}.",
+        one_time,
         one_pass ? "the window" : "the steady state",
         Ms(init.steady_window_ns),
         one_pass ? "; the trace marks no steps (ProfilerStep, or ranges named by --step-range), "
