@@ -250,9 +250,9 @@ std::string FasterArithmetic(const ExperimentContext& context) {
         context.class_peers > 0 ? "they" : "it",
         context.class_peers > 0 ? "" : "s",
         p,
-        context.fp8_tensor_cores ? "FP8 where accuracy allows (its tensor cores double the "
-                                   "BF16/FP16 rate; Transformer Engine, torchao), or "
-                                 : "");
+        AdvisesFp8(context) ? "FP8 where accuracy allows (its tensor cores double the BF16/FP16 "
+                              "rate; Transformer Engine, torchao), or "
+                            : "");
   if (context.roof_unit == "tensor" && (p == "fp8" || p == "int8"))
     return "it already runs the fastest tensor-core precision, so what is left is fewer FLOPs";
   if (context.roof_unit == "tensor" && p == "tf32")

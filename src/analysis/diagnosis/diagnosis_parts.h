@@ -37,7 +37,8 @@ double WallFraction(const report::AnalysisReport& r, const IdleAttribution& idle
 // The steady window's span in trace time: the recorded window less the pre-roll (or the start-up
 // and warm-up step left out) before it and the unobserved tail after it (steady_window.cc).
 util::Interval SteadySpan(const model::Trace& trace, const report::AnalysisReport& r);
-// Whether a GPU activity belongs to that span: it starts in it.
+// Whether a record belongs to that span: it starts in it.
+bool InSteadySpan(std::int64_t start_ns, util::Interval span);
 bool InSteadySpan(const model::GpuActivity& a, util::Interval span);
 // The timeline of the activities in the steady span: the exposed copies, communication and
 // computation the triage weighs against the steady window. r.timeline when nothing is left out.

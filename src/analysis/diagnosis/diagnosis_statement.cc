@@ -86,12 +86,12 @@ WindowCounts CountInSpan(const model::Trace& trace, util::Interval span) {
   std::unordered_set<std::int64_t> calls;
   CachedNamePredicate is_sync(trace, IsBlockingSyncApi);
   for (const model::ApiCall& call : trace.api_calls) {
-    if (is_sync(call.name) && call.start_ns >= span.start && call.start_ns < span.end)
+    if (is_sync(call.name) && InSteadySpan(call.start_ns, span))
       calls.insert(call.correlation != model::kNoId ? call.correlation : call.start_ns);
   }
   out.synchronizations = static_cast<std::int64_t>(calls.size());
   for (const model::SyncEvent& s : trace.syncs) {
-    if (s.start_ns >= span.start && s.start_ns < span.end && !calls.contains(s.correlation) &&
+    if (InSteadySpan(s.start_ns, span) && !calls.contains(s.correlation) &&
         IsHostBlockingSync(s.kind))
       ++out.synchronizations;
   }
@@ -117,13 +117,10 @@ std::string Scope(const model::Trace& trace, const report::AnalysisReport& r) {
   // an unobserved tail, what the steady span holds is counted (WindowCounts), not the trace.
   const bool whole = !r.predictions.preroll && r.initialization.unobserved_tail_ns == 0;
   const util::Interval span = whole ? util::Interval{} : SteadySpan(trace, r);
-  auto in_span = [&](std::int64_t start) {
-    return whole || (start >= span.start && start < span.end);
-  };
   std::unordered_set<std::int64_t> sync_copies;
   CachedNamePredicate is_sync_copy(trace, IsSyncMemcpyApi);
   for (const model::ApiCall& call : trace.api_calls) {
-    if (is_sync_copy(call.name) && in_span(call.start_ns))
+    if (is_sync_copy(call.name) && (whole || InSteadySpan(call.start_ns, span)))
       sync_copies.insert(call.correlation != model::kNoId ? call.correlation : call.start_ns);
   }
   const WindowCounts counts = whole ? WindowCounts{r.audit.kernel_launches,

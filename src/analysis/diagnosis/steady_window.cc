@@ -28,8 +28,12 @@ util::Interval SteadySpan(const model::Trace& trace, const report::AnalysisRepor
           window.end_ns - r.initialization.unobserved_tail_ns};
 }
 
+bool InSteadySpan(std::int64_t start_ns, util::Interval span) {
+  return start_ns >= span.start && start_ns < span.end;
+}
+
 bool InSteadySpan(const model::GpuActivity& a, util::Interval span) {
-  return a.start_ns >= span.start && a.start_ns < span.end;
+  return InSteadySpan(a.start_ns, span);
 }
 
 report::Timeline SteadyTimeline(const model::Trace& trace, const report::AnalysisReport& r) {

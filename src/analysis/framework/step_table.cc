@@ -153,12 +153,12 @@ void StepTable(const FrameworkInput& input,
     }
     pattern = std::move(compiled).value();
   }
-  std::vector<StepWindow> windows = FindSteps(input.trace, pattern ? &*pattern : nullptr);
-  std::string source = pattern ? "--step-range " + options.step_range : "ProfilerStep";
-  if (windows.empty() && !pattern) {
-    windows = OptimizerSteps(input.trace);
-    source = "Optimizer.step (from one call to the next)";
-  }
+  // The same steps as bound the steady window (FindWindowSteps).
+  WindowSteps found = FindWindowSteps(input.trace, pattern ? &*pattern : nullptr);
+  const std::vector<StepWindow>& windows = found.steps;
+  const std::string source = pattern        ? "--step-range " + options.step_range
+                             : found.marked ? "ProfilerStep"
+                                            : "Optimizer.step (from one call to the next)";
   if (windows.empty())
     return;
   StepBuilder builder(input);

@@ -7,6 +7,7 @@
 #include <set>
 #include <utility>
 
+#include "analysis/core/statistics.h"
 #include "model/measured_ceilings.h"
 
 namespace gpuperf::analysis {
@@ -47,13 +48,7 @@ bool TraceDurationsAgree(const model::Trace& trace, std::int32_t device) {
       continue;
     ratios.push_back(static_cast<double>(a.duration_ns()) / it->second);
   }
-  if (ratios.size() < 3)
-    return false;
-  std::sort(ratios.begin(), ratios.end());
-  double median = ratios[ratios.size() / 2];
-  if (ratios.size() % 2 == 0)
-    median = (median + ratios[ratios.size() / 2 - 1]) / 2;
-  return std::abs(median - 1) <= kDurationAgreement;
+  return ratios.size() >= 3 && std::abs(Median(std::move(ratios)) - 1) <= kDurationAgreement;
 }
 
 model::CeilingMatch MatchOf(const model::Device* d) {
