@@ -18,5 +18,6 @@ inline constexpr std::string_view kGpuIdleDominant = "gpu_idle_dominant";
 inline constexpr std::string_view kGemmMisaligned = "gemm_misaligned";
 inline constexpr std::string_view kSmallGrid = "small_grid";
 inline constexpr std::string_view kHostOsCalls = "host_os_calls";
+inline constexpr std::string_view kDeviceAllocChurn = "device_alloc_churn";
 
 }  // namespace gpuperf::report::finding_id

@@ -140,6 +140,9 @@ struct StepSummary {
   // The first step is a warm-up outlier: more than max(3 * 1.4826 * MAD, 10% of the median)
   // above the median of the others.
   bool first_step_outlier = false;
+  // Since 1.18.0: how many steps from the first are warm-up outliers (LeadingOutliers: each
+  // tested so against the steps after it); 0 when the first is not one.
+  std::int64_t warmup_steps = 0;
   std::optional<double> median_mfu;
 };
 

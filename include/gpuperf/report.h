@@ -141,6 +141,11 @@ struct Diagnosis {
   // work only moves beside the GPU, without getting faster (since 1.14.0). bound_speedup is the
   // bound if it took no time.
   std::optional<double> bound_speedup_overlapped;
+  // A GPU-bound window whose host is close behind, and a change that cuts launches: the bound if
+  // the host launched as many kernels as now (kernels fused by hand and called from eager code),
+  // what the host's waits for the GPU give back; bound_speedup needs the host's own time to
+  // fall too (torch.compile, CUDA graphs) (since 1.18.0).
+  std::optional<double> bound_speedup_same_launches;
   // The input checked against the model, when the trace shows they differ (a learned embedding
   // resized in the forward pass, since 1.14.0; one loaded input run through the model several
   // times, since 1.15.0): the clauses that say so, and next_experiment starts with the checks.
@@ -361,6 +366,9 @@ struct PreRollSummary {
   // "" otherwise. `activities` then counts every GPU activity that starts in what is left out.
   std::int64_t lead_in_ns = 0;
   std::string first_step;
+  // Since 1.18.0: how many leading steps are left out as warm-up outliers (each tested against
+  // the steps after it, LeadingOutliers); warmup_step_wall_ns is then their walls together.
+  std::int64_t warmup_steps = 0;
 };
 
 struct Predictions {

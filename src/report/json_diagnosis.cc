@@ -42,6 +42,7 @@ Json DiagnosisJson(const Diagnosis& d) {
       {"bound_speedup_modeled", Optional(d.bound_speedup_modeled, 6)},
       {"bound_speedup_at_2x", Optional(d.bound_speedup_at_2x, 6)},
       {"bound_speedup_overlapped", Optional(d.bound_speedup_overlapped, 6)},
+      {"bound_speedup_same_launches", Optional(d.bound_speedup_same_launches, 6)},
       {"input_check", d.input_check},
       {"input_check_bound_speedup", Optional(d.input_check_bound_speedup, 6)},
       {"lead", d.lead.empty() ? Json(nullptr) : Json(d.lead)},

@@ -98,6 +98,7 @@ Json StepSummaryJson(const std::optional<StepSummary>& s) {
               {"p95_wall_ns", RoundedNumber(s->p95_wall_ns, 1)},
               {"mad_wall_ns", RoundedNumber(s->mad_wall_ns, 1)},
               {"first_step_outlier", s->first_step_outlier},
+              {"warmup_steps", s->warmup_steps},
               {"median_mfu", OptionalNumber(s->median_mfu, 6)}};
 }
 

@@ -51,6 +51,7 @@ Json PreRollJson(const std::optional<PreRollSummary>& preroll) {
               {"category_ns", std::move(categories)},
               {"warmup_step", preroll->warmup_step},
               {"warmup_step_wall_ns", preroll->warmup_step_wall_ns},
+              {"warmup_steps", preroll->warmup_steps},
               {"other_steps_median_ns", preroll->other_steps_median_ns},
               {"lead_in_ns", preroll->lead_in_ns},
               {"first_step", preroll->first_step}};

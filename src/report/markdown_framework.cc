@@ -56,11 +56,22 @@ void AppendSteps(std::string& out, const FrameworkView& view) {
         " No MFU: GEMM, convolution and attention kernels holding {} of a step's GPU time (the "
         "first step's) come from operators without a FLOP model, so their FLOPs are missing.",
         Share(static_cast<double>(first.unmodeled_math_ns) / static_cast<double>(first.kernel_ns)));
-  if (s.first_step_outlier) {
+  if (s.warmup_steps == 1) {
     out += fmt::format(
         " The first step ({}) is a warm-up outlier: leave it out of step-time "
         "comparisons.",
         util::FormatDuration(static_cast<double>(view.steps.front().wall_ns)));
+  } else if (s.warmup_steps > 1) {
+    std::vector<std::string> walls;
+    for (std::int64_t i = 0; i < s.warmup_steps && i < static_cast<std::int64_t>(view.steps.size());
+         ++i)
+      walls.push_back(util::FormatDuration(
+          static_cast<double>(view.steps[static_cast<std::size_t>(i)].wall_ns)));
+    out += fmt::format(
+        " The first {} steps ({}) are warm-up outliers, each against the steps after it: leave "
+        "them out of step-time comparisons.",
+        s.warmup_steps,
+        fmt::join(walls, ", "));
   }
   out += "\n\n";
   MarkdownTable table({{"step"},

@@ -85,4 +85,13 @@ bool FirstIsOutlier(const std::vector<double>& values) {
   return values.front() - median > threshold;
 }
 
+std::size_t LeadingOutliers(const std::vector<double>& values) {
+  std::size_t n = 0;
+  while (n < values.size() / 2 &&
+         FirstIsOutlier(
+             std::vector<double>(values.begin() + static_cast<std::ptrdiff_t>(n), values.end())))
+    ++n;
+  return n;
+}
+
 }  // namespace gpuperf::analysis

@@ -24,5 +24,9 @@ double MedianAbsoluteDeviation(const std::vector<double>& values);
 // A warm-up outlier: the first of at least three values lies more than
 // max(3 * 1.4826 * MAD, 10% of the median) above the median of the others.
 bool FirstIsOutlier(const std::vector<double>& values);
+// Warm-up outliers at the start: FirstIsOutlier, asked again of the values after each outlier
+// while it holds (a second step can still pay for lazy loading and allocator growth), at most
+// half of the values, so that the steady ones stay the majority.
+std::size_t LeadingOutliers(const std::vector<double>& values);
 
 }  // namespace gpuperf::analysis

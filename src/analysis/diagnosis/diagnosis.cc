@@ -411,6 +411,7 @@ void SwapStatements(report::Diagnosis& a, report::Diagnosis& b) {
   std::swap(a.bound_speedup_modeled, b.bound_speedup_modeled);
   std::swap(a.bound_speedup_at_2x, b.bound_speedup_at_2x);
   std::swap(a.bound_speedup_overlapped, b.bound_speedup_overlapped);
+  std::swap(a.bound_speedup_same_launches, b.bound_speedup_same_launches);
   std::swap(a.falsified_by, b.falsified_by);
   std::swap(a.missing_evidence, b.missing_evidence);
 }
@@ -683,6 +684,8 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
     // the waits it must cut the host's own time too (Qwen H100: 2.03 ms of 35.2 ms).
     else if (cap->Binds(SavedByBound(d, cap->wall_ns))) {
       d.support.push_back(HostCloseBehindText(*cap));
+      d.bound_speedup_same_launches =
+          AmdahlLimit(std::min(0.99, Fraction(cap->waits_ns, cap->wall_ns)));
       // The host's own time that caps the gain is profiled host time.
       if (std::string overhead = ProfilerOverheadText(
               trace, context.shapes_recorded, "the host time that holds the gain beyond the waits");

@@ -117,7 +117,8 @@ bool ApplyLever(report::Diagnosis& d,
                 std::int64_t wall_ns,
                 std::size_t kernel_evidence_from,
                 const HostWaitCap* cap) {
-  std::vector<framework::Lever> levers = framework::FindLevers(trace, r, wall_ns);
+  std::vector<framework::Lever> levers =
+      framework::FindLevers(trace, r, wall_ns, SteadySpan(trace, r));
   if (levers.empty())
     return false;
   const framework::Lever& lever = levers.front();

@@ -1,6 +1,7 @@
 // The idle class of a window: what the GPU idled on (queued work, synchronizations, launch calls or
 // the host) and the host's own records of what it did meanwhile (host work, CPU samples).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <limits>
@@ -184,16 +185,38 @@ std::string ProfilerOverheadText(const model::Trace& trace,
     auto it = p.find(key);
     return it != p.end() && it->second != "0" && it->second != "false";
   };
-  bool stacks = on("with_stack") || !trace.python_frames.empty();
-  bool shapes = on("record_shapes") || shapes_recorded;
-  if (!stacks && !shapes)
+  // Each option the profiler ran with that adds per-operator host work, as the header or the
+  // events say: what it records and the keyword that turns it on.
+  std::vector<std::string_view> what_recorded, keywords;
+  auto option = [&](bool held, std::string_view recorded, std::string_view keyword) {
+    if (!held)
+      return;
+    what_recorded.push_back(recorded);
+    keywords.push_back(keyword);
+  };
+  option(on("with_stack") || !trace.python_frames.empty(), "Python stacks", "with_stack");
+  option(on("record_shapes") || shapes_recorded, "shapes", "record_shapes");
+  // Allocator events beside framework operators: the PyTorch profiler's (a CUPTI recording's
+  // memory records cost nothing per operator).
+  option(on("profile_memory") || (!trace.memory_events.empty() && !trace.host_ops.empty()),
+         "allocator events",
+         "profile_memory");
+  option(on("with_flops"), "FLOP estimates", "with_flops");
+  option(on("with_modules"), "module hierarchy", "with_modules");
+  if (what_recorded.empty())
     return "";
+  std::string listed;
+  for (std::size_t i = 0; i < what_recorded.size(); ++i)
+    listed += fmt::format("{}{}",
+                          i == 0                          ? ""
+                          : i + 1 == what_recorded.size() ? " and "
+                                                          : ", ",
+                          what_recorded[i]);
   return fmt::format(
-      "The trace was recorded with {}: the profiler's per-operator work inflates {}; confirm it "
-      "with an unprofiled timing of the same steps (trace).",
-      stacks && shapes ? "Python stacks and shapes (with_stack, record_shapes)"
-      : stacks         ? "Python stacks (with_stack)"
-                       : "shapes (record_shapes)",
+      "The trace was recorded with {} ({}): the profiler's per-operator work inflates {}; "
+      "confirm it with an unprofiled timing of the same steps (trace).",
+      listed,
+      fmt::join(keywords, ", "),
       what);
 }
 
@@ -256,7 +279,13 @@ void SetIdleClass(const model::Trace& trace,
       Ms(idle.host_ns)));
   AddHostWorkEvidence(trace, d, idle);
   std::int64_t host = idle.host_ns + idle.other_api_ns;
-  std::int64_t attributed = std::max({idle.sync_ns, idle.launch_ns, host, idle.queued_ns});
+  // Synchronizations cost their round trips and, when they drain the queue of a host that would
+  // otherwise stay ahead, the refill after them (findings_sync.cc, sync_drain.h), which the
+  // attribution counts under the launch calls that cover it.
+  std::int64_t sync_cost = idle.sync_ns;
+  if (const report::Finding* f = FindFinding(r, report::finding_id::kSyncApi))
+    sync_cost = std::max(sync_cost, f->gpu_idle_caused_ns.value_or(0));
+  std::int64_t attributed = std::max({sync_cost, idle.launch_ns, host, idle.queued_ns});
   d.evidence = "measured";
   d.status = "finding";
   if (attributed == idle.queued_ns) {
@@ -284,7 +313,7 @@ void SetIdleClass(const model::Trace& trace,
             trace, idle, static_cast<std::int64_t>(r.framework.steps.size()), context.queued_focus);
         !stretches.empty())
       d.support.push_back(stretches);
-  } else if (attributed == idle.sync_ns) {
+  } else if (attributed == sync_cost) {
     d.bottleneck = "sync_bound";
     // The wait finding that causes the most idle names the call.
     const report::Finding* sync = nullptr;
@@ -346,8 +375,7 @@ void SetIdleClass(const model::Trace& trace,
     context.blocking_syncs = r.audit.synchronizations;
     // The steps and syncs of the steady window: a left-out first step is not among them.
     const util::Interval steady = SteadySpan(trace, r);
-    context.steps =
-        static_cast<std::int64_t>(r.framework.steps.size()) - (FirstStepLeftOut(r) ? 1 : 0);
+    context.steps = static_cast<std::int64_t>(r.framework.steps.size() - WarmUpStepsLeftOut(r));
     if (context.steps >= 2 && context.blocking_syncs >= 2 * context.steps) {
       context.sync_callers = SyncCallersOf(trace, idle, steady);
       context.blocking_syncs = context.sync_callers.calls;

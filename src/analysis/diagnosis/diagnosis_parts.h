@@ -59,8 +59,9 @@ void SetIdleClass(const model::Trace& trace,
 std::string TargetMetric(const report::AnalysisReport& r);
 // Input, format, the devices the GPU work uses (of those described), rank, what the window holds.
 std::string Scope(const model::Trace& trace, const report::AnalysisReport& r);
-// The window leaves out its first step, a warm-up outlier (FindStepLead), with 3 or more steps.
-bool FirstStepLeftOut(const report::AnalysisReport& r);
+// How many leading steps the window leaves out as warm-up outliers (FindStepLead), with 3 or
+// more steps; 0 otherwise.
+std::size_t WarmUpStepsLeftOut(const report::AnalysisReport& r);
 // `trace`: for the iterations it does not mark (UnmarkedIterationsText) when it has no steps.
 std::string Baseline(const model::Trace& trace, const report::AnalysisReport& r);
 // A window without steps whose kernels repeat the same launches in 3 or more iterations (the

@@ -209,9 +209,11 @@ std::string LaunchedBusyText(const std::vector<report::StepRow>& steps, std::siz
 
 }  // namespace
 
-bool FirstStepLeftOut(const report::AnalysisReport& r) {
-  return r.predictions.preroll && !r.predictions.preroll->warmup_step.empty() &&
-         r.framework.steps.size() >= 3;
+std::size_t WarmUpStepsLeftOut(const report::AnalysisReport& r) {
+  if (!r.predictions.preroll || r.predictions.preroll->warmup_step.empty() ||
+      r.framework.steps.size() < 3)
+    return 0;
+  return static_cast<std::size_t>(std::max<std::int64_t>(1, r.predictions.preroll->warmup_steps));
 }
 
 std::string Baseline(const model::Trace& trace, const report::AnalysisReport& r) {
@@ -242,18 +244,19 @@ std::string Baseline(const model::Trace& trace, const report::AnalysisReport& r)
       "it holds no run-to-run distribution, so repeat the run before trusting differences under "
       "a few percent";
   const auto& steps = r.framework.step_summary;
-  // A first step left out of the window (a warm-up outlier) is left out of its distribution too.
-  bool first_left_out = FirstStepLeftOut(r);
-  if (steps && first_left_out) {
+  // Warm-up steps left out of the window (outliers) are left out of its distribution too.
+  const std::size_t left_out = WarmUpStepsLeftOut(r);
+  if (steps && left_out > 0) {
     std::vector<double> walls;
-    for (std::size_t i = 1; i < r.framework.steps.size(); ++i)
+    for (std::size_t i = left_out; i < r.framework.steps.size(); ++i)
       walls.push_back(static_cast<double>(r.framework.steps[i].wall_ns));
     spread = fmt::format(
-        "its {} steps ({}) give the step-time distribution; over the {} after the first, left "
+        "its {} steps ({}) give the step-time distribution; over the {} after the {}, left "
         "out of the window: median {}, p95 {}, MAD {} (trace); compare steps, not single runs",
         steps->steps,
         steps->source,
         walls.size(),
+        left_out == 1 ? std::string("first") : fmt::format("first {}", left_out),
         Ms(static_cast<std::int64_t>(Median(walls))),
         Ms(static_cast<std::int64_t>(Percentile(walls, 0.95))),
         Ms(static_cast<std::int64_t>(MedianAbsoluteDeviation(walls))));
@@ -269,8 +272,8 @@ std::string Baseline(const model::Trace& trace, const report::AnalysisReport& r)
   } else if (std::string iterations = UnmarkedIterationsText(trace); !iterations.empty()) {
     spread = iterations;
   }
-  spread += LongestStepText(r.framework.steps, first_left_out ? 1 : 0);
-  spread += LaunchedBusyText(r.framework.steps, first_left_out ? 1 : 0);
+  spread += LongestStepText(r.framework.steps, left_out);
+  spread += LaunchedBusyText(r.framework.steps, left_out);
   return fmt::format(
       "GPU span {}: busy {}, idle {}; kernels {} over {} launches; exposed copies {}, exposed "
       "communication {}{}. Measured from one trace (source: trace); {}",

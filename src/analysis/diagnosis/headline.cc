@@ -100,6 +100,12 @@ std::string Verdict(const report::Diagnosis& d) {
                                           "assumed",
                                           *d.bound_speedup_modeled)
                             : std::string());
+  if (d.bound_speedup_same_launches)
+    text += fmt::format(
+        "; {:.2f}x while the host launches as many kernels as now (kernels fused by hand and "
+        "called from eager code): beyond it the host's own time must fall too (torch.compile, "
+        "CUDA graphs)",
+        *d.bound_speedup_same_launches);
   return text + ".";
 }
 

@@ -268,8 +268,19 @@ bool IsResourceApi(std::string_view name) {
          ContainsNoCase(name, "EventCreate") || ContainsNoCase(name, "EventDestroy");
 }
 
-// Allocations, frees and stream/event creation before the first GPU work ("setup") or after
-// the last ("teardown"): they run once around the steady state, never between its steps.
+// Releases: what a program calls at exit.
+bool IsReleaseApi(std::string_view name) {
+  name = StripVersionSuffix(name);
+  return IsDeviceFreeApi(name) || ContainsNoCase(name, "FreeHost") ||
+         ContainsNoCase(name, "HostUnregister") || ContainsNoCase(name, "StreamDestroy") ||
+         ContainsNoCase(name, "EventDestroy");
+}
+
+// Allocations, frees and stream/event creation before the first GPU work ("setup"), and releases
+// after the last GPU work and the process's last allocation or creation ("teardown"): they run
+// once around the steady state, never between its steps. An allocation after the last GPU work,
+// and a free between such allocations, is the program's own work (a loop that allocates), not
+// its exit.
 void EdgeResourceCalls(const model::Trace& trace,
                        const CorrelationIndex& index,
                        std::vector<Candidate>& out) {
@@ -282,13 +293,26 @@ void EdgeResourceCalls(const model::Trace& trace,
   if (trace.activities.empty())
     return;
   CachedNamePredicate is_resource(trace, IsResourceApi);
+  CachedNamePredicate is_release(trace, IsReleaseApi);
+  std::map<std::int64_t, std::int64_t> last_acquire;  // per process: its last non-release start
+  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
+    const model::ApiCall& c = trace.api_calls[i];
+    if (index.IsPrimary(i) && is_resource(c.name) && !is_release(c.name)) {
+      auto [it, inserted] = last_acquire.try_emplace(c.pid, c.start_ns);
+      it->second = std::max(it->second, c.start_ns);
+    }
+  }
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
     const model::ApiCall& c = trace.api_calls[i];
     if (!index.IsPrimary(i) || c.duration_ns() <= 0 || !is_resource(c.name))
       continue;
     bool setup = c.end_ns <= first_gpu;
-    if (!setup && c.start_ns < last_gpu)
-      continue;
+    if (!setup) {
+      auto acquired = last_acquire.find(c.pid);
+      if (c.start_ns < last_gpu || !is_release(c.name) ||
+          (acquired != last_acquire.end() && c.start_ns < acquired->second))
+        continue;
+    }
     // A call another pass already holds (the allocation that created the context) is its item.
     if (std::any_of(out.begin(), out.end(), [&](const Candidate& held) {
           return held.start <= c.start_ns && c.end_ns <= held.end;

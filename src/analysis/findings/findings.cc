@@ -74,6 +74,7 @@ std::vector<report::Finding> RunRules(const RuleInput& in) {
                     PageableAsyncMemcpyRule,
                     SyncMemsetRule,
                     SyncApiRule,
+                    DeviceAllocChurnRule,
                     GpuGapsRule,
                     LowUtilizationRule,
                     LaunchOverheadRule,

@@ -89,6 +89,11 @@ std::optional<report::Finding> SmallGridRule(const RuleInput& in);
 // idle with no CUDA call (findings_host_calls.cc): "host_os_calls".
 std::optional<report::Finding> HostOsCallsRule(const RuleInput& in);
 
+// Device allocations and frees outside one-time work, at least 8 allocations, and allocations
+// never freed when no framework allocator holds them (findings_allocations.cc):
+// "device_alloc_churn".
+std::optional<report::Finding> DeviceAllocChurnRule(const RuleInput& in);
+
 // All rules in a fixed order.
 std::vector<report::Finding> RunRules(const RuleInput& in);
 

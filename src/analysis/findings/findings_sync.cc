@@ -7,9 +7,11 @@
 #include <string_view>
 #include <tuple>
 #include <unordered_set>
+#include <utility>
 
 #include "analysis/core/names.h"
 #include "analysis/findings/findings.h"
+#include "analysis/timeline/sync_drain.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -46,6 +48,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   std::int64_t count = 0;
   std::int64_t time_ns = 0;
   std::vector<util::Interval> waits;
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<util::Interval>> thread_waits;
   SyncRecordNames record_names;
   CachedNamePredicate is_sync(trace, IsDeviceOrStreamSyncApi);
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
@@ -59,6 +62,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
       ++count;
       time_ns += call.duration_ns();
       waits.push_back({call.start_ns, call.end_ns});
+      thread_waits[{call.pid, call.tid}].push_back(waits.back());
     }
   }
   for (const model::SyncEvent& s : trace.syncs) {
@@ -69,6 +73,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
     ++count;
     time_ns += duration;
     waits.push_back({s.start_ns, s.end_ns});
+    thread_waits[{s.pid, s.tid}].push_back(waits.back());
   }
   if (count == 0)
     return std::nullopt;
@@ -81,11 +86,44 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   f.time_ns = time_ns;
   f.columns = {"Duration (ns)", "Start (ns)", "PID", "TID", "API Name"};
   SetWaitCost(f, in, std::move(waits));
-  f.summary =
-      fmt::format("{} device or stream synchronizations held host threads for {} in total{}.",
-                  count,
-                  Ms(time_ns),
-                  IdleCausedText(f));
+  // The host thread whose waits cost the most refill idle (never summed over threads: two
+  // threads' cycles can share their idle).
+  DrainCost drain;
+  for (const auto& [thread, list] : thread_waits) {
+    if (!in.idle)
+      break;
+    if (DrainCost d = DrainCostOf(*in.idle, list); d.idle_ns > drain.idle_ns)
+      drain = d;
+  }
+  if (drain.idle_ns > f.gpu_idle_caused_ns.value_or(0)) {
+    f.gpu_idle_caused_ns = drain.idle_ns;
+    bool refill = drain.host_ns < drain.gpu_ns;
+    f.summary = fmt::format(
+        "{} device or stream synchronizations held host threads for {} in total. {}: over {} "
+        "cycles from one wait's end to the next (median {}) the host needs {} outside the waits "
+        "and the GPU {} of work, so without the waits a cycle takes at least {}; they cost {} of "
+        "GPU idle time, {} (trace): only that can come back.",
+        count,
+        Ms(time_ns),
+        refill ? "Each empties the launch queue, and the GPU then idles between kernels while "
+                 "the host refills it; without the waits the host would stay ahead"
+               : "In this host-bound loop each wait delays the next cycle's launches by its "
+                 "length",
+        drain.cycles,
+        Ms(drain.cycle_ns),
+        Ms(drain.host_ns),
+        Ms(drain.gpu_ns),
+        Ms(std::max(drain.host_ns, drain.gpu_ns)),
+        Ms(drain.idle_ns),
+        refill ? "round trips and refills"
+               : "at most each wait's length and the idle of its cycle");
+  } else {
+    f.summary =
+        fmt::format("{} device or stream synchronizations held host threads for {} in total{}.",
+                    count,
+                    Ms(time_ns),
+                    IdleCausedText(f));
+  }
   f.advice =
       "Synchronize only where the host needs GPU results; prefer events and "
       "cudaStreamWaitEvent for ordering between streams. Only the GPU idle a wait causes can "

@@ -11,6 +11,7 @@
 #include "analysis/core/names.h"
 #include "analysis/findings/findings.h"
 #include "analysis/framework/categories.h"
+#include "analysis/framework/optimizer_lever.h"
 #include "analysis/kernel/device_roofs.h"
 #include "analysis/kernel/readable_name.h"
 #include "analysis/kernel/shape_model.h"
@@ -56,8 +57,11 @@ std::string_view BaseName(std::string_view op) {
 
 class LeverFinder {
  public:
-  LeverFinder(const model::Trace& trace, const report::AnalysisReport& r, std::int64_t wall_ns)
-      : trace_(trace), r_(r), view_(r.framework) {
+  LeverFinder(const model::Trace& trace,
+              const report::AnalysisReport& r,
+              std::int64_t wall_ns,
+              util::Interval window)
+      : trace_(trace), r_(r), view_(r.framework), window_(window) {
     wall_ns_ = wall_ns > 0                 ? wall_ns
                : r.predictions.wall_ns > 0 ? r.predictions.wall_ns
                                            : r.timeline.total_ns;
@@ -78,6 +82,9 @@ class LeverFinder {
     LayoutKernels();
     Fp32Gemms();
     Fp32MathByName();
+    if (auto optimizer = UnfusedOptimizerLever(
+            trace_, window_, static_cast<std::int64_t>(kMinShare * static_cast<double>(wall_ns_))))
+      Add(std::move(*optimizer));
     std::stable_sort(levers_.begin(), levers_.end(), [](const Lever& a, const Lever& b) {
       return a.saved_ns > b.saved_ns;
     });
@@ -661,6 +668,7 @@ class LeverFinder {
   const model::Trace& trace_;
   const report::AnalysisReport& r_;
   const report::FrameworkView& view_;
+  util::Interval window_;
   std::int64_t wall_ns_ = 0;
   std::int64_t total_gpu_ns_ = 0;  // the view's GPU time less the pre-roll's
   std::vector<Lever> levers_;
@@ -674,8 +682,9 @@ class LeverFinder {
 
 std::vector<Lever> FindLevers(const model::Trace& trace,
                               const report::AnalysisReport& report,
-                              std::int64_t wall_ns) {
-  return LeverFinder(trace, report, wall_ns).Find();
+                              std::int64_t wall_ns,
+                              util::Interval window) {
+  return LeverFinder(trace, report, wall_ns, window).Find();
 }
 
 }  // namespace gpuperf::analysis::framework

@@ -13,10 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "util/intervals.h"
+
 namespace gpuperf::analysis::framework {
 
 struct Lever {
-  // "fuse_elementwise", "use_sdpa", "channels_last", "tf32_or_amp"
+  // "fuse_elementwise", "use_sdpa", "channels_last", "tf32_or_amp", "amp", "fused_optimizer"
   std::string kind;
   std::string subject;  // the operators, module or category it acts on, for the sentences
   // The bottleneck class it treats: "memory_bound" (intermediates written and read back:
@@ -41,9 +43,11 @@ struct Lever {
 // Every lever that applies to the report's framework view, largest bound first. `wall_ns` is
 // Amdahl's denominator (predictions.wall_ns).
 // `wall_ns`: the window the bounds are over (the diagnosis' steady-state window); 0: the report's
-// recorded window.
+// recorded window. `window`: its span, for levers measured on the trace's activities (empty:
+// all of them).
 std::vector<Lever> FindLevers(const model::Trace& trace,
                               const report::AnalysisReport& report,
-                              std::int64_t wall_ns = 0);
+                              std::int64_t wall_ns = 0,
+                              util::Interval window = {});
 
 }  // namespace gpuperf::analysis::framework

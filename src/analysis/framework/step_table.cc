@@ -132,7 +132,8 @@ report::StepSummary Summarize(const std::vector<report::StepRow>& steps, std::st
   s.median_wall_ns = Median(walls);
   s.p95_wall_ns = Percentile(walls, 0.95);
   s.mad_wall_ns = MedianAbsoluteDeviation(walls);
-  s.first_step_outlier = FirstIsOutlier(walls);
+  s.warmup_steps = static_cast<std::int64_t>(LeadingOutliers(walls));
+  s.first_step_outlier = s.warmup_steps > 0;
   if (!mfus.empty())
     s.median_mfu = Median(mfus);
   return s;

@@ -90,12 +90,13 @@ PreRoll FindStepLead(const model::Trace& trace,
   std::vector<double> walls;
   for (const StepWindow& s : steps)
     walls.push_back(static_cast<double>(s.end_ns - s.start_ns));
-  const bool warmup = FirstIsOutlier(walls);
+  const std::size_t warmup_steps = LeadingOutliers(walls);
+  const bool warmup = warmup_steps > 0;
   const std::int64_t min_lead =
       static_cast<std::int64_t>(kPreRollMinShare * static_cast<double>(window.length_ns()));
   const std::int64_t lead = steps.front().start_ns - window.start_ns;
   const bool lead_in = found.marked && lead >= min_lead && lead > 0;
-  const std::size_t first_steady = warmup ? 1 : 0;
+  const std::size_t first_steady = warmup_steps;
   if ((!warmup && !lead_in) || steps[first_steady].start_ns <= window.start_ns)
     return out;
   out.end_ns = std::min(steps[first_steady].start_ns, window.end_ns);
@@ -105,9 +106,11 @@ PreRoll FindStepLead(const model::Trace& trace,
   }
   if (warmup) {
     out.warmup_step = steps.front().name;
-    out.warmup_step_wall_ns = steps.front().end_ns - steps.front().start_ns;
-    out.other_steps_median_ns =
-        static_cast<std::int64_t>(Median(std::vector<double>(walls.begin() + 1, walls.end())));
+    out.warmup_steps = static_cast<std::int64_t>(warmup_steps);
+    for (std::size_t i = 0; i < warmup_steps; ++i)
+      out.warmup_step_wall_ns += steps[i].end_ns - steps[i].start_ns;
+    out.other_steps_median_ns = static_cast<std::int64_t>(Median(std::vector<double>(
+        walls.begin() + static_cast<std::ptrdiff_t>(warmup_steps), walls.end())));
   }
   // Kernels of the left-out part are categorised by name here: the levers subtract them from
   // the framework's categories, which name launched work by its operator; a name and an
@@ -136,14 +139,19 @@ std::optional<report::PreRollSummary> PreRoll::Summary() const {
                                 warmup_step_wall_ns,
                                 other_steps_median_ns,
                                 lead_in_ns,
-                                first_step};
+                                first_step,
+                                warmup_steps};
 }
 
 std::string_view PreRollName(const report::PreRollSummary& p) {
+  bool several = p.warmup_steps > 1;
   if (p.lead_in_ns > 0)
     return p.warmup_step.empty() ? "the start-up before the first step"
+           : several             ? "the start-up and the warm-up steps"
                                  : "the start-up and the warm-up step";
-  return p.warmup_step.empty() ? "the pre-roll" : "the warm-up step";
+  return p.warmup_step.empty() ? "the pre-roll"
+         : several             ? "the warm-up steps"
+                               : "the warm-up step";
 }
 
 bool IsOrphanPreRoll(const report::PreRollSummary& p) {
@@ -167,6 +175,20 @@ std::string PreRollWhat(const report::PreRollSummary& p) {
           : "";
   if (p.warmup_step.empty())
     return fmt::format("{}, with {} GPU activities", lead_in, p.activities);
+  if (p.warmup_steps > 1)
+    return fmt::format(
+        "{}{}the first {} steps, {}, with {}: outliers, each against the steps after it, {} "
+        "together against a median {} a step of the others (the first steps pay for warm-up: "
+        "lazy loading, allocator growth, autotuning, profiler start-up), not part of the steady "
+        "state",
+        lead_in,
+        lead_in.empty() ? "" : "; and ",
+        p.warmup_steps,
+        p.warmup_step,
+        lead_in.empty() ? fmt::format("their {} GPU activities", p.activities)
+                        : fmt::format("{} GPU activities in all", p.activities),
+        Ms(p.warmup_step_wall_ns),
+        Ms(p.other_steps_median_ns));
   return fmt::format(
       "{}{}the first step, {}, with {}: an outlier, {} against a median {} of the other steps "
       "(the first profiled step pays for warm-up, profiler start-up or a one-time stall), not "

@@ -34,7 +34,8 @@ struct PreRoll {
   // A warm-up step (FindStepLead): every activity that starts in it is left out, not orphans
   // alone.
   std::string warmup_step;
-  std::int64_t warmup_step_wall_ns = 0;
+  std::int64_t warmup_steps = 0;         // leading outliers left out (LeadingOutliers)
+  std::int64_t warmup_step_wall_ns = 0;  // their walls together
   std::int64_t other_steps_median_ns = 0;
   // Start-up before the first marked step (FindStepLead): the window's start to that step's
   // start, when it is at least kPreRollMinShare of the window; every activity that starts in the

@@ -25,6 +25,8 @@ constexpr std::string_view kPropertyKeys[] = {
     "with_stack",
     "record_shapes",
     "profile_memory",
+    "with_flops",
+    "with_modules",
 };
 
 std::int32_t ToInt32(std::string_view literal) {

@@ -1,0 +1,32 @@
+// The GPU idle a repeated draining wait causes after its round trip (docs/metrics.md, "Sync
+// drain"). A device or stream synchronization empties the launch queue: after it the GPU runs each
+// kernel as the host launches it and idles between them until the host is ahead again. A per-step
+// `loss.item()` costs that refill too, not only the round trip at its end. Per cycle (one wait's
+// end to the next wait's end on one host thread) the host needs H outside the wait and the GPU is
+// busy G: without the wait the cycle takes at least max(H, G), so at most C - max(H, G) of the
+// cycle comes back, and never more than the idle of it that the host caused. In a host-bound loop
+// (H >= G) that is the wait itself: it delays the next cycle's launches by its length. Two cycles
+// at least (a loop); with one, nothing.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/timeline/idle_attribution.h"
+#include "util/intervals.h"
+
+namespace gpuperf::analysis {
+
+struct DrainCost {
+  std::int64_t idle_ns = 0;  // summed over the cycles
+  std::int64_t cycles = 0;   // cycles that give some back
+  // Medians over those cycles: the cycle, the host's time outside the wait, the GPU's busy time.
+  std::int64_t cycle_ns = 0;
+  std::int64_t host_ns = 0;
+  std::int64_t gpu_ns = 0;
+};
+
+// `waits`: the blocking waits of one host thread, any order.
+DrainCost DrainCostOf(const IdleAttribution& idle, std::vector<util::Interval> waits);
+
+}  // namespace gpuperf::analysis

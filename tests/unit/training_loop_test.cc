@@ -1,0 +1,283 @@
+// The mechanisms of a training loop's diagnosis: the idle a per-step synchronization costs after
+// its round trip (sync_drain.h), the unfused optimizer step (optimizer_lever.h), warm-up steps
+// beyond the first (LeadingOutliers), device allocations in the loop (device_alloc_churn) and
+// what counts as teardown, and the profiler options that inflate host time.
+#include "gpuperf/analyze.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "analysis/core/statistics.h"
+#include "analysis/diagnosis/diagnosis_parts.h"
+#include "analysis/framework/optimizer_lever.h"
+#include "analysis/predictions/preroll.h"
+#include "analysis/timeline/critical_time.h"
+#include "analysis/timeline/step_windows.h"
+#include "analysis/timeline/sync_drain.h"
+#include "analysis_builder.h"
+
+using gpuperf::analysis::Analyze;
+using gpuperf::testing::TraceBuilder;
+namespace analysis = gpuperf::analysis;
+namespace model = gpuperf::model;
+
+namespace {
+
+constexpr std::int64_t kMs = 1'000'000;
+constexpr std::int64_t kUs = 1'000;
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+const gpuperf::report::Finding* FindingOf(const gpuperf::report::AnalysisReport& r,
+                                          std::string_view id) {
+  for (const auto& f : r.findings) {
+    if (f.id == id)
+      return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("sync drain: a per-cycle wait costs the refill idle when the host would stay ahead",
+          "[diagnosis][sync]") {
+  // Four waits end cycles of 10 ms: the host works 6 ms and waits 4 ms; the GPU is busy 8 ms of
+  // each cycle and idles its first 2 ms while the host refills the drained queue.
+  analysis::IdleAttribution idle;
+  std::vector<gpuperf::util::Interval> waits;
+  for (int i = 0; i < 4; ++i) {
+    std::int64_t end = (i + 1) * 10 * kMs;
+    waits.push_back({end - 4 * kMs, end});
+    idle.other_gaps.push_back({end, end + 2 * kMs});
+  }
+  analysis::DrainCost cost = analysis::DrainCostOf(idle, waits);
+  // Without the waits a cycle takes max(6, 8) = 8 ms: 2 ms of each of the three cycles come back.
+  CHECK(cost.cycles == 3);
+  CHECK(cost.idle_ns == 6 * kMs);
+  CHECK(cost.cycle_ns == 10 * kMs);
+  CHECK(cost.host_ns == 6 * kMs);
+  CHECK(cost.gpu_ns == 8 * kMs);
+
+  SECTION("a host-bound loop: each wait costs its own length, not the cycle's idle") {
+    analysis::IdleAttribution slow;
+    std::vector<gpuperf::util::Interval> short_waits;
+    for (int i = 0; i < 4; ++i) {
+      std::int64_t end = (i + 1) * 10 * kMs;
+      short_waits.push_back({end - 1 * kMs, end});
+      slow.other_gaps.push_back({end, end + 7 * kMs});  // the GPU works 3 ms a cycle
+    }
+    analysis::DrainCost host_bound = analysis::DrainCostOf(slow, short_waits);
+    CHECK(host_bound.idle_ns == 3 * kMs);  // 10 - max(9, 3) = 1 ms a cycle
+    CHECK(host_bound.host_ns == 9 * kMs);
+  }
+  SECTION("one cycle is no loop") {
+    waits.resize(2);
+    CHECK(analysis::DrainCostOf(idle, waits).idle_ns == 0);
+  }
+  SECTION("queued idle is no refill") {
+    analysis::IdleAttribution queued;
+    queued.queued_gaps_at = idle.other_gaps;
+    CHECK(analysis::DrainCostOf(queued, waits).idle_ns == 0);
+  }
+}
+
+namespace {
+
+const std::string kForeachAdd =
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+    "namespace)::TensorListMetadata<2>, at::native::(anonymous "
+    "namespace)::BinaryOpListAlphaFunctor<float, 2, 2, 0>, std::plus<float>, float>()";
+const std::string kForeachSqrt =
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+    "namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::UnaryOpFunctor<float, "
+    "2, 1, 1>, at::native::Sqrt<float>>()";
+
+// Ten steps of 10 ms: a 6 ms GEMM and, when `optimizer` is set, two foreach kernels of 1 ms.
+TraceBuilder Loop(const std::string& first, const std::string& second) {
+  TraceBuilder b;
+  std::int64_t correlation = 1;
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t = i * 10 * kMs;
+    b.Api("cudaLaunchKernel", t, t + 10 * kUs, correlation);
+    b.Kernel("sm90_xmma_gemm_bf16", t + 20 * kUs, t + 6 * kMs, correlation++);
+    b.Api("cudaLaunchKernel", t + 6 * kMs, t + 6 * kMs + 10 * kUs, correlation);
+    b.Kernel(first, t + 6 * kMs + 20 * kUs, t + 7 * kMs + 20 * kUs, correlation++);
+    b.Api("cudaLaunchKernel", t + 7 * kMs, t + 7 * kMs + 10 * kUs, correlation);
+    b.Kernel(second, t + 7 * kMs + 30 * kUs, t + 8 * kMs + 30 * kUs, correlation++);
+  }
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("optimizer lever: foreach kernels by name, fused=True, a fused optimizer has none",
+          "[levers][optimizer]") {
+  TraceBuilder b = Loop(kForeachAdd, kForeachSqrt);
+  auto lever = analysis::framework::UnfusedOptimizerLever(b.trace, {}, 5 * kMs);
+  REQUIRE(lever);
+  CHECK(lever->kind == "fused_optimizer");
+  CHECK(lever->time_ns == 20 * kMs);
+  CHECK(lever->saved_ns == 10 * kMs);  // the assumed 2x
+  CHECK(lever->assumed_local_speedup == 2.0);
+  CHECK(Contains(lever->basis, "20 kernels, 20.0 ms in the window"));
+  CHECK(Contains(lever->basis, "2 distinct foreach kernels"));
+  CHECK(Contains(lever->experiment, "fused=True where torch.optim offers it"));
+
+  SECTION("only kernels that start in the window count") {
+    auto half = analysis::framework::UnfusedOptimizerLever(b.trace, {50 * kMs, 100 * kMs}, 0);
+    REQUIRE(half);
+    CHECK(half->time_ns == 10 * kMs);
+    CHECK(!analysis::framework::UnfusedOptimizerLever(b.trace, {50 * kMs, 100 * kMs}, 11 * kMs));
+  }
+  SECTION("the optimizer's operator names its class and the change") {
+    for (int i = 0; i < 10; ++i)
+      b.Op("Optimizer.step#AdamW.step", i * 10 * kMs + 6 * kMs - kUs, i * 10 * kMs + 8 * kMs);
+    auto named = analysis::framework::UnfusedOptimizerLever(b.trace, {}, 0);
+    REQUIRE(named);
+    CHECK(named->subject == "the AdamW step");
+    CHECK(Contains(named->experiment, "torch.optim.AdamW(params, ..., fused=True)"));
+    CHECK(Contains(named->basis, "launched inside Optimizer.step#AdamW operators"));
+  }
+  SECTION("a fused optimizer by its class or its kernels proposes nothing") {
+    TraceBuilder apex = Loop(kForeachAdd, kForeachSqrt);
+    apex.Op("Optimizer.step#FusedAdam.step", 0, 100 * kMs);
+    CHECK(!analysis::framework::UnfusedOptimizerLever(apex.trace, {}, 0));
+    TraceBuilder fused =
+        Loop(kForeachAdd, "void multi_tensor_apply_kernel<FusedAdamMathFunctor>()");
+    CHECK(!analysis::framework::UnfusedOptimizerLever(fused.trace, {}, 0));
+  }
+  SECTION("gradient norms and AMP's unscale are no optimizer update") {
+    TraceBuilder norms =
+        Loop("void multi_tensor_apply_kernel<LpNormFunctor<float>>()",
+             "void multi_tensor_apply_kernel<_amp_foreach_non_finite_check_and_unscale>()");
+    CHECK(!analysis::framework::UnfusedOptimizerLever(norms.trace, {}, 0));
+  }
+}
+
+TEST_CASE("warm-up steps: leading outliers, each against the steps after it",
+          "[diagnosis][preroll]") {
+  using analysis::LeadingOutliers;
+  // The H200 MLP's step walls (ms): a lazy-loading first step, an allocator-growing second one.
+  CHECK(LeadingOutliers({321, 8.97, 7.32, 7.35, 7.06, 7.09, 7.09, 7.06, 7.32, 7.05, 7.1, 7.1}) ==
+        2);
+  CHECK(LeadingOutliers({20, 10, 10, 10}) == 1);
+  CHECK(LeadingOutliers({10, 10, 10}) == 0);
+  CHECK(LeadingOutliers({100, 90, 80, 10, 10, 10}) == 3);  // never more than half
+  CHECK(LeadingOutliers({10, 30, 10, 10}) == 0);           // a later outlier is no warm-up
+
+  // Six steps of 30, 20 and four of 10 ms: the first two are left out.
+  TraceBuilder b;
+  std::int64_t t = 0, correlation = 1;
+  for (std::int64_t wall : {30 * kMs, 20 * kMs, 10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs}) {
+    b.AddRange(model::RangeKind::kProfilerStep,
+               "ProfilerStep#" + std::to_string(correlation),
+               t,
+               t + wall);
+    b.Api("cudaLaunchKernel", t, t + 10 * kUs, correlation);
+    b.Kernel("step", t + 20 * kUs, t + 5 * kMs, correlation++);
+    t += wall;
+  }
+  auto lead = analysis::FindStepLead(
+      b.trace, analysis::ComputeTraceWindow(b.trace), analysis::FindWindowSteps(b.trace, nullptr));
+  CHECK(lead.warmup_steps == 2);
+  CHECK(lead.end_ns == 50 * kMs);
+  CHECK(lead.warmup_step_wall_ns == 50 * kMs);
+  CHECK(lead.other_steps_median_ns == 10 * kMs);
+  auto report = Analyze(b.trace);
+  CHECK(report.predictions.wall_ns == 40 * kMs);
+  REQUIRE(report.predictions.preroll);
+  CHECK(report.predictions.preroll->warmup_steps == 2);
+  REQUIRE(report.framework.step_summary);
+  CHECK(report.framework.step_summary->warmup_steps == 2);
+  CHECK(Contains(report.headline, "the first 2 steps, ProfilerStep#1"));
+  CHECK(Contains(report.diagnosis.baseline, "over the 4 after the first 2"));
+}
+
+namespace {
+
+// A program that allocates and frees in its loop of `iterations`, each with one kernel; after
+// the loop it frees `exit_frees` buffers. `free_in_loop`: false leaks each iteration's buffer.
+TraceBuilder AllocatingLoop(int iterations, bool free_in_loop, const std::string& kernel) {
+  TraceBuilder b;
+  std::int64_t correlation = 1, t = 0;
+  b.Api("cudaMalloc", t, t + 100 * kUs);  // set-up: before the first GPU work
+  t += kMs;
+  for (int i = 0; i < iterations; ++i) {
+    b.Api("cudaMalloc", t, t + 1 * kMs);
+    b.Api("cudaLaunchKernel", t + 1 * kMs, t + 1 * kMs + 10 * kUs, correlation);
+    b.Kernel(kernel, t + 1 * kMs + 20 * kUs, t + 3 * kMs, correlation++);
+    if (free_in_loop)
+      b.Api("cudaFree", t + 3 * kMs, t + 4 * kMs);
+    t += 5 * kMs;
+  }
+  b.Api("cudaFree", t, t + 100 * kUs);  // exit
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("device allocations in the loop: churn, leaks, and a framework's caching allocator",
+          "[findings][memory]") {
+  auto churn = Analyze(AllocatingLoop(10, true, "scale_kernel").trace);
+  const auto* f = FindingOf(churn, "device_alloc_churn");
+  REQUIRE(f);
+  // The first iteration's allocation precedes all GPU work (set-up) and the last one's free
+  // follows it and the last allocation (teardown): nine of each are the loop's.
+  CHECK(f->count == 18);
+  CHECK(f->time_ns == 18 * kMs);
+  CHECK(f->gpu_idle_caused_ns == 18 * kMs);  // no GPU work runs during any of them
+  CHECK(Contains(f->summary, "9 device allocations and 9 frees outside one-time work"));
+  CHECK(!Contains(f->summary, "never freed"));
+
+  auto leak = Analyze(AllocatingLoop(10, false, "scale_kernel").trace);
+  f = FindingOf(leak, "device_alloc_churn");
+  REQUIRE(f);
+  CHECK(Contains(f->summary, "10 of the 11 device allocations in the trace are never freed"));
+
+  // PyTorch's caching allocator grows its pool and keeps it: no finding without frees.
+  auto cached = Analyze(
+      AllocatingLoop(10, false, "void at::native::vectorized_elementwise_kernel<4>()").trace);
+  CHECK(!FindingOf(cached, "device_alloc_churn"));
+  CHECK(!FindingOf(Analyze(AllocatingLoop(5, true, "scale_kernel").trace), "device_alloc_churn"));
+}
+
+TEST_CASE(
+    "teardown: releases after the last GPU work and the last allocation, not a loop that "
+    "allocates there",
+    "[diagnosis][initialization]") {
+  // One kernel, then a loop of 20 allocate/free pairs with no GPU work, then a final free.
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 10 * kUs, 1);
+  b.Kernel("k", 20 * kUs, 2 * kMs, 1);
+  std::int64_t t = 3 * kMs;
+  for (int i = 0; i < 20; ++i, t += 2 * kMs) {
+    b.Api("cudaMalloc", t, t + 500 * kUs);
+    b.Api("cudaFree", t + kMs, t + kMs + 500 * kUs);
+  }
+  b.Api("cudaStreamDestroy", t, t + 50 * kUs);
+  auto r = Analyze(b.trace);
+  std::int64_t teardown_calls = 0;
+  for (const auto& item : r.initialization.items) {
+    CHECK(item.name != "cudaMalloc");
+    if (item.kind == "teardown")
+      teardown_calls += item.count;
+  }
+  CHECK(teardown_calls == 2);  // the free after the last allocation, cudaStreamDestroy
+  CHECK(FindingOf(r, "device_alloc_churn"));
+}
+
+TEST_CASE("profiler overhead: every option that adds per-operator host work is named",
+          "[diagnosis][host]") {
+  TraceBuilder b;
+  for (const char* key : {"profile_memory", "with_flops", "with_modules"})
+    b.trace.metadata.properties[key] = "1";
+  CHECK(Contains(analysis::ProfilerOverheadText(b.trace, true, "x"),
+                 "recorded with shapes, allocator events, FLOP estimates and module hierarchy "
+                 "(record_shapes, profile_memory, with_flops, with_modules)"));
+  b.trace.metadata.properties["with_flops"] = "false";
+  CHECK(!Contains(analysis::ProfilerOverheadText(b.trace, false, "x"), "with_flops"));
+}
