@@ -369,6 +369,11 @@ struct PreRollSummary {
   // Since 1.18.0: how many leading steps are left out as warm-up outliers (each tested against
   // the steps after it, LeadingOutliers); warmup_step_wall_ns is then their walls together.
   std::int64_t warmup_steps = 0;
+  // Since 1.18.0: of lead_in_ns, the longest stretch in which the trace records nothing (no GPU
+  // work, API call, operator, frame, OS call or range shorter than the lead), when it holds half
+  // of the lead or more, and its start from the window's start; 0 otherwise.
+  std::int64_t lead_in_unrecorded_ns = 0;
+  std::int64_t lead_in_unrecorded_start_ns = 0;
 };
 
 struct Predictions {

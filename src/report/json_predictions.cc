@@ -52,6 +52,8 @@ Json PreRollJson(const std::optional<PreRollSummary>& preroll) {
               {"warmup_step", preroll->warmup_step},
               {"warmup_step_wall_ns", preroll->warmup_step_wall_ns},
               {"warmup_steps", preroll->warmup_steps},
+              {"lead_in_unrecorded_ns", preroll->lead_in_unrecorded_ns},
+              {"lead_in_unrecorded_start_ns", preroll->lead_in_unrecorded_start_ns},
               {"other_steps_median_ns", preroll->other_steps_median_ns},
               {"lead_in_ns", preroll->lead_in_ns},
               {"first_step", preroll->first_step}};

@@ -12,6 +12,7 @@
 #include "analysis/core/statistics.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/framework/optimizer_lever.h"
+#include "analysis/framework/strided_elementwise.h"
 #include "analysis/predictions/preroll.h"
 #include "analysis/timeline/critical_time.h"
 #include "analysis/timeline/step_windows.h"
@@ -280,4 +281,62 @@ TEST_CASE("profiler overhead: every option that adds per-operator host work is n
                  "(record_shapes, profile_memory, with_flops, with_modules)"));
   b.trace.metadata.properties["with_flops"] = "false";
   CHECK(!Contains(analysis::ProfilerOverheadText(b.trace, false, "x"), "with_flops"));
+}
+
+TEST_CASE("start-up: the stretch before the first step that the trace records nothing in",
+          "[diagnosis][preroll]") {
+  TraceBuilder b;
+  b.Api("cudaGetDeviceCount", 0, 1 * kMs);  // process start
+  std::int64_t correlation = 1;
+  for (int i = 0; i < 3; ++i) {
+    std::int64_t t = 100 * kMs + i * 10 * kMs;
+    b.AddRange(
+        model::RangeKind::kProfilerStep, "ProfilerStep#" + std::to_string(i), t, t + 10 * kMs);
+    b.Api("cudaLaunchKernel", t, t + 10 * kUs, correlation);
+    b.Kernel("step", t + 20 * kUs, t + 8 * kMs, correlation++);
+  }
+  auto lead = analysis::FindStepLead(
+      b.trace, analysis::ComputeTraceWindow(b.trace), analysis::FindWindowSteps(b.trace, nullptr));
+  CHECK(lead.lead_in_ns == 100 * kMs);
+  CHECK(lead.lead_in_unrecorded_ns == 99 * kMs);
+  CHECK(lead.lead_in_unrecorded_start_ns == 1 * kMs);
+  auto report = Analyze(b.trace);
+  CHECK(Contains(report.headline,
+                 "99.0 ms of it, from +1.00 ms to +100 ms, the trace records "
+                 "nothing"));
+  SECTION("recorded host work in the lead leaves no stretch of half of it") {
+    b.Op("aten::empty", 30 * kMs, 60 * kMs);
+    auto busy = analysis::FindStepLead(b.trace,
+                                       analysis::ComputeTraceWindow(b.trace),
+                                       analysis::FindWindowSteps(b.trace, nullptr));
+    CHECK(busy.lead_in_ns == 100 * kMs);
+    CHECK(busy.lead_in_unrecorded_ns == 0);
+  }
+}
+
+TEST_CASE("strided elementwise: PyTorch's non-vectorized path by kernel name, with its operators",
+          "[levers]") {
+  using analysis::framework::IsStridedElementwiseKernel;
+  CHECK(
+      IsStridedElementwiseKernel("void at::native::elementwise_kernel<128, 4, "
+                                 "at::native::gpu_kernel_impl_nocast<...>>(int, ...)"));
+  CHECK(!IsStridedElementwiseKernel("void at::native::vectorized_elementwise_kernel<4, ...>()"));
+  CHECK(!IsStridedElementwiseKernel("void at::native::unrolled_elementwise_kernel<...>()"));
+  CHECK(!IsStridedElementwiseKernel("void (anonymous namespace)::elementwise_kernel_with_index<>"));
+  gpuperf::report::AnalysisReport r;
+  auto row = [&](const std::string& name, std::int64_t ns, const std::string& op) {
+    gpuperf::report::KernelRow k;
+    k.name = name;
+    k.duration_ns.total = ns;
+    k.duration_ns.count = 2;
+    k.top_operator = op;
+    r.kernels.push_back(k);
+  };
+  row("void at::native::elementwise_kernel<128, 4, A>()", 3 * kMs, "aten::mul");
+  row("void at::native::elementwise_kernel<128, 4, B>()", 5 * kMs, "aten::copy_");
+  row("void at::native::vectorized_elementwise_kernel<4, C>()", 7 * kMs, "aten::add");
+  auto strided = analysis::framework::StridedElementwiseOf(r);
+  CHECK(strided.time_ns == 8 * kMs);
+  CHECK(strided.kernels == 4);
+  CHECK(strided.top_operators == std::vector<std::string>{"aten::copy_", "aten::mul"});
 }

@@ -12,6 +12,7 @@
 #include "analysis/findings/findings.h"
 #include "analysis/framework/categories.h"
 #include "analysis/framework/optimizer_lever.h"
+#include "analysis/framework/strided_elementwise.h"
 #include "analysis/kernel/device_roofs.h"
 #include "analysis/kernel/readable_name.h"
 #include "analysis/kernel/shape_model.h"
@@ -317,11 +318,43 @@ class LeverFinder {
         "torch.compile the model, or fold the ops into the producing GEMM's epilogue",
         lever.subject,
         launches);
+    AddStridedPath(lever);
     lever.falsified_by =
         "A profile after the change: if the elementwise kernel count and their summed time do "
         "not fall, the fusion did not happen (check torch.compile's graph breaks)";
     ClassFromKernels(lever, chain_ops);
     Add(std::move(lever));
+  }
+
+  // The part of the chain's kernels on PyTorch's strided path: named in the basis and the
+  // experiment when it holds a tenth of the lever's time, since contiguous operands or a fused
+  // kernel for those operators recover bandwidth without fusing anything else.
+  void AddStridedPath(Lever& lever) const {
+    StridedElementwise strided = StridedElementwiseOf(r_);
+    if (strided.time_ns * 10 < lever.time_ns || strided.top_operators.empty())
+      return;
+    std::int64_t kernel_ns = 0;
+    for (const report::KernelRow& k : r_.kernels)
+      kernel_ns += k.duration_ns.total;
+    std::vector<std::string> names;
+    for (const std::string& op : strided.top_operators)
+      names.push_back(OperatorDisplayName(view_, op));
+    lever.basis += fmt::format(
+        "; {} in {} instances ({:.1f}% of kernel time, the whole trace's kernel table) run "
+        "PyTorch's strided elementwise path (at::native::elementwise_kernel: operands that are "
+        "not contiguous, such as a transposed, sliced or broadcast view, computed element by "
+        "element without vector loads), most launched by {}",
+        Ms(strided.time_ns),
+        strided.kernels,
+        kernel_ns > 0
+            ? 100.0 * static_cast<double>(strided.time_ns) / static_cast<double>(kernel_ns)
+            : 0.0,
+        fmt::join(names, ", "));
+    lever.experiment += fmt::format(
+        "; at the least, give {} contiguous operands or a fused kernel (a fused rotary "
+        "embedding for q/k after a transpose, a fused RMSNorm), which recovers the strided "
+        "path's bandwidth",
+        fmt::join(names, ", "));
   }
 
   // NCHW <-> NHWC conversion kernels around convolutions.

@@ -79,6 +79,45 @@ PreRoll FindPreRoll(const model::Trace& trace,
   return out;
 }
 
+namespace {
+
+// The longest stretch of [start, end) that no record of the trace covers (ranges as long as half
+// of it or longer excluded: a range around the whole program says nothing of what ran).
+util::Interval LongestUnrecorded(const model::Trace& trace, std::int64_t start, std::int64_t end) {
+  std::vector<util::Interval> covered;
+  auto add = [&](std::int64_t from, std::int64_t to) {
+    if (from < end && to > start)
+      covered.push_back({std::max(from, start), std::min(to, end)});
+  };
+  for (const model::GpuActivity& a : trace.activities)
+    add(a.start_ns, a.end_ns);
+  for (const model::ApiCall& c : trace.api_calls)
+    add(c.start_ns, c.end_ns);
+  for (const model::HostOp& op : trace.host_ops)
+    add(op.start_ns, op.end_ns);
+  for (const model::PythonFrame& f : trace.python_frames)
+    add(f.start_ns, f.end_ns);
+  for (const model::OsCall& c : trace.os_calls)
+    add(c.start_ns, c.end_ns);
+  for (const model::Range& r : trace.ranges) {
+    if (2 * (r.end_ns - r.start_ns) < end - start)
+      add(r.start_ns, r.end_ns);
+  }
+  covered = util::MergeIntervals(std::move(covered));
+  util::Interval longest{start, start};
+  std::int64_t at = start;
+  for (const util::Interval& c : covered) {
+    if (c.start - at > longest.end - longest.start)
+      longest = {at, c.start};
+    at = std::max(at, c.end);
+  }
+  if (end - at > longest.end - longest.start)
+    longest = {at, end};
+  return longest;
+}
+
+}  // namespace
+
 PreRoll FindStepLead(const model::Trace& trace,
                      const TraceWindow& window,
                      const WindowSteps& found) {
@@ -103,6 +142,11 @@ PreRoll FindStepLead(const model::Trace& trace,
   if (lead_in) {
     out.lead_in_ns = lead;
     out.first_step = steps.front().name;
+    util::Interval quiet = LongestUnrecorded(trace, window.start_ns, steps.front().start_ns);
+    if (2 * (quiet.end - quiet.start) >= lead) {
+      out.lead_in_unrecorded_ns = quiet.end - quiet.start;
+      out.lead_in_unrecorded_start_ns = quiet.start - window.start_ns;
+    }
   }
   if (warmup) {
     out.warmup_step = steps.front().name;
@@ -140,7 +184,9 @@ std::optional<report::PreRollSummary> PreRoll::Summary() const {
                                 other_steps_median_ns,
                                 lead_in_ns,
                                 first_step,
-                                warmup_steps};
+                                warmup_steps,
+                                lead_in_unrecorded_ns,
+                                lead_in_unrecorded_start_ns};
 }
 
 std::string_view PreRollName(const report::PreRollSummary& p) {
@@ -169,9 +215,19 @@ std::string PreRollWhat(const report::PreRollSummary& p) {
       p.lead_in_ns > 0
           ? fmt::format(
                 "the {} before the first step, {}: start-up before the loop (process and "
-                "library start, model construction, data set-up), not part of it",
+                "library start, model construction, data set-up), not part of it{}",
                 Ms(p.lead_in_ns),
-                p.first_step)
+                p.first_step,
+                p.lead_in_unrecorded_ns > 0
+                    ? fmt::format(
+                          " ({} of it, from +{} to +{}, the trace records nothing: no GPU "
+                          "work, CUDA call, operator or range; host work the profiler does not "
+                          "see, such as imports, compilation or data loading, which a CPU "
+                          "sampler (py-spy, nsys --sample=cpu) shows)",
+                          Ms(p.lead_in_unrecorded_ns),
+                          Ms(p.lead_in_unrecorded_start_ns),
+                          Ms(p.lead_in_unrecorded_start_ns + p.lead_in_unrecorded_ns))
+                    : std::string())
           : "";
   if (p.warmup_step.empty())
     return fmt::format("{}, with {} GPU activities", lead_in, p.activities);

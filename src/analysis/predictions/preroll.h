@@ -42,6 +42,10 @@ struct PreRoll {
   // left-out part is left out with it, as for a warm-up step.
   std::int64_t lead_in_ns = 0;
   std::string first_step;       // the first step's name, with lead_in_ns
+  // Of lead_in_ns: the longest stretch the trace records nothing in, from the window's start
+  // (report::PreRollSummary).
+  std::int64_t lead_in_unrecorded_ns = 0;
+  std::int64_t lead_in_unrecorded_start_ns = 0;
   std::int64_t start_ns = 0;    // the recorded window's start
   std::int64_t end_ns = 0;      // == start_ns when there is none
   std::int64_t activities = 0;  // orphan GPU activities that start before end_ns
