@@ -239,6 +239,14 @@ void AppendHierarchy(std::string& out,
     return;
   }
   out += "## Where the GPU time goes, by layer\n\n";
+  // The tables are the whole trace's: say so where the diagnosis is over a shorter window.
+  if (const auto& left_out = report.predictions.preroll; left_out && left_out->gpu_ns > 0)
+    out += fmt::format(
+        "The tables below cover the whole trace, including the first {} that the diagnosis "
+        "leaves out before its steady-state window ({} of GPU busy time there); the diagnosis' "
+        "shares are of the window.\n\n",
+        Ns(left_out->time_ns),
+        Ns(left_out->gpu_ns));
   // Without any launch call (an Nsight Compute CSV) there is nothing to attribute: say nothing.
   if (view.orphan_gpu_ns > 0 && view.total_gpu_ns > 0 &&
       (view.orphan_gpu_ns < view.total_gpu_ns || !view.op_source.empty())) {

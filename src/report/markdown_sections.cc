@@ -3,6 +3,7 @@
 #include "gpuperf/finding_ids.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -217,6 +218,25 @@ void AppendApi(std::string& out, const AnalysisReport& report, const MarkdownOpt
   }
   out += table.Render() + "\n";
   AppendShownNote(out, shown, report.api.size(), "API names");
+  // nsys 2022 records some calls twice, one record nested in the other: the table keeps both as
+  // nsys stats does, and says which rows are the same calls.
+  std::vector<std::string> doubled;
+  for (const ApiRow& row : report.api) {
+    if (row.raw_name.empty() || row.raw_name == row.name)
+      continue;
+    bool plain = std::any_of(report.api.begin(), report.api.end(), [&](const ApiRow& other) {
+      return other.raw_name == row.name;
+    });
+    if (plain)
+      doubled.push_back(EscapeMarkdown(row.raw_name));
+  }
+  if (!doubled.empty())
+    out += fmt::format(
+        "Rows with a version suffix ({}) are the same calls as the row without it, recorded "
+        "twice by the profiler (one record nested in the other): their \"% API time\" counts "
+        "those calls twice, as nsys stats does; the findings and the diagnosis count each call "
+        "once.\n\n",
+        fmt::join(doubled, ", "));
 }
 
 void AppendLaunch(std::string& out, const AnalysisReport& report) {
