@@ -55,7 +55,7 @@ TEST_CASE("sync drain: a per-cycle wait costs the refill idle when the host woul
     waits.push_back({end - 4 * kMs, end});
     idle.other_gaps.push_back({end, end + 2 * kMs});
   }
-  analysis::DrainCost cost = analysis::DrainCostOf(idle, waits);
+  analysis::DrainCost cost = analysis::DrainCostOf(idle, analysis::HostCausedIdle(idle), waits);
   // Without the waits a cycle takes max(6, 8) = 8 ms: 2 ms of each of the three cycles come back.
   CHECK(cost.cycles == 3);
   CHECK(cost.idle_ns == 6 * kMs);
@@ -71,18 +71,19 @@ TEST_CASE("sync drain: a per-cycle wait costs the refill idle when the host woul
       short_waits.push_back({end - 1 * kMs, end});
       slow.other_gaps.push_back({end, end + 7 * kMs});  // the GPU works 3 ms a cycle
     }
-    analysis::DrainCost host_bound = analysis::DrainCostOf(slow, short_waits);
+    analysis::DrainCost host_bound =
+        analysis::DrainCostOf(slow, analysis::HostCausedIdle(slow), short_waits);
     CHECK(host_bound.idle_ns == 3 * kMs);  // 10 - max(9, 3) = 1 ms a cycle
     CHECK(host_bound.host_ns == 9 * kMs);
   }
   SECTION("one cycle is no loop") {
     waits.resize(2);
-    CHECK(analysis::DrainCostOf(idle, waits).idle_ns == 0);
+    CHECK(analysis::DrainCostOf(idle, analysis::HostCausedIdle(idle), waits).idle_ns == 0);
   }
   SECTION("queued idle is no refill") {
     analysis::IdleAttribution queued;
     queued.queued_gaps_at = idle.other_gaps;
-    CHECK(analysis::DrainCostOf(queued, waits).idle_ns == 0);
+    CHECK(analysis::DrainCostOf(queued, analysis::HostCausedIdle(queued), waits).idle_ns == 0);
   }
 }
 

@@ -89,11 +89,14 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   // The host thread whose waits cost the most refill idle (never summed over threads: two
   // threads' cycles can share their idle).
   DrainCost drain;
-  for (const auto& [thread, list] : thread_waits) {
-    if (!in.idle)
-      break;
-    if (DrainCost d = DrainCostOf(*in.idle, list); d.idle_ns > drain.idle_ns)
-      drain = d;
+  if (in.idle && std::any_of(thread_waits.begin(), thread_waits.end(), [](const auto& t) {
+        return t.second.size() >= 3;
+      })) {
+    const std::vector<util::Interval> host_caused = HostCausedIdle(*in.idle);
+    for (const auto& [thread, list] : thread_waits) {
+      if (DrainCost d = DrainCostOf(*in.idle, host_caused, list); d.idle_ns > drain.idle_ns)
+        drain = d;
+    }
   }
   if (drain.idle_ns > f.gpu_idle_caused_ns.value_or(0)) {
     f.gpu_idle_caused_ns = drain.idle_ns;

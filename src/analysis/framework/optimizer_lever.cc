@@ -35,6 +35,16 @@ bool ForeachUpdateKernel(std::string_view name) {
   });
 }
 
+bool IsOptimizerStep(std::string_view op) {
+  return op.starts_with(kStepPrefix);
+}
+
+// A fused optimizer's foreach kernel (torch.optim's fused=True: FusedAdamMathFunctor ...).
+bool FusedForeachKernel(std::string_view name) {
+  return name.find("multi_tensor_apply_kernel") != std::string_view::npos &&
+         name.find("Fused") != std::string_view::npos;
+}
+
 // The optimizers that take fused=True in torch.optim (2.x).
 bool TakesFusedFlag(std::string_view optimizer) {
   constexpr std::array<std::string_view, 4> kFusable = {"Adam", "AdamW", "SGD", "Adagrad"};
@@ -53,12 +63,12 @@ std::optional<Lever> UnfusedOptimizerLever(const model::Trace& trace,
   // The optimizer steps on the host, and their class.
   std::vector<util::Interval> steps;
   std::set<std::string> classes;
+  CachedNamePredicate is_step(trace, IsOptimizerStep);
   for (const model::HostOp& op : trace.host_ops) {
-    std::string_view name = trace.Name(op.name);
-    if (!name.starts_with(kStepPrefix))
+    if (!is_step(op.name))
       continue;
     steps.push_back({op.start_ns, op.end_ns});
-    classes.insert(std::string(OptimizerClass(name)));
+    classes.insert(std::string(OptimizerClass(trace.Name(op.name))));
   }
   bool by_operator = !steps.empty();
   // A fused optimizer (apex's FusedAdam, a class named so) is what the lever would propose.
@@ -69,6 +79,7 @@ std::optional<Lever> UnfusedOptimizerLever(const model::Trace& trace,
   steps = util::MergeIntervals(std::move(steps));
   std::unordered_set<std::int64_t> launched_in_steps;
   if (by_operator) {
+    launched_in_steps.reserve(trace.api_calls.size() / 8);
     for (const model::ApiCall& call : trace.api_calls) {
       if (call.correlation != model::kNoId &&
           util::Overlaps(steps, call.start_ns, call.start_ns + 1))
@@ -76,23 +87,22 @@ std::optional<Lever> UnfusedOptimizerLever(const model::Trace& trace,
     }
   }
   std::int64_t time = 0, kernels = 0;
-  std::set<std::string_view> passes;  // distinct foreach kernels: one per arithmetic operation
+  std::set<model::NameId> passes;  // distinct foreach kernels: one per arithmetic operation
   bool fused_kernels = false;
+  CachedNamePredicate is_update(trace, ForeachUpdateKernel);
+  CachedNamePredicate is_fused(trace, FusedForeachKernel);
   for (const model::GpuActivity& a : trace.activities) {
     if (a.kind != model::ActivityKind::kKernel || !InWindow(a.start_ns, window))
       continue;
-    std::string_view name = trace.Name(a.name);
-    bool multi_tensor = name.find("multi_tensor_apply_kernel") != std::string_view::npos;
-    if (multi_tensor && name.find("Fused") != std::string_view::npos)
+    if (is_fused(a.name))
       fused_kernels = true;  // torch.optim's fused=True runs here already
-    bool optimizer =
-        by_operator ? launched_in_steps.contains(a.correlation) : ForeachUpdateKernel(name);
-    if (!optimizer)
+    bool update = is_update(a.name);
+    if (!(by_operator ? launched_in_steps.contains(a.correlation) : update))
       continue;
     time += a.duration_ns();
     ++kernels;
-    if (ForeachUpdateKernel(name))
-      passes.insert(name);
+    if (update)
+      passes.insert(a.name);
   }
   if (fused_kernels || time < std::max<std::int64_t>(1, min_time_ns))
     return std::nullopt;

@@ -6,7 +6,13 @@
 
 namespace gpuperf::analysis {
 
-DrainCost DrainCostOf(const IdleAttribution& idle, std::vector<util::Interval> waits) {
+std::vector<util::Interval> HostCausedIdle(const IdleAttribution& idle) {
+  return util::UnionOf(idle.round_trip_gaps, idle.other_gaps);
+}
+
+DrainCost DrainCostOf(const IdleAttribution& idle,
+                      const std::vector<util::Interval>& caused,
+                      std::vector<util::Interval> waits) {
   DrainCost out;
   // A loop: one cycle alone (a wait before and after a single pass) says nothing of what the
   // next pass's host work would overlap.
@@ -15,8 +21,6 @@ DrainCost DrainCostOf(const IdleAttribution& idle, std::vector<util::Interval> w
   std::sort(waits.begin(), waits.end(), [](const util::Interval& a, const util::Interval& b) {
     return a.end < b.end;
   });
-  // Idle the host caused (round trips and the rest), and all idle (with queued work too).
-  std::vector<util::Interval> caused = util::UnionOf(idle.round_trip_gaps, idle.other_gaps);
   std::vector<double> cycles, hosts, gpus;
   std::int64_t considered = 0;
   for (std::size_t i = 1; i < waits.size(); ++i) {

@@ -26,7 +26,13 @@ struct DrainCost {
   std::int64_t gpu_ns = 0;
 };
 
-// `waits`: the blocking waits of one host thread, any order.
-DrainCost DrainCostOf(const IdleAttribution& idle, std::vector<util::Interval> waits);
+// `waits`: the blocking waits of one host thread, any order. `host_caused`: HostCausedIdle(idle),
+// computed once for all threads.
+DrainCost DrainCostOf(const IdleAttribution& idle,
+                      const std::vector<util::Interval>& host_caused,
+                      std::vector<util::Interval> waits);
+
+// The idle the host caused: round trips and the other gaps (not queued idle), merged.
+std::vector<util::Interval> HostCausedIdle(const IdleAttribution& idle);
 
 }  // namespace gpuperf::analysis
