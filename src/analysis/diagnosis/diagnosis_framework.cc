@@ -117,8 +117,13 @@ bool ApplyLever(report::Diagnosis& d,
                 std::int64_t wall_ns,
                 std::size_t kernel_evidence_from,
                 const HostWaitCap* cap) {
-  std::vector<framework::Lever> levers =
-      framework::FindLevers(trace, r, wall_ns, SteadySpan(trace, r));
+  std::vector<framework::Lever> levers = framework::FindLevers(
+      trace,
+      r,
+      wall_ns,
+      // An empty span is the whole trace: the steady span differs only with a part left out.
+      r.predictions.preroll || r.initialization.unobserved_tail_ns > 0 ? SteadySpan(trace, r)
+                                                                       : util::Interval{});
   if (levers.empty())
     return false;
   const framework::Lever& lever = levers.front();

@@ -295,16 +295,20 @@ void EdgeResourceCalls(const model::Trace& trace,
   CachedNamePredicate is_resource(trace, IsResourceApi);
   CachedNamePredicate is_release(trace, IsReleaseApi);
   std::map<std::int64_t, std::int64_t> last_acquire;  // per process: its last non-release start
+  std::vector<std::size_t> resource_calls;
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
     const model::ApiCall& c = trace.api_calls[i];
-    if (index.IsPrimary(i) && is_resource(c.name) && !is_release(c.name)) {
+    if (!is_resource(c.name) || !index.IsPrimary(i))
+      continue;
+    resource_calls.push_back(i);
+    if (!is_release(c.name)) {
       auto [it, inserted] = last_acquire.try_emplace(c.pid, c.start_ns);
       it->second = std::max(it->second, c.start_ns);
     }
   }
-  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
+  for (std::size_t i : resource_calls) {
     const model::ApiCall& c = trace.api_calls[i];
-    if (!index.IsPrimary(i) || c.duration_ns() <= 0 || !is_resource(c.name))
+    if (c.duration_ns() <= 0)
       continue;
     bool setup = c.end_ns <= first_gpu;
     if (!setup) {

@@ -54,10 +54,9 @@ std::optional<report::Finding> DeviceAllocChurnRule(const RuleInput& in) {
   std::int64_t loop_allocs = 0, loop_frees = 0, all_allocs = 0, all_frees = 0;
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
     const model::ApiCall& c = trace.api_calls[i];
-    if (!in.index.IsPrimary(i))
-      continue;
-    bool alloc = is_alloc(c.name), release = is_free(c.name);
-    if (!alloc && !release)
+    bool alloc = is_alloc(c.name);
+    bool release = !alloc && is_free(c.name);
+    if ((!alloc && !release) || !in.index.IsPrimary(i))
       continue;
     std::string_view name = trace.Name(c.name);
     if (StreamOrdered(name))

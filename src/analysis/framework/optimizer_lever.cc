@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <set>
 #include <string>
 #include <string_view>
@@ -79,10 +80,23 @@ std::optional<Lever> UnfusedOptimizerLever(const model::Trace& trace,
   steps = util::MergeIntervals(std::move(steps));
   std::unordered_set<std::int64_t> launched_in_steps;
   if (by_operator) {
-    launched_in_steps.reserve(trace.api_calls.size() / 8);
+    // Calls come in time-ordered runs: a cursor into the merged steps moves forward within a
+    // run and is found again by bisection where time goes back.
+    std::size_t at = 0;
+    std::int64_t previous = std::numeric_limits<std::int64_t>::min();
     for (const model::ApiCall& call : trace.api_calls) {
-      if (call.correlation != model::kNoId &&
-          util::Overlaps(steps, call.start_ns, call.start_ns + 1))
+      if (call.correlation == model::kNoId)
+        continue;
+      if (call.start_ns < previous)
+        at = static_cast<std::size_t>(
+            std::partition_point(steps.begin(),
+                                 steps.end(),
+                                 [&](const util::Interval& s) { return s.end <= call.start_ns; }) -
+            steps.begin());
+      previous = call.start_ns;
+      while (at < steps.size() && steps[at].end <= call.start_ns)
+        ++at;
+      if (at < steps.size() && steps[at].start <= call.start_ns)
         launched_in_steps.insert(call.correlation);
     }
   }
