@@ -142,9 +142,9 @@ struct Diagnosis {
   // bound if it took no time.
   std::optional<double> bound_speedup_overlapped;
   // A GPU-bound window whose host is close behind, and a change that cuts launches: the bound if
-  // the host launched as many kernels as now (kernels fused by hand and called from eager code),
-  // what the host's waits for the GPU give back; bound_speedup needs the host's own time to
-  // fall too (torch.compile, CUDA graphs) (since 1.18.0).
+  // the kernels only got faster and the host launched as many as now, what the host's waits for
+  // the GPU give back; bound_speedup needs the host's own time to fall too (fewer launches:
+  // fusion, torch.compile, CUDA graphs) (since 1.18.0).
   std::optional<double> bound_speedup_same_launches;
   // The input checked against the model, when the trace shows they differ (a learned embedding
   // resized in the forward pass, since 1.14.0; one loaded input run through the model several

@@ -73,7 +73,9 @@ std::vector<DeviceCeilings> BuildTable() {
   std::vector<DeviceCeilings> table;
   table.push_back({.key = "V100 SXM2",
                    .vendor = "NVIDIA",
-                   .aliases = {"V100 SXM2"},
+                   // DGX Station's V100s are SXM2 parts (its white paper WP-V01: four NVLink
+                   // V100s, 500 TFLOPS mixed precision, 125 each).
+                   .aliases = {"V100 SXM2", "V100 DGXS"},
                    .exclude = {"V100S"},
                    .compute_major = 7,
                    .compute_minor = 0,
@@ -89,7 +91,8 @@ std::vector<DeviceCeilings> BuildTable() {
                    .fp8 = {},
                    .int8 = {},
                    .source = "NVIDIA Tesla V100 GPU Architecture whitepaper (WP-08608-001 v1.1); "
-                             "NVIDIA V100 Tensor Core GPU datasheet (SXM2)"});
+                             "NVIDIA V100 Tensor Core GPU datasheet (SXM2); NVIDIA DGX Station "
+                             "white paper (WP-V01) for the DGXS parts"});
   table.push_back({.key = "V100 PCIe",
                    .vendor = "NVIDIA",
                    .aliases = {"V100 PCIE"},

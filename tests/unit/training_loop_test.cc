@@ -76,9 +76,19 @@ TEST_CASE("sync drain: a per-cycle wait costs the refill idle when the host woul
     CHECK(host_bound.idle_ns == 3 * kMs);  // 10 - max(9, 3) = 1 ms a cycle
     CHECK(host_bound.host_ns == 9 * kMs);
   }
-  SECTION("one cycle is no loop") {
-    waits.resize(2);
-    CHECK(analysis::DrainCostOf(idle, analysis::HostCausedIdle(idle), waits).idle_ns == 0);
+  SECTION("two cycles are no loop") {
+    waits.resize(3);
+    auto none = analysis::DrainCostOf(idle, analysis::HostCausedIdle(idle), waits);
+    CHECK(none.idle_ns == 0);
+    CHECK(none.loop_cycles == 0);
+  }
+  SECTION("idle after a synchronous copy in the cycle is the copy's") {
+    std::vector<gpuperf::util::Interval> copies;
+    for (int i = 1; i < 4; ++i)
+      copies.push_back({i * 10 * kMs + 500 * kUs, i * 10 * kMs + 600 * kUs});
+    auto cut = analysis::DrainCostOf(idle, analysis::HostCausedIdle(idle), waits, copies);
+    CHECK(cut.idle_ns == 3 * 500 * kUs);
+    CHECK(cut.loop_cycles == 3);
   }
   SECTION("queued idle is no refill") {
     analysis::IdleAttribution queued;
@@ -239,6 +249,15 @@ TEST_CASE("device allocations in the loop: churn, leaks, and a framework's cachi
   f = FindingOf(leak, "device_alloc_churn");
   REQUIRE(f);
   CHECK(Contains(f->summary, "10 of the 11 device allocations in the trace are never freed"));
+  CHECK(Contains(f->summary, "6 live at the middle of the GPU span, 10 at the end"));
+
+  // Buffers allocated at start-up and left to the exit do not pile up: no leak is claimed.
+  TraceBuilder startup = AllocatingLoop(10, true, "scale_kernel");
+  for (int i = 0; i < 3; ++i)
+    startup.Api("cudaMalloc", 2 * kMs + 100 * kUs * i, 2 * kMs + 100 * kUs * i + 50 * kUs);
+  f = FindingOf(Analyze(startup.trace), "device_alloc_churn");
+  REQUIRE(f);
+  CHECK(!Contains(f->summary, "never freed"));
 
   // PyTorch's caching allocator grows its pool and keeps it: no finding without frees.
   auto cached = Analyze(

@@ -390,9 +390,10 @@ Advice AdviceFor(const report::Diagnosis& d,
                         "events or stream waits, move reads of GPU results off the loop) so "
                         "that the host queues work ahead of the GPU.",
                         Quoted(subject, "calls")),
-            "GPU idle time in gaps that overlap a synchronization must fall; if it does not, the "
-            "host work between synchronizations is the limit (host-bound), not the "
-            "synchronization.",
+            "The GPU idle between the synchronizations must fall: the round trip after each and, "
+            "in a loop, the idle while the host refilled the drained queue (median step time and "
+            "the GPU idle per step); if it does not, the host work between synchronizations is "
+            "the limit (host-bound), not the synchronization.",
             ""};
   }
   if (c == "launch_bound" && context.graphs) {

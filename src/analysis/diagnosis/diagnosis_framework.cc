@@ -175,10 +175,20 @@ bool ApplyLever(report::Diagnosis& d,
   d.support.insert(d.support.begin() + static_cast<std::ptrdiff_t>(at),
                    lever_support.begin(),
                    lever_support.end());
-  d.bottleneck = lever.bottleneck;
-  d.status = "hypothesis";
-  d.evidence = lever.kind == "tf32_or_amp" ? "modeled" : "inferred";
-  d.missing_evidence = lever.missing_evidence;
+  // A lever on work beside the dominant kind (the optimizer step beside GEMMs measured at their
+  // roof) leaves the measured class as it is: it is the next experiment, not the window's class.
+  if (lever.kind == "fused_optimizer" && d.status == "finding" && !d.bottleneck.empty()) {
+    d.support.insert(
+        d.support.begin() + static_cast<std::ptrdiff_t>(at),
+        fmt::format("The class stays the measured one ({}): the lever acts on work beside the "
+                    "dominant kernels, which are near their roofs.",
+                    d.bottleneck));
+  } else {
+    d.bottleneck = lever.bottleneck;
+    d.status = "hypothesis";
+    d.evidence = lever.kind == "tf32_or_amp" ? "modeled" : "inferred";
+    d.missing_evidence = lever.missing_evidence;
+  }
   d.dominant_kind = "operators";
   d.lever = lever.kind;
   d.dominant_name = lever.subject;

@@ -102,9 +102,9 @@ std::string Verdict(const report::Diagnosis& d) {
                             : std::string());
   if (d.bound_speedup_same_launches)
     text += fmt::format(
-        "; {:.2f}x while the host launches as many kernels as now (kernels fused by hand and "
-        "called from eager code): beyond it the host's own time must fall too (torch.compile, "
-        "CUDA graphs)",
+        "; {:.2f}x if the kernels only get faster and the host launches as many as now: beyond "
+        "it the host's own time must fall too (fewer launches: fusion, torch.compile, CUDA "
+        "graphs)",
         *d.bound_speedup_same_launches);
   return text + ".";
 }

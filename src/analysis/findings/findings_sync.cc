@@ -35,6 +35,14 @@ class SyncRecordNames {
   std::map<model::SyncKind, std::string> names_;
 };
 
+// The other calls that block the host until the GPU is done: a cycle's idle after one of them is
+// that call's doing (sync_drain.h).
+bool OtherBlockingCall(std::string_view name) {
+  name = StripVersionSuffix(name);
+  return IsSyncMemcpyApi(name) || IsSyncMemsetApi(name) ||
+         (IsDeviceFreeApi(name) && name.find("Async") == std::string_view::npos);
+}
+
 bool DeviceOrStreamSync(model::SyncKind kind) {
   return kind == model::SyncKind::kStream || kind == model::SyncKind::kContext;
 }
@@ -86,26 +94,50 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   f.time_ns = time_ns;
   f.columns = {"Duration (ns)", "Start (ns)", "PID", "TID", "API Name"};
   SetWaitCost(f, in, std::move(waits));
-  // The host thread whose waits cost the most refill idle (never summed over threads: two
-  // threads' cycles can share their idle).
+  // In a loop of waits the cycle model replaces the overlap credit (it holds the round trips
+  // too): the host thread whose waits cost the most (never summed over threads: two threads'
+  // cycles can share their idle).
   DrainCost drain;
   if (in.idle && std::any_of(thread_waits.begin(), thread_waits.end(), [](const auto& t) {
-        return t.second.size() >= 3;
+        return static_cast<std::int64_t>(t.second.size()) > kMinDrainCycles;
       })) {
     const std::vector<util::Interval> host_caused = HostCausedIdle(*in.idle);
+    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<util::Interval>> other_waits;
+    CachedNamePredicate is_other(trace, OtherBlockingCall);
+    for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
+      const model::ApiCall& call = trace.api_calls[i];
+      if (is_other(call.name) && in.index.IsPrimary(i))
+        other_waits[{call.pid, call.tid}].push_back({call.start_ns, call.end_ns});
+    }
     for (const auto& [thread, list] : thread_waits) {
-      if (DrainCost d = DrainCostOf(*in.idle, host_caused, list); d.idle_ns > drain.idle_ns)
+      std::vector<util::Interval> others = util::MergeIntervals(std::move(other_waits[thread]));
+      DrainCost d = DrainCostOf(*in.idle, host_caused, list, others);
+      if (d.loop_cycles > 0 && (drain.loop_cycles == 0 || d.idle_ns > drain.idle_ns))
         drain = d;
     }
   }
-  if (drain.idle_ns > f.gpu_idle_caused_ns.value_or(0)) {
+  if (drain.loop_cycles > 0 && drain.cycles == 0) {
+    f.gpu_idle_caused_ns = 0;
+    f.summary = fmt::format(
+        "{} device or stream synchronizations held host threads for {} in total; in this loop of "
+        "{} cycles between them no cycle would be shorter without them (the host's time or the "
+        "GPU's sets each), so removing them gives nothing back (trace).",
+        count,
+        Ms(time_ns),
+        drain.loop_cycles);
+  } else if (drain.loop_cycles > 0) {
     f.gpu_idle_caused_ns = drain.idle_ns;
     bool refill = drain.host_ns < drain.gpu_ns;
+    std::string spread =
+        drain.cycle_max_ns > 2 * drain.cycle_min_ns
+            ? fmt::format(", {} to {}", Ms(drain.cycle_min_ns), Ms(drain.cycle_max_ns))
+            : std::string();
     f.summary = fmt::format(
         "{} device or stream synchronizations held host threads for {} in total. {}: over {} "
-        "cycles from one wait's end to the next (median {}) the host needs {} outside the waits "
-        "and the GPU {} of work, so without the waits a cycle takes at least {}; they cost {} of "
-        "GPU idle time, {} (trace): only that can come back.",
+        "cycles from one wait's end to the next (median {}{}) the host needs {} outside the "
+        "waits and the GPU {} of work, so without the waits a cycle takes at least {}; they "
+        "cost {} of GPU idle time, {}, before any synchronous copy or free in the cycle (trace): "
+        "only that can come back. The rows give each wait's own round trip.",
         count,
         Ms(time_ns),
         refill ? "Each empties the launch queue, and the GPU then idles between kernels while "
@@ -114,6 +146,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
                  "length",
         drain.cycles,
         Ms(drain.cycle_ns),
+        spread,
         Ms(drain.host_ns),
         Ms(drain.gpu_ns),
         Ms(std::max(drain.host_ns, drain.gpu_ns)),

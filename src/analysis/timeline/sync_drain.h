@@ -1,12 +1,12 @@
-// The GPU idle a repeated draining wait causes after its round trip (docs/metrics.md, "Sync
-// drain"). A device or stream synchronization empties the launch queue: after it the GPU runs each
-// kernel as the host launches it and idles between them until the host is ahead again. A per-step
-// `loss.item()` costs that refill too, not only the round trip at its end. Per cycle (one wait's
-// end to the next wait's end on one host thread) the host needs H outside the wait and the GPU is
-// busy G: without the wait the cycle takes at least max(H, G), so at most C - max(H, G) of the
-// cycle comes back, and never more than the idle of it that the host caused. In a host-bound loop
-// (H >= G) that is the wait itself: it delays the next cycle's launches by its length. Two cycles
-// at least (a loop); with one, nothing.
+// The GPU idle a repeated draining wait costs (docs/metrics.md, "Sync drain"). A device or stream
+// synchronization empties the launch queue: after it the GPU runs each kernel as the host launches
+// it and idles between them until the host is ahead again. A per-step `loss.item()` costs that
+// refill, not only the round trip at its end. Per cycle (one wait's end to the next wait's end on
+// one host thread) the host needs H outside the wait and the GPU is busy G: without the wait the
+// cycle takes at least max(H, G), so at most C - max(H, G) of the cycle comes back, and never more
+// than the idle of it that the host caused before any other blocking call in the cycle (a
+// synchronous copy's own wait is that copy's doing). In a host-bound loop (H >= G) that is the
+// wait itself: it delays the next cycle's launches by its length.
 #pragma once
 
 #include <cstdint>
@@ -17,20 +17,30 @@
 
 namespace gpuperf::analysis {
 
+// A loop needs this many cycles (four waits): fewer say nothing of what the next pass's host
+// work would overlap.
+inline constexpr std::int64_t kMinDrainCycles = 3;
+
 struct DrainCost {
-  std::int64_t idle_ns = 0;  // summed over the cycles
-  std::int64_t cycles = 0;   // cycles that give some back
-  // Medians over those cycles: the cycle, the host's time outside the wait, the GPU's busy time.
+  std::int64_t idle_ns = 0;      // summed over the cycles; 0 without a loop
+  std::int64_t loop_cycles = 0;  // the cycles of the loop (kMinDrainCycles or more), else 0
+  std::int64_t cycles = 0;       // of them, the cycles that give some back
+  // Over those cycles: the cycle's median, shortest and longest, the host's median time outside
+  // the wait, the GPU's median busy time.
   std::int64_t cycle_ns = 0;
+  std::int64_t cycle_min_ns = 0;
+  std::int64_t cycle_max_ns = 0;
   std::int64_t host_ns = 0;
   std::int64_t gpu_ns = 0;
 };
 
 // `waits`: the blocking waits of one host thread, any order. `host_caused`: HostCausedIdle(idle),
-// computed once for all threads.
+// computed once for all threads. `other_waits`: the other blocking calls of that thread
+// (synchronous copies and memsets), merged.
 DrainCost DrainCostOf(const IdleAttribution& idle,
                       const std::vector<util::Interval>& host_caused,
-                      std::vector<util::Interval> waits);
+                      std::vector<util::Interval> waits,
+                      const std::vector<util::Interval>& other_waits = {});
 
 // The idle the host caused: round trips and the other gaps (not queued idle), merged.
 std::vector<util::Interval> HostCausedIdle(const IdleAttribution& idle);
