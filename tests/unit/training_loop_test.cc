@@ -3,6 +3,7 @@
 // beyond the first (LeadingOutliers), device allocations in the loop (device_alloc_churn) and
 // what counts as teardown, and the profiler options that inflate host time.
 #include "gpuperf/analyze.h"
+#include "gpuperf/import.h"
 
 #include <catch2/catch.hpp>
 
@@ -18,6 +19,7 @@
 #include "analysis/timeline/step_windows.h"
 #include "analysis/timeline/sync_drain.h"
 #include "analysis_builder.h"
+#include "corpus.h"
 
 using gpuperf::analysis::Analyze;
 using gpuperf::testing::TraceBuilder;
@@ -359,4 +361,25 @@ TEST_CASE("strided elementwise: PyTorch's non-vectorized path by kernel name, wi
   CHECK(strided.time_ns == 8 * kMs);
   CHECK(strided.kernels == 4);
   CHECK(strided.top_operators == std::vector<std::string>{"aten::copy_", "aten::mul"});
+}
+
+TEST_CASE("host close behind: the pre-roll shows how far ahead the unrecorded host ran",
+          "[diagnosis][host][corpus]") {
+  auto path =
+      gpuperf::testing::CorpusFile("kineto/tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz");
+  if (!path)
+    return;
+  auto trace = gpuperf::io::ImportTraceFile(*path);
+  REQUIRE(trace.ok());
+  auto r = Analyze(trace.value());
+  const auto& d = r.diagnosis;
+  REQUIRE(d.bound_speedup_same_launches);
+  CHECK(*d.bound_speedup_same_launches == Catch::Detail::Approx(1.06).margin(0.005));
+  bool said = false;
+  for (const std::string& line : d.support)
+    said = said || Contains(line,
+                            "at its start the GPU still had 13.7 ms of work the host had "
+                            "queued earlier (the pre-roll), against the 2.03 ms");
+  CHECK(said);
+  CHECK(Contains(r.headline, "1.06x if the kernels only get faster"));
 }

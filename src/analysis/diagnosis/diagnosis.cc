@@ -16,6 +16,7 @@
 #include "analysis/kernel/kernel_class.h"
 #include "analysis/kernel/readable_name.h"
 #include "analysis/predictions/amdahl.h"
+#include "analysis/predictions/preroll.h"
 #include "analysis/timeline/critical_time.h"
 #include "model/ceilings.h"
 #include "util/intervals.h"
@@ -691,6 +692,19 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
               trace, context.shapes_recorded, "the host time that holds the gain beyond the waits");
           !overhead.empty())
         d.support.push_back(overhead);
+      // Work from before the recording still queued at its start: unrecorded, the host ran at
+      // least that far ahead of the GPU, many times the lead it keeps while recorded.
+      if (const auto& pre = r.predictions.preroll;
+          pre && IsOrphanPreRoll(*pre) && pre->gpu_ns > 2 * cap->waits_ns)
+        d.support.push_back(fmt::format(
+            "Before the recording the host ran further ahead: at its start the GPU still had "
+            "{} of work the host had queued earlier (the pre-roll), against the {} the host "
+            "waits for the GPU while recorded; the recorded host is the slower one, which points "
+            "to the profiler's own work, so time the steps unprofiled before taking the {:.2f}x "
+            "as the limit (trace).",
+            Ms(pre->gpu_ns),
+            Ms(cap->waits_ns),
+            *d.bound_speedup_same_launches));
     }
   }
   if (d.dominant_kind == "idle")

@@ -141,12 +141,12 @@ std::optional<report::Finding> DeviceAllocChurnRule(const RuleInput& in) {
                           : std::string());
   f.summary = fmt::format(
       "{} device allocations and {} frees outside one-time work took {} of host time, {} of it "
-      "with no GPU work running (trace): each cudaMalloc goes to the driver and each cudaFree "
-      "synchronizes the device.{}",
+      "with no GPU work running (trace): each cudaMalloc goes to the driver{}.{}",
       loop_allocs,
       loop_frees,
       Ms(host_ns),
       Ms(idle_ns),
+      loop_frees > 0 ? " and each cudaFree synchronizes the device" : "",
       leak);
   f.advice =
       "Allocate the buffers once, outside the loop, and reuse them; or use the stream-ordered "

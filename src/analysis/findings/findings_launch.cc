@@ -207,6 +207,16 @@ std::optional<report::Finding> GpuIdleRule(const RuleInput& in) {
         Percent(static_cast<double>(in.idle->idle_ns),
                 static_cast<double>(in.idle->steady_window_ns)),
         Ms(in.idle->edge_ns));
+  // A span idle mostly in what the diagnosis leaves out (a start-up, one-time work) while its
+  // steady state is not: information about those parts, not a warning about the steady state.
+  if (in.idle && in.idle->steady_window_ns > 0 &&
+      Percent(static_cast<double>(in.idle->idle_ns),
+              static_cast<double>(in.idle->steady_window_ns)) < kIdleDominantPercent) {
+    f.severity = "info";
+    f.summary +=
+        " The steady-state window is not mostly idle: the span's idle lies in the one-time "
+        "work and start-up the diagnosis leaves out.";
+  }
   f.advice =
       "Kernel tuning cannot recover idle time. Hypotheses: host-bound launching, "
       "synchronization or communication waits; the gpu_gaps, sync_api and launch_overhead "

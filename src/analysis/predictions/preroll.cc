@@ -241,8 +241,9 @@ std::string PreRollWhat(const report::PreRollSummary& p) {
         lead_in.empty() ? "" : "; and ",
         p.warmup_steps,
         p.warmup_step,
-        lead_in.empty() ? fmt::format("their {} GPU activities", p.activities)
-                        : fmt::format("{} GPU activities in all", p.activities),
+        lead_in.empty()
+            ? fmt::format("their {} GPU activities", p.activities)
+            : fmt::format("{} GPU activities left out, the start-up's included", p.activities),
         Ms(p.warmup_step_wall_ns),
         Ms(p.other_steps_median_ns));
   return fmt::format(
@@ -252,8 +253,9 @@ std::string PreRollWhat(const report::PreRollSummary& p) {
       lead_in,
       lead_in.empty() ? "" : "; and ",
       p.warmup_step,
-      lead_in.empty() ? fmt::format("its {} GPU activities", p.activities)
-                      : fmt::format("{} GPU activities in all", p.activities),
+      lead_in.empty()
+          ? fmt::format("its {} GPU activities", p.activities)
+          : fmt::format("{} GPU activities left out, the start-up's included", p.activities),
       Ms(p.warmup_step_wall_ns),
       Ms(p.other_steps_median_ns));
 }
