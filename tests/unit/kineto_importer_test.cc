@@ -222,7 +222,8 @@ TEST_CASE("Kineto 2021: computeProperties, old category names, string tids", "[k
           "maxThreadsPerMultiProcessor": 2048}],
         "traceEvents": [
          {"ph": "X", "cat": "Operator", "name": "aten::conv2d", "pid": 67844, "tid": "4093687616",
-          "ts": 10, "dur": 9, "args": {"Input dims": [[32, 3, 224, 224]], "external id": 8}},
+          "ts": 10, "dur": 9, "args": {"Input dims": [[32, 3, 224, 224]], "external id": 8,
+          "Call stack": "train.py(12): step;train.py(40): <module>"}},
          {"ph": "X", "cat": "Runtime", "name": "cudaLaunchKernel", "pid": 67844,
           "tid": "4093687616", "ts": 11, "dur": 2, "args": {"correlation": 60032}},
          {"ph": "X", "cat": "Kernel", "name": "wgrad", "pid": 0, "tid": "stream 7", "ts": 20,
@@ -234,6 +235,8 @@ TEST_CASE("Kineto 2021: computeProperties, old category names, string tids", "[k
          {"ph": "s", "id": 60032, "pid": 67844, "tid": 4093687616, "ts": 11, "cat": "async",
           "name": "launch"}]})j");
   REQUIRE(trace.devices.size() == 1);
+  // with_stack of 2021: a "Call stack" arg on the ops, no python_function events.
+  CHECK(trace.metadata.properties["with_stack"] == "1");
   CHECK(trace.devices[0].compute_major == 7);
   CHECK(trace.devices[0].sm_count == 80);
   CHECK(trace.devices[0].max_threads_per_sm == 2048);

@@ -48,6 +48,7 @@ constexpr KeyName kArgKeys[] = {
     {"Sequence number", Field::kArgSequence},
     {"Fwd thread id", Field::kArgFwdThread},
     {"nvtx domain", Field::kArgNvtxDomain},
+    {"Call stack", Field::kArgCallStack},
 };
 
 template <std::size_t N>

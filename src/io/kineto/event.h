@@ -46,6 +46,7 @@ enum class Field : std::uint8_t {
   kArgSequence,        // "Sequence number" (cpu_op: autograd forward/backward link)
   kArgFwdThread,       // "Fwd thread id" (cpu_op: > 0 on backward ops)
   kArgNvtxDomain,      // "nvtx domain" (user_annotation written by gpuperf baseline: an NVTX range)
+  kArgCallStack,       // "Call stack" (cpu_op, 2021-era with_stack: the Python stack as text)
   kCount,
 };
 

@@ -264,6 +264,10 @@ void EventMapper::MapHostOp(const Event& event, TimeNs start, TimeNs end) {
     op.concrete_inputs = Intern(event.Text(Field::kArgConcreteInputs));
   op.sequence = IntOr(event, Field::kArgSequence, kNoId);
   op.fwd_thread = IntOr(event, Field::kArgFwdThread, kNoId);
+  // 2021-era with_stack writes each op's Python stack as an arg, not as python_function events:
+  // the profiler option is what the diagnosis needs (its per-op cost inflates host time).
+  if (event.Has(Field::kArgCallStack))
+    trace_->metadata.properties.try_emplace("with_stack", "1");
   trace_->host_ops.push_back(op);
 }
 
