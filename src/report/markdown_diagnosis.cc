@@ -161,7 +161,9 @@ void AppendDiagnosis(std::string& out,
     out += fmt::format("**Secondary: {}** ({}; the {} phase of this window).\n\n",
                        ClassLabel(s),
                        StatusText(s),
-                       s.dominant_kind == "idle" ? "idle" : "GPU");
+                       s.dominant_kind == "idle"   ? "idle"
+                       : s.dominant_kind == "copy" ? "copy"
+                                                   : "GPU");
     item("Dominant", DominantText(s, options));
     item("Next experiment", s.next_experiment);
     item("Falsified by", s.falsified_by);

@@ -383,3 +383,51 @@ TEST_CASE("host close behind: the pre-roll shows how far ahead the unrecorded ho
   CHECK(said);
   CHECK(Contains(r.headline, "1.06x if the kernels only get faster"));
 }
+
+TEST_CASE("copy phase: pageable copies beside an idle phase get their own ranked statement",
+          "[diagnosis][transfer]") {
+  // On an H100 (PCIe Gen5, 64 GB/s each way): a loop of 20 short kernels 2 ms apart (launch
+  // gaps), then 4 pageable 64 MB copies at 8 GB/s (8.39 ms each) and 2 pinned 64 MB copies at
+  // 50 GB/s (1.34 ms each), all on the host's thread.
+  TraceBuilder b;
+  model::Device device;
+  device.id = 0;
+  device.name = "NVIDIA H100 80GB HBM3";
+  device.compute_major = 9;
+  device.sm_count = 132;
+  b.trace.devices.push_back(device);
+  std::int64_t t = 0, correlation = 1;
+  for (int i = 0; i < 20; ++i, t += 2 * kMs) {
+    b.Api("cudaLaunchKernel", t, t + 20 * kUs, correlation);
+    b.Kernel("tiny", t + 30 * kUs, t + 40 * kUs, correlation++);
+  }
+  constexpr std::int64_t kBytes = 64 << 20;
+  auto copy = [&](model::MemoryKind host, std::int64_t length) {
+    b.Api("cudaMemcpy", t, t + length + 20 * kUs, correlation);
+    b.Memcpy(
+        model::CopyKind::kHtoD, t + 10 * kUs, t + 10 * kUs + length, kBytes, correlation++, host);
+    t += length + 40 * kUs;
+  };
+  for (int i = 0; i < 4; ++i)
+    copy(model::MemoryKind::kPageable, kBytes * 1'000'000'000 / (8'000'000'000LL));
+  for (int i = 0; i < 2; ++i)
+    copy(model::MemoryKind::kPinned, kBytes * 1'000'000'000 / (50'000'000'000LL));
+  auto r = Analyze(b.trace);
+  const auto& d = r.diagnosis;
+  INFO(r.headline);
+  // The idle (launch) phase and the copy phase are both statements; the larger bound leads.
+  const gpuperf::report::Diagnosis* copies =
+      d.bottleneck == "transfer_bound" ? &d
+      : !d.secondary.empty() && d.secondary.front().bottleneck == "transfer_bound"
+          ? &d.secondary.front()
+          : nullptr;
+  REQUIRE(copies);
+  CHECK(Contains(copies->next_experiment, "Pin the host buffers of the pageable copies"));
+  CHECK(Contains(copies->next_experiment,
+                 "at the rate this trace's own pinned copies reach, measured"));
+  // 4 copies of 8.39 ms would take 1.34 ms each pinned: 28.2 ms less.
+  const double window = static_cast<double>(t - 40 * kUs) / 1e6;
+  REQUIRE(copies->bound_speedup);
+  CHECK(*copies->bound_speedup ==
+        Catch::Detail::Approx(window / (window - 4 * (8.389 - 1.342))).epsilon(0.01));
+}

@@ -439,7 +439,9 @@ void RankStatements(report::Diagnosis& d) {
       "Ranked first: its bound ({:.2f}x) is larger than that of the {} phase's statement "
       "({:.2f}x, {}), which follows as the secondary.",
       *secondary_bound,
-      s.dominant_kind == "idle" ? "idle" : "GPU",
+      s.dominant_kind == "idle"   ? "idle"
+      : s.dominant_kind == "copy" ? "copy"
+                                  : "GPU",
       main_bound,
       s.bottleneck));
 }
@@ -707,14 +709,25 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
             *d.bound_speedup_same_launches));
     }
   }
-  if (d.dominant_kind == "idle")
+  if (d.dominant_kind == "idle") {
     d.secondary = SecondaryGpuStatement(trace, index, d, r, compute, SteadyWall(r, idle), context);
-  else if (has_timeline && idle.has_api_calls && !d.bottleneck.empty() &&
-           (idle_share >= kSecondaryIdleShare ||
-            LargestWaitBound(r) >
-                std::min(d.bound_speedup_at_2x.value_or(d.bound_speedup.value_or(1.0)),
-                         kMaterialWaitBound)))
+    // Without a GPU phase to diagnose, copies that hold the triage's share get their statement.
+    if (d.secondary.empty() && has_timeline)
+      d.secondary = SecondaryTransferStatement(trace,
+                                               d,
+                                               r,
+                                               transfer,
+                                               kSecondaryIdleShare,
+                                               SteadyWall(r, idle),
+                                               steady.exposed_memcpy_ns,
+                                               context);
+  } else if (has_timeline && idle.has_api_calls && !d.bottleneck.empty() &&
+             (idle_share >= kSecondaryIdleShare ||
+              LargestWaitBound(r) >
+                  std::min(d.bound_speedup_at_2x.value_or(d.bound_speedup.value_or(1.0)),
+                           kMaterialWaitBound))) {
     d.secondary = SecondaryIdleStatement(trace, d, r, idle, context);
+  }
   RankStatements(d);
   // Facts of the whole window go with the statement ranked first.
   AddPhase(d, trace, r);

@@ -76,6 +76,19 @@ bool InitializationStep(report::Diagnosis& d,
                         const report::AnalysisReport& r,
                         const IdleAttribution& idle);
 
+// The copies of a window whose main statement is its idle time and which has no GPU phase to
+// diagnose, when their exposed time holds `triage_share` of the window: their own statement
+// (transfer-bound, with the pinned-buffer bound as evidence), so that the ranking weighs them
+// against the idle phase's (the H200 sample workload: pageable copies beside 20000 launches).
+std::vector<report::Diagnosis> SecondaryTransferStatement(const model::Trace& trace,
+                                                          const report::Diagnosis& main,
+                                                          const report::AnalysisReport& r,
+                                                          double transfer,
+                                                          double triage_share,
+                                                          std::int64_t window_ns,
+                                                          std::int64_t exposed_copy_ns,
+                                                          const ExperimentContext& base);
+
 // The framework view in the diagnosis (diagnosis_framework.cc). A kernel is a collective when
 // most of its time is in the communication category.
 bool IsCollective(const report::AnalysisReport& r, const std::string& kernel);
