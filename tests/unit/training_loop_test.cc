@@ -257,7 +257,8 @@ TEST_CASE("device allocations in the loop: churn, leaks, and a framework's cachi
   TraceBuilder startup = AllocatingLoop(10, true, "scale_kernel");
   for (int i = 0; i < 3; ++i)
     startup.Api("cudaMalloc", 2 * kMs + 100 * kUs * i, 2 * kMs + 100 * kUs * i + 50 * kUs);
-  f = FindingOf(Analyze(startup.trace), "device_alloc_churn");
+  auto startup_report = Analyze(startup.trace);  // the finding points into it
+  f = FindingOf(startup_report, "device_alloc_churn");
   REQUIRE(f);
   CHECK(!Contains(f->summary, "never freed"));
 
