@@ -65,6 +65,17 @@ class TraceBuilder {
     return trace.activities.back();
   }
 
+  // Device 0, an NVIDIA GPU of compute capability major.0 (its datasheet entry by name).
+  model::Device& Gpu(const std::string& name, std::int32_t major, std::int32_t sm_count) {
+    model::Device d;
+    d.id = 0;
+    d.name = name;
+    d.compute_major = major;
+    d.sm_count = sm_count;
+    trace.devices.push_back(d);
+    return trace.devices.back();
+  }
+
   model::ApiCall& Api(const std::string& name,
                       model::TimeNs start,
                       model::TimeNs end,

@@ -727,12 +727,7 @@ TEST_CASE("class peers: compute-bound GEMMs of similar time are one statement at
   // both, each at its floor (1.25x faster locally).
   auto build = [](bool counters_on_b) {
     TraceBuilder b;
-    model::Device device;
-    device.id = 0;
-    device.name = "NVIDIA H100 80GB HBM3";
-    device.compute_major = 9;
-    device.sm_count = 132;
-    b.trace.devices.push_back(device);
+    b.Gpu("NVIDIA H100 80GB HBM3", 9, 132);
     std::int64_t t = 200 * kUs;
     int id = 0;
     for (int i = 0; i < 4; ++i) {

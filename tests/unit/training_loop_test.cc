@@ -391,12 +391,7 @@ TEST_CASE("copy phase: pageable copies beside an idle phase get their own ranked
   // gaps), then 4 pageable 64 MB copies at 8 GB/s (8.39 ms each) and 2 pinned 64 MB copies at
   // 50 GB/s (1.34 ms each), all on the host's thread.
   TraceBuilder b;
-  model::Device device;
-  device.id = 0;
-  device.name = "NVIDIA H100 80GB HBM3";
-  device.compute_major = 9;
-  device.sm_count = 132;
-  b.trace.devices.push_back(device);
+  b.Gpu("NVIDIA H100 80GB HBM3", 9, 132);
   std::int64_t t = 0, correlation = 1;
   for (int i = 0; i < 20; ++i, t += 2 * kMs) {
     b.Api("cudaLaunchKernel", t, t + 20 * kUs, correlation);

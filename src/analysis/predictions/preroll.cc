@@ -231,6 +231,13 @@ std::string PreRollWhat(const report::PreRollSummary& p) {
           : "";
   if (p.warmup_step.empty())
     return fmt::format("{}, with {} GPU activities", lead_in, p.activities);
+  // The warm-up steps' activities, and the start-up's with them when it is left out too.
+  std::string activities =
+      !lead_in.empty()
+          ? fmt::format("{} GPU activities left out, the start-up's included", p.activities)
+      : p.warmup_steps > 1 ? fmt::format("their {} GPU activities", p.activities)
+                           : fmt::format("its {} GPU activities", p.activities);
+  std::string_view then = lead_in.empty() ? "" : "; and ";
   if (p.warmup_steps > 1)
     return fmt::format(
         "{}{}the first {} steps, {}, with {}: outliers, each against the steps after it, {} "
@@ -238,12 +245,10 @@ std::string PreRollWhat(const report::PreRollSummary& p) {
         "lazy loading, allocator growth, autotuning, profiler start-up), not part of the steady "
         "state",
         lead_in,
-        lead_in.empty() ? "" : "; and ",
+        then,
         p.warmup_steps,
         p.warmup_step,
-        lead_in.empty()
-            ? fmt::format("their {} GPU activities", p.activities)
-            : fmt::format("{} GPU activities left out, the start-up's included", p.activities),
+        activities,
         Ms(p.warmup_step_wall_ns),
         Ms(p.other_steps_median_ns));
   return fmt::format(
@@ -251,11 +256,9 @@ std::string PreRollWhat(const report::PreRollSummary& p) {
       "(the first profiled step pays for warm-up, profiler start-up or a one-time stall), not "
       "part of the steady state",
       lead_in,
-      lead_in.empty() ? "" : "; and ",
+      then,
       p.warmup_step,
-      lead_in.empty()
-          ? fmt::format("its {} GPU activities", p.activities)
-          : fmt::format("{} GPU activities left out, the start-up's included", p.activities),
+      activities,
       Ms(p.warmup_step_wall_ns),
       Ms(p.other_steps_median_ns));
 }

@@ -41,7 +41,7 @@ struct PreRoll {
   // start, when it is at least kPreRollMinShare of the window; every activity that starts in the
   // left-out part is left out with it, as for a warm-up step.
   std::int64_t lead_in_ns = 0;
-  std::string first_step;       // the first step's name, with lead_in_ns
+  std::string first_step;  // the first step's name, with lead_in_ns
   // Of lead_in_ns: the longest stretch the trace records nothing in, from the window's start
   // (report::PreRollSummary).
   std::int64_t lead_in_unrecorded_ns = 0;
