@@ -61,9 +61,11 @@ TEST_CASE("sync drain: a per-cycle wait costs the refill idle when the host woul
   // Without the waits a cycle takes max(6, 8) = 8 ms: 2 ms of each of the three cycles come back.
   CHECK(cost.cycles == 3);
   CHECK(cost.idle_ns == 6 * kMs);
-  CHECK(cost.cycle_ns == 10 * kMs);
-  CHECK(cost.host_ns == 6 * kMs);
-  CHECK(cost.gpu_ns == 8 * kMs);
+  CHECK(cost.cycle_ns == 30 * kMs);  // sums over the three cycles
+  CHECK(cost.host_ns == 18 * kMs);
+  CHECK(cost.gpu_ns == 24 * kMs);
+  CHECK(cost.floor_ns == 24 * kMs);
+  CHECK(cost.refill_cycles == 3);
 
   SECTION("a host-bound loop: each wait costs its own length, not the cycle's idle") {
     analysis::IdleAttribution slow;
@@ -75,8 +77,28 @@ TEST_CASE("sync drain: a per-cycle wait costs the refill idle when the host woul
     }
     analysis::DrainCost host_bound =
         analysis::DrainCostOf(slow, analysis::HostCausedIdle(slow), short_waits);
-    CHECK(host_bound.idle_ns == 3 * kMs);  // 10 - max(9, 3) = 1 ms a cycle
-    CHECK(host_bound.host_ns == 9 * kMs);
+    // 10 - max(9, 3) = 1 ms a cycle; the GPU works through the last wait, which delays no
+    // cycle after it: that cycle takes at least 9 + 1 ms and gives nothing back.
+    CHECK(host_bound.idle_ns == 2 * kMs);
+    CHECK(host_bound.host_ns == 18 * kMs);
+    CHECK(host_bound.refill_cycles == 0);
+  }
+  SECTION("the last wait: the GPU work still running during it follows the host's part") {
+    // As in the host-bound loop, but the GPU stays busy through the whole last wait: its
+    // cycle gives nothing back (the wait covers GPU work, and no cycle follows to start earlier).
+    analysis::IdleAttribution slow;
+    std::vector<gpuperf::util::Interval> short_waits;
+    for (int i = 0; i < 4; ++i) {
+      std::int64_t end = (i + 1) * 10 * kMs;
+      short_waits.push_back({end - 1 * kMs, end});
+      if (i < 2)
+        slow.other_gaps.push_back({end, end + 7 * kMs});
+      else if (i == 2)  // the last cycle: idle early, busy from 2 ms before the wait to its end
+        slow.other_gaps.push_back({end, end + 7 * kMs - 1 * kMs});
+    }
+    auto last = analysis::DrainCostOf(slow, analysis::HostCausedIdle(slow), short_waits);
+    CHECK(last.cycles == 2);
+    CHECK(last.idle_ns == 2 * kMs);
   }
   SECTION("two cycles are no loop") {
     waits.resize(3);

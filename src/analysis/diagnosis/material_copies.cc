@@ -82,6 +82,27 @@ struct PinnedRate {
   std::int64_t time_ns = 0;
 };
 
+// Host time the trace spends pinning and unpinning memory (cudaHostAlloc, cudaMallocHost,
+// cudaHostRegister and their frees), each call once: what pinning costs, once per buffer.
+bool PinningApi(std::string_view name) {
+  name = StripVersionSuffix(name);
+  return ContainsNoCase(name, "HostAlloc") || ContainsNoCase(name, "MallocHost") ||
+         ContainsNoCase(name, "HostRegister") || ContainsNoCase(name, "FreeHost") ||
+         ContainsNoCase(name, "HostUnregister");
+}
+
+std::int64_t PinningCostNs(const model::Trace& trace) {
+  CachedNamePredicate pinning(trace, PinningApi);
+  std::set<std::int64_t> seen;
+  std::int64_t ns = 0;
+  for (const model::ApiCall& c : trace.api_calls) {
+    if (!pinning(c.name) || (c.correlation != model::kNoId && !seen.insert(c.correlation).second))
+      continue;
+    ns += c.duration_ns();
+  }
+  return ns;
+}
+
 PinnedRate MeasuredPinnedRate(const model::Trace& trace) {
   PinnedRate out;
   for (const model::GpuActivity& a : trace.activities) {
@@ -141,13 +162,14 @@ PinnedSaving PinnedBound(const model::Trace& trace,
           AmdahlLimit(static_cast<double>(measured_saved) / static_cast<double>(window_ns)));
     }
   }
+  const std::int64_t pinning_ns = PinningCostNs(trace);
   out.text = fmt::format(
       " {} of them ({}, {}) have a pageable host side, which the runtime stages through a pinned "
       "buffer: they move at {}/s. The host link's peak is {}/s each way ({}); with pinned host "
       "buffers (cudaHostAlloc or cudaHostRegister, tensor.pin_memory()), allocated once outside "
       "the loop since pinning memory is slow, they would take at most {} less at that peak: at "
       "most {:.2f}x (Amdahl; the datasheet peak, which copies do not reach, so an upper "
-      "bound).{}",
+      "bound).{}{}",
       p->copies,
       util::FormatBytes(static_cast<double>(p->bytes)),
       Ms(p->time_ns),
@@ -156,7 +178,13 @@ PinnedSaving PinnedBound(const model::Trace& trace,
       p->link,
       Ms(saved),
       AmdahlLimit(static_cast<double>(saved) / static_cast<double>(window_ns)),
-      measured);
+      measured,
+      pinning_ns > 0
+          ? fmt::format(" Pinning is not free: this trace's own pinning and unpinning calls "
+                        "took {} of host time (one-time work, outside the window), which the "
+                        "gain pays back only over enough reuse of the buffers (trace).",
+                        Ms(pinning_ns))
+          : std::string());
   return out;
 }
 

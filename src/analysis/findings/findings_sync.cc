@@ -127,17 +127,16 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
         drain.loop_cycles);
   } else if (drain.loop_cycles > 0) {
     f.gpu_idle_caused_ns = drain.idle_ns;
-    bool refill = drain.host_ns < drain.gpu_ns;
-    std::string spread =
-        drain.cycle_max_ns > 2 * drain.cycle_min_ns
-            ? fmt::format(", {} to {}", Ms(drain.cycle_min_ns), Ms(drain.cycle_max_ns))
-            : std::string();
+    // Refill: in most cycles the host needs less than the GPU and would stay ahead.
+    bool refill = 2 * drain.refill_cycles > drain.cycles;
     f.summary = fmt::format(
-        "{} device or stream synchronizations held host threads for {} in total. {}: over {} "
-        "cycles from one wait's end to the next (median {}{}) the host needs {} outside the "
-        "waits and the GPU {} of work, so without the waits a cycle takes at least {}; they "
-        "cost {} of GPU idle time, {}, before any synchronous copy or free in the cycle (trace): "
-        "only that can come back. The rows give each wait's own round trip.",
+        "{} device or stream synchronizations held host threads for {} in total. {}: over the {} "
+        "cycles from one wait's end to the next that give time back ({} in all, {} to {} each; "
+        "{} of them with the host faster than the GPU), the host needs {} outside the waits and "
+        "the GPU {} of work, and without the waits each cycle takes at least the longer of the "
+        "two (after the last wait, the host's part and then the GPU work still running), {} in "
+        "all; they cost {} of GPU idle time, {}, before any synchronous copy or free in the "
+        "cycle (trace): only that can come back. The rows give each wait's own round trip.",
         count,
         Ms(time_ns),
         refill ? "Each empties the launch queue, and the GPU then idles between kernels while "
@@ -146,10 +145,12 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
                  "length",
         drain.cycles,
         Ms(drain.cycle_ns),
-        spread,
+        Ms(drain.cycle_min_ns),
+        Ms(drain.cycle_max_ns),
+        drain.refill_cycles,
         Ms(drain.host_ns),
         Ms(drain.gpu_ns),
-        Ms(std::max(drain.host_ns, drain.gpu_ns)),
+        Ms(drain.floor_ns),
         Ms(drain.idle_ns),
         refill ? "round trips and refills"
                : "at most each wait's length and the idle of its cycle");

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "analysis/core/statistics.h"
-
 namespace gpuperf::analysis {
 
 std::vector<util::Interval> HostCausedIdle(const IdleAttribution& idle) {
@@ -20,7 +18,6 @@ DrainCost DrainCostOf(const IdleAttribution& idle,
   std::sort(waits.begin(), waits.end(), [](const util::Interval& a, const util::Interval& b) {
     return a.end < b.end;
   });
-  std::vector<double> cycles, hosts, gpus;
   std::int64_t considered = 0;
   for (std::size_t i = 1; i < waits.size(); ++i) {
     std::int64_t from = waits[i - 1].end, to = waits[i].end;
@@ -29,10 +26,20 @@ DrainCost DrainCostOf(const IdleAttribution& idle,
       continue;  // overlapping waits: no cycle between them
     ++considered;
     std::int64_t cycle = to - from;
+    auto idle_in = [&](std::int64_t start, std::int64_t end) {
+      return util::CoveredLength(caused, start, end) +
+             util::CoveredLength(idle.queued_gaps_at, start, end);
+    };
     // Time that is neither idle nor queued counts as busy: one-time work left out of the
     // attribution counts so too, which only lowers the credit.
-    std::int64_t gpu = cycle - util::CoveredLength(caused, from, to) -
-                       util::CoveredLength(idle.queued_gaps_at, from, to);
+    std::int64_t gpu = cycle - idle_in(from, to);
+    std::int64_t floor = std::max(host, gpu);
+    // The last wait of a host-bound loop: the GPU work running during it trails the host's
+    // launches and no next cycle overlaps it (with the GPU the slower, it is in G already).
+    if (i + 1 == waits.size() && host >= gpu) {
+      std::int64_t wait = waits[i].end - std::max(waits[i].start, from);
+      floor = std::max(floor, host + wait - idle_in(std::max(waits[i].start, from), to));
+    }
     // Idle after another blocking call in the cycle is that call's doing.
     std::int64_t credit_end = to;
     auto other = std::upper_bound(
@@ -41,26 +48,22 @@ DrainCost DrainCostOf(const IdleAttribution& idle,
         });
     if (other != other_waits.end() && other->start < to)
       credit_end = std::max(from, other->start);
-    std::int64_t back =
-        std::min(util::CoveredLength(caused, from, credit_end), cycle - std::max(host, gpu));
+    std::int64_t back = std::min(util::CoveredLength(caused, from, credit_end), cycle - floor);
     if (back <= 0)
       continue;
     out.idle_ns += back;
-    cycles.push_back(static_cast<double>(cycle));
-    hosts.push_back(static_cast<double>(host));
-    gpus.push_back(static_cast<double>(gpu));
+    ++out.cycles;
+    out.cycle_ns += cycle;
+    out.host_ns += host;
+    out.gpu_ns += gpu;
+    out.floor_ns += floor;
+    out.refill_cycles += host < gpu ? 1 : 0;
+    out.cycle_min_ns = out.cycles == 1 ? cycle : std::min(out.cycle_min_ns, cycle);
+    out.cycle_max_ns = std::max(out.cycle_max_ns, cycle);
   }
   if (considered < kMinDrainCycles)
     return DrainCost{};
   out.loop_cycles = considered;
-  out.cycles = static_cast<std::int64_t>(cycles.size());
-  if (out.cycles > 0) {
-    out.cycle_ns = static_cast<std::int64_t>(Median(cycles));
-    out.cycle_min_ns = static_cast<std::int64_t>(*std::min_element(cycles.begin(), cycles.end()));
-    out.cycle_max_ns = static_cast<std::int64_t>(*std::max_element(cycles.begin(), cycles.end()));
-    out.host_ns = static_cast<std::int64_t>(Median(hosts));
-    out.gpu_ns = static_cast<std::int64_t>(Median(gpus));
-  }
   return out;
 }
 

@@ -6,7 +6,9 @@
 // cycle takes at least max(H, G), so at most C - max(H, G) of the cycle comes back, and never more
 // than the idle of it that the host caused before any other blocking call in the cycle (a
 // synchronous copy's own wait is that copy's doing). In a host-bound loop (H >= G) that is the
-// wait itself: it delays the next cycle's launches by its length.
+// wait itself: it delays the next cycle's launches by its length. The last wait of a host-bound
+// loop delays no next cycle: the GPU work still running during it trails the host's part, so
+// its cycle takes at least H plus that work.
 #pragma once
 
 #include <cstdint>
@@ -25,13 +27,18 @@ struct DrainCost {
   std::int64_t idle_ns = 0;      // summed over the cycles; 0 without a loop
   std::int64_t loop_cycles = 0;  // the cycles of the loop (kMinDrainCycles or more), else 0
   std::int64_t cycles = 0;       // of them, the cycles that give some back
-  // Over those cycles: the cycle's median, shortest and longest, the host's median time outside
-  // the wait, the GPU's median busy time.
+  // Summed over those cycles (sums, not medians: a loop's cycles can come in unlike kinds, and
+  // a median of each figure would describe no cycle): their wall, the host's time outside the
+  // waits, the GPU's busy time, and the least each would take without the waits.
   std::int64_t cycle_ns = 0;
-  std::int64_t cycle_min_ns = 0;
-  std::int64_t cycle_max_ns = 0;
   std::int64_t host_ns = 0;
   std::int64_t gpu_ns = 0;
+  std::int64_t floor_ns = 0;
+  std::int64_t cycle_min_ns = 0;
+  std::int64_t cycle_max_ns = 0;
+  // Of those cycles, the ones where the host needs less time than the GPU: it would stay ahead,
+  // and the idle while it refills the drained queue is the wait's doing.
+  std::int64_t refill_cycles = 0;
 };
 
 // `waits`: the blocking waits of one host thread, any order. `host_caused`: HostCausedIdle(idle),
