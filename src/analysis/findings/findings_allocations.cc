@@ -97,7 +97,9 @@ std::optional<report::Finding> DeviceAllocChurnRule(const RuleInput& in) {
   // calls: a trace records no addresses to pair them by.
   std::int64_t unfreed = caching_allocator ? 0 : std::max<std::int64_t>(0, all_allocs - all_frees);
   std::int64_t live_at_middle = 0;
-  if (unfreed > 0 && !trace.activities.empty()) {
+  if (trace.activities.empty())
+    unfreed = 0;  // no GPU span to say that they pile up in
+  if (unfreed > 0) {
     std::int64_t first = trace.activities.front().start_ns, last = trace.activities.front().end_ns;
     for (const model::GpuActivity& a : trace.activities) {
       first = std::min(first, a.start_ns);
