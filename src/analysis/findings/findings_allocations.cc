@@ -48,17 +48,18 @@ bool CachingAllocator(const model::Trace& trace) {
 
 std::optional<report::Finding> DeviceAllocChurnRule(const RuleInput& in) {
   const model::Trace& trace = in.trace;
+  // One lookup for the many calls that are neither, a second only for those that are.
+  CachedNamePredicate is_memory(
+      trace, [](std::string_view n) { return IsDeviceAllocApi(n) || IsDeviceFreeApi(n); });
   CachedNamePredicate is_alloc(trace, IsDeviceAllocApi);
-  CachedNamePredicate is_free(trace, IsDeviceFreeApi);
   std::vector<AllocCall> loop_calls;
   std::int64_t loop_allocs = 0, loop_frees = 0, all_allocs = 0, all_frees = 0;
   std::vector<std::pair<std::int64_t, int>> live_changes;  // (time, +1 allocation / -1 free)
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
     const model::ApiCall& c = trace.api_calls[i];
-    bool alloc = is_alloc(c.name);
-    bool release = !alloc && is_free(c.name);
-    if ((!alloc && !release) || !in.index.IsPrimary(i))
+    if (!is_memory(c.name) || !in.index.IsPrimary(i))
       continue;
+    bool alloc = is_alloc(c.name);
     std::string_view name = trace.Name(c.name);
     if (StreamOrdered(name))
       continue;  // the pool allocator: what the advice proposes
