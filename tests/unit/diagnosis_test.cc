@@ -253,6 +253,17 @@ TEST_CASE("diagnosis: a synchronize-every-kernel loop is sync-bound", "[diagnosi
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup == Approx(1.0 / (1.0 - 6'600.0 / 9'600.0)));
   CHECK(d.next_experiment.find("synchronization") != std::string::npos);
+  // Recorded with Python stacks: the host time between the waits is profiled host time.
+  b.trace.metadata.properties["with_stack"] = "1";
+  report::Diagnosis profiled = Analyze(b.trace).diagnosis;
+  REQUIRE(profiled.bottleneck == "sync_bound");
+  bool said = false;
+  for (const std::string& line : profiled.support)
+    said = said || line.find(
+                       "recorded with Python stacks (with_stack): the profiler's "
+                       "per-operator work inflates the host time between the waits that "
+                       "this bound rests on") != std::string::npos;
+  CHECK(said);
 }
 
 TEST_CASE("diagnosis: exposed copies are transfer-bound", "[diagnosis]") {

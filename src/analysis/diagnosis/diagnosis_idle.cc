@@ -327,6 +327,13 @@ void SetIdleClass(const model::Trace& trace,
       d.support.push_back(fmt::format("{} ({}, trace).", sync->summary, sync->id));
       subject = sync->subject;
     }
+    // The host's time between the waits sets how much of the idle they cost (sync_drain.h).
+    if (std::string overhead =
+            ProfilerOverheadText(trace,
+                                 context.shapes_recorded,
+                                 "the host time between the waits that this bound rests on");
+        !overhead.empty())
+      d.support.push_back(overhead);
   } else if (attributed == idle.launch_ns) {
     d.bottleneck = "launch_bound";
     d.support.push_back(fmt::format(
