@@ -176,12 +176,27 @@ TEST_CASE("optimizer lever: foreach kernels by name, fused=True, a fused optimiz
     REQUIRE(named);
     CHECK(named->subject == "the AdamW step");
     CHECK(Contains(named->experiment, "torch.optim.AdamW(params, ..., fused=True)"));
-    CHECK(Contains(named->basis, "launched inside Optimizer.step#AdamW operators"));
+    CHECK(Contains(named->basis, "the AdamW step's (its Optimizer.step#AdamW.step ranges"));
+  }
+  SECTION("the step as a user annotation, as most profilers record it") {
+    for (int i = 0; i < 10; ++i)
+      b.AddRange(model::RangeKind::kUserAnnotation,
+                 "Optimizer.step#SGD.step",
+                 i * 10 * kMs + 6 * kMs - kUs,
+                 i * 10 * kMs + 8 * kMs);
+    auto named = analysis::framework::UnfusedOptimizerLever(b.trace, {}, 0);
+    REQUIRE(named);
+    CHECK(named->subject == "the SGD step");
+    CHECK(named->time_ns == 20 * kMs);
   }
   SECTION("a fused optimizer by its class or its kernels proposes nothing") {
     TraceBuilder apex = Loop(kForeachAdd, kForeachSqrt);
     apex.Op("Optimizer.step#FusedAdam.step", 0, 100 * kMs);
     CHECK(!analysis::framework::UnfusedOptimizerLever(apex.trace, {}, 0));
+    TraceBuilder annotated = Loop(kForeachAdd, kForeachSqrt);
+    annotated.AddRange(
+        model::RangeKind::kUserAnnotation, "Optimizer.step#FusedAdam.step", 0, 100 * kMs);
+    CHECK(!analysis::framework::UnfusedOptimizerLever(annotated.trace, {}, 0));
     TraceBuilder fused =
         Loop(kForeachAdd, "void multi_tensor_apply_kernel<FusedAdamMathFunctor>()");
     CHECK(!analysis::framework::UnfusedOptimizerLever(fused.trace, {}, 0));

@@ -4,11 +4,9 @@
 
 #include <algorithm>
 #include <array>
-#include <limits>
 #include <set>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include "analysis/core/names.h"
@@ -61,45 +59,24 @@ bool InWindow(std::int64_t start_ns, util::Interval window) {
 std::optional<Lever> UnfusedOptimizerLever(const model::Trace& trace,
                                            util::Interval window,
                                            std::int64_t min_time_ns) {
-  // The optimizer steps on the host, and their class.
-  std::vector<util::Interval> steps;
+  // The optimizer's class, from its steps on the host (an operator, or as most profilers record
+  // it a user annotation): it names the change, and a fused class needs none.
   std::set<std::string> classes;
   CachedNamePredicate is_step(trace, IsOptimizerStep);
   for (const model::HostOp& op : trace.host_ops) {
-    if (!is_step(op.name))
-      continue;
-    steps.push_back({op.start_ns, op.end_ns});
-    classes.insert(std::string(OptimizerClass(trace.Name(op.name))));
+    if (is_step(op.name))
+      classes.insert(std::string(OptimizerClass(trace.Name(op.name))));
   }
-  bool by_operator = !steps.empty();
-  // A fused optimizer (apex's FusedAdam, a class named so) is what the lever would propose.
+  for (const model::Range& r : trace.ranges) {
+    if (r.kind == model::RangeKind::kUserAnnotation && is_step(r.name))
+      classes.insert(std::string(OptimizerClass(trace.Name(r.name))));
+  }
   for (const std::string& c : classes) {
     if (ContainsNoCase(c, "fused"))
-      return std::nullopt;
+      return std::nullopt;  // apex's FusedAdam, a class named so: what the lever would propose
   }
-  steps = util::MergeIntervals(std::move(steps));
-  std::unordered_set<std::int64_t> launched_in_steps;
-  if (by_operator) {
-    // Calls come in time-ordered runs: a cursor into the merged steps moves forward within a
-    // run and is found again by bisection where time goes back.
-    std::size_t at = 0;
-    std::int64_t previous = std::numeric_limits<std::int64_t>::min();
-    for (const model::ApiCall& call : trace.api_calls) {
-      if (call.correlation == model::kNoId)
-        continue;
-      if (call.start_ns < previous)
-        at = static_cast<std::size_t>(
-            std::partition_point(steps.begin(),
-                                 steps.end(),
-                                 [&](const util::Interval& s) { return s.end <= call.start_ns; }) -
-            steps.begin());
-      previous = call.start_ns;
-      while (at < steps.size() && steps[at].end <= call.start_ns)
-        ++at;
-      if (at < steps.size() && steps[at].start <= call.start_ns)
-        launched_in_steps.insert(call.correlation);
-    }
-  }
+  // The update's kernels by name: attributing launches to the step's time span costs a pass over
+  // every API call, and what the lever counts (the foreach passes) the names already say.
   std::int64_t time = 0, kernels = 0;
   std::set<model::NameId> passes;  // distinct foreach kernels: one per arithmetic operation
   bool fused_kernels = false;
@@ -110,13 +87,11 @@ std::optional<Lever> UnfusedOptimizerLever(const model::Trace& trace,
       continue;
     if (is_fused(a.name))
       fused_kernels = true;  // torch.optim's fused=True runs here already
-    bool update = is_update(a.name);
-    if (!(by_operator ? launched_in_steps.contains(a.correlation) : update))
+    if (!is_update(a.name))
       continue;
     time += a.duration_ns();
     ++kernels;
-    if (update)
-      passes.insert(a.name);
+    passes.insert(a.name);
   }
   if (fused_kernels || time < std::max<std::int64_t>(1, min_time_ns))
     return std::nullopt;
@@ -133,12 +108,15 @@ std::optional<Lever> UnfusedOptimizerLever(const model::Trace& trace,
                                              (1.0 - 1.0 / kFusedOptimizerAssumedSpeedup));
   lever.assumed_ns = lever.saved_ns;
   lever.assumed_local_speedup = kFusedOptimizerAssumedSpeedup;
-  std::string found =
-      by_operator
-          ? fmt::format("launched inside {} operators (trace)",
-                        optimizer.empty() ? "Optimizer.step" : "Optimizer.step#" + optimizer)
-          : "PyTorch foreach (multi_tensor_apply) kernels by their names, an optimizer's "
-            "foreach step in most programs (trace)";
+  std::string found = optimizer.empty()
+                          ? std::string(
+                                "PyTorch foreach (multi_tensor_apply) kernels by their names, an "
+                                "optimizer's foreach step in most programs (trace)")
+                          : fmt::format(
+                                "PyTorch foreach (multi_tensor_apply) kernels by their names, the "
+                                "{} step's (its Optimizer.step#{}.step ranges, trace)",
+                                optimizer,
+                                optimizer);
   lever.basis = fmt::format(
       "{} kernels, {} in the window, {}{}; a fused step reads and writes each parameter, "
       "gradient and state once where the foreach step makes one pass per operation, so the "

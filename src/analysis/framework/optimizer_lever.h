@@ -21,10 +21,10 @@ namespace gpuperf::analysis::framework {
 inline constexpr double kFusedOptimizerAssumedSpeedup = 2.0;
 
 // The lever for an unfused optimizer step whose kernels start in `window` and hold at least
-// `min_time_ns` there; nullopt when the step is fused already or none is found. Kernels are the
-// optimizer's when their launch call lies in an "Optimizer.step#<Class>.step" operator, or, in a
-// trace without those operators, by name: PyTorch's foreach kernels (multi_tensor_apply_kernel)
-// other than fused, norm and AMP-unscale ones.
+// `min_time_ns` there; nullopt when the step is fused already or none is found. Its kernels are
+// PyTorch's foreach kernels (multi_tensor_apply_kernel) by name, other than fused, norm and
+// AMP-unscale ones; the class comes from "Optimizer.step#<Class>.step" operators or user
+// annotations, and a fused class (apex's FusedAdam) gets no lever.
 std::optional<Lever> UnfusedOptimizerLever(const model::Trace& trace,
                                            util::Interval window,
                                            std::int64_t min_time_ns);
