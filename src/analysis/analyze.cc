@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <future>
+#include <limits>
 
 #include "analysis/core/correlation.h"
 #include "analysis/core/names.h"
@@ -227,7 +228,14 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   out.initialization.before_window_ns =
       util::CoveredLength(init.intervals, window.start_ns, measured.start_ns);
   out.findings =
-      RunRules({trace, index, options, out.timeline, out.launch, &idle, &init.intervals});
+      RunRules({trace,
+                index,
+                options,
+                out.timeline,
+                out.launch,
+                &idle,
+                &init.intervals,
+                preroll.empty() ? std::numeric_limits<std::int64_t>::min() : measured.start_ns});
   out.predictions = ComputePredictions(trace,
                                        index,
                                        out.kernels,

@@ -464,3 +464,27 @@ TEST_CASE("copy phase: pageable copies beside an idle phase get their own ranked
   CHECK(*copies->bound_speedup ==
         Catch::Detail::Approx(window / (window - 4 * (8.389 - 1.342))).epsilon(0.01));
 }
+
+TEST_CASE("findings count the whole trace and say how much lies before the steady window",
+          "[findings][preroll]") {
+  // Five ProfilerSteps, the first an outlier (30 ms, then 10 ms each), each ending in a 1 ms
+  // cudaStreamSynchronize after its kernel.
+  TraceBuilder b;
+  std::int64_t t = 0, correlation = 1;
+  for (std::int64_t wall : {30 * kMs, 10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs}) {
+    b.AddRange(model::RangeKind::kProfilerStep,
+               "ProfilerStep#" + std::to_string(correlation),
+               t,
+               t + wall);
+    b.Api("cudaLaunchKernel", t, t + 10 * kUs, correlation);
+    b.Kernel("step", t + 20 * kUs, t + wall - 2 * kMs, correlation++);
+    b.Api("cudaStreamSynchronize", t + wall - 3 * kMs, t + wall - 2 * kMs);
+    t += wall;
+  }
+  auto r = Analyze(b.trace);
+  REQUIRE(r.predictions.preroll);
+  const auto* sync = FindingOf(r, "sync_api");
+  REQUIRE(sync);
+  CHECK(sync->count == 5);
+  CHECK(Contains(sync->summary, " 1 of them (1.00 ms blocked) lie before the steady-state window"));
+}

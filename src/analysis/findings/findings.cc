@@ -34,6 +34,24 @@ void SetWaitCost(report::Finding& finding,
   finding.columns.emplace_back("GPU idle caused (ns)");
 }
 
+std::string BeforeWindowText(const RuleInput& in, const std::vector<util::Interval>& waits) {
+  std::int64_t count = 0, blocked = 0;
+  for (const util::Interval& w : waits) {
+    if (w.start >= in.steady_start_ns)
+      continue;
+    ++count;
+    blocked += w.end - w.start;
+  }
+  if (count == 0)
+    return "";
+  return fmt::format(
+      " {} of them ({} blocked) lie before the steady-state window, in what the diagnosis leaves "
+      "out (a start-up, warm-up steps, the previous step's tail): the counts here are the whole "
+      "trace's, the idle they cause and the bound the window's.",
+      count,
+      Ms(blocked));
+}
+
 std::string CausedCell(const RuleInput& in, std::int64_t start, std::int64_t end, bool data_wait) {
   if (!in.idle)
     return "-";

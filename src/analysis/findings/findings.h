@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -33,7 +34,14 @@ struct RuleInput {
   // One-time work (initialization.h), merged: launch calls inside it are no steady-state launch
   // overhead (absent: every call counts).
   const std::vector<util::Interval>* one_time = nullptr;
+  // Where the steady-state window starts (after a pre-roll, a start-up or warm-up steps left
+  // out); the findings count the whole trace and say how much of it lies before.
+  std::int64_t steady_start_ns = std::numeric_limits<std::int64_t>::min();
 };
+
+// " 2 of them (40.0 ms blocked) lie before the steady-state window, ..." for the waits that
+// start before it, or "".
+std::string BeforeWindowText(const RuleInput& in, const std::vector<util::Interval>& waits);
 
 // Fills host_blocked_ns and gpu_idle_caused_ns of a wait-type finding from its waits.
 void SetWaitCost(report::Finding& finding,

@@ -88,6 +88,13 @@ report::FindingRow Row(const RuleInput& in, const MatchedRow& r, bool memset) {
   return row;
 }
 
+// The matched calls' waits, both kinds, for BeforeWindowText.
+std::vector<util::Interval> AllWaits(const Matches& m) {
+  std::vector<util::Interval> all = m.waits;
+  all.insert(all.end(), m.data_waits.begin(), m.data_waits.end());
+  return all;
+}
+
 report::Finding Make(const RuleInput& in, Matches& m, bool memset) {
   report::Finding f;
   f.source = "trace";
@@ -138,6 +145,7 @@ std::optional<report::Finding> SyncMemcpyRule(const RuleInput& in) {
       Ms(m.time_ns),
       Ms(f.host_blocked_ns.value_or(0)),
       IdleCausedText(f));
+  f.summary += BeforeWindowText(in, AllWaits(m));
   f.advice =
       "Use cudaMemcpyAsync with pinned host memory where the host does not need the data at "
       "once. Only the GPU idle the copies cause can come back.";
@@ -162,6 +170,7 @@ std::optional<report::Finding> PageableAsyncMemcpyRule(const RuleInput& in) {
       Ms(f.host_blocked_ns.value_or(0)),
       IdleCausedText(f),
       Ms(m.time_ns));
+  f.summary += BeforeWindowText(in, AllWaits(m));
   f.advice =
       "Pin the host buffers (cudaHostAlloc or cudaHostRegister, tensor.pin_memory() and "
       ".to(non_blocking=True)) so the copies stop blocking the host; a device-to-host copy the "

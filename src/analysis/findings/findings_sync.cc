@@ -93,6 +93,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   f.count = count;
   f.time_ns = time_ns;
   f.columns = {"Duration (ns)", "Start (ns)", "PID", "TID", "API Name"};
+  const std::string before_window = BeforeWindowText(in, waits);
   SetWaitCost(f, in, std::move(waits));
   // In a loop of waits the cycle model replaces the overlap credit (it holds the round trips
   // too): the host thread whose waits cost the most (never summed over threads: two threads'
@@ -161,6 +162,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
                     Ms(time_ns),
                     IdleCausedText(f));
   }
+  f.summary += before_window;
   f.advice =
       "Synchronize only where the host needs GPU results; prefer events and "
       "cudaStreamWaitEvent for ordering between streams. Only the GPU idle a wait causes can "
