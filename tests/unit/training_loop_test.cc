@@ -67,14 +67,22 @@ TEST_CASE("sync drain: a per-cycle wait costs the refill idle when the host woul
   CHECK(cost.floor_ns == 24 * kMs);
   CHECK(cost.refill_cycles == 3);
 
-  SECTION("a host-bound loop: each wait costs its own length, not the cycle's idle") {
-    analysis::IdleAttribution slow;
+  // A host-bound loop: four 1 ms waits ending every 10 ms; after the first two the GPU idles
+  // 7 ms (it works 3 ms a cycle), after the third `last_cycle_idle`.
+  auto host_bound_loop = [](analysis::IdleAttribution& slow, std::int64_t last_cycle_idle) {
     std::vector<gpuperf::util::Interval> short_waits;
     for (int i = 0; i < 4; ++i) {
       std::int64_t end = (i + 1) * 10 * kMs;
       short_waits.push_back({end - 1 * kMs, end});
-      slow.other_gaps.push_back({end, end + 7 * kMs});  // the GPU works 3 ms a cycle
+      if (i < 3)
+        slow.other_gaps.push_back({end, end + (i < 2 ? 7 * kMs : last_cycle_idle)});
     }
+    return short_waits;
+  };
+
+  SECTION("a host-bound loop: each wait costs its own length, not the cycle's idle") {
+    analysis::IdleAttribution slow;
+    std::vector<gpuperf::util::Interval> short_waits = host_bound_loop(slow, 7 * kMs);
     analysis::DrainCost host_bound =
         analysis::DrainCostOf(slow, analysis::HostCausedIdle(slow), short_waits);
     // 10 - max(9, 3) = 1 ms a cycle; the GPU works through the last wait, which delays no
@@ -87,15 +95,8 @@ TEST_CASE("sync drain: a per-cycle wait costs the refill idle when the host woul
     // As in the host-bound loop, but the GPU stays busy through the whole last wait: its
     // cycle gives nothing back (the wait covers GPU work, and no cycle follows to start earlier).
     analysis::IdleAttribution slow;
-    std::vector<gpuperf::util::Interval> short_waits;
-    for (int i = 0; i < 4; ++i) {
-      std::int64_t end = (i + 1) * 10 * kMs;
-      short_waits.push_back({end - 1 * kMs, end});
-      if (i < 2)
-        slow.other_gaps.push_back({end, end + 7 * kMs});
-      else if (i == 2)  // the last cycle: idle early, busy from 2 ms before the wait to its end
-        slow.other_gaps.push_back({end, end + 7 * kMs - 1 * kMs});
-    }
+    // The last cycle: idle early, busy from 2 ms before the wait to its end.
+    std::vector<gpuperf::util::Interval> short_waits = host_bound_loop(slow, 6 * kMs);
     auto last = analysis::DrainCostOf(slow, analysis::HostCausedIdle(slow), short_waits);
     CHECK(last.cycles == 2);
     CHECK(last.idle_ns == 2 * kMs);

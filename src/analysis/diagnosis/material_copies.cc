@@ -40,9 +40,16 @@ struct PageableCopies {
   double link_bytes_per_s = 0;
 };
 
+// The memory kind of a copy's host side (the source of a host-to-device copy, the destination
+// of a device-to-host one); kUnknown for other copies.
+model::MemoryKind HostSide(const model::GpuActivity& a) {
+  return a.copy_kind == model::CopyKind::kHtoD   ? a.src_kind
+         : a.copy_kind == model::CopyKind::kDtoH ? a.dst_kind
+                                                 : model::MemoryKind::kUnknown;
+}
+
 bool PageableHostSide(const model::GpuActivity& a) {
-  return (a.copy_kind == model::CopyKind::kHtoD && a.src_kind == model::MemoryKind::kPageable) ||
-         (a.copy_kind == model::CopyKind::kDtoH && a.dst_kind == model::MemoryKind::kPageable);
+  return HostSide(a) == model::MemoryKind::kPageable;
 }
 
 // Over the devices with a host link in their ceilings, the copies in the steady span; nullopt
@@ -106,11 +113,8 @@ std::int64_t PinningCostNs(const model::Trace& trace) {
 PinnedRate MeasuredPinnedRate(const model::Trace& trace) {
   PinnedRate out;
   for (const model::GpuActivity& a : trace.activities) {
-    bool pinned =
-        (a.copy_kind == model::CopyKind::kHtoD && a.src_kind == model::MemoryKind::kPinned) ||
-        (a.copy_kind == model::CopyKind::kDtoH && a.dst_kind == model::MemoryKind::kPinned);
-    if (a.kind != model::ActivityKind::kMemcpy || !pinned || a.bytes < kBandwidthCopyBytes ||
-        a.duration_ns() <= 0)
+    if (a.kind != model::ActivityKind::kMemcpy || HostSide(a) != model::MemoryKind::kPinned ||
+        a.bytes < kBandwidthCopyBytes || a.duration_ns() <= 0)
       continue;
     ++out.copies;
     out.bytes += a.bytes;

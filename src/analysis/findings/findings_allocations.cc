@@ -101,12 +101,8 @@ std::optional<report::Finding> DeviceAllocChurnRule(const RuleInput& in) {
   if (trace.activities.empty())
     unfreed = 0;  // no GPU span to say that they pile up in
   if (unfreed > 0) {
-    std::int64_t first = trace.activities.front().start_ns, last = trace.activities.front().end_ns;
-    for (const model::GpuActivity& a : trace.activities) {
-      first = std::min(first, a.start_ns);
-      last = std::max(last, a.end_ns);
-    }
-    std::int64_t middle = first + (last - first) / 2;
+    const report::Timeline& span = in.timeline;  // all GPU activities
+    std::int64_t middle = span.first_start_ns + (span.last_end_ns - span.first_start_ns) / 2;
     for (const auto& [time, change] : live_changes) {
       if (time < middle)
         live_at_middle += change;

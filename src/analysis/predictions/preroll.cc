@@ -9,6 +9,7 @@
 #include "analysis/core/statistics.h"
 #include "analysis/findings/findings.h"
 #include "analysis/framework/categories.h"
+#include "analysis/timeline/idle_attribution.h"
 #include "analysis/timeline/step_windows.h"
 #include "util/intervals.h"
 
@@ -81,29 +82,18 @@ PreRoll FindPreRoll(const model::Trace& trace,
 
 namespace {
 
-// The longest stretch of [start, end) that no record of the trace covers (ranges as long as half
-// of it or longer excluded: a range around the whole program says nothing of what ran).
+// The longest stretch of [start, end) that no record of the trace covers: no GPU work and no
+// recorded host work (ranges as long as half of it or longer excluded: a range around the whole
+// program says nothing of what ran).
 util::Interval LongestUnrecorded(const model::Trace& trace, std::int64_t start, std::int64_t end) {
-  std::vector<util::Interval> covered;
-  auto add = [&](std::int64_t from, std::int64_t to) {
-    if (from < end && to > start)
-      covered.push_back({std::max(from, start), std::min(to, end)});
-  };
-  for (const model::GpuActivity& a : trace.activities)
-    add(a.start_ns, a.end_ns);
-  for (const model::ApiCall& c : trace.api_calls)
-    add(c.start_ns, c.end_ns);
-  for (const model::HostOp& op : trace.host_ops)
-    add(op.start_ns, op.end_ns);
-  for (const model::PythonFrame& f : trace.python_frames)
-    add(f.start_ns, f.end_ns);
-  for (const model::OsCall& c : trace.os_calls)
-    add(c.start_ns, c.end_ns);
-  for (const model::Range& r : trace.ranges) {
-    if (2 * (r.end_ns - r.start_ns) < end - start)
-      add(r.start_ns, r.end_ns);
+  std::vector<util::Interval> gpu;
+  for (const model::GpuActivity& a : trace.activities) {
+    if (a.start_ns < end && a.end_ns > start)
+      gpu.push_back({std::max(a.start_ns, start), std::min(a.end_ns, end)});
   }
-  covered = util::MergeIntervals(std::move(covered));
+  const std::vector<util::Interval> covered =
+      util::UnionOf(util::MergeIntervals(std::move(gpu)),
+                    RecordedHostWork(trace, {start, end}, (end - start - 1) / 2));
   util::Interval longest{start, start};
   std::int64_t at = start;
   for (const util::Interval& c : covered) {

@@ -441,6 +441,8 @@ bool StreamWaitCall(std::string_view name) {
          name.starts_with("hipStreamWaitEvent");
 }
 
+}  // namespace
+
 // Everything the host is recorded doing inside `within`: API calls, framework ops, host ranges
 // (except those longer than `enclosing`, which wrap the whole run and say nothing), Python frames
 // and OS runtime calls, merged and clipped.
@@ -468,6 +470,8 @@ std::vector<Interval> RecordedHostWork(const model::Trace& trace,
     add(call.start_ns, call.end_ns);
   return util::MergeIntervals(std::move(raw));
 }
+
+namespace {
 
 // The end of the last step when the trace records at least two (the window's steps); nullopt
 // otherwise.

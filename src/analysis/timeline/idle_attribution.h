@@ -142,6 +142,13 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
                               const CorrelationIndex* index = nullptr,
                               const std::vector<StepWindow>* steps = nullptr);
 
+// Everything the host is recorded doing inside `within`: API calls, framework ops, host ranges
+// (except those longer than `enclosing`, which wrap the whole run and say nothing), Python frames
+// and OS runtime calls, merged and clipped.
+std::vector<util::Interval> RecordedHostWork(const model::Trace& trace,
+                                             util::Interval within,
+                                             std::int64_t enclosing);
+
 // Async copy calls (cudaMemcpyAsync ...) whose copy has a pageable host side: the runtime stages
 // them synchronously, so they block the host like a synchronization. Indices into api_calls.
 std::vector<std::size_t> ImplicitSyncCalls(const model::Trace& trace,
