@@ -264,6 +264,11 @@ struct Finding {
   // GPU idle inside the waits while the next GPU work was already queued: the GPU waited on a
   // device-side dependency, not on these calls, so it is not theirs (since 1.10.0).
   std::optional<std::int64_t> gpu_idle_queued_ns;
+  // Findings about work a change shortens but does not remove (gemm_misaligned, since 1.19.0):
+  // the part of time_ns the change would give back, and how it was bounded; the bound above then
+  // comes from it.
+  std::optional<std::int64_t> recoverable_ns;
+  std::string recoverable_basis;
 };
 
 // The kernel-count audit (docs/method.md, "Kernel-count audit").

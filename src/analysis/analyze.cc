@@ -16,6 +16,7 @@
 #include "analysis/framework/framework_view.h"
 #include "analysis/kernel/ceilings_used.h"
 #include "analysis/kernel/kernel_class.h"
+#include "analysis/kernel/kernel_floor.h"
 #include "analysis/kernel/kernel_model.h"
 #include "analysis/kernel/ncu_evidence.h"
 #include "analysis/kernel/occupancy.h"
@@ -84,40 +85,6 @@ void AddNotes(const model::Trace& trace,
         "every record as nsys does; launch, audit and finding counts count each call once.",
         duplicates));
   }
-}
-
-// The busiest unit of Nsight Compute's Speed of Light, as a fraction of its peak (0 if none).
-double BusiestUnit(const report::SpeedOfLight& sol) {
-  double top = 0;
-  for (const std::optional<double>& unit : {sol.compute, sol.memory, sol.dram, sol.l1, sol.l2})
-    top = std::max(top, unit.value_or(0.0));
-  return std::min(top, 1.0);
-}
-
-// Roofline floors for the predictions. Counters may cover only some instances of a kernel
-// (ncu profiles a sample of launches): the floor is scaled to all instances by count. A kernel
-// with Speed-of-Light counters but no FLOP/byte floor gets the Speed-of-Light one: the same work
-// cannot run faster than its busiest unit at 100% of its peak (without it, a latency-bound kernel
-// that holds all the profiled time was bounded at 1/(1 - f): 1352x on self-join).
-std::map<std::string, KernelFloor> RooflineFloors(const std::vector<report::KernelRow>& kernels) {
-  std::map<std::string, KernelFloor> floors;
-  for (const report::KernelRow& row : kernels) {
-    bool has_roofline_floor = row.roofline && row.roofline->floor_ns && row.roofline->instances > 0;
-    if (!has_roofline_floor && row.speed_of_light && row.duration_ns.total > 0) {
-      if (double top = BusiestUnit(*row.speed_of_light); top > 0)
-        floors[row.name] = {
-            static_cast<std::int64_t>(static_cast<double>(row.duration_ns.total) * top),
-            "measured"};
-    }
-    if (!has_roofline_floor)
-      continue;
-    double scale =
-        static_cast<double>(row.duration_ns.count) / static_cast<double>(row.roofline->instances);
-    floors[row.name] = {
-        static_cast<std::int64_t>(static_cast<double>(*row.roofline->floor_ns) * scale),
-        row.roofline->evidence};
-  }
-  return floors;
 }
 
 // The window's steps with the user's --step-range; an invalid pattern finds none (the step
@@ -227,6 +194,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   out.initialization.unobserved_tail_ns = idle.unobserved_tail_ns;
   out.initialization.before_window_ns =
       util::CoveredLength(init.intervals, window.start_ns, measured.start_ns);
+  const std::map<std::string, KernelFloor> floors = RooflineFloors(out.kernels);
   out.findings =
       RunRules({trace,
                 index,
@@ -235,11 +203,12 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
                 out.launch,
                 &idle,
                 &init.intervals,
-                preroll.empty() ? std::numeric_limits<std::int64_t>::min() : measured.start_ns});
+                preroll.empty() ? std::numeric_limits<std::int64_t>::min() : measured.start_ns,
+                &floors});
   out.predictions = ComputePredictions(trace,
                                        index,
                                        out.kernels,
-                                       RooflineFloors(out.kernels),
+                                       floors,
                                        options.prediction_rows,
                                        &preroll,
                                        idle.excluded_ns,

@@ -213,6 +213,10 @@ Json FindingsJson(const std::vector<Finding>& findings) {
       array.back()["gpu_idle_queued_ns"] =  // since 1.10.0
           f.gpu_idle_queued_ns ? Json(*f.gpu_idle_queued_ns) : Json(nullptr);
     }
+    if (f.recoverable_ns) {  // work a change shortens, not removes (since 1.19.0)
+      array.back()["recoverable_ns"] = *f.recoverable_ns;
+      array.back()["recoverable_basis"] = f.recoverable_basis;
+    }
   }
   return array;
 }

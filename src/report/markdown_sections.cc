@@ -59,6 +59,16 @@ void AppendFinding(std::string& out,
         "**Bound:** its calls held the host for {} and caused no GPU idle time: removing them "
         "gains nothing.\n\n",
         Ns(f.host_blocked_ns.value_or(0)));
+  } else if (f.recoverable_ns && f.wall_fraction && f.bound_speedup_if_removed) {
+    out += fmt::format(
+        "**Bound:** of its {}, at most {} comes back ({}), {} of the steady-state wall time; "
+        "that bounds the gain at {}× (an upper bound: it assumes all of it delays the "
+        "program).\n\n",
+        Ns(f.time_ns),
+        Ns(*f.recoverable_ns),
+        EscapeMarkdown(f.recoverable_basis),
+        util::FormatPercent(100.0 * *f.wall_fraction),
+        util::FormatRatio(*f.bound_speedup_if_removed));
   } else if (f.wall_fraction && f.bound_speedup_if_removed) {
     out += fmt::format(
         "**Bound:** {} is {} of the steady-state wall time; removing it entirely bounds the gain "

@@ -417,6 +417,51 @@ TEST_CASE("roofline: replay spans give no achieved rates unless gpu__time_durati
   CHECK(timed.kernels[0].classification.evidence == "measured");
 }
 
+TEST_CASE("gemm alignment: only the excess over an aligned kernel comes back, capped at the roof",
+          "[diagnosis][findings]") {
+  constexpr std::int64_t kMs = 1'000'000;
+  auto find = [](const report::AnalysisReport& r) -> const report::Finding* {
+    for (const report::Finding& f : r.findings) {
+      if (f.id == "gemm_misaligned")
+        return &f;
+    }
+    return nullptr;
+  };
+  const char* kMisaligned = "cutlass_80_tensorop_s1688gemm_256x128_32x3_nn_align1";
+  TraceBuilder b;
+  AddDevice(b, "NVIDIA H100 80GB HBM3", 132);
+  b.Kernel(kMisaligned, 0, 3 * kMs);
+  b.Kernel("elementwise", 3 * kMs, 10 * kMs);
+  // Without a floor: the aligned kernel assumed 2x faster gives back half of the 3 ms.
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Finding* f = find(r);
+  REQUIRE(f != nullptr);
+  CHECK(f->time_ns == 3 * kMs);
+  REQUIRE(f->recoverable_ns);
+  CHECK(*f->recoverable_ns == 1'500'000);
+  CHECK(f->recoverable_basis == "the aligned kernels assumed 2x faster");
+  REQUIRE(f->bound_speedup_if_removed);
+  CHECK(*f->bound_speedup_if_removed == Approx(1.0 / (1.0 - 0.15)));
+
+  // Counters put its DRAM floor at 2.5 ms (8.375 GB at 3.35 TB/s): only 0.5 ms lies above it.
+  model::KernelCounters c;
+  c.activity = 0;
+  c.metrics["dram__bytes_read.sum"] = 8.375e9;
+  c.metrics["dram__bytes_write.sum"] = 0;
+  c.metrics["gpu__time_duration.sum"] = 3e6;
+  for (const char* op : {"fadd", "fmul", "ffma"})
+    c.metrics[std::string("smsp__sass_thread_inst_executed_op_") + op + "_pred_on.sum"] = 0;
+  b.trace.counters.push_back(c);
+  report::AnalysisReport capped = Analyze(b.trace);
+  f = find(capped);
+  REQUIRE(f != nullptr);
+  REQUIRE(f->recoverable_ns);
+  CHECK(*f->recoverable_ns == Approx(500'000).margin(1'000));
+  CHECK(f->recoverable_basis ==
+        "the aligned kernels assumed 2x faster, 1 of them capped at their measured roofline floor");
+  CHECK(*f->bound_speedup_if_removed == Approx(1.0 / (1.0 - 0.05)).epsilon(0.001));
+}
+
 TEST_CASE("clocks: Hopper's tensor peaks hold at 1.83 GHz, its FP32 and FP64 at 1.98 GHz",
           "[diagnosis]") {
   auto match = model::FindCeilings("NVIDIA H200", 9, 0);

@@ -12,12 +12,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "analysis/core/correlation.h"
+#include "analysis/kernel/kernel_floor.h"
 #include "analysis/timeline/idle_attribution.h"
 
 namespace gpuperf::analysis {
@@ -37,6 +39,9 @@ struct RuleInput {
   // Where the steady-state window starts (after a pre-roll, a start-up or warm-up steps left
   // out); the findings count the whole trace and say how much of it lies before.
   std::int64_t steady_start_ns = std::numeric_limits<std::int64_t>::min();
+  // Roofline floors by kernel name (kernel_floor.h): a rule about slow kernels caps the time a
+  // change gives back at what lies above the floor (absent: no cap).
+  const std::map<std::string, KernelFloor>* kernel_floors = nullptr;
 };
 
 // " 2 of them (40.0 ms blocked) lie before the steady-state window, ..." for the waits that

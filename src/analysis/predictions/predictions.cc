@@ -346,8 +346,8 @@ void BoundFindings(std::vector<report::Finding>& findings, std::int64_t wall_ns)
   if (wall_ns <= 0)
     return;
   for (report::Finding& f : findings) {
-    // A wait costs the GPU idle it causes, not its length.
-    std::int64_t cost = f.gpu_idle_caused_ns.value_or(f.time_ns);
+    // A wait costs the GPU idle it causes, not its length; slow work, what its change gives back.
+    std::int64_t cost = f.gpu_idle_caused_ns.value_or(f.recoverable_ns.value_or(f.time_ns));
     double fraction =
         cost > 0 ? std::min(1.0, static_cast<double>(cost) / static_cast<double>(wall_ns)) : 0.0;
     // What removing it cannot speed up by half a percent is information, not a warning (a

@@ -15,20 +15,11 @@
 #include <vector>
 
 #include "analysis/core/correlation.h"
+#include "analysis/kernel/kernel_floor.h"
 #include "analysis/predictions/preroll.h"
 #include "util/user_regex.h"
 
 namespace gpuperf::analysis {
-
-// The roofline lower bound of a kernel name's summed duration, with its evidence tier.
-struct KernelFloor {
-  std::int64_t floor_ns = 0;
-  std::string evidence;
-};
-
-// An empty kernel's time on the GPU (1-3 us in CUPTI traces since Volta: assumed): no floor goes
-// below instances x this.
-inline constexpr std::int64_t kMinKernelLatencyNs = 2'000;
 
 // The local speedups at which every kernel's and phase's illustrative gain is computed
 // (report.json `predictions.illustrative_speedups`, report.md's "gain at" columns).
