@@ -192,6 +192,10 @@ struct Initialization {
   std::int64_t before_window_ns = 0;
   std::vector<InitializationItem> items;  // by time, descending
   std::int64_t items_omitted = 0;
+  // Since 1.19.0: when first calls of framework operators or host ranges are among the items and
+  // the trace was recorded with profiler options that add per-operator host work, the sentence
+  // that says so; else "".
+  std::string profiler_caveat;
 };
 
 // One row per memory operation kind (nsys cuda_gpu_mem_time_sum / cuda_gpu_mem_size_sum).

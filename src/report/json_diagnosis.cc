@@ -73,7 +73,8 @@ Json InitializationJson(const Initialization& init) {
               {"unobserved_tail_ns", init.unobserved_tail_ns},
               {"before_window_ns", init.before_window_ns},
               {"items", std::move(items)},
-              {"items_omitted", init.items_omitted}};
+              {"items_omitted", init.items_omitted},
+              {"profiler_caveat", init.profiler_caveat}};
 }
 
 Json CeilingsJson(const std::vector<CeilingsUsed>& ceilings) {

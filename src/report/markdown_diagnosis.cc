@@ -81,6 +81,8 @@ void AppendInitialization(std::string& out,
       "evidence says so): the total is their union, not their sum.\n\n",
       Ns(init.time_ns),
       util::FormatPercent(100.0 * init.fraction));
+  if (!init.profiler_caveat.empty())
+    out += EscapeMarkdown(init.profiler_caveat) + "\n\n";
   MarkdownTable table(
       {{"kind"}, {"name"}, {"time", Align::kRight}, {"count", Align::kRight}, {"evidence"}});
   for (const InitializationItem& item : init.items)

@@ -489,3 +489,44 @@ TEST_CASE("findings count the whole trace and say how much lies before the stead
   CHECK(sync->count == 5);
   CHECK(Contains(sync->summary, " 1 of them (1.00 ms blocked) lie before the steady-state window"));
 }
+
+TEST_CASE("profiler overhead: findings and one-time work that rest on profiled host time say so",
+          "[diagnosis][host]") {
+  // Six 10 ms cycles: a launch, an 8 ms kernel, a wait for it from 1 ms in, then 2 ms of host
+  // work while the GPU idles. The sync finding's cycles rest on the host's part.
+  TraceBuilder b;
+  for (int i = 0; i < 6; ++i) {
+    std::int64_t t = i * 10 * kMs;
+    b.Api("cudaLaunchKernel", t, t + 10 * kUs, i + 1);
+    b.Kernel("k", t + 50 * kUs, t + 8 * kMs, i + 1);
+    b.Api("cudaDeviceSynchronize", t + kMs, t + 8 * kMs + 10 * kUs);
+  }
+  auto without = Analyze(b.trace);
+  const auto* sync = FindingOf(without, "sync_api");
+  REQUIRE(sync);
+  REQUIRE(sync->gpu_idle_caused_ns);
+  CHECK(*sync->gpu_idle_caused_ns > 0);
+  CHECK(!Contains(sync->summary, "The trace was recorded with"));
+  CHECK(without.initialization.profiler_caveat.empty());
+
+  b.trace.metadata.properties["with_stack"] = "1";
+  auto with = Analyze(b.trace);
+  sync = FindingOf(with, "sync_api");
+  REQUIRE(sync);
+  CHECK(Contains(sync->summary,
+                 "The trace was recorded with Python stacks (with_stack): the profiler's "
+                 "per-operator work inflates the host's"));
+  CHECK(Contains(sync->summary, "outside the waits that these cycles rest on"));
+  // No operator's first call among the one-time work: nothing to say there.
+  CHECK(with.initialization.profiler_caveat.empty());
+
+  // A framework operator whose first call is an outlier: one-time host time, profiled.
+  for (int i = 0; i < 6; ++i) {
+    std::int64_t t = i * 10 * kMs;
+    b.Op("aten::mm", t + 8100 * kUs, t + (i == 0 ? 9900 * kUs : 8120 * kUs));
+  }
+  auto first_call = Analyze(b.trace);
+  CHECK(Contains(first_call.initialization.profiler_caveat,
+                 "(with_stack): the profiler's per-operator work inflates the 1 first-call "
+                 "outlier of framework operators or host ranges (1.80 ms), which is host time"));
+}

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/core/profiler_options.h"
 #include "analysis/diagnosis/diagnosis.h"
 #include "analysis/timeline/idle_attribution.h"
 #include "util/intervals.h"
@@ -223,12 +224,6 @@ std::vector<const model::PythonFrame*> EnclosingFrames(const model::Trace& trace
 // built-ins around its longest instance ("in scipy/ndimage/_interpolation.py(739): zoom, from
 // ..."), where the lever lies; "" for other names or without frames (enclosing_frames.cc).
 std::string BuiltinCallers(const model::Trace& trace, std::string_view name);
-
-// The profiler options that inflate host time (Python stacks, shapes), said of `what` a
-// statement rests on; "" when the trace was recorded without them (diagnosis_idle.cc).
-std::string ProfilerOverheadText(const model::Trace& trace,
-                                 bool shapes_recorded,
-                                 std::string_view what);
 
 // Any coverage gap, as evidence (the launch-queue sentence has its own line: diagnosis.queue).
 void AddQueueAndCoverage(report::Diagnosis& d, const IdleAttribution& idle);

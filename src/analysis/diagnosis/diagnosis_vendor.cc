@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "analysis/core/names.h"
+#include "analysis/core/profiler_options.h"
 #include "analysis/diagnosis/diagnosis.h"
 
 namespace gpuperf::analysis {
@@ -36,9 +37,7 @@ ExperimentContext InputContext(const model::Trace& trace) {
   ExperimentContext context;
   context.amd = IsAmdTrace(trace);
   context.pytorch = IsPyTorchTrace(trace);
-  context.shapes_recorded = std::any_of(trace.host_ops.begin(),
-                                        trace.host_ops.end(),
-                                        [](const model::HostOp& op) { return op.input_dims != 0; });
+  context.shapes_recorded = HostOpsCarryShapes(trace);
   for (model::NameId id = 0; id < trace.strings.size() && !context.vllm; ++id)
     context.vllm = trace.Name(id).starts_with("vllm::");
   return context;

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "analysis/core/names.h"
+#include "analysis/core/profiler_options.h"
 #include "analysis/findings/findings.h"
 
 namespace gpuperf::analysis {
@@ -743,6 +744,29 @@ InitializationResult DetectInitialization(const model::Trace& trace,
       largest[key] = end - start;
       item.evidence = c.evidence;
     }
+  }
+  // First calls of framework operators and host ranges are host time, which the profiler's
+  // per-operator options inflate (switch: with_stack, record_shapes, profile_memory).
+  std::vector<util::Interval> host_first_calls;
+  for (const Candidate& c : candidates) {
+    if (c.from_host_op && c.kind == "first_call" && c.end > window.start_ns &&
+        c.start < window.end_ns)
+      host_first_calls.push_back(
+          {std::max(c.start, window.start_ns), std::min(c.end, window.end_ns)});
+  }
+  if (!host_first_calls.empty()) {
+    std::size_t calls = host_first_calls.size();
+    std::int64_t host_ns = util::TotalLength(util::MergeIntervals(std::move(host_first_calls)));
+    out.report.profiler_caveat = ProfilerOverheadText(
+        trace,
+        HostOpsCarryShapes(trace),
+        fmt::format("the {} first-call outlier{} of framework operators or host ranges ({}{}), "
+                    "which {} host time",
+                    calls,
+                    calls == 1 ? "" : "s",
+                    Ms(host_ns),
+                    calls == 1 ? "" : " together",
+                    calls == 1 ? "is" : "are"));
   }
   out.intervals = util::MergeIntervals(std::move(raw));
   out.report.time_ns = util::TotalLength(out.intervals);

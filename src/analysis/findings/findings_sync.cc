@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "analysis/core/names.h"
+#include "analysis/core/profiler_options.h"
 #include "analysis/findings/findings.h"
 #include "analysis/timeline/sync_drain.h"
 
@@ -155,6 +156,18 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
         Ms(drain.idle_ns),
         refill ? "round trips and refills"
                : "at most each wait's length and the idle of its cycle");
+    // The cycles' host part is profiled host time: said where the cost is material (0.5% of the
+    // steady window), not beside a wait that costs nothing either way.
+    if (std::string overhead =
+            200 * drain.idle_ns >= in.idle->steady_window_ns
+                ? ProfilerOverheadText(
+                      trace,
+                      HostOpsCarryShapes(trace),
+                      fmt::format("the host's {} outside the waits that these cycles rest on",
+                                  Ms(drain.host_ns)))
+                : std::string();
+        !overhead.empty())
+      f.summary += " " + overhead;
   } else {
     f.summary =
         fmt::format("{} device or stream synchronizations held host threads for {} in total{}.",
