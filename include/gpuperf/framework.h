@@ -207,6 +207,16 @@ struct RepeatedForward {
   std::int64_t repeats_ns = 0;
 };
 
+// GPU work launched outside any operator from a thread that records none while another thread
+// of its process does (NVTX-only recordings: PyTorch's autograd thread beside ranges on the main
+// thread), per thread (since 1.19.0).
+struct UnmarkedThread {
+  std::int64_t pid = 0;
+  std::int64_t tid = 0;
+  std::int64_t launches = 0;  // GPU activities it launched
+  std::int64_t gpu_ns = 0;    // their summed durations
+};
+
 struct FrameworkView {
   std::string op_source;          // "cpu_op", "nvtx", or "" when the input has neither
   std::int64_t total_gpu_ns = 0;  // summed duration of every GPU activity (categories' base)
@@ -222,6 +232,7 @@ struct FrameworkView {
   ElementwiseChains elementwise_chains;
   std::vector<ResizedEmbedding> resized_embeddings;  // by growth, descending
   std::optional<RepeatedForward> repeated_forward;
+  std::vector<UnmarkedThread> unmarked_threads;  // by gpu_ns, descending
 };
 
 }  // namespace gpuperf::report

@@ -115,6 +115,9 @@ Json ArrayOf(const std::vector<Row>& rows, ToJson to_json) {
 void AddFrameworkJson(Json& json, const FrameworkView& view) {
   Json framework = ObjectOf(view, [](auto& f, auto& v) { json_fields::FrameworkFields(f, v); });
   framework["orphan_gpu_ns"] = view.orphan_gpu_ns;
+  framework["unmarked_threads"] = ArrayOf(view.unmarked_threads, [](const UnmarkedThread& t) {
+    return Json{{"pid", t.pid}, {"tid", t.tid}, {"launches", t.launches}, {"gpu_ns", t.gpu_ns}};
+  });
   const ElementwiseChains& c = view.elementwise_chains;
   framework["elementwise_chains"] = Json{{"chains", c.chains},
                                          {"kernel_ns", c.kernel_ns},

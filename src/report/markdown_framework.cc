@@ -177,6 +177,29 @@ void AppendOperators(std::string& out, const FrameworkView& view, const Markdown
   }
   out += table.Render() + "\n";
   AppendShownNote(out, shown, view.operators.size(), "operators");
+  if (view.unmarked_threads.empty())
+    return;
+  std::int64_t launches = 0, gpu_ns = 0;
+  for (const UnmarkedThread& t : view.unmarked_threads)
+    launches += t.launches, gpu_ns += t.gpu_ns;
+  const UnmarkedThread& top = view.unmarked_threads.front();
+  out += fmt::format(
+      "{} GPU activities ({} of GPU time, {}) were launched from {} that record{} no NVTX range "
+      "while another thread of the process does{}; they are among the \"(no operator)\" rows "
+      "above. In PyTorch the autograd engine runs the backward pass on a thread of its own: mark "
+      "it with ranges too, or record with torch.autograd.profiler.emit_nvtx(), to name its "
+      "operators.\n\n",
+      launches,
+      Ns(gpu_ns),
+      Share(view.total_gpu_ns > 0
+                ? static_cast<double>(gpu_ns) / static_cast<double>(view.total_gpu_ns)
+                : 0.0),
+      view.unmarked_threads.size() == 1 ? fmt::format("thread {}", top.tid)
+                                        : fmt::format("{} threads", view.unmarked_threads.size()),
+      view.unmarked_threads.size() == 1 ? "s" : "",
+      view.unmarked_threads.size() == 1
+          ? std::string()
+          : fmt::format(" (most from thread {}: {})", top.tid, Ns(top.gpu_ns)));
 }
 
 void AppendCategories(std::string& out, const FrameworkView& view) {

@@ -420,3 +420,43 @@ TEST_CASE("Steps: MFU only when the FLOP models cover the step's GEMMs and convo
   CHECK(md.find("No MFU: GEMM, convolution and attention kernels holding 90.0% of a step's GPU "
                 "time") != std::string::npos);
 }
+
+TEST_CASE("Operators: launches from a thread with no NVTX range beside a marked thread are named",
+          "[framework]") {
+  // The main thread (101) marks a step; a second thread (202, autograd's in PyTorch) launches
+  // two kernels during it and marks nothing. A third process marks nothing at all.
+  TraceBuilder b;
+  b.AddRange(gpuperf::model::RangeKind::kNvtx, "train_step", 0, 1000);
+  b.trace.ranges.back().pid = 100;
+  b.trace.ranges.back().tid = 101;
+  b.Api("cudaLaunchKernel", 10, 20, 1);
+  b.Kernel("forward", 30, 130, 1);
+  b.Api("cuLaunchKernelEx", 200, 210, 2).tid = 202;
+  b.Kernel("backward_gemm", 220, 420, 2);
+  b.Api("cuLaunchKernelEx", 300, 310, 3).tid = 202;
+  b.Kernel("backward_gemm", 430, 530, 3);
+  auto& other = b.Api("cudaLaunchKernel", 400, 410, 4);
+  other.pid = 300;
+  other.tid = 301;
+  b.Kernel("elsewhere", 540, 550, 4);
+  AnalysisReport report = gpuperf::analysis::Analyze(b.trace);
+  REQUIRE(report.framework.unmarked_threads.size() == 1);
+  const auto& t = report.framework.unmarked_threads.front();
+  CHECK(t.pid == 100);
+  CHECK(t.tid == 202);
+  CHECK(t.launches == 2);
+  CHECK(t.gpu_ns == 300);
+  std::string md = gpuperf::report::ToMarkdown(report);
+  CHECK(md.find("2 GPU activities (300 ns of GPU time, 73.2%) were launched from thread 202 that "
+                "records no NVTX range while another thread of the process does") !=
+        std::string::npos);
+
+  // Framework operators are recorded on every thread that runs them: no such list.
+  TraceBuilder ops;
+  ops.Op("aten::mm", 0, 100);
+  ops.Api("cudaLaunchKernel", 10, 20, 1);
+  ops.Kernel("k", 30, 130, 1);
+  ops.Api("cudaLaunchKernel", 200, 210, 2).tid = 202;
+  ops.Kernel("k", 220, 320, 2);
+  CHECK(gpuperf::analysis::Analyze(ops.trace).framework.unmarked_threads.empty());
+}

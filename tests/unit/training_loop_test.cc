@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -469,25 +470,36 @@ TEST_CASE("copy phase: pageable copies beside an idle phase get their own ranked
 TEST_CASE("findings count the whole trace and say how much lies before the steady window",
           "[findings][preroll]") {
   // Five ProfilerSteps, the first an outlier (30 ms, then 10 ms each), each ending in a 1 ms
-  // cudaStreamSynchronize after its kernel.
-  TraceBuilder b;
-  std::int64_t t = 0, correlation = 1;
-  for (std::int64_t wall : {30 * kMs, 10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs}) {
-    b.AddRange(model::RangeKind::kProfilerStep,
-               "ProfilerStep#" + std::to_string(correlation),
-               t,
-               t + wall);
-    b.Api("cudaLaunchKernel", t, t + 10 * kUs, correlation);
-    b.Kernel("step", t + 20 * kUs, t + wall - 2 * kMs, correlation++);
-    b.Api("cudaStreamSynchronize", t + wall - 3 * kMs, t + wall - 2 * kMs);
-    t += wall;
-  }
-  auto r = Analyze(b.trace);
+  // cudaStreamSynchronize after its kernel (or only the first, the warm-up step).
+  auto steps = [](bool every_step_waits) {
+    TraceBuilder b;
+    std::int64_t t = 0, correlation = 1;
+    for (std::int64_t wall : {30 * kMs, 10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs}) {
+      b.AddRange(model::RangeKind::kProfilerStep,
+                 "ProfilerStep#" + std::to_string(correlation),
+                 t,
+                 t + wall);
+      b.Api("cudaLaunchKernel", t, t + 10 * kUs, correlation);
+      b.Kernel("step", t + 20 * kUs, t + wall - 2 * kMs, correlation);
+      if (every_step_waits || correlation == 1)
+        b.Api("cudaStreamSynchronize", t + wall - 3 * kMs, t + wall - 2 * kMs);
+      ++correlation;
+      t += wall;
+    }
+    return b;
+  };
+  auto r = Analyze(steps(true).trace);
   REQUIRE(r.predictions.preroll);
   const auto* sync = FindingOf(r, "sync_api");
   REQUIRE(sync);
   CHECK(sync->count == 5);
-  CHECK(Contains(sync->summary, " 1 of them (1.00 ms blocked) lie before the steady-state window"));
+  CHECK(
+      Contains(sync->summary, " 1 of them (1.00 ms blocked) lies before the steady-state window"));
+  // Only the warm-up step waits: all of it lies before.
+  auto warmup_only = Analyze(steps(false).trace);
+  sync = FindingOf(warmup_only, "sync_api");
+  REQUIRE(sync);
+  CHECK(Contains(sync->summary, " It (1.00 ms blocked) lies before the steady-state window"));
 }
 
 TEST_CASE("profiler overhead: findings and one-time work that rest on profiled host time say so",

@@ -45,11 +45,14 @@ std::string BeforeWindowText(const RuleInput& in, const std::vector<util::Interv
   if (count == 0)
     return "";
   return fmt::format(
-      " {} of them ({} blocked) lie before the steady-state window, in what the diagnosis leaves "
-      "out (a start-up, warm-up steps, the previous step's tail): the counts here are the whole "
-      "trace's, the idle they cause and the bound the window's.",
-      count,
-      Ms(blocked));
+      " {} ({} blocked) {} before the steady-state window, in what the diagnosis leaves out (a "
+      "start-up, warm-up steps, the previous step's tail): the counts here are the whole trace's, "
+      "the idle they cause and the bound the window's.",
+      count < static_cast<std::int64_t>(waits.size()) ? fmt::format("{} of them", count)
+      : count == 1                                    ? std::string("It")
+                                                      : fmt::format("All {} of them", count),
+      Ms(blocked),
+      count == 1 ? "lies" : "lie");
 }
 
 std::string CausedCell(const RuleInput& in, std::int64_t start, std::int64_t end, bool data_wait) {

@@ -1,5 +1,6 @@
 #include "analysis/framework/framework_view.h"
 
+#include "analysis/framework/unmarked_threads.h"
 #include "analysis/kernel/readable_name.h"
 
 namespace gpuperf::analysis::framework {
@@ -21,6 +22,7 @@ report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
   view.orphan_gpu_ns = input.orphan_gpu_ns;
   view.categories = CategoryTable(input);
   view.operators = OperatorTable(input, kernels);
+  view.unmarked_threads = UnmarkedLaunchThreads(input);
   view.elementwise_chains = ElementwiseChainTable(input, view.operators);
   for (report::CategoryRow& category : view.categories) {
     for (const std::string& op : category.top_operators)
