@@ -177,6 +177,30 @@ struct InitializationItem {
   std::string evidence;  // why it is one-time work, with its source
 };
 
+// What one phase (an NVTX or annotation range name that holds part of the window) spent its time
+// on, and its verdict (since 1.19.0): the diagnosis per phase, beside the window's one.
+struct PhaseVerdict {
+  std::string name;
+  std::string kind;  // "nvtx", "user_annotation"
+  std::int64_t instances = 0;
+  std::int64_t wall_ns = 0;  // union of its instances in the steady-state window
+  // Of wall_ns: GPU kernels (and memsets) running, copies running with no kernel, GPU idle.
+  std::int64_t kernel_ns = 0;
+  std::int64_t copy_exposed_ns = 0;
+  std::int64_t idle_ns = 0;
+  // Of idle_ns, what the host was in: blocking waits (round trips), blocking MPI calls (waits
+  // for another rank), launch calls, device allocation calls, other CUDA calls, none (host work).
+  std::int64_t idle_sync_ns = 0;
+  std::int64_t idle_mpi_ns = 0;
+  std::int64_t idle_launch_ns = 0;
+  std::int64_t idle_alloc_ns = 0;
+  std::int64_t idle_other_api_ns = 0;
+  std::int64_t idle_host_ns = 0;
+  // "gpu_bound" (GPU work runs at least half of it), "transfer_bound", "sync_bound",
+  // "communication_bound", "launch_bound", "allocation_bound", "api_bound", "host_bound"
+  std::string verdict;
+};
+
 struct Initialization {
   std::int64_t time_ns = 0;  // union of the items' intervals
   double fraction = 0;       // of the recorded window
@@ -434,6 +458,7 @@ struct AnalysisReport {
   std::optional<CounterJoin> counters_join;  // only with analyze --counters
   Diagnosis diagnosis;
   Initialization initialization;
+  std::vector<PhaseVerdict> phase_verdicts;  // by wall_ns, descending (since 1.19.0)
   std::vector<DiagnosticCount> diagnostics;
   std::vector<std::string> diagnostic_notes;
 };

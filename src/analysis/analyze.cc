@@ -12,6 +12,7 @@
 #include "analysis/diagnosis/diagnosis.h"
 #include "analysis/diagnosis/headline.h"
 #include "analysis/diagnosis/initialization.h"
+#include "analysis/diagnosis/phase_verdicts.h"
 #include "analysis/findings/findings.h"
 #include "analysis/framework/framework_view.h"
 #include "analysis/kernel/ceilings_used.h"
@@ -215,6 +216,14 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
                                        idle.unobserved_lead_ns,
                                        idle.unobserved_tail_ns);
   BoundFindings(out.findings, idle.steady_window_ns);
+  out.phase_verdicts = PhaseVerdicts(trace,
+                                     index,
+                                     out.initialization,
+                                     init.intervals,
+                                     steps.steps,
+                                     idle.round_trip_gaps,
+                                     measured.start_ns,
+                                     window.end_ns);
 
   CopyDiagnostics(trace, out);
   AddNotes(trace, index, out);

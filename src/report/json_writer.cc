@@ -221,6 +221,26 @@ Json FindingsJson(const std::vector<Finding>& findings) {
   return array;
 }
 
+Json PhaseVerdictsJson(const std::vector<PhaseVerdict>& verdicts) {
+  Json array = Json::array();
+  for (const PhaseVerdict& v : verdicts)
+    array.push_back(Json{{"name", v.name},
+                         {"kind", v.kind},
+                         {"instances", v.instances},
+                         {"wall_ns", v.wall_ns},
+                         {"kernel_ns", v.kernel_ns},
+                         {"copy_exposed_ns", v.copy_exposed_ns},
+                         {"idle_ns", v.idle_ns},
+                         {"idle_sync_ns", v.idle_sync_ns},
+                         {"idle_mpi_ns", v.idle_mpi_ns},
+                         {"idle_launch_ns", v.idle_launch_ns},
+                         {"idle_alloc_ns", v.idle_alloc_ns},
+                         {"idle_other_api_ns", v.idle_other_api_ns},
+                         {"idle_host_ns", v.idle_host_ns},
+                         {"verdict", v.verdict}});
+  return array;
+}
+
 Json DiagnosticsJson(const std::vector<DiagnosticCount>& counts) {
   Json array = Json::array();
   for (const auto& d : counts)
@@ -262,6 +282,7 @@ nlohmann::ordered_json ToJson(const AnalysisReport& report, const ToolInfo& tool
   json[fields::kHeadline] = report.headline;
   json["diagnosis"] = DiagnosisJson(report.diagnosis);
   json["initialization"] = InitializationJson(report.initialization);
+  json["phase_verdicts"] = PhaseVerdictsJson(report.phase_verdicts);  // since 1.19.0
   json["notes"] = report.notes;
   json[fields::kTimeline] = Json::object();
   AddTimeline(json[fields::kTimeline], report.timeline);

@@ -100,6 +100,62 @@ void AppendInitialization(std::string& out,
 
 }  // namespace
 
+// The diagnosis per phase (AnalysisReport::phase_verdicts): one row each, the idle's largest
+// holder named.
+void AppendPhaseVerdicts(std::string& out,
+                         const AnalysisReport& report,
+                         const MarkdownOptions& options) {
+  if (report.phase_verdicts.empty())
+    return;
+  out += "### Phases (NVTX and annotation ranges)\n\n";
+  out +=
+      "Each phase over its own time in the steady-state window (a range inside another counts in "
+      "both). Its GPU-busy time splits into kernels and copies running alone; its GPU idle goes "
+      "to the host call it falls in (a blocking wait or the round trip after one first, then "
+      "blocking MPI calls, launch calls, device allocations, other CUDA calls), the rest to host "
+      "work. The verdict is GPU work when it "
+      "runs half the phase or more, else the idle's largest holder (trace).\n\n";
+  MarkdownTable table({{"phase"},
+                       {"instances", Align::kRight},
+                       {"wall", Align::kRight},
+                       {"kernels", Align::kRight},
+                       {"copies alone", Align::kRight},
+                       {"GPU idle", Align::kRight},
+                       {"idle mostly in"},
+                       {"verdict"}});
+  for (const PhaseVerdict& v : report.phase_verdicts) {
+    const std::pair<std::int64_t, const char*> holders[] = {
+        {v.idle_sync_ns, "blocking waits and their round trips"},
+        {v.idle_mpi_ns, "blocking MPI calls"},
+        {v.idle_launch_ns, "launch calls"},
+        {v.idle_alloc_ns, "device allocations"},
+        {v.idle_other_api_ns, "other CUDA calls"},
+        {v.idle_host_ns, "host work"}};
+    auto top = holders[0];
+    for (const auto& h : holders) {
+      if (h.first > top.first)
+        top = h;
+    }
+    std::string verdict = v.verdict;
+    std::replace(verdict.begin(), verdict.end(), '_', '-');
+    table.AddRow({Shorten(v.name, options.name_chars),
+                  util::FormatCount(v.instances),
+                  Ns(v.wall_ns),
+                  Ns(v.kernel_ns),
+                  Ns(v.copy_exposed_ns),
+                  Ns(v.idle_ns),
+                  v.idle_ns > 0
+                      ? fmt::format("{} {} ({})",
+                                    top.second,
+                                    Ns(top.first),
+                                    util::FormatPercent(100.0 * static_cast<double>(top.first) /
+                                                        static_cast<double>(v.idle_ns)))
+                      : std::string("-"),
+                  verdict});
+  }
+  out += table.Render() + "\n";
+}
+
 void AppendDiagnosis(std::string& out,
                      const AnalysisReport& report,
                      const MarkdownOptions& options) {
@@ -175,6 +231,7 @@ void AppendDiagnosis(std::string& out,
       out += "  - " + EscapeMarkdown(line) + "\n";
     out += "\n";
   }
+  AppendPhaseVerdicts(out, report, options);
   AppendInitialization(out, report, options);
 }
 

@@ -29,6 +29,7 @@ TEST_CASE("report.json has the documented top-level keys in order") {
                                                "headline",
                                                "diagnosis",
                                                "initialization",
+                                               "phase_verdicts",
                                                "notes",
                                                "timeline",
                                                "timeline_tracelens",

@@ -542,3 +542,75 @@ TEST_CASE("profiler overhead: findings and one-time work that rest on profiled h
                  "(with_stack): the profiler's per-operator work inflates the 1 first-call "
                  "outlier of framework operators or host ranges (1.80 ms), which is host time"));
 }
+
+TEST_CASE("phase verdicts: each NVTX phase gets its own class from what fills its time",
+          "[diagnosis][phases]") {
+  // Four phases of one pass: copies (a 40 ms HtoD copy), launches (100 tiny kernels, each behind
+  // a 300 µs launch call), allocations (20 cudaMalloc/cudaFree pairs, no GPU work) and a
+  // blocking MPI_Send (10 ms, no GPU work).
+  TraceBuilder b;
+  auto phase = [&](const char* name, std::int64_t start, std::int64_t end) {
+    model::Range& r = b.AddRange(model::RangeKind::kNvtx, name, start, end);
+    r.pid = 100;
+    r.tid = 101;
+  };
+  std::int64_t correlation = 1;
+  phase("phase:copy", 0, 50 * kMs);
+  b.Api("cudaMemcpy", 0, 41 * kMs, correlation);
+  b.Memcpy(model::CopyKind::kHtoD, kMs, 41 * kMs, 1 << 30, correlation++);
+  phase("phase:launch", 50 * kMs, 80 * kMs);
+  for (int i = 0; i < 100; ++i) {
+    std::int64_t t = 50 * kMs + i * 300 * kUs;
+    b.Api("cudaLaunchKernel", t, t + 290 * kUs, correlation);
+    b.Kernel("tiny", t + 292 * kUs, t + 297 * kUs, correlation++);
+  }
+  phase("phase:alloc", 80 * kMs, 100 * kMs);
+  for (int i = 0; i < 20; ++i) {
+    std::int64_t t = 80 * kMs + i * kMs;
+    b.Api("cudaMalloc", t, t + 500 * kUs);
+    b.Api("cudaFree", t + 500 * kUs, t + 990 * kUs);
+  }
+  phase("MPI_Send", 100 * kMs, 110 * kMs);
+  b.Api("cudaLaunchKernel", 110 * kMs, 110 * kMs + 10 * kUs, correlation);
+  b.Kernel("last", 110 * kMs + 20 * kUs, 111 * kMs, correlation++);
+  auto r = Analyze(b.trace);
+  REQUIRE(r.phase_verdicts.size() == 4);
+  auto verdict = [&](const std::string& name) -> const gpuperf::report::PhaseVerdict* {
+    for (const auto& v : r.phase_verdicts) {
+      if (v.name == name)
+        return &v;
+    }
+    return nullptr;
+  };
+  const auto* copy = verdict("phase:copy");
+  REQUIRE(copy);
+  CHECK(copy->verdict == "transfer_bound");
+  CHECK(copy->copy_exposed_ns == 40 * kMs);
+  CHECK(copy->idle_ns == 10 * kMs);
+  CHECK(copy->idle_sync_ns == kMs);  // the copy call's own wait before the copy starts
+  const auto* launch = verdict("phase:launch");
+  REQUIRE(launch);
+  CHECK(launch->verdict == "launch_bound");
+  CHECK(launch->kernel_ns == 100 * 5 * kUs);
+  CHECK(launch->idle_launch_ns == 100 * 290 * kUs);
+  const auto* alloc = verdict("phase:alloc");
+  REQUIRE(alloc);
+  CHECK(alloc->verdict == "allocation_bound");
+  CHECK(alloc->idle_alloc_ns == 20 * 990 * kUs);
+  const auto* mpi = verdict("MPI_Send");
+  REQUIRE(mpi);
+  CHECK(mpi->verdict == "communication_bound");
+  CHECK(mpi->idle_mpi_ns == 10 * kMs);
+  // First the longest.
+  CHECK(r.phase_verdicts.front().name == "phase:copy");
+
+  // One phase is the window's own diagnosis: no table.
+  TraceBuilder one;
+  model::Range& only = one.AddRange(model::RangeKind::kNvtx, "phase:copy", 0, 50 * kMs);
+  only.pid = 100;
+  one.Api("cudaMemcpy", 0, 41 * kMs, 1);
+  one.Memcpy(model::CopyKind::kHtoD, kMs, 41 * kMs, 1 << 30, 1);
+  one.Api("cudaLaunchKernel", 60 * kMs, 60 * kMs + 10 * kUs, 2);
+  one.Kernel("k", 60 * kMs + 20 * kUs, 100 * kMs, 2);
+  CHECK(Analyze(one.trace).phase_verdicts.empty());
+}

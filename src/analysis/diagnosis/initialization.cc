@@ -726,6 +726,7 @@ InitializationResult DetectInitialization(const model::Trace& trace,
 
   InitializationResult out;
   std::vector<util::Interval> raw;
+  std::vector<util::Interval> host_first_calls;  // of framework operators and host ranges
   std::map<std::pair<std::string, std::string>, report::InitializationItem> items;
   std::map<std::pair<std::string, std::string>, std::int64_t> largest;
   for (const Candidate& c : candidates) {
@@ -734,6 +735,8 @@ InitializationResult DetectInitialization(const model::Trace& trace,
     if (end <= start)
       continue;
     raw.push_back({start, end});
+    if (c.from_host_op && c.kind == "first_call")
+      host_first_calls.push_back({start, end});
     auto key = std::pair{c.kind, c.name};
     report::InitializationItem& item = items[key];
     item.kind = c.kind;
@@ -747,13 +750,6 @@ InitializationResult DetectInitialization(const model::Trace& trace,
   }
   // First calls of framework operators and host ranges are host time, which the profiler's
   // per-operator options inflate (switch: with_stack, record_shapes, profile_memory).
-  std::vector<util::Interval> host_first_calls;
-  for (const Candidate& c : candidates) {
-    if (c.from_host_op && c.kind == "first_call" && c.end > window.start_ns &&
-        c.start < window.end_ns)
-      host_first_calls.push_back(
-          {std::max(c.start, window.start_ns), std::min(c.end, window.end_ns)});
-  }
   if (!host_first_calls.empty()) {
     std::size_t calls = host_first_calls.size();
     std::int64_t host_ns = util::TotalLength(util::MergeIntervals(std::move(host_first_calls)));

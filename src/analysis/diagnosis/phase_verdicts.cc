@@ -1,0 +1,235 @@
+#include "analysis/diagnosis/phase_verdicts.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <string_view>
+#include <utility>
+
+#include "analysis/core/names.h"
+
+namespace gpuperf::analysis {
+namespace {
+
+constexpr std::size_t kPhasesKept = 6;
+
+// The range names of one phase: the same kind and the same name once its numbers are '#'.
+struct Group {
+  std::string_view kind;
+  model::NameId first_name = 0;
+  std::int64_t names = 0;  // distinct names
+  std::int64_t instances = 0;
+  std::int64_t summed_ns = 0;  // the instances' durations, summed
+  bool candidate = false;      // its sum reaches the minimum share, and it is no step or one-time
+  std::vector<util::Interval> phase;  // the instances, then their union in the window
+};
+
+std::string_view KindName(model::RangeKind kind) {
+  switch (kind) {
+    case model::RangeKind::kNvtx:
+      return "nvtx";
+    case model::RangeKind::kUserAnnotation:
+      return "user_annotation";
+    default:
+      return "";
+  }
+}
+
+// "step 12" -> "step #": each run of digits one '#'.
+std::string NumbersAsHash(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    bool digit = name[i] >= '0' && name[i] <= '9';
+    if (!digit)
+      out += name[i];
+    else if (i == 0 || name[i - 1] < '0' || name[i - 1] > '9')
+      out += '#';
+  }
+  return out;
+}
+
+// The host calls that can hold GPU idle, one merged list per kind, in the order an idle stretch
+// is given to them: a wait first (the GPU drained while the host waited), then blocking MPI calls
+// (the host waited for another rank), launch calls, device allocations, other CUDA calls.
+struct HostCalls {
+  std::vector<util::Interval> waits, mpi, launches, allocations, other;
+};
+
+HostCalls CollectHostCalls(const model::Trace& trace, const CorrelationIndex& index) {
+  HostCalls calls;
+  CachedNamePredicate is_wait(trace, IsHostWaitApi);
+  CachedNamePredicate is_launch(trace, IsLaunchApi);
+  CachedNamePredicate is_alloc(
+      trace, [](std::string_view name) { return IsDeviceAllocApi(name) || IsDeviceFreeApi(name); });
+  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
+    const model::ApiCall& c = trace.api_calls[i];
+    if (!index.IsPrimary(i) || c.end_ns <= c.start_ns)
+      continue;
+    util::Interval span{c.start_ns, c.end_ns};
+    if (is_wait(c.name))
+      calls.waits.push_back(span);
+    else if (is_launch(c.name))
+      calls.launches.push_back(span);
+    else if (is_alloc(c.name))
+      calls.allocations.push_back(span);
+    else
+      calls.other.push_back(span);
+  }
+  // Blocking MPI calls are waits for another rank, wherever the trace records them (operators,
+  // NVTX ranges of nsys' MPI trace).
+  CachedNamePredicate is_mpi(trace, IsBlockingMpiCall);
+  for (const model::HostOp& op : trace.host_ops) {
+    if (op.end_ns > op.start_ns && is_mpi(op.name))
+      calls.mpi.push_back({op.start_ns, op.end_ns});
+  }
+  for (const model::Range& r : trace.ranges) {
+    if (r.device == model::kNoId && r.end_ns > r.start_ns && is_mpi(r.name))
+      calls.mpi.push_back({r.start_ns, r.end_ns});
+  }
+  for (auto* list : {&calls.waits, &calls.mpi, &calls.launches, &calls.allocations, &calls.other})
+    *list = util::MergeIntervals(std::move(*list));
+  return calls;
+}
+
+// The largest share names the verdict; a tie goes to the earlier entry.
+std::string_view VerdictOf(const report::PhaseVerdict& v) {
+  if (2 * (v.kernel_ns + v.copy_exposed_ns) >= v.wall_ns)
+    return v.copy_exposed_ns > v.kernel_ns ? "transfer_bound" : "gpu_bound";
+  const std::array<std::pair<std::int64_t, std::string_view>, 6> idle = {{
+      {v.idle_sync_ns, "sync_bound"},
+      {v.idle_mpi_ns, "communication_bound"},
+      {v.idle_launch_ns, "launch_bound"},
+      {v.idle_alloc_ns, "allocation_bound"},
+      {v.idle_other_api_ns, "api_bound"},
+      {v.idle_host_ns, "host_bound"},
+  }};
+  std::pair<std::int64_t, std::string_view> best = idle.front();
+  for (const auto& entry : idle) {
+    if (entry.first > best.first)
+      best = entry;
+  }
+  return best.second;
+}
+
+}  // namespace
+
+std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
+                                                const CorrelationIndex& index,
+                                                const report::Initialization& initialization,
+                                                const std::vector<util::Interval>& one_time,
+                                                const std::vector<StepWindow>& steps,
+                                                const std::vector<util::Interval>& round_trip_gaps,
+                                                std::int64_t steady_start_ns,
+                                                std::int64_t window_end_ns) {
+  const std::vector<util::Interval> window =
+      util::Subtract({{steady_start_ns, window_end_ns}}, util::MergeIntervals(one_time));
+  const std::int64_t window_ns = util::TotalLength(window);
+  if (window_ns <= 0)
+    return {};
+  // Host ranges by (kind, name with its numbers as '#'): "step 3" and "step 4" are one phase, as
+  // ProfilerStep#3 and #4 are. Each name is keyed once. A first pass sums the instances: a name
+  // whose sum is under the minimum share cannot reach it as a union, and most traces stop there.
+  std::map<std::pair<std::string_view, std::string>, Group> groups;
+  std::vector<Group*> group_of(trace.strings.size(), nullptr);
+  auto host_range = [&](const model::Range& r) {
+    return r.device == model::kNoId && r.end_ns > r.start_ns && r.name < group_of.size() &&
+           !KindName(r.kind).empty();
+  };
+  for (const model::Range& r : trace.ranges) {
+    if (!host_range(r))
+      continue;
+    Group*& g = group_of[r.name];
+    if (!g) {
+      std::string_view kind = KindName(r.kind);
+      // One kind per name in practice; a name under two kinds joins the first.
+      g = &groups[{kind, NumbersAsHash(trace.Name(r.name))}];
+      g->kind = kind;
+      if (g->names++ == 0)
+        g->first_name = r.name;
+    }
+    ++g->instances;
+    g->summed_ns += r.end_ns - r.start_ns;
+  }
+  std::vector<std::string> excluded;  // one-time work and steps, keyed like the groups
+  for (const report::InitializationItem& item : initialization.items)
+    excluded.push_back(NumbersAsHash(item.name));
+  for (const StepWindow& step : steps)
+    excluded.push_back(NumbersAsHash(step.name));
+  auto share_of = [&](std::int64_t ns) {
+    return static_cast<double>(ns) / static_cast<double>(window_ns);
+  };
+  std::int64_t candidates = 0;
+  for (auto& [key, g] : groups) {
+    g.candidate = share_of(g.summed_ns) >= kPhaseVerdictMinShare &&
+                  std::find(excluded.begin(), excluded.end(), key.second) == excluded.end();
+    candidates += g.candidate ? 1 : 0;
+  }
+  if (candidates < 2)
+    return {};
+  for (const model::Range& r : trace.ranges) {
+    if (host_range(r) && group_of[r.name]->candidate)
+      group_of[r.name]->phase.push_back({r.start_ns, r.end_ns});
+  }
+  std::vector<std::pair<std::string, Group*>> chosen;
+  for (auto& [key, g] : groups) {
+    if (!g.candidate)
+      continue;
+    g.phase = util::Intersect(util::MergeIntervals(std::move(g.phase)), window);
+    double share = share_of(util::TotalLength(g.phase));
+    if (share >= kPhaseVerdictMinShare && share < kPhaseVerdictWholeWindow)
+      chosen.emplace_back(g.names == 1 ? std::string(trace.Name(g.first_name)) : key.second, &g);
+  }
+  if (chosen.size() < 2)
+    return {};
+
+  std::vector<util::Interval> kernels, copies;
+  for (const model::GpuActivity& a : trace.activities) {
+    if (a.end_ns <= a.start_ns)
+      continue;
+    (a.kind == model::ActivityKind::kMemcpy ? copies : kernels).push_back({a.start_ns, a.end_ns});
+  }
+  kernels = util::MergeIntervals(std::move(kernels));
+  const std::vector<util::Interval> busy =
+      util::UnionOf(kernels, util::MergeIntervals(std::move(copies)));
+  HostCalls calls = CollectHostCalls(trace, index);
+  // The idle after a blocking wait until the host's next GPU work runs is the wait's round trip
+  // (the idle attribution's): it goes with the waits, not with the launch call that ends it.
+  calls.waits = util::UnionOf(calls.waits, round_trip_gaps);
+  std::vector<report::PhaseVerdict> out;
+  for (const auto& [name, g] : chosen) {
+    const std::vector<util::Interval>& phase = g->phase;
+    report::PhaseVerdict v;
+    v.name = name;
+    v.kind = std::string(g->kind);
+    v.instances = g->instances;
+    v.wall_ns = util::TotalLength(phase);
+    if (v.wall_ns <= 0)
+      continue;
+    v.kernel_ns = util::TotalLength(util::Intersect(phase, kernels));
+    v.idle_ns = v.wall_ns - util::TotalLength(util::Intersect(phase, busy));
+    v.copy_exposed_ns = v.wall_ns - v.idle_ns - v.kernel_ns;
+    std::vector<util::Interval> idle = util::Subtract(phase, busy);
+    std::int64_t* shares[] = {
+        &v.idle_sync_ns, &v.idle_mpi_ns, &v.idle_launch_ns, &v.idle_alloc_ns, &v.idle_other_api_ns};
+    const std::vector<util::Interval>* lists[] = {
+        &calls.waits, &calls.mpi, &calls.launches, &calls.allocations, &calls.other};
+    for (std::size_t i = 0; i < std::size(lists); ++i) {
+      *shares[i] = util::TotalLength(util::Intersect(idle, *lists[i]));
+      idle = util::Subtract(idle, *lists[i]);
+    }
+    v.idle_host_ns = util::TotalLength(idle);
+    v.verdict = std::string(VerdictOf(v));
+    out.push_back(std::move(v));
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return std::tie(b.wall_ns, a.name, a.kind) < std::tie(a.wall_ns, b.name, b.kind);
+  });
+  if (out.size() > kPhasesKept)
+    out.resize(kPhasesKept);
+  if (out.size() < 2)
+    return {};
+  return out;
+}
+
+}  // namespace gpuperf::analysis

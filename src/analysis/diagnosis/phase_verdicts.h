@@ -1,0 +1,38 @@
+// The diagnosis per phase: for each NVTX or annotation range name that holds part of the window
+// (phase:memcpy, phase:launch, "## backward ##"), what its time went to and its verdict, so that a
+// window of different phases is not described by its largest one alone (the sample workload's
+// allocation phase is allocation-bound beside a transfer-bound and a launch-bound phase).
+#pragma once
+
+#include "gpuperf/report.h"
+#include "gpuperf/trace.h"
+
+#include <vector>
+
+#include "analysis/core/correlation.h"
+#include "analysis/timeline/step_windows.h"
+#include "util/intervals.h"
+
+namespace gpuperf::analysis {
+
+// A range name is a phase from this share of the steady-state window on, and not when it spans
+// nearly all of it (a range around the whole run).
+inline constexpr double kPhaseVerdictMinShare = 0.05;
+inline constexpr double kPhaseVerdictWholeWindow = 0.9;
+
+// The verdicts of the window's phases: host range names (NVTX, annotations; names that differ
+// only in their numbers are one phase) whose union holds kPhaseVerdictMinShare to
+// kPhaseVerdictWholeWindow of [steady_start_ns, window_end_ns) less the one-time work, only where
+// two or more qualify (one phase is the window's own diagnosis). One-time work (items named like
+// the range) and step ranges are no phases. Each is measured over its union in that window.
+// `round_trip_gaps`: the idle attribution's GPU idle after a blocking wait (the waits' share).
+std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
+                                                const CorrelationIndex& index,
+                                                const report::Initialization& initialization,
+                                                const std::vector<util::Interval>& one_time,
+                                                const std::vector<StepWindow>& steps,
+                                                const std::vector<util::Interval>& round_trip_gaps,
+                                                std::int64_t steady_start_ns,
+                                                std::int64_t window_end_ns);
+
+}  // namespace gpuperf::analysis
