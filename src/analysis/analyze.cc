@@ -45,7 +45,7 @@ report::SourceInfo SourceOf(const model::Trace& trace) {
   report::SourceInfo s{
       m.source_path, m.format, m.format_version, m.producer, {}, m.rank, m.world_size};
   for (const model::Device& d : trace.devices) {
-    s.devices.push_back(DeviceText(d, ""));  // compare reads the name back: "" stays ""
+    s.devices.push_back(DeviceText(d, ""));  // unnamed shows as "0:  (cc 8.0, …)", as it always has
   }
   return s;
 }
