@@ -223,7 +223,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   if (trace.metadata.format != "ncu-csv")
     queue = LaunchQueueDepth(trace, launch_pairs, HostBlockingSyncs(trace, index));
   AttachFrameworkView(framework.get(), framework_note_at, out);
-  out.diagnosis = Diagnose(trace, index, out, idle, std::move(queue));
+  out.diagnosis = Diagnose(trace, roofs, index, out, idle, std::move(queue));
   out.headline = Headline(trace, out);
   return out;
 }

@@ -509,6 +509,7 @@ std::string Label(const report::Diagnosis& d) {
 }
 
 report::Diagnosis DiagnoseWindow(const model::Trace& trace,
+                                 const DeviceRoofsTable& roofs,
                                  const CorrelationIndex& index,
                                  const report::AnalysisReport& r,
                                  const IdleAttribution& idle,
@@ -678,7 +679,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   const HostWaitCap* cap = context.host_wait_cap ? &*context.host_wait_cap : nullptr;
   if (d.dominant_kind == "kernel" && d.bottleneck != "launch_bound") {
     AddCollectiveEvidence(d, r, context.collective_wait);
-    ApplyLever(d, trace, r, SteadyWall(r, idle), kernel_evidence_from, cap);
+    ApplyLever(d, trace, roofs, r, SteadyWall(r, idle), kernel_evidence_from, cap);
   }
   if (cap && (d.dominant_kind == "kernel" || d.dominant_kind == "operators")) {
     if (cap->beside_idle_phase || KeepsLaunchCount(d))
@@ -710,10 +711,12 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
     }
   }
   if (d.dominant_kind == "idle") {
-    d.secondary = SecondaryGpuStatement(trace, index, d, r, compute, SteadyWall(r, idle), context);
+    d.secondary =
+        SecondaryGpuStatement(trace, roofs, index, d, r, compute, SteadyWall(r, idle), context);
     // Without a GPU phase to diagnose, copies that hold the triage's share get their statement.
     if (d.secondary.empty() && has_timeline)
       d.secondary = SecondaryTransferStatement(trace,
+                                               roofs,
                                                d,
                                                r,
                                                transfer,
@@ -731,8 +734,14 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   RankStatements(d);
   // Facts of the whole window go with the statement ranked first.
   AddPhase(d, trace, r);
-  AddMaterialCopies(
-      d, trace, r, transfer, kSecondaryIdleShare, SteadyWall(r, idle), steady.exposed_memcpy_ns);
+  AddMaterialCopies(d,
+                    trace,
+                    roofs,
+                    r,
+                    transfer,
+                    kSecondaryIdleShare,
+                    SteadyWall(r, idle),
+                    steady.exposed_memcpy_ns);
   AddQueueAndCoverage(d, idle);
   QueueAgainstHostPhases(d, idle);
   if (std::int64_t spans = ReplaySpans(trace); spans > 0) {
@@ -751,11 +760,12 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
 }  // namespace
 
 report::Diagnosis Diagnose(const model::Trace& trace,
+                           const DeviceRoofsTable& roofs,
                            const CorrelationIndex& index,
                            const report::AnalysisReport& r,
                            const IdleAttribution& idle,
                            std::optional<report::LaunchQueue> queue) {
-  report::Diagnosis d = DiagnoseWindow(trace, index, r, idle, std::move(queue));
+  report::Diagnosis d = DiagnoseWindow(trace, roofs, index, r, idle, std::move(queue));
   PrependInputCheck(d, r.framework, SteadyWall(r, idle));
   if (d.lead.empty() && !d.bottleneck.empty())
     d.lead = "bottleneck";

@@ -1,7 +1,8 @@
 // The ceilings of each device, resolved once per analysis (analyze.cc) and passed to every pass
 // that places work on a roof: counter rooflines, the user model, the shape models, the ceilings
-// table of the report and the step table's MFU (docs/metrics.md, "Ceilings and clocks"). A
-// device's measured ceilings win over its datasheet entry.
+// table of the report, the step table's MFU and the diagnosis (its levers, the pinned-copy
+// bound) (docs/metrics.md, "Ceilings and clocks"). A device's measured ceilings win over its
+// datasheet entry.
 #pragma once
 
 #include "gpuperf/trace.h"
