@@ -1,5 +1,6 @@
-// The analysis result model: what `gpuperf analyze` computes from a Trace. Writers (JSON,
-// Markdown, terminal) only format these values; the analysis never formats.
+// The analysis result model: what `gpuperf analyze` computes from a Trace. The analysis also
+// writes the report's sentences here (headline, diagnosis support and experiment, finding
+// summaries); writers (JSON, Markdown, terminal) only lay these values out and format numbers.
 //
 // Units are in the names (_ns, _bytes, _percent). Every figure here comes from the trace
 // ("source: trace"); later stages (roofline, models) add their own evidence tiers.

@@ -46,7 +46,7 @@ report::SourceInfo SourceOf(const model::Trace& trace) {
   report::SourceInfo s{
       m.source_path, m.format, m.format_version, m.producer, {}, m.rank, m.world_size};
   for (const model::Device& d : trace.devices) {
-    s.devices.push_back(DeviceText(d, ""));  // compare reads the name back: "" stays ""
+    s.devices.push_back(DeviceText(d, ""));  // unnamed shows as "0:  (cc 8.0, …)", as it always has
   }
   return s;
 }
@@ -232,7 +232,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   if (trace.metadata.format != "ncu-csv")
     queue = LaunchQueueDepth(trace, launch_pairs, HostBlockingSyncs(trace, index));
   AttachFrameworkView(framework.get(), framework_note_at, out);
-  out.diagnosis = Diagnose(trace, index, out, idle, std::move(queue));
+  out.diagnosis = Diagnose(trace, roofs, index, out, idle, std::move(queue));
   out.headline = Headline(trace, out);
   return out;
 }

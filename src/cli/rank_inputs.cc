@@ -15,7 +15,6 @@
 #include "cli/trace_input.h"
 #include "io/report/baseline_json_reader.h"
 #include "io/report/rank_summary_json.h"
-#include "util/byte_source.h"
 
 namespace gpuperf::cli {
 namespace {
@@ -94,17 +93,13 @@ std::vector<ranks::RankSummary> ReadRanks(const std::vector<RankInput>& inputs,
   auto worker = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++) {
       const RankInput& input = inputs[i];
-      auto head = util::ReadFileHead(input.path, 4096);
-      if (!head.ok()) {
-        failures[i] = ranks::FileError{input.path, head.error().message};
+      auto read = io::ReadRankSummaryOrTracePath(input.path);  // content decides, in io
+      if (!read.ok()) {
+        failures[i] = ranks::FileError{input.path, read.error().message};
         continue;
       }
-      if (io::LooksLikeRankSummary(*head)) {
-        auto summary = io::ReadRankSummary(input.path);
-        if (summary.ok())
-          results[i] = std::move(*summary);
-        else
-          failures[i] = ranks::FileError{input.path, summary.error().message};
+      if (read->summary) {
+        results[i] = std::move(*read->summary);
         continue;
       }
       auto trace = ImportTraceForAnalysis(input.path);

@@ -170,27 +170,24 @@ Status StagedOutput::Commit() {
 }
 
 Status StagedOutput::CommitDirectory() {
-  const fs::path parent = dir_.parent_path();
   std::error_code error;
-  if (!fs::exists(dir_, error)) {
-    if (::rename(staging_.path().c_str(), dir_.c_str()) != 0)
-      return Error{dir_.string() + ": cannot move the report into place: " + std::strerror(errno)};
-  } else {
+  if (fs::exists(dir_, error)) {
     Result<bool> only_ours = OnlyGpuperfEntries(dir_);
     if (!only_ours.ok())
       return only_ours.error();
     if (!only_ours.value())  // the user's files stay where they are: file by file, under the lock
       return CommitFiles(staging_.path());
-    if (util::ExchangePaths(staging_.path().string(), dir_.string()) != 0) {
-      // No RENAME_EXCHANGE here (an old kernel, some network filesystems: EINVAL), or DIR may
-      // not be moved (someone else's directory in a sticky /tmp: EPERM): file by file instead.
-      return CommitFiles(staging_.path());
-    }
-    staging_.Moved(staging_.path());  // it now holds the old report, removed by Commit()
   }
+  auto committed = util::CommitDirectory(staging_.path().string(), dir_.string(), true);
+  if (!committed.ok())
+    return committed.error();
+  if (*committed == util::DirectoryCommit::kCannotSwap)  // file by file instead
+    return CommitFiles(staging_.path());
+  if (*committed == util::DirectoryCommit::kSwapped)
+    staging_.Moved(staging_.path());  // it now holds the old report, removed by Commit()
   for (const std::string& name : staged_)
     written_.push_back((dir_ / name).string());
-  return util::SyncDirectory(parent.string());
+  return Status::Ok();
 }
 
 Status StagedOutput::CommitFiles(const fs::path& from_dir) {

@@ -359,29 +359,30 @@ Status CommitBaseline(BaselineSession& session) {
   }
   if (Status synced = util::SyncDirectory(session.tmp.string()); !synced)
     return synced;
-  std::error_code error;
   // --force over an existing output: the two directories swap in one step, so the old baseline
-  // stays whole until the new one is in place, and is removed only then (as cli/staged_output.h
-  // replaces a report directory). Where the filesystem cannot swap, the old one goes first.
-  if (data.options.force && fs::exists(session.out, error)) {
-    if (util::ExchangePaths(session.tmp.string(), session.out.string()) == 0) {
-      const fs::path old = session.tmp;  // now the earlier baseline
-      session.tmp.clear();
-      fs::remove_all(old, error);
-      if (error)
-        return Error{session.out.string() + " replaced, but the earlier baseline, moved to " +
-                     old.string() + ", could not be removed: " + error.message()};
-      return util::SyncDirectory(session.out.parent_path().string());
-    }
-    fs::remove_all(session.out, error);
+  // stays whole until the new one is in place, and is removed only then (util::CommitDirectory,
+  // as cli/staged_output.h replaces a report directory).
+  const bool replace = data.options.force;
+  auto committed = util::CommitDirectory(session.tmp.string(), session.out.string(), replace);
+  if (committed.ok() && *committed == util::DirectoryCommit::kCannotSwap) {
+    std::error_code ignored;  // where the filesystem cannot swap, the old one goes first
+    fs::remove_all(session.out, ignored);
+    committed = util::CommitDirectory(session.tmp.string(), session.out.string(), false);
   }
-  fs::rename(session.tmp, session.out, error);
-  if (error) {
-    return Error{"cannot move " + session.tmp.string() + " to " + session.out.string() + ": " +
-                 error.message()};
+  if (!committed.ok())
+    return committed.error();
+  if (*committed == util::DirectoryCommit::kSwapped) {
+    const fs::path old = session.tmp;  // now the earlier baseline
+    session.tmp.clear();
+    std::error_code error;
+    fs::remove_all(old, error);
+    if (error)
+      return Error{session.out.string() + " replaced, but the earlier baseline, moved to " +
+                   old.string() + ", could not be removed: " + error.message()};
+    return Status::Ok();
   }
   session.tmp.clear();  // committed: nothing left to remove
-  return util::SyncDirectory(session.out.parent_path().string());
+  return Status::Ok();
 }
 
 }  // namespace gpuperf::record

@@ -6,6 +6,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 namespace gpuperf::util {
 namespace {
@@ -72,6 +74,23 @@ int ExchangePaths(const std::string& a, const std::string& b) {
   (void)b;
   return ENOSYS;
 #endif
+}
+
+Result<DirectoryCommit> CommitDirectory(const std::string& from,
+                                        const std::string& to,
+                                        bool replace) {
+  std::error_code error;
+  DirectoryCommit how = DirectoryCommit::kMoved;
+  if (replace && std::filesystem::exists(to, error)) {
+    if (ExchangePaths(from, to) != 0)
+      return DirectoryCommit::kCannotSwap;
+    how = DirectoryCommit::kSwapped;
+  } else if (::rename(from.c_str(), to.c_str()) != 0) {
+    return Error{"cannot move " + from + " to " + to + ": " + std::strerror(errno)};
+  }
+  if (Status synced = SyncDirectory(std::filesystem::path(to).parent_path().string()); !synced)
+    return synced.error();
+  return how;
 }
 
 }  // namespace gpuperf::util

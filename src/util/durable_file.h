@@ -31,4 +31,23 @@ Status SyncDirectory(const std::string& path);
 // it).
 int ExchangePaths(const std::string& a, const std::string& b);
 
+// How CommitDirectory put a staged directory in place.
+enum class DirectoryCommit {
+  kMoved,    // `to` did not exist: `from` is now `to`
+  kSwapped,  // `from` and `to` swapped: `from` holds the earlier directory, the caller's to remove
+  // `to` exists and cannot be swapped here (no RENAME_EXCHANGE: an old kernel, some network
+  // filesystems; EPERM: someone else's directory in a sticky /tmp): nothing moved.
+  kCannotSwap,
+};
+
+// Puts the staged directory `from` at `to` (same filesystem) so that `to` is never half there:
+// a rename when `to` does not exist; with `replace`, an existing `to` swaps with `from` in one
+// step (without it, rename(2) decides: an empty `to` is replaced, another fails). Then fsyncs
+// the parent of `to`, so that the new name survives a crash (not after kCannotSwap). Errors:
+// "cannot move FROM to TO: reason", or the fsync's. Used by the report directory
+// (cli/staged_output) and the baseline (record/baseline).
+Result<DirectoryCommit> CommitDirectory(const std::string& from,
+                                        const std::string& to,
+                                        bool replace);
+
 }  // namespace gpuperf::util

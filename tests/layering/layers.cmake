@@ -1,7 +1,8 @@
 # The layers of src (docs/architecture.md): each folder includes only the folders below it. The
 # rooms inside src/analysis have their own rule (analysis_rooms.cmake). In particular: report
 # (the writers, the Kineto trace of a recording among them) never includes record, record never
-# includes report, and the injected library (inject) includes only spool.
+# includes report, the analysis never includes io, record, report or cli, and the injected
+# library (inject) includes only spool.
 # Run: cmake -DSOURCE_DIR=<repo>/src -P layers.cmake
 cmake_minimum_required(VERSION 3.16)
 set(_layers
@@ -10,6 +11,7 @@ set(_layers
     "spool:spool"
     "io:gpuperf,util,model,spool,io"
     "record:gpuperf,util,model,spool,io,record"
+    "analysis:gpuperf,util,model,analysis"
     "report:gpuperf,util,model,analysis,report"
     "inject:spool,inject")
 set(_errors 0)

@@ -118,4 +118,21 @@ TEST_CASE("ranks: summary.json round trip", "[ranks]") {
   CHECK(bad.error().message.find("bad.json") != std::string::npos);
 }
 
+TEST_CASE("ranks: a summary.json or a trace, content decides", "[ranks]") {
+  testing::TempDir dir;
+  testing::WriteFile(dir / "rank1.json", io::RankSummaryToJson(Rank(1, 1'000'000, 2'000'000)));
+  testing::WriteFile(dir / "trace.json", R"({"traceEvents": []})");
+  auto summary = io::ReadRankSummaryOrTracePath(dir / "rank1.json");
+  REQUIRE(summary.ok());
+  REQUIRE(summary->summary);
+  CHECK(summary->summary->rank == 1);
+  auto trace = io::ReadRankSummaryOrTracePath(dir / "trace.json");
+  REQUIRE(trace.ok());
+  CHECK_FALSE(trace->summary);
+  CHECK(trace->path == dir / "trace.json");
+  auto missing = io::ReadRankSummaryOrTracePath(dir / "none.json");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().message.find("none.json") != std::string::npos);
+}
+
 }  // namespace gpuperf::analysis

@@ -95,5 +95,15 @@ TEST_CASE("baseline.json reader refuses what is not a JSON object") {
   CHECK(read.error().message.starts_with("b/baseline.json: "));
 }
 
+TEST_CASE("baseline.json reader refuses nesting deeper than gpuperf writes") {
+  // Deep text in a field read as text would otherwise recurse once per level.
+  const std::string deep =
+      "{\"workload\":{\"command\":" + std::string(100, '[') + std::string(100, ']') + "}}";
+  auto read = io::ParseBaselineJson(deep, "b/baseline.json");
+  REQUIRE_FALSE(read.ok());
+  CHECK(read.error().message.find("nested deeper than") != std::string::npos);
+  CHECK(io::ParseBaselineJson("{\"workload\":{\"command\":[[\"python\"]]}}", "b").ok());
+}
+
 }  // namespace
 }  // namespace gpuperf

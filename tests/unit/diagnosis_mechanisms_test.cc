@@ -1346,7 +1346,8 @@ TEST_CASE("material copies: their removal bound set beside a statement at an ass
   report::Diagnosis parallel;
   parallel.bound_speedup_at_2x = 1.2;
   parallel.bound_speedup = 1.5;
-  analysis::AddMaterialCopies(parallel, b.trace, r, 0.2, 0.15, 100 * kMs, 16 * kMs);
+  analysis::AddMaterialCopies(
+      parallel, b.trace, analysis::DeviceRoofsTable(b.trace), r, 0.2, 0.15, 100 * kMs, 16 * kMs);
   REQUIRE(parallel.support.size() == 1);
   INFO(parallel.support.front());
   CHECK(Contains(parallel.support.front(),
@@ -1357,7 +1358,8 @@ TEST_CASE("material copies: their removal bound set beside a statement at an ass
   report::Diagnosis after;
   after.bound_speedup_at_2x = 1.3;
   after.bound_speedup = 1.6;
-  analysis::AddMaterialCopies(after, b.trace, r, 0.2, 0.15, 100 * kMs, 16 * kMs);
+  analysis::AddMaterialCopies(
+      after, b.trace, analysis::DeviceRoofsTable(b.trace), r, 0.2, 0.15, 100 * kMs, 16 * kMs);
   REQUIRE(after.support.size() == 1);
   CHECK(Contains(after.support.front(),
                  "Their removal bound is below the statement's 1.30x at an assumed 2x: they rank "
@@ -1367,7 +1369,14 @@ TEST_CASE("material copies: their removal bound set beside a statement at an ass
   TraceBuilder same_stream = b;
   same_stream.trace.activities.back().stream = 7;
   report::Diagnosis inside;
-  analysis::AddMaterialCopies(inside, same_stream.trace, r, 0.2, 0.15, 100 * kMs, 16 * kMs);
+  analysis::AddMaterialCopies(inside,
+                              same_stream.trace,
+                              analysis::DeviceRoofsTable(same_stream.trace),
+                              r,
+                              0.2,
+                              0.15,
+                              100 * kMs,
+                              16 * kMs);
   REQUIRE(inside.support.size() == 1);
   CHECK(Contains(inside.support.front(),
                  "(1.00 GB), all on streams that run kernels: part of the computation, so "
@@ -1375,7 +1384,8 @@ TEST_CASE("material copies: their removal bound set beside a statement at an ass
   // A statement with a limit only (no assumed 2x) gets no such comparison.
   report::Diagnosis limit_only;
   limit_only.bound_speedup = 1.5;
-  analysis::AddMaterialCopies(limit_only, b.trace, r, 0.2, 0.15, 100 * kMs, 16 * kMs);
+  analysis::AddMaterialCopies(
+      limit_only, b.trace, analysis::DeviceRoofsTable(b.trace), r, 0.2, 0.15, 100 * kMs, 16 * kMs);
   REQUIRE(limit_only.support.size() == 1);
   CHECK_FALSE(Contains(limit_only.support.front(), "removal bound is"));
 }

@@ -6,6 +6,7 @@
 
 namespace {
 
+using gpuperf::analysis::DeviceRoofsTable;
 using gpuperf::analysis::framework::FindLevers;
 using gpuperf::analysis::framework::Lever;
 using gpuperf::report::AnalysisReport;
@@ -68,7 +69,7 @@ TEST_CASE("Eager attention (bmm + softmax in one module) points to SDPA", "[leve
                             Category("reduction_normalization", 400),
                             Category("elementwise", 100)};
   gpuperf::model::Trace trace;
-  auto levers = FindLevers(trace, r);
+  auto levers = FindLevers(trace, DeviceRoofsTable(trace), r);
   const Lever* sdpa = Find(levers, "use_sdpa");
   REQUIRE(sdpa);
   CHECK(sdpa->subject == "SelfAttention");
@@ -80,7 +81,7 @@ TEST_CASE("Eager attention (bmm + softmax in one module) points to SDPA", "[leve
   // Flash attention already runs there: no lever.
   r.framework.operators.push_back(
       Op("aten::_flash_attention_forward", "attention", 500, "SelfAttention"));
-  CHECK_FALSE(Find(FindLevers(trace, r), "use_sdpa"));
+  CHECK_FALSE(Find(FindLevers(trace, DeviceRoofsTable(trace), r), "use_sdpa"));
 }
 
 TEST_CASE("An elementwise chain that outweighs the GEMMs is a fusion lever", "[levers]") {
@@ -91,7 +92,7 @@ TEST_CASE("An elementwise chain that outweighs the GEMMs is a fusion lever", "[l
   r.framework.categories = {
       Category("elementwise", 300), Category("copy_layout", 100), Category("gemm", 250)};
   gpuperf::model::Trace trace;
-  auto levers = FindLevers(trace, r);
+  auto levers = FindLevers(trace, DeviceRoofsTable(trace), r);
   const Lever* fuse = Find(levers, "fuse_elementwise");
   REQUIRE(fuse);
   CHECK(fuse->time_ns == 400);
@@ -104,14 +105,14 @@ TEST_CASE("An elementwise chain that outweighs the GEMMs is a fusion lever", "[l
                          "operators") != std::string::npos);
   CHECK(fuse->experiment.find("2 launches by elementwise and copy operators") != std::string::npos);
   // Over a steady-state window the diagnosis names (one-time work left out), not the report's.
-  auto steady_levers = FindLevers(trace, r, 1000);
+  auto steady_levers = FindLevers(trace, DeviceRoofsTable(trace), r, 1000);
   const Lever* steady = Find(steady_levers, "fuse_elementwise");
   REQUIRE(steady);
   CHECK(steady->fraction == Approx(0.4));
 
   // GEMMs dominate: no fusion lever.
   r.framework.categories[2].kernel_ns = 600;
-  CHECK_FALSE(Find(FindLevers(trace, r), "fuse_elementwise"));
+  CHECK_FALSE(Find(FindLevers(trace, DeviceRoofsTable(trace), r), "fuse_elementwise"));
 }
 
 TEST_CASE("A fused elementwise chain is not free: its floor bytes at DRAM bandwidth stay",
@@ -133,7 +134,7 @@ TEST_CASE("A fused elementwise chain is not free: its floor bytes at DRAM bandwi
   r.framework.categories = {Category("elementwise", 300'000),
                             Category("copy_layout", 100'000),
                             Category("gemm", 250'000)};
-  const auto fuse_levers = FindLevers(trace, r);
+  const auto fuse_levers = FindLevers(trace, DeviceRoofsTable(trace), r);
   const Lever* fuse = Find(fuse_levers, "fuse_elementwise");
   REQUIRE(fuse);
   CHECK(fuse->time_ns == 400'000);
@@ -151,7 +152,7 @@ TEST_CASE("A fused elementwise chain is not free: its floor bytes at DRAM bandwi
   chains.bounded_kernel_ns = 0;
   chains.floor_bytes = 0;
   chains.floor_ns = 0;
-  const auto free_fuse_levers = FindLevers(trace, r);
+  const auto free_fuse_levers = FindLevers(trace, DeviceRoofsTable(trace), r);
   const Lever* free_fuse = Find(free_fuse_levers, "fuse_elementwise");
   REQUIRE(free_fuse);
   CHECK(free_fuse->saved_ns == 400'000);
@@ -170,7 +171,7 @@ TEST_CASE("FP32 GEMMs on a TF32 GPU are bounded at the TF32 roof", "[levers]") {
   mm.shapes = {shape};
   r.framework.operators = {mm};
   r.framework.categories = {Category("gemm", 5'000'000)};
-  auto levers = FindLevers(trace, r);
+  auto levers = FindLevers(trace, DeviceRoofsTable(trace), r);
   const Lever* tf32 = Find(levers, "tf32_or_amp");
   REQUIRE(tf32);
   // Not at 100% of the TF32 peak (0.5 ms): at the 80% of peak the shape reaches now,
@@ -184,7 +185,7 @@ TEST_CASE("FP32 GEMMs on a TF32 GPU are bounded at the TF32 roof", "[levers]") {
   // A shape whose bytes at the DRAM bandwidth (2039 GB/s) take longer than its FLOPs: 4.078 GB
   // take 2 ms, so only 3 ms come back.
   r.framework.operators[0].shapes[0].bytes = 4'078'000'000;
-  const auto bytes_bound_levers = FindLevers(trace, r);
+  const auto bytes_bound_levers = FindLevers(trace, DeviceRoofsTable(trace), r);
   const Lever* bytes_bound = Find(bytes_bound_levers, "tf32_or_amp");
   REQUIRE(bytes_bound);
   CHECK(bytes_bound->saved_ns == 3'000'000);
@@ -214,7 +215,7 @@ TEST_CASE("Eager attention with modelled GEMM FLOPs is bounded at the tensor roo
   r.framework.categories = {Category("gemm", 3'000'000),
                             Category("reduction_normalization", 4'000'000),
                             Category("elementwise", 1'000'000)};
-  auto levers = FindLevers(trace, r);
+  auto levers = FindLevers(trace, DeviceRoofsTable(trace), r);
   const Lever* sdpa = Find(levers, "use_sdpa");
   REQUIRE(sdpa);
   // 8 ms of eager attention falls to at least 1 ms: 7 ms at most come back, more than the 5 ms
@@ -239,7 +240,7 @@ TEST_CASE("The pre-roll's kernels are no part of the work a lever acts on", "[le
   preroll.category_ns = {{"elementwise", 100}};
   r.predictions.preroll = preroll;
   gpuperf::model::Trace trace;
-  const auto fuse_levers = FindLevers(trace, r);
+  const auto fuse_levers = FindLevers(trace, DeviceRoofsTable(trace), r);
   const Lever* fuse = Find(fuse_levers, "fuse_elementwise");
   REQUIRE(fuse);
   CHECK(fuse->time_ns == 300);
@@ -279,7 +280,7 @@ TEST_CASE("FP32 GEMMs and convolutions known by name on a V100 get an AMP lever 
   r.predictions.kernels = {share("volta_sgemm_128x64_nn", 2'000'000),
                            share("void cudnn::detail::dgrad_engine<float, 512, 6>(int)", 600'000),
                            share("volta_h884gemm_64x64_nn", 2'000'000)};
-  auto levers = FindLevers(trace, r);
+  auto levers = FindLevers(trace, DeviceRoofsTable(trace), r);
   const Lever* amp = Find(levers, "amp");
   REQUIRE(amp);
   CHECK(amp->time_ns == 2'600'000);
@@ -294,7 +295,7 @@ TEST_CASE("FP32 GEMMs and convolutions known by name on a V100 get an AMP lever 
   // The SGEMM launched by a convolution operator (cuDNN's GEMM-based algorithms): nine tenths of
   // the time is convolution, so the lever says convolutions.
   r.kernels[0].category = "convolution";
-  const auto conv_levers = FindLevers(trace, r);
+  const auto conv_levers = FindLevers(trace, DeviceRoofsTable(trace), r);
   const Lever* conv = Find(conv_levers, "amp");
   REQUIRE(conv);
   CHECK(conv->subject == "FP32 convolutions");
@@ -303,7 +304,7 @@ TEST_CASE("FP32 GEMMs and convolutions known by name on a V100 get an AMP lever 
   // GEMMs alone: no channels_last.
   r.kernels[0].category = "gemm";
   r.kernels[1].category = "gemm";
-  const auto gemm_levers = FindLevers(trace, r);
+  const auto gemm_levers = FindLevers(trace, DeviceRoofsTable(trace), r);
   const Lever* gemm = Find(gemm_levers, "amp");
   REQUIRE(gemm);
   CHECK(gemm->subject == "FP32 GEMMs");
@@ -312,20 +313,20 @@ TEST_CASE("FP32 GEMMs and convolutions known by name on a V100 get an AMP lever 
   // Under 10% of the GPU time: no lever. On a GPU without tensor-core ceilings: none either.
   r.kernels.resize(1);
   r.predictions.kernels[0].critical_ns = 500'000;
-  CHECK_FALSE(Find(FindLevers(trace, r), "amp"));
+  CHECK_FALSE(Find(FindLevers(trace, DeviceRoofsTable(trace), r), "amp"));
   trace.devices[0].name = "Tesla P100-PCIE-16GB";
   trace.devices[0].compute_major = 6;
   r.predictions.kernels[0].critical_ns = 2'000'000;
-  CHECK_FALSE(Find(FindLevers(trace, r), "amp"));
+  CHECK_FALSE(Find(FindLevers(trace, DeviceRoofsTable(trace), r), "amp"));
   // A tensor-core GPU without a datasheet entry (an RTX 2080 Ti, cc 7.5) gets it by its compute
   // capability; a GTX 16 part of the same compute capability has no tensor cores.
   trace.devices[0].name = "NVIDIA GeForce RTX 2080 Ti";
   trace.devices[0].compute_major = 7;
   trace.devices[0].compute_minor = 5;
-  const auto turing_levers = FindLevers(trace, r);
+  const auto turing_levers = FindLevers(trace, DeviceRoofsTable(trace), r);
   const Lever* turing = Find(turing_levers, "amp");
   REQUIRE(turing);
   CHECK(turing->basis.find("compute capability 7.5: tensor cores") != std::string::npos);
   trace.devices[0].name = "NVIDIA GeForce GTX 1660 Ti";
-  CHECK_FALSE(Find(FindLevers(trace, r), "amp"));
+  CHECK_FALSE(Find(FindLevers(trace, DeviceRoofsTable(trace), r), "amp"));
 }

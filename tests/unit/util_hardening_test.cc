@@ -76,6 +76,29 @@ TEST_CASE("ExchangePaths swaps two directories in one step") {
   CHECK(util::ExchangePaths(a, dir / "missing") == ENOENT);
 }
 
+TEST_CASE("CommitDirectory renames, swaps with replace, and never overwrites without it") {
+  testing::TempDir dir;
+  const fs::path staged = dir / "out.tmp", out = dir / "out";
+  fs::create_directories(staged);
+  testing::WriteFile(staged / "first", "1");
+  auto moved = util::CommitDirectory(staged, out, false);
+  REQUIRE(moved.ok());
+  CHECK(*moved == util::DirectoryCommit::kMoved);
+  CHECK(testing::ReadFile(out / "first") == "1");
+  fs::create_directories(staged);
+  testing::WriteFile(staged / "second", "2");
+  auto refused = util::CommitDirectory(staged, out, false);  // `out` is not empty
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().message.find("cannot move " + staged.string()) != std::string::npos);
+  auto swapped = util::CommitDirectory(staged, out, true);
+  REQUIRE(swapped.ok());
+  if (*swapped == util::DirectoryCommit::kCannotSwap)
+    return;  // no RENAME_EXCHANGE here: the callers fall back
+  CHECK(*swapped == util::DirectoryCommit::kSwapped);
+  CHECK(testing::ReadFile(out / "second") == "2");
+  CHECK(testing::ReadFile(staged / "first") == "1");  // the earlier directory, for the caller
+}
+
 TEST_CASE("WriteNewFile reports a write the filesystem refuses and removes the partial file") {
   testing::TempDir dir;
   const std::string path = dir / "big";

@@ -252,21 +252,21 @@ void QueueAgainstIdle(report::Diagnosis& d, double queued_idle_share) {
       Pct(queued_idle_share));
 }
 
-// The datasheet entries the kernel was placed against: its candidates, else the device's match.
-std::vector<const model::DeviceCeilings*> EntriesOf(const report::AnalysisReport& r,
+// The ceilings the kernel was placed against, as analyze.cc resolved them for the devices of
+// the report's ceilings[]: the candidate parts it names (an unnamed GPU), else each device's entry.
+std::vector<const model::DeviceCeilings*> EntriesOf(const DeviceRoofsTable& roofs,
+                                                    const report::AnalysisReport& r,
                                                     const report::KernelRoofline& roof) {
-  std::vector<std::string_view> keys(roof.ceiling_candidates.begin(),
-                                     roof.ceiling_candidates.end());
-  if (keys.empty()) {
-    for (const report::CeilingsUsed& c : r.ceilings) {
-      if (!c.entry.empty())
-        keys.push_back(c.entry);
-    }
-  }
+  const std::vector<std::string>& keys = roof.ceiling_candidates;
   std::vector<const model::DeviceCeilings*> out;
-  for (const model::DeviceCeilings& entry : model::AllCeilings()) {
-    if (std::find(keys.begin(), keys.end(), entry.key) != keys.end())
-      out.push_back(&entry);
+  for (const report::CeilingsUsed& c : r.ceilings) {
+    const DeviceRoofs& device = roofs.Of(c.device);
+    if (keys.empty() && device.match.entry)
+      out.push_back(device.match.entry);
+    for (const model::DeviceCeilings* entry : device.unnamed_candidates) {
+      if (std::find(keys.begin(), keys.end(), entry->key) != keys.end())
+        out.push_back(entry);
+    }
   }
   return out;
 }
@@ -278,7 +278,8 @@ std::vector<const model::DeviceCeilings*> EntriesOf(const report::AnalysisReport
 // DRAM bytes than it (its operands once, about), so its traffic is no floor for the change and the
 // FLOPs alone bound it. Over several candidate parts, the largest ratio and bandwidth: an upper
 // bound.
-std::optional<double> TensorLocalSpeedup(const report::AnalysisReport& r,
+std::optional<double> TensorLocalSpeedup(const DeviceRoofsTable& roofs,
+                                         const report::AnalysisReport& r,
                                          const report::KernelRow& row,
                                          bool traffic_falls) {
   if (!row.roofline || !IsMatrixShapedKernel(row.name))
@@ -288,7 +289,7 @@ std::optional<double> TensorLocalSpeedup(const report::AnalysisReport& r,
       !roof.achieved_flops_per_s || !roof.achieved_bytes_per_s || *roof.achieved_flops_per_s <= 0)
     return std::nullopt;
   double ratio = 0;
-  for (const model::DeviceCeilings* entry : EntriesOf(r, roof)) {
+  for (const model::DeviceCeilings* entry : EntriesOf(roofs, r, roof)) {
     auto tf32 = entry->Peak(model::Precision::kTf32, model::MathUnit::kTensor);
     auto fp32 = entry->Peak(model::Precision::kFp32, model::MathUnit::kVector);
     if (tf32 && fp32 && *fp32 > 0)
@@ -338,6 +339,7 @@ bool HasFp8TensorCores(const model::Trace& trace) {
 
 // What the advice for the dominant kernel depends on: its cache reuse, shape, grid and floor.
 void DescribeDominantKernel(const model::Trace& trace,
+                            const DeviceRoofsTable& roofs,
                             const report::AnalysisReport& r,
                             const report::CriticalShare& share,
                             ExperimentContext& context) {
@@ -356,8 +358,8 @@ void DescribeDominantKernel(const model::Trace& trace,
     context.roof_unit = row->roofline->unit;
   }
   context.fp8_tensor_cores = HasFp8TensorCores(trace);
-  context.min_waves = MinWaves(trace, *row);
-  context.tensor_local_speedup = TensorLocalSpeedup(r, *row, !context.no_reuse.empty());
+  context.min_waves = MinWaves(trace, roofs, *row);
+  context.tensor_local_speedup = TensorLocalSpeedup(roofs, r, *row, !context.no_reuse.empty());
 }
 
 // The idle half of a window whose main statement is its GPU work: from this share of the steady
@@ -449,6 +451,7 @@ void RankStatements(report::Diagnosis& d) {
 // The dominant work's class: the collective or kernel with the most critical time, or
 // launch-bound when launch-class kernels hold most of the kernel time.
 void ClassifyDominantWork(const model::Trace& trace,
+                          const DeviceRoofsTable& roofs,
                           report::Diagnosis& d,
                           const report::AnalysisReport& r,
                           const IdleAttribution& idle,
@@ -493,7 +496,7 @@ void ClassifyDominantWork(const model::Trace& trace,
   }
   if (top && d.dominant_kind == "kernel" && d.dominant_name == top->name &&
       d.bottleneck != "launch_bound")
-    DescribeDominantKernel(trace, r, *top, context);
+    DescribeDominantKernel(trace, roofs, r, *top, context);
   WidenToFlatProfile(d, r, SteadyWall(r, idle), context);
   WidenToClassPeers(d, r, SteadyWall(r, idle), context);
 }
@@ -509,6 +512,7 @@ std::string Label(const report::Diagnosis& d) {
 }
 
 report::Diagnosis DiagnoseWindow(const model::Trace& trace,
+                                 const DeviceRoofsTable& roofs,
                                  const CorrelationIndex& index,
                                  const report::AnalysisReport& r,
                                  const IdleAttribution& idle,
@@ -660,7 +664,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
            context.host_wait_cap->host_work_ns = idle.host_work_ns;
            context.host_wait_cap->beside_idle_phase = idle_share >= kSecondaryIdleShare;
          }
-         ClassifyDominantWork(trace, d, r, idle, subject, context);
+         ClassifyDominantWork(trace, roofs, d, r, idle, subject, context);
        }},
   };
   for (const TriageStep& step : steps) {
@@ -678,7 +682,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   const HostWaitCap* cap = context.host_wait_cap ? &*context.host_wait_cap : nullptr;
   if (d.dominant_kind == "kernel" && d.bottleneck != "launch_bound") {
     AddCollectiveEvidence(d, r, context.collective_wait);
-    ApplyLever(d, trace, r, SteadyWall(r, idle), kernel_evidence_from, cap);
+    ApplyLever(d, trace, roofs, r, SteadyWall(r, idle), kernel_evidence_from, cap);
   }
   if (cap && (d.dominant_kind == "kernel" || d.dominant_kind == "operators")) {
     if (cap->beside_idle_phase || KeepsLaunchCount(d))
@@ -710,10 +714,12 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
     }
   }
   if (d.dominant_kind == "idle") {
-    d.secondary = SecondaryGpuStatement(trace, index, d, r, compute, SteadyWall(r, idle), context);
+    d.secondary =
+        SecondaryGpuStatement(trace, roofs, index, d, r, compute, SteadyWall(r, idle), context);
     // Without a GPU phase to diagnose, copies that hold the triage's share get their statement.
     if (d.secondary.empty() && has_timeline)
       d.secondary = SecondaryTransferStatement(trace,
+                                               roofs,
                                                d,
                                                r,
                                                transfer,
@@ -731,8 +737,14 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   RankStatements(d);
   // Facts of the whole window go with the statement ranked first.
   AddPhase(d, trace, r);
-  AddMaterialCopies(
-      d, trace, r, transfer, kSecondaryIdleShare, SteadyWall(r, idle), steady.exposed_memcpy_ns);
+  AddMaterialCopies(d,
+                    trace,
+                    roofs,
+                    r,
+                    transfer,
+                    kSecondaryIdleShare,
+                    SteadyWall(r, idle),
+                    steady.exposed_memcpy_ns);
   AddQueueAndCoverage(d, idle);
   QueueAgainstHostPhases(d, idle);
   if (std::int64_t spans = ReplaySpans(trace); spans > 0) {
@@ -751,11 +763,12 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
 }  // namespace
 
 report::Diagnosis Diagnose(const model::Trace& trace,
+                           const DeviceRoofsTable& roofs,
                            const CorrelationIndex& index,
                            const report::AnalysisReport& r,
                            const IdleAttribution& idle,
                            std::optional<report::LaunchQueue> queue) {
-  report::Diagnosis d = DiagnoseWindow(trace, index, r, idle, std::move(queue));
+  report::Diagnosis d = DiagnoseWindow(trace, roofs, index, r, idle, std::move(queue));
   PrependInputCheck(d, r.framework, SteadyWall(r, idle));
   if (d.lead.empty() && !d.bottleneck.empty())
     d.lead = "bottleneck";

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "analysis/core/correlation.h"
+#include "analysis/kernel/device_roofs.h"
 #include "analysis/timeline/idle_attribution.h"
 
 namespace gpuperf::analysis {
@@ -24,8 +25,10 @@ inline constexpr double kDominantShare = 0.5;
 // predictions, audit) computed first.
 // `queue` (launch_overhead.h's LaunchQueueDepth) decides GPU- versus host-bound when idle time
 // is the largest share but not the majority; one-time work (report.initialization) holding at
-// least kDominantShare of the window is the diagnosis itself.
+// least kDominantShare of the window is the diagnosis itself. `roofs`: the devices' ceilings
+// analyze.cc resolved, for the levers and the pinned-copy bound.
 report::Diagnosis Diagnose(const model::Trace& trace,
+                           const DeviceRoofsTable& roofs,
                            const CorrelationIndex& index,
                            const report::AnalysisReport& report,
                            const IdleAttribution& idle,

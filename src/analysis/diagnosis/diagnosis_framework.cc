@@ -113,12 +113,14 @@ constexpr double kConcreteLeverShare = 0.5;
 
 bool ApplyLever(report::Diagnosis& d,
                 const model::Trace& trace,
+                const DeviceRoofsTable& roofs,
                 const report::AnalysisReport& r,
                 std::int64_t wall_ns,
                 std::size_t kernel_evidence_from,
                 const HostWaitCap* cap) {
   std::vector<framework::Lever> levers = framework::FindLevers(
       trace,
+      roofs,
       r,
       wall_ns,
       // An empty span is the whole trace: the steady span differs only with a part left out.
@@ -245,6 +247,7 @@ bool ApplyLever(report::Diagnosis& d,
 }
 
 std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
+                                                     const DeviceRoofsTable& roofs,
                                                      const CorrelationIndex& index,
                                                      const report::Diagnosis& main,
                                                      const report::AnalysisReport& r,
@@ -285,7 +288,7 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
     WidenToFlatProfile(s, r, wall_ns, context);
     SetExperiment(s, subject, context);
   }
-  if (!ApplyLever(s, trace, r, wall_ns, SIZE_MAX, &cap) && s.dominant_kind.empty())
+  if (!ApplyLever(s, trace, roofs, r, wall_ns, SIZE_MAX, &cap) && s.dominant_kind.empty())
     return {};
   ApplyHostWaitCap(s, cap);
   if (s.bottleneck.empty())

@@ -13,6 +13,7 @@
 
 #include "analysis/core/profiler_options.h"
 #include "analysis/diagnosis/diagnosis.h"
+#include "analysis/kernel/device_roofs.h"
 #include "analysis/timeline/idle_attribution.h"
 #include "util/intervals.h"
 
@@ -82,6 +83,7 @@ bool InitializationStep(report::Diagnosis& d,
 // (transfer-bound, with the pinned-buffer bound as evidence), so that the ranking weighs them
 // against the idle phase's (the H200 sample workload: pageable copies beside 20000 launches).
 std::vector<report::Diagnosis> SecondaryTransferStatement(const model::Trace& trace,
+                                                          const DeviceRoofsTable& roofs,
                                                           const report::Diagnosis& main,
                                                           const report::AnalysisReport& r,
                                                           double transfer,
@@ -106,9 +108,11 @@ void AddCollectiveEvidence(report::Diagnosis& d,
 // triage stops at its first yes; `triage_share` is its transfer threshold): kinds, bytes, issuing
 // operators, the Amdahl bound of overlapping them, and for large copies with a pageable host side
 // what pinned buffers would save at the host link's datasheet peak (material_copies.cc). Only the
-// copies in the steady span count; `exposed_copy_ns` is theirs (SteadyTimeline).
+// copies in the steady span count; `exposed_copy_ns` is theirs (SteadyTimeline). `roofs`: the
+// devices' ceilings, for the host link's peak.
 void AddMaterialCopies(report::Diagnosis& d,
                        const model::Trace& trace,
+                       const DeviceRoofsTable& roofs,
                        const report::AnalysisReport& r,
                        double transfer,
                        double triage_share,
@@ -128,6 +132,7 @@ void SetCollectiveClass(report::Diagnosis& d,
 // `cap`: the GPU phase of an idle-dominated window (HostWaitCap).
 bool ApplyLever(report::Diagnosis& d,
                 const model::Trace& trace,
+                const DeviceRoofsTable& roofs,
                 const report::AnalysisReport& r,
                 std::int64_t wall_ns,
                 std::size_t kernel_evidence_from = SIZE_MAX,
@@ -162,6 +167,7 @@ std::int64_t SavedByBound(const report::Diagnosis& d, std::int64_t wall_ns);
 // at least 30% of the window.
 // `base`: the main statement's context (vendor, framework, whether shapes are recorded).
 std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
+                                                     const DeviceRoofsTable& roofs,
                                                      const CorrelationIndex& index,
                                                      const report::Diagnosis& main,
                                                      const report::AnalysisReport& r,

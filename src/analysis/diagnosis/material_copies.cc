@@ -54,7 +54,9 @@ bool PageableHostSide(const model::GpuActivity& a) {
 
 // Over the devices with a host link in their ceilings, the copies in the steady span; nullopt
 // without such copies.
-std::optional<PageableCopies> LargePageableCopies(const model::Trace& trace, util::Interval span) {
+std::optional<PageableCopies> LargePageableCopies(const model::Trace& trace,
+                                                  const DeviceRoofsTable& roofs,
+                                                  util::Interval span) {
   std::map<std::int32_t, const model::DeviceCeilings*> links;  // per device, null: no link
   PageableCopies out;
   for (const model::GpuActivity& a : trace.activities) {
@@ -63,7 +65,7 @@ std::optional<PageableCopies> LargePageableCopies(const model::Trace& trace, uti
       continue;
     auto [it, added] = links.try_emplace(a.device, nullptr);
     if (added) {
-      const model::DeviceCeilings* c = DeviceCeilingMatch(trace, a.device).entry;
+      const model::DeviceCeilings* c = roofs.Of(a.device).match.entry;
       it->second = c && c->host_link_bytes_per_s ? c : nullptr;
     }
     if (!it->second)
@@ -133,11 +135,12 @@ struct PinnedSaving {
 };
 
 PinnedSaving PinnedBound(const model::Trace& trace,
+                         const DeviceRoofsTable& roofs,
                          util::Interval span,
                          std::int64_t window_ns,
                          std::int64_t exposed_copy_ns) {
   PinnedSaving out;
-  std::optional<PageableCopies> p = LargePageableCopies(trace, span);
+  std::optional<PageableCopies> p = LargePageableCopies(trace, roofs, span);
   if (!p || window_ns <= 0)
     return out;
   std::int64_t saved = std::min(p->time_ns - p->pinned_ns, exposed_copy_ns);
@@ -247,6 +250,7 @@ std::vector<ExposedKind> ExposedKinds(const model::Trace& trace, util::Interval 
 
 void AddMaterialCopies(report::Diagnosis& d,
                        const model::Trace& trace,
+                       const DeviceRoofsTable& roofs,
                        const report::AnalysisReport& r,
                        double transfer,
                        double triage_share,
@@ -317,10 +321,11 @@ void AddMaterialCopies(report::Diagnosis& d,
       issuers.empty() ? "" : "; the operators issuing copy work: " + issuers,
       AmdahlLimit(transfer),
       same_terms,
-      PinnedBound(trace, span, window_ns, exposed_copy_ns).text));
+      PinnedBound(trace, roofs, span, window_ns, exposed_copy_ns).text));
 }
 
 std::vector<report::Diagnosis> SecondaryTransferStatement(const model::Trace& trace,
+                                                          const DeviceRoofsTable& roofs,
                                                           const report::Diagnosis& main,
                                                           const report::AnalysisReport& r,
                                                           double transfer,
@@ -351,7 +356,7 @@ std::vector<report::Diagnosis> SecondaryTransferStatement(const model::Trace& tr
       fmt::format("Exposed copies: {} of the {} window, not overlapped by computation (trace).",
                   Ms(exposed_copy_ns),
                   Ms(window_ns)));
-  PinnedSaving pinned = PinnedBound(trace, SteadySpan(trace, r), window_ns, exposed_copy_ns);
+  PinnedSaving pinned = PinnedBound(trace, roofs, SteadySpan(trace, r), window_ns, exposed_copy_ns);
   if (!pinned.text.empty())
     s.support.push_back(pinned.text.substr(1));  // its leading space
   if (const report::Finding* f = FindFinding(r, report::finding_id::kPageableAsyncMemcpy))

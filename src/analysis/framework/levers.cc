@@ -59,10 +59,11 @@ std::string_view BaseName(std::string_view op) {
 class LeverFinder {
  public:
   LeverFinder(const model::Trace& trace,
+              const DeviceRoofsTable& roofs,
               const report::AnalysisReport& r,
               std::int64_t wall_ns,
               util::Interval window)
-      : trace_(trace), r_(r), view_(r.framework), window_(window) {
+      : trace_(trace), roofs_(roofs), r_(r), view_(r.framework), window_(window) {
     wall_ns_ = wall_ns > 0                 ? wall_ns
                : r.predictions.wall_ns > 0 ? r.predictions.wall_ns
                                            : r.timeline.total_ns;
@@ -638,13 +639,9 @@ class LeverFinder {
     return tf32_entry_ ? &*tf32_entry_ : nullptr;
   }
 
-  // The ceilings of `device`, resolved once per finder. Its caller (the diagnosis) does not yet
-  // pass down the roofs analyze.cc resolved (issue 15 item 5).
-  const model::DeviceCeilings* EntryOf(std::int32_t device) {
-    auto it = matches_.find(device);
-    if (it == matches_.end())
-      it = matches_.emplace(device, DeviceCeilingMatch(trace_, device)).first;
-    return it->second.entry;
+  // The ceilings of `device`, as analyze.cc resolved them.
+  const model::DeviceCeilings* EntryOf(std::int32_t device) const {
+    return roofs_.Of(device).match.entry;
   }
 
   std::optional<double> Tf32Peak() {
@@ -699,6 +696,7 @@ class LeverFinder {
   }
 
   const model::Trace& trace_;
+  const DeviceRoofsTable& roofs_;
   const report::AnalysisReport& r_;
   const report::FrameworkView& view_;
   util::Interval window_;
@@ -708,16 +706,16 @@ class LeverFinder {
   std::unordered_map<std::string_view, const report::KernelRow*> kernel_rows_;
   bool tf32_checked_ = false;
   std::optional<model::DeviceCeilings> tf32_entry_;
-  std::map<std::int32_t, model::CeilingMatch> matches_;
 };
 
 }  // namespace
 
 std::vector<Lever> FindLevers(const model::Trace& trace,
+                              const DeviceRoofsTable& roofs,
                               const report::AnalysisReport& report,
                               std::int64_t wall_ns,
                               util::Interval window) {
-  return LeverFinder(trace, report, wall_ns, window).Find();
+  return LeverFinder(trace, roofs, report, wall_ns, window).Find();
 }
 
 }  // namespace gpuperf::analysis::framework

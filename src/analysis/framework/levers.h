@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/kernel/device_roofs.h"
 #include "util/intervals.h"
 
 namespace gpuperf::analysis::framework {
@@ -44,8 +45,9 @@ struct Lever {
 // Amdahl's denominator (predictions.wall_ns).
 // `wall_ns`: the window the bounds are over (the diagnosis' steady-state window); 0: the report's
 // recorded window. `window`: its span, for levers measured on the trace's activities (empty:
-// all of them).
+// all of them). `roofs`: the devices' ceilings analyze.cc resolved.
 std::vector<Lever> FindLevers(const model::Trace& trace,
+                              const DeviceRoofsTable& roofs,
                               const report::AnalysisReport& report,
                               std::int64_t wall_ns = 0,
                               util::Interval window = {});

@@ -81,7 +81,7 @@ model::CeilingMatch MatchOf(const model::Device* d) {
 // `device` nullopt: a device neither the trace's devices nor any activity names.
 DeviceRoofs Resolve(const model::Trace& trace, std::optional<std::int32_t> device) {
   const model::Device* d = device ? trace.FindDevice(*device) : nullptr;
-  DeviceRoofs roofs{MatchOf(d), std::nullopt, "", true, {}, {}};
+  DeviceRoofs roofs{MatchOf(d), std::nullopt, "", true, {}, {}, {}};
   roofs.durations_from_counters = !trace.diagnostics.Has(model::Diagnostic::kCountersNcuLaunches) ||
                                   (device && TraceDurationsAgree(trace, *device));
   if (auto clock = device ? CountersSmClock(trace, *device) : std::nullopt) {
@@ -92,9 +92,11 @@ DeviceRoofs Resolve(const model::Trace& trace, std::optional<std::int32_t> devic
   if (entry && entry->boost_clock_hz && roofs.ScaleClock() &&
       std::abs(*roofs.ScaleClock() / *entry->boost_clock_hz - 1) > kClockTolerance)
     roofs.scaled = model::AtSmClock(*entry, *roofs.ScaleClock());
-  if (!entry && d && d->name.empty())
-    roofs.unnamed_candidates =
+  if (d)
+    roofs.compute_capability_entries =
         model::CeilingsForComputeCapability(d->compute_major, d->compute_minor);
+  if (!entry && d && d->name.empty())
+    roofs.unnamed_candidates = roofs.compute_capability_entries;
   return roofs;
 }
 

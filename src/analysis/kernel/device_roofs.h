@@ -1,7 +1,8 @@
 // The ceilings of each device, resolved once per analysis (analyze.cc) and passed to every pass
 // that places work on a roof: counter rooflines, the user model, the shape models, the ceilings
-// table of the report and the step table's MFU (docs/metrics.md, "Ceilings and clocks"). A
-// device's measured ceilings win over its datasheet entry.
+// table of the report, the step table's MFU and the diagnosis (its levers, the pinned-copy
+// bound) (docs/metrics.md, "Ceilings and clocks"). A device's measured ceilings win over its
+// datasheet entry.
 #pragma once
 
 #include "gpuperf/trace.h"
@@ -41,8 +42,11 @@ struct DeviceRoofs {
   // 5% over three launches or more): then they ran at the counters' clock.
   bool durations_from_counters = true;
   std::optional<model::DeviceCeilings> scaled;
-  // The datasheet entries of the device's compute capability when the trace does not name it
-  // and no ceilings matched (a standalone Nsight Compute CSV); empty otherwise.
+  // Every datasheet entry of the device's compute capability (MinWaves' SM count when the trace
+  // records none).
+  std::vector<const model::DeviceCeilings*> compute_capability_entries;
+  // The same when the trace does not name the device and no ceilings matched (a standalone
+  // Nsight Compute CSV); empty otherwise.
   std::vector<const model::DeviceCeilings*> unnamed_candidates;
 
   // The clock compute peaks are scaled to: the counters' clock when the durations are theirs.

@@ -314,7 +314,9 @@ report::KernelClass Classify(const model::Trace& trace,
 
 }  // namespace
 
-std::optional<double> MinWaves(const model::Trace& trace, const report::KernelRow& row) {
+std::optional<double> MinWaves(const model::Trace& trace,
+                               const DeviceRoofsTable& roofs,
+                               const report::KernelRow& row) {
   auto shapes = ShapesByName(trace);
   auto it = shapes.find(row.name);
   if (it == shapes.end() || it->second.max_blocks <= 0)
@@ -324,8 +326,7 @@ std::optional<double> MinWaves(const model::Trace& trace, const report::KernelRo
     return std::nullopt;
   std::int64_t sms = device->sm_count;
   if (sms <= 0) {  // an unnamed device: the largest part of its compute capability
-    for (const model::DeviceCeilings* entry :
-         model::CeilingsForComputeCapability(device->compute_major, device->compute_minor))
+    for (const model::DeviceCeilings* entry : roofs.Of(device->id).compute_capability_entries)
       sms = std::max<std::int64_t>(sms, entry->sm_count.value_or(0));
   }
   std::int64_t per_sm = row.occupancy && row.occupancy->active_blocks_per_sm > 0

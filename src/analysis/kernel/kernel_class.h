@@ -11,6 +11,8 @@
 #include <optional>
 #include <vector>
 
+#include "analysis/kernel/device_roofs.h"
+
 namespace gpuperf::analysis {
 
 // A kernel whose median instance is shorter than this, on a grid of less than one wave, is
@@ -26,7 +28,10 @@ inline constexpr double kSpeedOfLightBusyFraction = 0.6;
 // SM, with the device's SM count (else the largest datasheet entry of its compute capability) and
 // the occupancy model's resident blocks (else the most any SM of that compute capability holds),
 // so the true count is at least this. nullopt without a grid, an SM count or SM limits.
-std::optional<double> MinWaves(const model::Trace& trace, const report::KernelRow& row);
+// `roofs`: the devices' ceilings analyze.cc resolved.
+std::optional<double> MinWaves(const model::Trace& trace,
+                               const DeviceRoofsTable& roofs,
+                               const report::KernelRow& row);
 
 // Fills `classification` of every row. Needs rooflines, occupancy and tensor-core evidence
 // attached first.

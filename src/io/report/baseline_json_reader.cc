@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/byte_source.h"
+#include "util/json_text.h"
 
 namespace gpuperf::io {
 namespace {
@@ -15,6 +16,8 @@ namespace keys = baseline::json_keys;
 
 // A baseline.json is a few KB per run; this only stops a wrong file from filling memory.
 constexpr std::size_t kMaxBaselineBytes = std::size_t{256} << 20;
+// gpuperf writes five levels; deeper text is not ours, and TextOf and dump() recurse per level.
+constexpr std::size_t kMaxBaselineDepth = 64;
 
 const Json& Member(const Json& object, const char* key) {
   static const Json kNull;
@@ -103,6 +106,9 @@ Result<BaselineFile> ReadBaselineJson(const std::string& path) {
 }
 
 Result<BaselineFile> ParseBaselineJson(std::string_view text, const std::string& path) {
+  if (util::json_text::JsonNestingDeeperThan(text, kMaxBaselineDepth))
+    return Error{fmt::format(
+        "{}: not a gpuperf baseline.json (nested deeper than {} levels)", path, kMaxBaselineDepth)};
   Json b = Json::parse(text, nullptr, false);
   if (b.is_discarded() || !b.is_object())
     return Error{fmt::format("{}: not a JSON object (truncated or corrupt baseline.json?)", path)};

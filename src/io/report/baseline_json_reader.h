@@ -42,7 +42,8 @@ struct BaselineFile {
   std::int64_t analyzed_run = 0;  // analysis.run; 0 when no run was analysed
 };
 
-// Errors name the file: unreadable, not JSON, or not a JSON object.
+// Errors name the file: unreadable, not JSON, not a JSON object, or nested deeper than any
+// baseline.json gpuperf writes.
 Result<BaselineFile> ReadBaselineJson(const std::string& path);
 
 // The same for the text of a baseline.json (tests); `path` names it in errors.

@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "util/byte_source.h"
 #include "util/json_text.h"
@@ -126,6 +127,20 @@ Result<ranks::RankSummary> ParseRankSummary(std::string_view text, const std::st
   } catch (const nlohmann::json::exception& e) {
     return Error{fmt::format("{}: malformed rank summary: {}", path, e.what())};
   }
+}
+
+Result<RankSummaryOrTrace> ReadRankSummaryOrTracePath(const std::string& path) {
+  RankSummaryOrTrace out{path, std::nullopt};
+  auto head = util::ReadFileHead(path, 4096);
+  if (!head.ok())
+    return head.error();
+  if (!LooksLikeRankSummary(*head))
+    return out;
+  auto summary = ReadRankSummary(path);
+  if (!summary.ok())
+    return summary.error();
+  out.summary = std::move(summary.value());
+  return out;
 }
 
 }  // namespace gpuperf::io
