@@ -24,15 +24,10 @@ struct Group {
   std::vector<util::Interval> phase;  // the instances, then their union in the window
 };
 
-std::string_view KindName(model::RangeKind kind) {
-  switch (kind) {
-    case model::RangeKind::kNvtx:
-      return "nvtx";
-    case model::RangeKind::kUserAnnotation:
-      return "user_annotation";
-    default:
-      return "";
-  }
+// The host ranges phases are made of: NVTX ranges and annotations (not steps, not annotations
+// projected onto GPU streams).
+bool IsPhaseKind(model::RangeKind kind) {
+  return kind == model::RangeKind::kNvtx || kind == model::RangeKind::kUserAnnotation;
 }
 
 // "step 12" -> "step #": each run of digits one '#'.
@@ -134,14 +129,14 @@ std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
   std::vector<Group*> group_of(trace.strings.size(), nullptr);
   auto host_range = [&](const model::Range& r) {
     return r.device == model::kNoId && r.end_ns > r.start_ns && r.name < group_of.size() &&
-           !KindName(r.kind).empty();
+           IsPhaseKind(r.kind);
   };
   for (const model::Range& r : trace.ranges) {
     if (!host_range(r))
       continue;
     Group*& g = group_of[r.name];
     if (!g) {
-      std::string_view kind = KindName(r.kind);
+      std::string_view kind = model::ToString(r.kind);
       // One kind per name in practice; a name under two kinds joins the first.
       g = &groups[{kind, NumbersAsHash(trace.Name(r.name))}];
       g->kind = kind;

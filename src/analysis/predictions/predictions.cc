@@ -55,23 +55,14 @@ void ApplyFloor(report::CriticalShare& share, const KernelFloor& floor, std::int
   share.recoverable_ns = TimeSavedNs(share.critical_ns, s);
 }
 
-std::string_view RangeKindName(model::RangeKind kind) {
-  switch (kind) {
-    case model::RangeKind::kNvtx:
-      return "nvtx";
-    case model::RangeKind::kUserAnnotation:
-      return "user_annotation";
-    default:
-      return "";
-  }
-}
-
 // Host-side phases: the union of each (kind, name)'s instances, clipped to the window.
 std::vector<report::CriticalShare> Phases(const model::Trace& trace, const TraceWindow& window) {
   std::map<std::pair<std::string_view, model::NameId>, std::vector<util::Interval>> by_name;
   for (const model::Range& r : trace.ranges) {
-    std::string_view kind = RangeKindName(r.kind);
-    if (!kind.empty() && r.end_ns > r.start_ns)
+    bool phase_kind =
+        r.kind == model::RangeKind::kNvtx || r.kind == model::RangeKind::kUserAnnotation;
+    std::string_view kind = model::ToString(r.kind);
+    if (phase_kind && r.end_ns > r.start_ns)
       by_name[{kind, r.name}].push_back({r.start_ns, r.end_ns});
   }
   std::vector<report::CriticalShare> phases;
