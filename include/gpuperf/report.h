@@ -189,15 +189,24 @@ struct PhaseVerdict {
   std::int64_t kernel_ns = 0;
   std::int64_t copy_exposed_ns = 0;
   std::int64_t idle_ns = 0;
-  // Of idle_ns, what the host was in: blocking waits (round trips), blocking MPI calls (waits
-  // for another rank), launch calls, device allocation calls, other CUDA calls, none (host work).
+  // Of idle_ns: with the next GPU work already launched (the GPU waited on a device-side
+  // dependency, not on the host: the idle attribution's queued idle); of the rest, what the host
+  // was in: blocking waits and their round trips, blocking MPI calls (waits for another rank),
+  // launch calls, device allocation calls, other CUDA calls, none (host work).
+  std::int64_t idle_queued_ns = 0;
   std::int64_t idle_sync_ns = 0;
   std::int64_t idle_mpi_ns = 0;
   std::int64_t idle_launch_ns = 0;
   std::int64_t idle_alloc_ns = 0;
   std::int64_t idle_other_api_ns = 0;
   std::int64_t idle_host_ns = 0;
-  // "gpu_bound" (GPU work runs at least half of it), "transfer_bound", "sync_bound",
+  // GPU work launched by calls inside the phase, summed, and of it the part that runs inside the
+  // phase: a host that runs far ahead leaves its phases' GPU work to run in later ones.
+  std::int64_t launched_gpu_ns = 0;
+  std::int64_t launched_inside_ns = 0;
+  // "runs_behind" (most of its launched GPU work runs after it: the GPU is behind the host, and
+  // the phase's wall is host time the program does not wait for), "gpu_bound" (GPU work runs at
+  // least half of it), "transfer_bound", "dependency_bound", "sync_bound",
   // "communication_bound", "launch_bound", "allocation_bound", "api_bound", "host_bound"
   std::string verdict;
 };
@@ -217,10 +226,6 @@ struct Initialization {
   std::int64_t before_window_ns = 0;
   std::vector<InitializationItem> items;  // by time, descending
   std::int64_t items_omitted = 0;
-  // Since 1.19.0: when first calls of framework operators or host ranges are among the items and
-  // the trace was recorded with profiler options that add per-operator host work, the sentence
-  // that says so; else "".
-  std::string profiler_caveat;
 };
 
 // One row per memory operation kind (nsys cuda_gpu_mem_time_sum / cuda_gpu_mem_size_sum).

@@ -221,7 +221,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
                                      out.initialization,
                                      init.intervals,
                                      steps.steps,
-                                     idle.round_trip_gaps,
+                                     idle,
                                      measured.start_ns,
                                      window.end_ns);
 

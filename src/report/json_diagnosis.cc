@@ -73,8 +73,7 @@ Json InitializationJson(const Initialization& init) {
               {"unobserved_tail_ns", init.unobserved_tail_ns},
               {"before_window_ns", init.before_window_ns},
               {"items", std::move(items)},
-              {"items_omitted", init.items_omitted},
-              {"profiler_caveat", init.profiler_caveat}};
+              {"items_omitted", init.items_omitted}};
 }
 
 Json CeilingsJson(const std::vector<CeilingsUsed>& ceilings) {

@@ -231,12 +231,15 @@ Json PhaseVerdictsJson(const std::vector<PhaseVerdict>& verdicts) {
                          {"kernel_ns", v.kernel_ns},
                          {"copy_exposed_ns", v.copy_exposed_ns},
                          {"idle_ns", v.idle_ns},
+                         {"idle_queued_ns", v.idle_queued_ns},
                          {"idle_sync_ns", v.idle_sync_ns},
                          {"idle_mpi_ns", v.idle_mpi_ns},
                          {"idle_launch_ns", v.idle_launch_ns},
                          {"idle_alloc_ns", v.idle_alloc_ns},
                          {"idle_other_api_ns", v.idle_other_api_ns},
                          {"idle_host_ns", v.idle_host_ns},
+                         {"launched_gpu_ns", v.launched_gpu_ns},
+                         {"launched_inside_ns", v.launched_inside_ns},
                          {"verdict", v.verdict}});
   return array;
 }

@@ -81,8 +81,6 @@ void AppendInitialization(std::string& out,
       "evidence says so): the total is their union, not their sum.\n\n",
       Ns(init.time_ns),
       util::FormatPercent(100.0 * init.fraction));
-  if (!init.profiler_caveat.empty())
-    out += EscapeMarkdown(init.profiler_caveat) + "\n\n";
   MarkdownTable table(
       {{"kind"}, {"name"}, {"time", Align::kRight}, {"count", Align::kRight}, {"evidence"}});
   for (const InitializationItem& item : init.items)
@@ -110,11 +108,15 @@ void AppendPhaseVerdicts(std::string& out,
   out += "### Phases (NVTX and annotation ranges)\n\n";
   out +=
       "Each phase over its own time in the steady-state window (a range inside another counts in "
-      "both). Its GPU-busy time splits into kernels and copies running alone; its GPU idle goes "
-      "to the host call it falls in (a blocking wait or the round trip after one first, then "
-      "blocking MPI calls, launch calls, device allocations, other CUDA calls), the rest to host "
-      "work. The verdict is GPU work when it "
-      "runs half the phase or more, else the idle's largest holder (trace).\n\n";
+      "both; names under 5% of the window are left out). Its GPU-busy time splits into kernels "
+      "and copies running alone. Its GPU idle is first the idle with the next GPU work already "
+      "launched (a device-side dependency, not the host), then the host call it falls in (a "
+      "blocking wait or the round trip after one, blocking MPI calls, launch calls, device "
+      "allocations, other CUDA calls), the rest host work: where the idle lies, not what removing "
+      "a call gives back (the findings bound that). The verdict is runs-behind when most of the "
+      "GPU work the phase launches runs after it (the host is ahead: the program does not wait "
+      "for the phase's host time), GPU work when it runs half the phase or more, else the idle's "
+      "largest holder (trace).\n\n";
   MarkdownTable table({{"phase"},
                        {"instances", Align::kRight},
                        {"wall", Align::kRight},
@@ -122,9 +124,11 @@ void AppendPhaseVerdicts(std::string& out,
                        {"copies alone", Align::kRight},
                        {"GPU idle", Align::kRight},
                        {"idle mostly in"},
+                       {"launched by it (inside it)", Align::kRight},
                        {"verdict"}});
   for (const PhaseVerdict& v : report.phase_verdicts) {
     const std::pair<std::int64_t, const char*> holders[] = {
+        {v.idle_queued_ns, "next work already launched"},
         {v.idle_sync_ns, "blocking waits and their round trips"},
         {v.idle_mpi_ns, "blocking MPI calls"},
         {v.idle_launch_ns, "launch calls"},
@@ -151,6 +155,7 @@ void AppendPhaseVerdicts(std::string& out,
                                     util::FormatPercent(100.0 * static_cast<double>(top.first) /
                                                         static_cast<double>(v.idle_ns)))
                       : std::string("-"),
+                  fmt::format("{} ({})", Ns(v.launched_gpu_ns), Ns(v.launched_inside_ns)),
                   verdict});
   }
   out += table.Render() + "\n";

@@ -61,9 +61,9 @@ void AppendFinding(std::string& out,
         Ns(f.host_blocked_ns.value_or(0)));
   } else if (f.recoverable_ns && f.wall_fraction && f.bound_speedup_if_removed) {
     out += fmt::format(
-        "**Bound:** of its {}, at most {} comes back ({}), {} of the steady-state wall time; "
-        "that bounds the gain at {}× (an upper bound: it assumes all of it delays the "
-        "program).\n\n",
+        "**Bound:** of its {}, about {} comes back ({}), {} of the steady-state wall time: "
+        "about {}× (an estimate at that assumption, not a ceiling; it also assumes all of it "
+        "delays the program).\n\n",
         Ns(f.time_ns),
         Ns(*f.recoverable_ns),
         EscapeMarkdown(f.recoverable_basis),

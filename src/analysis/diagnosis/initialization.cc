@@ -13,7 +13,6 @@
 #include <utility>
 
 #include "analysis/core/names.h"
-#include "analysis/core/profiler_options.h"
 #include "analysis/findings/findings.h"
 
 namespace gpuperf::analysis {
@@ -726,7 +725,6 @@ InitializationResult DetectInitialization(const model::Trace& trace,
 
   InitializationResult out;
   std::vector<util::Interval> raw;
-  std::vector<util::Interval> host_first_calls;  // of framework operators and host ranges
   std::map<std::pair<std::string, std::string>, report::InitializationItem> items;
   std::map<std::pair<std::string, std::string>, std::int64_t> largest;
   for (const Candidate& c : candidates) {
@@ -735,8 +733,6 @@ InitializationResult DetectInitialization(const model::Trace& trace,
     if (end <= start)
       continue;
     raw.push_back({start, end});
-    if (c.from_host_op && c.kind == "first_call")
-      host_first_calls.push_back({start, end});
     auto key = std::pair{c.kind, c.name};
     report::InitializationItem& item = items[key];
     item.kind = c.kind;
@@ -747,22 +743,6 @@ InitializationResult DetectInitialization(const model::Trace& trace,
       largest[key] = end - start;
       item.evidence = c.evidence;
     }
-  }
-  // First calls of framework operators and host ranges are host time, which the profiler's
-  // per-operator options inflate (switch: with_stack, record_shapes, profile_memory).
-  if (!host_first_calls.empty()) {
-    std::size_t calls = host_first_calls.size();
-    std::int64_t host_ns = util::TotalLength(util::MergeIntervals(std::move(host_first_calls)));
-    out.report.profiler_caveat = ProfilerOverheadText(
-        trace,
-        HostOpsCarryShapes(trace),
-        fmt::format("the {} first-call outlier{} of framework operators or host ranges ({}{}), "
-                    "which {} host time",
-                    calls,
-                    calls == 1 ? "" : "s",
-                    Ms(host_ns),
-                    calls == 1 ? "" : " together",
-                    calls == 1 ? "is" : "are"));
   }
   out.intervals = util::MergeIntervals(std::move(raw));
   out.report.time_ns = util::TotalLength(out.intervals);

@@ -89,9 +89,14 @@ HostCalls CollectHostCalls(const model::Trace& trace, const CorrelationIndex& in
 
 // The largest share names the verdict; a tie goes to the earlier entry.
 std::string_view VerdictOf(const report::PhaseVerdict& v) {
+  // Its GPU work runs mostly after it: the host is ahead, and the phase's own time is not what
+  // the program waits for (hta negative_queue: backward launches 269 ms, none inside it).
+  if (v.launched_gpu_ns > 0 && 2 * v.launched_inside_ns < v.launched_gpu_ns)
+    return "runs_behind";
   if (2 * (v.kernel_ns + v.copy_exposed_ns) >= v.wall_ns)
     return v.copy_exposed_ns > v.kernel_ns ? "transfer_bound" : "gpu_bound";
-  const std::array<std::pair<std::int64_t, std::string_view>, 6> idle = {{
+  const std::array<std::pair<std::int64_t, std::string_view>, 7> idle = {{
+      {v.idle_queued_ns, "dependency_bound"},
       {v.idle_sync_ns, "sync_bound"},
       {v.idle_mpi_ns, "communication_bound"},
       {v.idle_launch_ns, "launch_bound"},
@@ -114,7 +119,7 @@ std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
                                                 const report::Initialization& initialization,
                                                 const std::vector<util::Interval>& one_time,
                                                 const std::vector<StepWindow>& steps,
-                                                const std::vector<util::Interval>& round_trip_gaps,
+                                                const IdleAttribution& attribution,
                                                 std::int64_t steady_start_ns,
                                                 std::int64_t window_end_ns) {
   const std::vector<util::Interval> window =
@@ -190,7 +195,14 @@ std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
   HostCalls calls = CollectHostCalls(trace, index);
   // The idle after a blocking wait until the host's next GPU work runs is the wait's round trip
   // (the idle attribution's): it goes with the waits, not with the launch call that ends it.
-  calls.waits = util::UnionOf(calls.waits, round_trip_gaps);
+  calls.waits = util::UnionOf(calls.waits, attribution.round_trip_gaps);
+  // Which call launched each GPU activity: the phase's own GPU work, wherever it runs.
+  std::vector<std::int64_t> launch_start(trace.activities.size(), -1);
+  for (std::size_t a = 0; a < trace.activities.size(); ++a) {
+    const model::GpuActivity& activity = trace.activities[a];
+    if (std::int64_t call = index.PrimaryCall(activity.correlation, activity.pid); call >= 0)
+      launch_start[a] = trace.api_calls[static_cast<std::size_t>(call)].start_ns;
+  }
   std::vector<report::PhaseVerdict> out;
   for (const auto& [name, g] : chosen) {
     const std::vector<util::Interval>& phase = g->phase;
@@ -204,7 +216,18 @@ std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
     v.kernel_ns = util::TotalLength(util::Intersect(phase, kernels));
     v.idle_ns = v.wall_ns - util::TotalLength(util::Intersect(phase, busy));
     v.copy_exposed_ns = v.wall_ns - v.idle_ns - v.kernel_ns;
+    for (std::size_t a = 0; a < trace.activities.size(); ++a) {
+      const model::GpuActivity& activity = trace.activities[a];
+      if (launch_start[a] < 0 || !util::Overlaps(phase, launch_start[a], launch_start[a] + 1))
+        continue;
+      v.launched_gpu_ns += activity.duration_ns();
+      v.launched_inside_ns += util::CoveredLength(phase, activity.start_ns, activity.end_ns);
+    }
     std::vector<util::Interval> idle = util::Subtract(phase, busy);
+    // Idle with the next GPU work already launched: the GPU waited on a device-side dependency,
+    // not on the host, whatever call the host was in.
+    v.idle_queued_ns = util::TotalLength(util::Intersect(idle, attribution.queued_gaps_at));
+    idle = util::Subtract(idle, attribution.queued_gaps_at);
     std::int64_t* shares[] = {
         &v.idle_sync_ns, &v.idle_mpi_ns, &v.idle_launch_ns, &v.idle_alloc_ns, &v.idle_other_api_ns};
     const std::vector<util::Interval>* lists[] = {

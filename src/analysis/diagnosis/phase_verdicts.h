@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/core/correlation.h"
+#include "analysis/timeline/idle_attribution.h"
 #include "analysis/timeline/step_windows.h"
 #include "util/intervals.h"
 
@@ -25,13 +26,13 @@ inline constexpr double kPhaseVerdictWholeWindow = 0.9;
 // kPhaseVerdictWholeWindow of [steady_start_ns, window_end_ns) less the one-time work, only where
 // two or more qualify (one phase is the window's own diagnosis). One-time work (items named like
 // the range) and step ranges are no phases. Each is measured over its union in that window.
-// `round_trip_gaps`: the idle attribution's GPU idle after a blocking wait (the waits' share).
+// `attribution`: the window's idle attribution (its queued idle and the round trips after waits).
 std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
                                                 const CorrelationIndex& index,
                                                 const report::Initialization& initialization,
                                                 const std::vector<util::Interval>& one_time,
                                                 const std::vector<StepWindow>& steps,
-                                                const std::vector<util::Interval>& round_trip_gaps,
+                                                const IdleAttribution& attribution,
                                                 std::int64_t steady_start_ns,
                                                 std::int64_t window_end_ns);
 

@@ -143,6 +143,14 @@ std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
     recoverable += back;
   }
   f.recoverable_ns = recoverable;
+  // The ceiling beside the estimate: the kernels' whole time, which no change removes.
+  std::string ceiling;
+  if (in.idle && in.idle->steady_window_ns > f.time_ns)
+    ceiling = fmt::format(
+        " Their whole time would bound the gain at {:.2f}x (Amdahl over the steady-state window), "
+        "a ceiling no change reaches: the aligned kernels still take time.",
+        1.0 / (1.0 -
+               static_cast<double>(f.time_ns) / static_cast<double>(in.idle->steady_window_ns)));
   f.recoverable_basis = fmt::format(
       "the aligned kernels assumed {:.0f}x faster{}",
       kAssumedAlignedSpeedup,
@@ -166,6 +174,7 @@ std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
                               Ms(older),
                               device_cc)
                 : std::string());
+  f.summary += ceiling;
   f.advice =
       "Pad the GEMM dimensions (K, N and the leading dimensions: hidden size, head dimension, "
       "vocabulary, sequence length) to multiples of 8 elements for fp16/bf16 (4 for fp32/tf32, "
