@@ -268,4 +268,24 @@ void AddPhase(report::Diagnosis& d, const model::Trace& trace, const report::Ana
 void QueueAgainstIdle(report::Diagnosis& d, double queued_idle_share);
 void QueueAgainstHostPhases(report::Diagnosis& d, const IdleAttribution& idle);
 
+// The host's records of what it did in the idle, for SetIdleClass (diagnosis_idle_evidence.cc).
+// The model's forward: the outermost module frames (nn.Module) of the class that holds the most
+// time, merged. vLLM captures this in its CUDA graphs, not the input preparation, sampling or
+// logits around it. Empty without module frames.
+struct ModelForward {
+  std::string module;
+  std::vector<util::Interval> spans;
+};
+ModelForward FindModelForward(const model::Trace& trace);
+// Whether PyTorch's single-process DataLoader iterator appears under any recorded name.
+bool HasSingleProcessLoader(const model::Trace& trace);
+// The host time in the gaps that CPU samples explain (0 with too few samples).
+std::int64_t SampledHostNs(const IdleAttribution& idle);
+// What the host did in the gaps no CUDA call covers: host work and CPU samples, as evidence.
+void AddHostWorkEvidence(const model::Trace& trace,
+                         report::Diagnosis& d,
+                         const IdleAttribution& idle);
+// A loader-paced window's starved steps against the fed ones, as evidence.
+void AddStarvedSteps(report::Diagnosis& d, const report::AnalysisReport& r);
+
 }  // namespace gpuperf::analysis
