@@ -234,4 +234,58 @@ std::string BuiltinCallers(const model::Trace& trace, std::string_view name);
 // Any coverage gap, as evidence (the launch-queue sentence has its own line: diagnosis.queue).
 void AddQueueAndCoverage(report::Diagnosis& d, const IdleAttribution& idle);
 
+// The parts of the window's diagnosis (DiagnoseWindow, diagnosis.cc) kept in files of their own.
+// The idle half of a window whose main statement is its GPU work: from this share of the steady
+// window on, the idle time gets its own statement (its class, experiment and causal bound).
+inline constexpr double kSecondaryIdleShare = 0.15;
+// A wait finding that bounds at least this much (about 5% of the window in GPU idle it causes) is
+// worth its own statement even under kSecondaryIdleShare of idle.
+inline constexpr double kMaterialWaitBound = 1.05;
+// Shares of kernel time in launch-class kernels, and in small kernels run as graph nodes
+// (diagnosis_dominant_work.cc).
+double LaunchClassShare(const report::AnalysisReport& r);
+double SmallGraphNodeShare(const report::AnalysisReport& r);
+// The triage's last step: the dominant work's class (diagnosis_dominant_work.cc).
+void ClassifyDominantWork(const model::Trace& trace,
+                          const DeviceRoofsTable& roofs,
+                          report::Diagnosis& d,
+                          const report::AnalysisReport& r,
+                          const IdleAttribution& idle,
+                          std::string& subject,
+                          ExperimentContext& context);
+// The idle statement beside a GPU one, the largest wait bound, and the ranking of the two
+// statements (diagnosis_secondary.cc).
+std::vector<report::Diagnosis> SecondaryIdleStatement(const model::Trace& trace,
+                                                      const report::Diagnosis& main,
+                                                      const report::AnalysisReport& r,
+                                                      const IdleAttribution& idle,
+                                                      const ExperimentContext& base);
+double LargestWaitBound(const report::AnalysisReport& r);
+void RankStatements(report::Diagnosis& d);
+// Facts of the whole window: its dominant phase and the launch queue against the idle time
+// (diagnosis_window_facts.cc).
+void AddPhase(report::Diagnosis& d, const model::Trace& trace, const report::AnalysisReport& r);
+void QueueAgainstIdle(report::Diagnosis& d, double queued_idle_share);
+void QueueAgainstHostPhases(report::Diagnosis& d, const IdleAttribution& idle);
+
+// The host's records of what it did in the idle, for SetIdleClass (diagnosis_idle_evidence.cc).
+// The model's forward: the outermost module frames (nn.Module) of the class that holds the most
+// time, merged. vLLM captures this in its CUDA graphs, not the input preparation, sampling or
+// logits around it. Empty without module frames.
+struct ModelForward {
+  std::string module;
+  std::vector<util::Interval> spans;
+};
+ModelForward FindModelForward(const model::Trace& trace);
+// Whether PyTorch's single-process DataLoader iterator appears under any recorded name.
+bool HasSingleProcessLoader(const model::Trace& trace);
+// The host time in the gaps that CPU samples explain (0 with too few samples).
+std::int64_t SampledHostNs(const IdleAttribution& idle);
+// What the host did in the gaps no CUDA call covers: host work and CPU samples, as evidence.
+void AddHostWorkEvidence(const model::Trace& trace,
+                         report::Diagnosis& d,
+                         const IdleAttribution& idle);
+// A loader-paced window's starved steps against the fed ones, as evidence.
+void AddStarvedSteps(report::Diagnosis& d, const report::AnalysisReport& r);
+
 }  // namespace gpuperf::analysis

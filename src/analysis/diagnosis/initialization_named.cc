@@ -1,0 +1,148 @@
+// One-time work known by its name (JIT compilation, autotuning, module loads, a communication
+// library's set-up and teardown) and CUDA graph capture. Part of DetectInitialization
+// (initialization.cc).
+#include <fmt/format.h>
+
+#include <map>
+#include <string>
+#include <utility>
+
+#include "analysis/core/names.h"
+#include "analysis/diagnosis/initialization.h"
+#include "analysis/diagnosis/initialization_parts.h"
+#include "analysis/findings/findings.h"
+
+namespace gpuperf::analysis::one_time {
+
+namespace {
+
+bool IsJitName(std::string_view name) {
+  return ContainsNoCase(name, "nvrtc") || ContainsNoCase(name, "cuLink") ||
+         (ContainsNoCase(name, "compil") && !ContainsNoCase(name, "compiled"));
+}
+
+bool IsAutotuneName(std::string_view name) {
+  return ContainsNoCase(name, "autotun") || ContainsNoCase(name, "cudnnFind");
+}
+
+}  // namespace
+
+bool IsModuleLoadApi(std::string_view name) {
+  return StartsWithNoCase(name, "cuModuleLoad") || StartsWithNoCase(name, "cuLibraryLoad") ||
+         StartsWithNoCase(name, "hipModuleLoad");
+}
+
+namespace {
+
+bool IsTeardownApi(std::string_view name) {
+  return ContainsNoCase(name, "ModuleUnload") || ContainsNoCase(name, "LibraryUnload") ||
+         ContainsNoCase(name, "CtxDestroy") || ContainsNoCase(name, "DeviceReset");
+}
+
+// Communication libraries' set-up and shut-down (MPI, NCCL/RCCL communicators, NVSHMEM): once per
+// process, however long, and never the steady state.
+bool IsLibraryInit(std::string_view name) {
+  return name == "MPI_Init" || name == "MPI_Init_thread" ||
+         StartsWithNoCase(name, "ncclCommInit") || StartsWithNoCase(name, "rcclCommInit") ||
+         StartsWithNoCase(name, "nvshmem_init") || StartsWithNoCase(name, "nvshmemx_init");
+}
+bool IsLibraryFinalize(std::string_view name) {
+  return name == "MPI_Finalize" || StartsWithNoCase(name, "ncclCommDestroy") ||
+         StartsWithNoCase(name, "ncclCommFinalize") || StartsWithNoCase(name, "nvshmem_finalize");
+}
+
+}  // namespace
+
+// The kind a name alone gives, or "" when the name says nothing.
+std::string KindByName(std::string_view name) {
+  if (IsLibraryInit(name))
+    return "setup";
+  if (IsLibraryFinalize(name))
+    return "teardown";
+  if (IsJitName(name))
+    return "jit_compile";
+  if (IsAutotuneName(name))
+    return "autotune";
+  if (IsModuleLoadApi(name))
+    return "lazy_loading";
+  if (IsTeardownApi(name))
+    return "teardown";
+  return "";
+}
+
+// Ranges, host ops and API calls whose name says compile, autotune, load, a communication
+// library's set-up or teardown.
+void NamedWork(const model::Trace& trace, std::vector<Candidate>& out) {
+  auto add = [&](model::NameId id, std::int64_t start, std::int64_t end, const char* what) {
+    if (end - start < kOneTimeMinNs)
+      return;
+    std::string_view name = trace.Name(id);
+    std::string kind = KindByName(name);
+    if (kind.empty())
+      return;
+    out.push_back({kind,
+                   std::string(StripVersionSuffix(name)),
+                   start,
+                   end,
+                   fmt::format("{} {} by its name, {} (trace)", what, kind, Ms(end - start)),
+                   false,
+                   true});
+  };
+  for (const model::Range& r : trace.ranges) {
+    if (r.device == model::kNoId)
+      add(r.name, r.start_ns, r.end_ns, "a host range,");
+  }
+  for (const model::HostOp& op : trace.host_ops)
+    add(op.name, op.start_ns, op.end_ns, "a host op,");
+  for (const model::ApiCall& c : trace.api_calls)
+    add(c.name, c.start_ns, c.end_ns, "an API call,");
+}
+
+namespace {
+
+// BeginCapture .. EndCapture per thread, and graph instantiation: work recorded into a graph,
+// not run.
+bool IsBeginCapture(std::string_view name) {
+  return ContainsNoCase(name, "BeginCapture");
+}
+bool IsEndCapture(std::string_view name) {
+  return ContainsNoCase(name, "EndCapture");
+}
+bool IsGraphInstantiate(std::string_view name) {
+  return ContainsNoCase(name, "GraphInstantiate");
+}
+
+}  // namespace
+
+void GraphCapture(const model::Trace& trace, std::vector<Candidate>& out) {
+  std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> open;
+  // Names decided once each: a trace has 10^5 calls of a few dozen names.
+  CachedNamePredicate begin(trace, IsBeginCapture);
+  CachedNamePredicate end(trace, IsEndCapture);
+  CachedNamePredicate instantiate(trace, IsGraphInstantiate);
+  for (const model::ApiCall& c : trace.api_calls) {
+    std::pair thread{c.pid, c.tid};
+    if (begin(c.name)) {
+      open.try_emplace(thread, c.start_ns);
+    } else if (end(c.name)) {
+      if (auto it = open.find(thread); it != open.end()) {
+        out.push_back({"graph_capture",
+                       "CUDA graph capture",
+                       it->second,
+                       c.end_ns,
+                       fmt::format("stream capture from BeginCapture to EndCapture, {}: launches "
+                                   "record work into a graph, nothing runs (trace)",
+                                   Ms(c.end_ns - it->second))});
+        open.erase(it);
+      }
+    } else if (c.duration_ns() >= kOneTimeMinNs && instantiate(c.name)) {
+      out.push_back({"graph_capture",
+                     std::string(StripVersionSuffix(trace.Name(c.name))),
+                     c.start_ns,
+                     c.end_ns,
+                     fmt::format("graph instantiation, {} (trace)", Ms(c.duration_ns()))});
+    }
+  }
+}
+
+}  // namespace gpuperf::analysis::one_time

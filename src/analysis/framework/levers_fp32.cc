@@ -1,0 +1,294 @@
+// The FP32 math levers: TF32 for FP32 GEMMs the shape models see, AMP for FP32 GEMM and
+// convolution kernels known only by their names; and the tensor peaks they are bounded by. Part of
+// LeverFinder (lever_finder.h).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "analysis/core/names.h"
+#include "analysis/findings/findings.h"
+#include "analysis/framework/categories.h"
+#include "analysis/framework/lever_finder.h"
+#include "analysis/framework/optimizer_lever.h"
+#include "analysis/framework/strided_elementwise.h"
+#include "analysis/kernel/device_roofs.h"
+#include "analysis/kernel/readable_name.h"
+#include "analysis/kernel/shape_model.h"
+
+namespace gpuperf::analysis::framework {
+
+namespace {
+
+// The local speedup the name-only AMP lever assumes for FP32 GEMMs and convolutions (its
+// Fp32MathByName comment); it is said beside the bound.
+constexpr double kAmpAssumedSpeedup = 2.0;
+
+// An NVIDIA GPU of compute capability 7.0 or later has tensor cores, except the Turing GTX 16 and
+// MX parts (cc 7.5 without them). AMD devices report gfx9 as 9.x too, so the name must be
+// NVIDIA's.
+bool HasTensorCores(const model::Device& d) {
+  std::string_view name = d.name;
+  bool nvidia = ContainsNoCase(name, "NVIDIA") || ContainsNoCase(name, "Tesla") ||
+                ContainsNoCase(name, "GeForce") || ContainsNoCase(name, "Quadro") ||
+                ContainsNoCase(name, "TITAN");
+  return nvidia && d.compute_major >= 7 && !ContainsNoCase(name, "GTX") &&
+         !ContainsNoCase(name, " MX");
+}
+
+// An FP32 GEMM or convolution kernel by its name: cuBLAS' sgemm, cuDNN's scudnn, a template over
+// float; not a tensor-core kernel (h884, s1688, hmma, xmma, tensorop) or a half/bf16 one.
+bool Fp32MathKernel(std::string_view name) {
+  for (std::string_view tensor :
+       {"884", "1688", "16816", "hmma", "xmma", "tensorop", "bf16", "f16", "half", "tf32"}) {
+    if (ContainsNoCase(name, tensor))
+      return false;
+  }
+  return ContainsNoCase(name, "sgemm") || ContainsNoCase(name, "scudnn") ||
+         name.find("<float") != std::string_view::npos;
+}
+
+}  // namespace
+
+void LeverFinder::Fp32Gemms() {
+  std::int64_t time = 0, saved = 0;
+  double tf32_floor_s = 0;  // at 100% of the TF32 peak, for the sentence
+  double min_fraction = 1, max_fraction = 0;
+  std::vector<std::string> names;
+  const model::DeviceCeilings* entry = Tf32Entry();
+  if (!entry)
+    return;
+  std::optional<double> tf32 = entry->Peak(model::Precision::kTf32, model::MathUnit::kTensor);
+  std::optional<double> fp32 = entry->Peak(model::Precision::kFp32, model::MathUnit::kVector);
+  if (!tf32 || !fp32 || *tf32 <= 0 || *fp32 <= 0)
+    return;
+  for (const report::OperatorRow& op : view_.operators) {
+    if (op.category != "gemm")
+      continue;
+    for (const report::OperatorShape& s : op.shapes) {
+      if (s.precision != "fp32" || !s.flops || *s.flops <= 0 || s.kernel_ns <= 0)
+        continue;
+      auto flops = static_cast<double>(*s.flops);
+      double achieved = flops / (static_cast<double>(s.kernel_ns) * 1e-9);
+      // A shape already faster than the FP32 peak is not FP32 SIMT work: no lever for it.
+      double fraction = std::min(1.0, achieved / *fp32);
+      double floor_s = flops / (*tf32 * fraction);
+      if (s.bytes && entry->dram_bytes_per_s.value_or(0) > 0)
+        floor_s = std::max(floor_s, static_cast<double>(*s.bytes) / *entry->dram_bytes_per_s);
+      auto floor_ns = static_cast<std::int64_t>(floor_s * 1e9);
+      time += s.kernel_ns;
+      saved += std::max<std::int64_t>(0, s.kernel_ns - floor_ns);
+      tf32_floor_s += flops / *tf32;
+      min_fraction = std::min(min_fraction, fraction);
+      max_fraction = std::max(max_fraction, fraction);
+      if (names.empty() || names.back() != op.name)
+        names.push_back(op.name);
+    }
+  }
+  if (Share(time) < kMinShare || saved <= 0)
+    return;
+  Lever lever;
+  lever.kind = "tf32_or_amp";
+  lever.bottleneck = "tensor_cores_unused";
+  lever.missing_evidence =
+      "Tensor-pipe counters (sm__pipe_tensor_op_hmma_cycles_active) at zero on the GEMM "
+      "kernels would confirm that they run on the FP32 units";
+  lever.subject = fmt::format("{}", fmt::join(names, ", "));
+  lever.time_ns = time;
+  lever.saved_ns = saved;
+  std::string fractions =
+      max_fraction - min_fraction < 0.005
+          ? fmt::format("{:.0f}%", 100 * min_fraction)
+          : fmt::format("{:.0f}-{:.0f}%", 100 * min_fraction, 100 * max_fraction);
+  lever.basis = fmt::format(
+      "the FP32 GEMMs' {} would give back at most {}: each shape at the fraction of peak it "
+      "reaches "
+      "now on the FP32 units ({} of the {:.1f} TFLOP/s FP32 peak, measured in this trace) "
+      "applied to the {:.0f} TFLOP/s TF32 tensor peak, so none more than {:.3g}x faster (the "
+      "ratio of the peaks), and never faster than its bytes at the DRAM bandwidth (modeled: "
+      "shape models and datasheet ceilings; at 100% of the TF32 peak they would take {}, an "
+      "upper bound no GEMM reaches)",
+      Ms(time),
+      Ms(saved),
+      fractions,
+      *fp32 / 1e12,
+      *tf32 / 1e12,
+      *tf32 / *fp32,
+      Ms(static_cast<std::int64_t>(tf32_floor_s * 1e9)));
+  lever.experiment = fmt::format(
+      "Run the FP32 GEMMs ({}) on tensor cores: torch.backends.cuda.matmul.allow_tf32 = True "
+      "(or torch.set_float32_matmul_precision('high')), or autocast to bf16; TF32 keeps 10 "
+      "mantissa bits and bf16 7, so check the model's outputs or accuracy against the FP32 run "
+      "before keeping the change",
+      lever.subject);
+  lever.falsified_by =
+      "Nsight Compute on the GEMM kernels after the change: no tensor-pipe activity "
+      "(sm__pipe_tensor_op_hmma_cycles_active) means they still run on the FP32 units; outputs "
+      "that differ from the FP32 run beyond the model's tolerance rule the change out";
+  Add(std::move(lever));
+}
+
+void LeverFinder::Fp32MathByName() {
+  if (std::any_of(
+          levers_.begin(), levers_.end(), [](const Lever& l) { return l.kind == "tf32_or_amp"; }))
+    return;  // the shape models bound it
+  const model::DeviceCeilings* entry = nullptr;
+  const model::Device* tensor_device = nullptr;  // known by its compute capability alone
+  for (const model::Device& d : trace_.devices) {
+    const model::DeviceCeilings* e = EntryOf(d.id);
+    if (e && e->Peak(model::Precision::kFp16, model::MathUnit::kTensor) &&
+        e->Peak(model::Precision::kFp32, model::MathUnit::kVector)) {
+      entry = e;
+      break;
+    }
+    if (!e && !tensor_device && HasTensorCores(d))
+      tensor_device = &d;
+  }
+  std::string gpu;
+  if (entry) {
+    double ratio = *entry->Peak(model::Precision::kFp16, model::MathUnit::kTensor) /
+                   *entry->Peak(model::Precision::kFp32, model::MathUnit::kVector);
+    if (ratio < kAmpAssumedSpeedup * 2)
+      return;
+    gpu = fmt::format("a {} whose FP16 tensor peak is {:.0f}x its FP32 vector peak (datasheet)",
+                      entry->key,
+                      ratio);
+  } else if (tensor_device) {
+    gpu = fmt::format(
+        "a {} (compute capability {}.{}: tensor cores; no datasheet entry gives "
+        "its peaks)",
+        tensor_device->name,
+        tensor_device->compute_major,
+        tensor_device->compute_minor);
+  } else {
+    return;
+  }
+  // Their critical time: the part of their time nothing else on the GPU overlaps (copies,
+  // collectives, other streams), which is all their speedup can give back. A kernel outside
+  // the predictions' kept rows counts nothing (an understatement, never an overstatement).
+  std::unordered_map<std::string_view, std::int64_t> critical;
+  for (const report::CriticalShare& s : r_.predictions.kernels)
+    critical.emplace(s.name, s.critical_ns);
+  std::int64_t time = 0, convolution_ns = 0;
+  std::vector<std::string> names;
+  for (const report::KernelRow& k : r_.kernels) {
+    if ((k.category != "gemm" && k.category != "convolution") || !Fp32MathKernel(k.name))
+      continue;
+    auto it = critical.find(k.name);
+    if (it == critical.end() || it->second <= 0)
+      continue;
+    time += it->second;
+    if (k.category == "convolution")
+      convolution_ns += it->second;
+    if (names.size() < 3)
+      names.push_back(std::string(ReadableKernelName(k.name)));
+  }
+  if (Share(time) < kMinShare)
+    return;
+  Lever lever;
+  lever.kind = "amp";
+  lever.bottleneck = "tensor_cores_unused";
+  // What the kernels serve, by their launching operators' category (nine tenths of their time
+  // names them): cuDNN runs convolutions
+  // as SGEMM kernels too (nsres: volta_sgemm under convolution_backward), which are no GEMMs
+  // of the model's.
+  bool convolutions_only = convolution_ns * 10 >= time * 9;
+  bool gemms_only = convolution_ns * 10 <= time;
+  lever.subject = convolutions_only ? "FP32 convolutions"
+                  : gemms_only      ? "FP32 GEMMs"
+                                    : "FP32 GEMMs and convolutions";
+  const char* kernels_of = convolutions_only ? "convolution kernels (by their launching "
+                                               "operators; cuDNN's include SGEMM-based ones)"
+                           : gemms_only      ? "GEMM kernels"
+                                             : "GEMM and convolution kernels";
+  // Never ask for what the input holds: with shapes recorded, what is missing is a model.
+  bool shapes = std::any_of(trace_.host_ops.begin(),
+                            trace_.host_ops.end(),
+                            [](const model::HostOp& op) { return op.input_dims != 0; });
+  lever.missing_evidence = fmt::format(
+      "Tensor-pipe counters (sm__pipe_tensor_op_hmma_cycles_active) at zero on the {} would "
+      "confirm that they run on the FP32 units; {} would bound the change by the tensor roof",
+      kernels_of,
+      shapes ? "a FLOP model of these kernels (gpuperf analyze --model FILE; the shape models "
+               "do not cover their operators' recorded shapes)"
+             : "recorded shapes (record_shapes=True)");
+  lever.time_ns = time;
+  lever.saved_ns =
+      static_cast<std::int64_t>(static_cast<double>(time) * (1.0 - 1.0 / kAmpAssumedSpeedup));
+  lever.assumed_ns = lever.saved_ns;
+  lever.assumed_local_speedup = kAmpAssumedSpeedup;
+  lever.basis = fmt::format(
+      "{} of critical time in {} that run in FP32 by their names ({}{}) on {}; no shape model "
+      "covers them, so the bound assumes they run {:.0f}x faster (an assumption)",
+      Ms(time),
+      kernels_of,
+      fmt::join(names, ", "),
+      names.size() < 3 ? "" : ", …",
+      gpu,
+      kAmpAssumedSpeedup);
+  lever.experiment = fmt::format(
+      "Run the {} on tensor cores: autocast to fp16 (torch.autocast, with a GradScaler when "
+      "training){}, then compare step times; check the outputs or accuracy against the FP32 "
+      "run before keeping it",
+      lever.subject,
+      gemms_only ? "" : " and keep convolutions in channels_last");
+  lever.falsified_by = fmt::format(
+      "A profile after the change: the {} must become tensor-core kernels (h884/s884/hmma/xmma "
+      "in their names, or sm__pipe_tensor_op_hmma_cycles_active above zero) and their time "
+      "must fall; if it does not, they were not compute-limited",
+      kernels_of);
+  Add(std::move(lever));
+}
+
+void LeverFinder::AddTensorFloor(const report::OperatorRow& op, TensorFloor& floor) {
+  if (op.shapes.empty())
+    floor.known = false;
+  for (const report::OperatorShape& s : op.shapes) {
+    if (!floor.known)
+      return;
+    std::optional<double> peak = TensorPeak(s.precision);
+    if (!s.flops || !peak || *peak <= 0) {
+      floor.known = false;
+      return;
+    }
+    floor.seconds += static_cast<double>(*s.flops) / *peak;
+  }
+}
+
+std::optional<double> LeverFinder::TensorPeak(std::string_view precision) {
+  model::Precision p;
+  if (precision == "bf16")
+    p = model::Precision::kBf16;
+  else if (precision == "fp16")
+    p = model::Precision::kFp16;
+  else if (precision == "fp32" || precision == "tf32")
+    return Tf32Peak();
+  else
+    return std::nullopt;
+  for (const model::Device& d : trace_.devices) {
+    if (const model::DeviceCeilings* entry = EntryOf(d.id)) {
+      if (auto peak = entry->Peak(p, model::MathUnit::kTensor))
+        return peak;
+    }
+  }
+  return std::nullopt;
+}
+
+const model::DeviceCeilings* LeverFinder::Tf32Entry() {
+  if (tf32_checked_)
+    return tf32_entry_ ? &*tf32_entry_ : nullptr;
+  tf32_checked_ = true;
+  for (const model::Device& d : trace_.devices) {
+    const model::DeviceCeilings* entry = EntryOf(d.id);
+    if (entry && entry->Peak(model::Precision::kTf32, model::MathUnit::kTensor)) {
+      tf32_entry_ = *entry;
+      break;
+    }
+  }
+  return tf32_entry_ ? &*tf32_entry_ : nullptr;
+}
+
+}  // namespace gpuperf::analysis::framework
