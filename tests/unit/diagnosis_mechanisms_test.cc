@@ -803,6 +803,19 @@ TEST_CASE("dominant phase: only from 30% of the window, never a range around all
   CHECK(Contains(phase_line(r), "Dominant phase: forward (nvtx range), 60.0% of the trace window"));
   r = Analyze(build(5).trace);  // 5%: the root range is the largest, and says nothing
   CHECK(phase_line(r).empty());
+
+  // Blocked mostly in a synchronization: the GPU is behind. Blocked in its own copy: the copy.
+  TraceBuilder waits = build(60);
+  waits.Api("cudaDeviceSynchronize", 20 * kMs, 60 * kMs);
+  CHECK(Contains(phase_line(Analyze(waits.trace)),
+                 "40.0 ms of it the host was blocked in calls waiting for the GPU "
+                 "(synchronizations, copies), so the phase is long because the GPU is behind"));
+  TraceBuilder copies = build(60);
+  copies.Api("cudaMemcpy", 20 * kMs, 60 * kMs, 2);
+  copies.Memcpy(model::CopyKind::kHtoD, 21 * kMs, 60 * kMs, 1 << 30, 2);
+  CHECK(Contains(phase_line(Analyze(copies.trace)),
+                 "39.0 ms of that in its own copy calls (synchronous, or staged through pageable "
+                 "memory), so the phase is long because of its copies"));
 }
 
 TEST_CASE("next experiment: PyTorch options only for PyTorch traces", "[diagnosis][vendor]") {
