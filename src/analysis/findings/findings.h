@@ -24,6 +24,10 @@
 
 namespace gpuperf::analysis {
 
+// Under this share of the steady-state window a finding's cost is immaterial (1.005x at most):
+// BoundFindings makes such a warning information, and a rule says no more about it.
+inline constexpr double kMaterialFraction = 0.005;
+
 struct RuleInput {
   const model::Trace& trace;
   const CorrelationIndex& index;

@@ -156,10 +156,11 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
         Ms(drain.idle_ns),
         refill ? "round trips and refills"
                : "at most each wait's length and the idle of its cycle");
-    // The cycles' host part is profiled host time: said where the cost is material (0.5% of the
-    // steady window), not beside a wait that costs nothing either way.
+    // The cycles' host part is profiled host time: said where the cost is material, not beside
+    // a wait that costs nothing either way.
     if (std::string overhead =
-            200 * drain.idle_ns >= in.idle->steady_window_ns
+            static_cast<double>(drain.idle_ns) >=
+                    kMaterialFraction * static_cast<double>(in.idle->steady_window_ns)
                 ? ProfilerOverheadText(
                       trace,
                       HostOpsCarryShapes(trace),

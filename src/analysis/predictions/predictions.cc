@@ -330,9 +330,6 @@ report::CriticalShare SelectedKernelsShare(const model::Trace& trace,
   return share;
 }
 
-// Under this share of the steady-state window a finding's cost is immaterial (1.005x at most).
-constexpr double kMaterialFraction = 0.005;
-
 void BoundFindings(std::vector<report::Finding>& findings, std::int64_t wall_ns) {
   if (wall_ns <= 0)
     return;
