@@ -200,6 +200,13 @@ struct PhaseVerdict {
   std::int64_t idle_alloc_ns = 0;
   std::int64_t idle_other_api_ns = 0;
   std::int64_t idle_host_ns = 0;
+  // Of idle_sync_ns: the round trips after the waits (the launch calls and host work between a
+  // wait's end and the next GPU work), outside the waits themselves (since 1.20.0).
+  std::int64_t idle_round_trip_ns = 0;
+  // The GPU idle the phase's waits cause (the idle attribution's CausedBy, as the sync finding
+  // counts it): what removing them gives back at most; the round trips' launch calls still take
+  // their time without the waits (since 1.20.0).
+  std::int64_t wait_removal_ns = 0;
   // GPU work launched by calls inside the phase, summed, and of it the part that runs inside the
   // phase: a host that runs far ahead leaves its phases' GPU work to run in later ones.
   std::int64_t launched_gpu_ns = 0;

@@ -195,6 +195,10 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   out.initialization.unobserved_tail_ns = idle.unobserved_tail_ns;
   out.initialization.before_window_ns =
       util::CoveredLength(init.intervals, window.start_ns, measured.start_ns);
+  // The steady-state window as intervals (after the pre-roll, less the one-time work): the
+  // phases of the predictions and of the phase verdicts are measured over it.
+  const std::vector<util::Interval> steady =
+      util::Subtract({{measured.start_ns, window.end_ns}}, util::MergeIntervals(init.intervals));
   const std::map<std::string, KernelFloor> floors = RooflineFloors(out.kernels);
   out.findings =
       RunRules({trace,
@@ -214,16 +218,11 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
                                        &preroll,
                                        idle.excluded_ns,
                                        idle.unobserved_lead_ns,
-                                       idle.unobserved_tail_ns);
+                                       idle.unobserved_tail_ns,
+                                       &steady);
   BoundFindings(out.findings, idle.steady_window_ns);
-  out.phase_verdicts = PhaseVerdicts(trace,
-                                     index,
-                                     out.initialization,
-                                     init.intervals,
-                                     steps.steps,
-                                     idle,
-                                     measured.start_ns,
-                                     window.end_ns);
+  out.phase_verdicts =
+      PhaseVerdicts(trace, index, out.initialization, steps.steps, idle, steady);
 
   CopyDiagnostics(trace, out);
   AddNotes(trace, index, out);

@@ -233,6 +233,8 @@ Json PhaseVerdictsJson(const std::vector<PhaseVerdict>& verdicts) {
                          {"idle_ns", v.idle_ns},
                          {"idle_queued_ns", v.idle_queued_ns},
                          {"idle_sync_ns", v.idle_sync_ns},
+                         {"idle_round_trip_ns", v.idle_round_trip_ns},  // since 1.20.0
+                         {"wait_removal_ns", v.wait_removal_ns},        // since 1.20.0
                          {"idle_mpi_ns", v.idle_mpi_ns},
                          {"idle_launch_ns", v.idle_launch_ns},
                          {"idle_alloc_ns", v.idle_alloc_ns},

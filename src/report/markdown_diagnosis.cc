@@ -108,12 +108,14 @@ void AppendPhaseVerdicts(std::string& out,
   out += "### Phases (NVTX and annotation ranges)\n\n";
   out +=
       "Each phase over its own time in the steady-state window (a range inside another counts in "
-      "both; names under 5% of the window are left out). Its GPU-busy time splits into kernels "
+      "both). Its GPU-busy time splits into kernels "
       "and copies running alone. Its GPU idle is first the idle with the next GPU work already "
       "launched (a device-side dependency, not the host), then the host call it falls in (a "
       "blocking wait or the round trip after one, blocking MPI calls, launch calls, device "
       "allocations, other CUDA calls), the rest host work: where the idle lies, not what removing "
-      "a call gives back (the findings bound that). The verdict is runs-behind when most of the "
+      "a call gives back (the findings bound that; for waits the verdict says it: the launch calls "
+      "of a round trip remain without the wait). Only phases of 5% to 90% of the window are shown, "
+      "at most six. The verdict is runs-behind when most of the "
       "GPU work the phase launches runs after it (the host is ahead: the program does not wait "
       "for the phase's host time), GPU work when it runs half the phase or more, else the idle's "
       "largest holder (trace).\n\n";
@@ -142,6 +144,14 @@ void AppendPhaseVerdicts(std::string& out,
     }
     std::string verdict = v.verdict;
     std::replace(verdict.begin(), verdict.end(), '_', '-');
+    if (v.verdict == "sync_bound")
+      verdict += fmt::format(" (its waits cause {} of the idle: removing them gives back at most that)",
+                             Ns(v.wait_removal_ns));
+    std::string held = top.second;
+    if (top.first == v.idle_sync_ns && v.idle_round_trip_ns > 0)
+      held = fmt::format("blocking waits {} and the round trips after them {}:",
+                         Ns(v.idle_sync_ns - v.idle_round_trip_ns),
+                         Ns(v.idle_round_trip_ns));
     table.AddRow({Shorten(v.name, options.name_chars),
                   util::FormatCount(v.instances),
                   Ns(v.wall_ns),
@@ -150,7 +160,7 @@ void AppendPhaseVerdicts(std::string& out,
                   Ns(v.idle_ns),
                   v.idle_ns > 0
                       ? fmt::format("{} {} ({})",
-                                    top.second,
+                                    held,
                                     Ns(top.first),
                                     util::FormatPercent(100.0 * static_cast<double>(top.first) /
                                                         static_cast<double>(v.idle_ns)))

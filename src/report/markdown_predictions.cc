@@ -108,8 +108,8 @@ void AppendKernelTable(std::string& out, const Predictions& p, const MarkdownOpt
 
 void AppendPhaseTable(std::string& out, const Predictions& p, const MarkdownOptions& options) {
   out +=
-      "Phases (host ranges; their time is the union of their instances, so nested phases "
-      "overlap):\n\n";
+      "Phases (host ranges; their time is the union of their instances in the steady-state "
+      "window, one-time work left out, so nested phases overlap):\n\n";
   MarkdownTable table({{"#", Align::kRight},
                        {"phase"},
                        {"kind"},

@@ -390,13 +390,11 @@ TEST_CASE("phases: one-time work is never the dominant phase of the steady state
   for (const report::InitializationItem& item : r.initialization.items)
     init = init || item.name == "MPI_Init";
   REQUIRE(init);
-  // Long enough to be named, were it steady-state work.
-  auto phase = std::find_if(r.predictions.phases.begin(),
-                            r.predictions.phases.end(),
-                            [](const report::CriticalShare& p) { return p.name == "MPI_Init"; });
-  REQUIRE(phase != r.predictions.phases.end());
-  CHECK(phase->fraction >= 0.3);
-  CHECK(phase->fraction < 0.9);
+  // Long enough to be named, were it steady-state work (40 of 100 ms): the phases are measured
+  // in the steady-state window, which it lies outside of.
+  CHECK(std::none_of(r.predictions.phases.begin(),
+                     r.predictions.phases.end(),
+                     [](const report::CriticalShare& p) { return p.name == "MPI_Init"; }));
   for (const std::string& line : r.diagnosis.support)
     CHECK_FALSE(Contains(line, "Dominant phase: MPI_Init"));
 }
@@ -800,7 +798,7 @@ TEST_CASE("dominant phase: only from 30% of the window, never a range around all
     return std::string();
   };
   report::AnalysisReport r = Analyze(build(60).trace);
-  CHECK(Contains(phase_line(r), "Dominant phase: forward (nvtx range), 60.0% of the trace window"));
+  CHECK(Contains(phase_line(r), "Dominant phase: forward (nvtx range), 60.0% of the steady-state window"));
   r = Analyze(build(5).trace);  // 5%: the root range is the largest, and says nothing
   CHECK(phase_line(r).empty());
 

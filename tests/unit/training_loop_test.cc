@@ -626,3 +626,91 @@ TEST_CASE("phase verdicts: each NVTX phase gets its own class from what fills it
   one.Kernel("k", 60 * kMs + 20 * kUs, 100 * kMs, 2);
   CHECK(Analyze(one.trace).phase_verdicts.empty());
 }
+
+TEST_CASE("phase verdicts: a wait loop's round trips apart from its waits, and what removing them "
+          "gives back",
+          "[diagnosis][phases]") {
+  // phase:sync, 100 cycles of 10 µs: a 6 µs launch call, its 1 µs kernel, and a
+  // cudaDeviceSynchronize from 6.5 µs to 10 µs. The GPU idles 2 µs inside each wait and 7 µs in
+  // the round trip after it (the next launch call). phase:launch then launches without waits.
+  // Inside each wait the GPU idles 2.5 µs (0.5 µs before the kernel starts, 2 µs after it ends);
+  // the other 6.5 µs of each cycle's idle, up to the next wait, is the round trip (the first
+  // cycle's lead before its kernel overlaps the first wait too, so it counts as one).
+  TraceBuilder b;
+  auto phase = [&](const char* name, std::int64_t start, std::int64_t end) {
+    model::Range& r = b.AddRange(model::RangeKind::kNvtx, name, start, end);
+    r.pid = 100;
+    r.tid = 101;
+  };
+  std::int64_t correlation = 1;
+  constexpr int kCycles = 100;
+  phase("phase:sync", 0, kCycles * 10 * kUs);
+  for (int i = 0; i < kCycles; ++i) {
+    std::int64_t t = i * 10 * kUs;
+    b.Api("cudaLaunchKernel", t, t + 6 * kUs, correlation);
+    b.Kernel("tiny", t + 7 * kUs, t + 8 * kUs, correlation++);
+    b.Api("cudaDeviceSynchronize", t + 6500, t + 10 * kUs);
+  }
+  const std::int64_t launch_start = kCycles * 10 * kUs;
+  phase("phase:launch", launch_start, launch_start + kCycles * 7 * kUs);
+  for (int i = 0; i < kCycles; ++i) {
+    std::int64_t t = launch_start + i * 7 * kUs;
+    b.Api("cudaLaunchKernel", t, t + 6 * kUs, correlation);
+    b.Kernel("tiny", t + 7 * kUs, t + 8 * kUs, correlation++);
+  }
+  for (model::ApiCall& c : b.trace.api_calls) {
+    c.pid = 100;
+    c.tid = 101;
+  }
+  auto r = Analyze(b.trace);
+  const gpuperf::report::PhaseVerdict* sync = nullptr;
+  for (const auto& v : r.phase_verdicts)
+    sync = v.name == "phase:sync" ? &v : sync;
+  REQUIRE(sync);
+  CHECK(sync->verdict == "sync_bound");
+  CHECK(sync->idle_round_trip_ns == kCycles * 6500);
+  CHECK(sync->idle_sync_ns - sync->idle_round_trip_ns == kCycles * 2500);
+  // Removing the waits gives back what the sync finding says they cost, not the round trips:
+  // the launch calls remain.
+  const gpuperf::report::Finding* finding = nullptr;
+  for (const auto& f : r.findings)
+    finding = f.id == gpuperf::report::finding_id::kSyncApi ? &f : finding;
+  REQUIRE(finding);
+  REQUIRE(finding->gpu_idle_caused_ns);
+  CHECK(sync->wait_removal_ns == *finding->gpu_idle_caused_ns);
+  CHECK(sync->wait_removal_ns > 0);
+  CHECK(sync->wait_removal_ns < sync->idle_sync_ns);
+}
+
+TEST_CASE("phases: measured in the steady-state window, as the kernels' shares are",
+          "[diagnosis][phases]") {
+  // 40 ms of one-time work (MPI_Init, the GPU idle), then 30 iterations of 2 ms inside the
+  // range "loop"; "loop" also covers the last 10 ms of MPI_Init.
+  TraceBuilder b;
+  b.AddRange(model::RangeKind::kNvtx, "MPI_Init", 0, 40 * kMs);
+  b.AddRange(model::RangeKind::kNvtx, "loop", 30 * kMs, 100 * kMs);
+  b.AddRange(model::RangeKind::kNvtx, "tail", 70 * kMs, 100 * kMs);
+  std::int64_t t = 40 * kMs;
+  for (int i = 0; i < 30; ++i) {
+    b.Api("cudaLaunchKernel", t, t + 5 * kUs, i + 1);
+    b.Kernel("k", t + 10 * kUs, t + 2 * kMs, i + 1);
+    t += 2 * kMs;
+  }
+  auto r = Analyze(b.trace);
+  auto share = [&](const std::string& name) -> const gpuperf::report::CriticalShare* {
+    for (const auto& p : r.predictions.phases) {
+      if (p.name == name)
+        return &p;
+    }
+    return nullptr;
+  };
+  const auto* loop = share("loop");
+  const auto* tail = share("tail");
+  REQUIRE(loop);
+  REQUIRE(tail);
+  CHECK(loop->critical_ns == 60 * kMs);  // not the 10 ms inside MPI_Init
+  CHECK(tail->critical_ns == 30 * kMs);
+  CHECK(tail->fraction ==
+        Approx(static_cast<double>(tail->critical_ns) / static_cast<double>(r.predictions.wall_ns)));
+  CHECK(r.predictions.wall_ns == 60 * kMs);
+}

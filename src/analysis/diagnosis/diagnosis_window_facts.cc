@@ -119,7 +119,7 @@ void AddPhase(report::Diagnosis& d, const model::Trace& trace, const report::Ana
                         Ms(blocked.total_ns));
   }
   d.support.push_back(
-      fmt::format("Dominant phase: {} ({} range), {} of the trace window{} (trace).",
+      fmt::format("Dominant phase: {} ({} range), {} of the steady-state window{} (trace).",
                   best->name,
                   best->kind,
                   Pct(best->fraction),

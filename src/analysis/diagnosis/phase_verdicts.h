@@ -23,17 +23,15 @@ inline constexpr double kPhaseVerdictWholeWindow = 0.9;
 
 // The verdicts of the window's phases: host range names (NVTX, annotations; names that differ
 // only in their numbers are one phase) whose union holds kPhaseVerdictMinShare to
-// kPhaseVerdictWholeWindow of [steady_start_ns, window_end_ns) less the one-time work, only where
+// kPhaseVerdictWholeWindow of `window` (the steady-state window less the one-time work), only where
 // two or more qualify (one phase is the window's own diagnosis). One-time work (items named like
 // the range) and step ranges are no phases. Each is measured over its union in that window.
 // `attribution`: the window's idle attribution (its queued idle and the round trips after waits).
 std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
                                                 const CorrelationIndex& index,
                                                 const report::Initialization& initialization,
-                                                const std::vector<util::Interval>& one_time,
                                                 const std::vector<StepWindow>& steps,
                                                 const IdleAttribution& attribution,
-                                                std::int64_t steady_start_ns,
-                                                std::int64_t window_end_ns);
+                                                const std::vector<util::Interval>& window);
 
 }  // namespace gpuperf::analysis

@@ -36,18 +36,6 @@ class SyncRecordNames {
   std::map<model::SyncKind, std::string> names_;
 };
 
-// The other calls that block the host until the GPU is done: a cycle's idle after one of them is
-// that call's doing (sync_drain.h).
-bool OtherBlockingCall(std::string_view name) {
-  name = StripVersionSuffix(name);
-  return IsSyncMemcpyApi(name) || IsSyncMemsetApi(name) ||
-         (IsDeviceFreeApi(name) && name.find("Async") == std::string_view::npos);
-}
-
-bool DeviceOrStreamSync(model::SyncKind kind) {
-  return kind == model::SyncKind::kStream || kind == model::SyncKind::kContext;
-}
-
 }  // namespace
 
 std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
@@ -57,7 +45,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   std::int64_t count = 0;
   std::int64_t time_ns = 0;
   std::vector<util::Interval> waits;
-  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<util::Interval>> thread_waits;
+  ThreadWaits thread_waits;
   SyncRecordNames record_names;
   CachedNamePredicate is_sync(trace, IsDeviceOrStreamSyncApi);
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
@@ -75,7 +63,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
     }
   }
   for (const model::SyncEvent& s : trace.syncs) {
-    if (!DeviceOrStreamSync(s.kind) || call_correlations.contains(s.correlation))
+    if (!IsDeviceOrStreamSyncRecord(s.kind) || call_correlations.contains(s.correlation))
       continue;
     std::int64_t duration = s.end_ns - s.start_ns;
     rows.push_back({duration, s.start_ns, s.pid, s.tid, record_names(s.kind)});
@@ -97,27 +85,10 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   const std::string before_window = BeforeWindowText(in, waits);
   SetWaitCost(f, in, std::move(waits));
   // In a loop of waits the cycle model replaces the overlap credit (it holds the round trips
-  // too): the host thread whose waits cost the most (never summed over threads: two threads'
-  // cycles can share their idle).
+  // too).
   DrainCost drain;
-  if (in.idle && std::any_of(thread_waits.begin(), thread_waits.end(), [](const auto& t) {
-        return static_cast<std::int64_t>(t.second.size()) > kMinDrainCycles;
-      })) {
-    const std::vector<util::Interval> host_caused = HostCausedIdle(*in.idle);
-    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<util::Interval>> other_waits;
-    CachedNamePredicate is_other(trace, OtherBlockingCall);
-    for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
-      const model::ApiCall& call = trace.api_calls[i];
-      if (is_other(call.name) && in.index.IsPrimary(i))
-        other_waits[{call.pid, call.tid}].push_back({call.start_ns, call.end_ns});
-    }
-    for (const auto& [thread, list] : thread_waits) {
-      std::vector<util::Interval> others = util::MergeIntervals(std::move(other_waits[thread]));
-      DrainCost d = DrainCostOf(*in.idle, host_caused, list, others);
-      if (d.loop_cycles > 0 && (drain.loop_cycles == 0 || d.idle_ns > drain.idle_ns))
-        drain = d;
-    }
-  }
+  if (in.idle)
+    drain = CostliestLoopDrain(trace, in.index, *in.idle, thread_waits);
   if (drain.loop_cycles > 0 && drain.cycles == 0) {
     f.gpu_idle_caused_ns = 0;
     f.summary = fmt::format(

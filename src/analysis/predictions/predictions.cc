@@ -55,8 +55,14 @@ void ApplyFloor(report::CriticalShare& share, const KernelFloor& floor, std::int
   share.recoverable_ns = TimeSavedNs(share.critical_ns, s);
 }
 
-// Host-side phases: the union of each (kind, name)'s instances, clipped to the window.
-std::vector<report::CriticalShare> Phases(const model::Trace& trace, const TraceWindow& window) {
+// From this share of the steady-state window on, a phase is a range around the run.
+constexpr double kWholeWindowPhase = 0.9;
+
+// Host-side phases: the union of each (kind, name)'s instances, clipped to `steady` (the
+// steady-state window's intervals), their share of `wall_ns` (its length), as the kernels'.
+std::vector<report::CriticalShare> Phases(const model::Trace& trace,
+                                          const std::vector<util::Interval>& steady,
+                                          std::int64_t wall_ns) {
   std::map<std::pair<std::string_view, model::NameId>, std::vector<util::Interval>> by_name;
   for (const model::Range& r : trace.ranges) {
     bool phase_kind =
@@ -70,19 +76,25 @@ std::vector<report::CriticalShare> Phases(const model::Trace& trace, const Trace
     report::CriticalShare p;
     p.name = std::string(trace.Name(key.second));
     p.kind = std::string(key.first);
-    p.instances = static_cast<std::int64_t>(intervals.size());
-    for (const util::Interval& i : intervals)
-      p.total_ns += i.end - i.start;
-    for (const util::Interval& i : util::MergeIntervals(std::move(intervals))) {
-      std::int64_t start = std::max(i.start, window.start_ns);
-      std::int64_t end = std::min(i.end, window.end_ns);
-      p.critical_ns += std::max<std::int64_t>(0, end - start);
+    // The instances in the steady state, each counted by its part there.
+    for (const util::Interval& i : intervals) {
+      if (std::int64_t inside = util::CoveredLength(steady, i.start, i.end); inside > 0) {
+        ++p.instances;
+        p.total_ns += inside;
+      }
     }
+    p.critical_ns =
+        util::TotalLength(util::Intersect(util::MergeIntervals(std::move(intervals)), steady));
     // A host phase spans its GPU work only as far as the host waited for it; its union is the
     // time the phase held the program (one host timeline assumed).
     p.exclusive_ns = p.critical_ns;
-    p.fraction = Fraction(p.critical_ns, window.length_ns(), 1);
-    SetLimit(p);
+    if (p.critical_ns <= 0)
+      continue;  // all of it outside the steady state (MPI_Init, a compile): no phase of it
+    p.fraction = Fraction(p.critical_ns, wall_ns, 1);
+    // A range around (nearly) the whole window, the run or its step loop, has no limit to give:
+    // its removal would remove the program.
+    if (p.fraction < kWholeWindowPhase)
+      SetLimit(p);
     phases.push_back(std::move(p));
   }
   std::sort(phases.begin(), phases.end(), [](const auto& a, const auto& b) {
@@ -200,7 +212,8 @@ report::Predictions ComputePredictions(const model::Trace& trace,
                                        const PreRoll* preroll,
                                        std::int64_t one_time_idle_ns,
                                        std::int64_t unobserved_lead_ns,
-                                       std::int64_t unobserved_tail_ns) {
+                                       std::int64_t unobserved_tail_ns,
+                                       const std::vector<util::Interval>* steady) {
   report::Predictions out;
   TraceWindow window = ComputeTraceWindow(trace);
   out.wall_ns = window.length_ns();
@@ -283,7 +296,8 @@ report::Predictions ComputePredictions(const model::Trace& trace,
     out.kernels_omitted = static_cast<std::int64_t>(out.kernels.size() - kernels_kept);
     out.kernels.resize(kernels_kept);
   }
-  out.phases = Phases(trace, window);
+  out.phases = steady ? Phases(trace, *steady, out.wall_ns)
+                      : Phases(trace, {{window.start_ns, window.end_ns}}, window.length_ns());
   out.illustrative_speedups.assign(std::begin(kIllustrativeSpeedups),
                                    std::end(kIllustrativeSpeedups));
   for (report::CriticalShare& share : out.kernels)

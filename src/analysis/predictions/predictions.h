@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "analysis/core/correlation.h"
+#include "util/intervals.h"
 #include "analysis/kernel/kernel_floor.h"
 #include "analysis/predictions/preroll.h"
 #include "util/user_regex.h"
@@ -40,7 +41,8 @@ report::Predictions ComputePredictions(const model::Trace& trace,
                                        const PreRoll* preroll = nullptr,
                                        std::int64_t one_time_idle_ns = 0,
                                        std::int64_t unobserved_lead_ns = 0,
-                                       std::int64_t unobserved_tail_ns = 0);
+                                       std::int64_t unobserved_tail_ns = 0,
+                                       const std::vector<util::Interval>* steady = nullptr);
 
 // One share for every kernel whose name passes `select`, taken together: a stretch counts when
 // only selected kernels run on the device (`gpuperf predict --kernel REGEX`).

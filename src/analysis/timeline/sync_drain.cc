@@ -1,8 +1,86 @@
 #include "analysis/timeline/sync_drain.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_set>
+
+#include "analysis/core/names.h"
 
 namespace gpuperf::analysis {
+namespace {
+
+// The other calls that block the host until the GPU is done: a cycle's idle after one of them is
+// that call's doing.
+bool OtherBlockingCall(std::string_view name) {
+  name = StripVersionSuffix(name);
+  return IsSyncMemcpyApi(name) || IsSyncMemsetApi(name) ||
+         (IsDeviceFreeApi(name) && name.find("Async") == std::string_view::npos);
+}
+
+}  // namespace
+
+bool IsDeviceOrStreamSyncRecord(model::SyncKind kind) {
+  return kind == model::SyncKind::kStream || kind == model::SyncKind::kContext;
+}
+
+ThreadWaits DeviceSyncWaits(const model::Trace& trace, const CorrelationIndex& index) {
+  ThreadWaits out;
+  std::unordered_set<std::int64_t> call_correlations;
+  CachedNamePredicate is_sync(trace, IsDeviceOrStreamSyncApi);
+  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
+    const model::ApiCall& call = trace.api_calls[i];
+    if (!is_sync(call.name))
+      continue;
+    if (call.correlation != model::kNoId)
+      call_correlations.insert(call.correlation);
+    if (index.IsPrimary(i))
+      out[{call.pid, call.tid}].push_back({call.start_ns, call.end_ns});
+  }
+  for (const model::SyncEvent& s : trace.syncs) {
+    if (IsDeviceOrStreamSyncRecord(s.kind) && !call_correlations.contains(s.correlation))
+      out[{s.pid, s.tid}].push_back({s.start_ns, s.end_ns});
+  }
+  return out;
+}
+
+DrainCost CostliestLoopDrain(const model::Trace& trace,
+                             const CorrelationIndex& index,
+                             const IdleAttribution& idle,
+                             const ThreadWaits& waits) {
+  DrainCost drain;
+  if (std::none_of(waits.begin(), waits.end(), [](const auto& t) {
+        return static_cast<std::int64_t>(t.second.size()) > kMinDrainCycles;
+      }))
+    return drain;
+  const std::vector<util::Interval> host_caused = HostCausedIdle(idle);
+  ThreadWaits other_waits;
+  CachedNamePredicate is_other(trace, OtherBlockingCall);
+  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
+    const model::ApiCall& call = trace.api_calls[i];
+    if (is_other(call.name) && index.IsPrimary(i))
+      other_waits[{call.pid, call.tid}].push_back({call.start_ns, call.end_ns});
+  }
+  for (const auto& [thread, list] : waits) {
+    std::vector<util::Interval> others = util::MergeIntervals(std::move(other_waits[thread]));
+    DrainCost d = DrainCostOf(idle, host_caused, list, others);
+    if (d.loop_cycles > 0 && (drain.loop_cycles == 0 || d.idle_ns > drain.idle_ns))
+      drain = d;
+  }
+  return drain;
+}
+
+std::int64_t WaitRemovalNs(const model::Trace& trace,
+                           const CorrelationIndex& index,
+                           const IdleAttribution& idle,
+                           const ThreadWaits& waits) {
+  DrainCost drain = CostliestLoopDrain(trace, index, idle, waits);
+  if (drain.loop_cycles > 0)
+    return drain.idle_ns;
+  std::vector<util::Interval> all;
+  for (const auto& [thread, list] : waits)
+    all.insert(all.end(), list.begin(), list.end());
+  return idle.CausedBy(std::move(all));
+}
 
 std::vector<util::Interval> HostCausedIdle(const IdleAttribution& idle) {
   return util::UnionOf(idle.round_trip_gaps, idle.other_gaps);

@@ -11,9 +11,14 @@
 // its cycle takes at least H plus that work.
 #pragma once
 
+#include "gpuperf/trace.h"
+
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <vector>
 
+#include "analysis/core/correlation.h"
 #include "analysis/timeline/idle_attribution.h"
 #include "util/intervals.h"
 
@@ -51,5 +56,31 @@ DrainCost DrainCostOf(const IdleAttribution& idle,
 
 // The idle the host caused: round trips and the other gaps (not queued idle), merged.
 std::vector<util::Interval> HostCausedIdle(const IdleAttribution& idle);
+
+// A sync record (Kineto cuda_sync) of a stream or the whole device (context), not of an event.
+bool IsDeviceOrStreamSyncRecord(model::SyncKind kind);
+
+// Blocking waits by host thread (pid, tid).
+using ThreadWaits = std::map<std::pair<std::int64_t, std::int64_t>, std::vector<util::Interval>>;
+
+// The device and stream synchronizations of each host thread: the primary API calls
+// (cudaDeviceSynchronize, cudaStreamSynchronize ...) and the sync records (Kineto cuda_sync) of
+// those kinds that no call matches. Unsorted.
+ThreadWaits DeviceSyncWaits(const model::Trace& trace, const CorrelationIndex& index);
+
+// The sync drain of the thread whose waits cost the most (never summed over threads: two
+// threads' cycles can share their idle), each thread's synchronous copies, memsets and frees as
+// its other blocking calls; loop_cycles 0 when no thread waits in a loop.
+DrainCost CostliestLoopDrain(const model::Trace& trace,
+                             const CorrelationIndex& index,
+                             const IdleAttribution& idle,
+                             const ThreadWaits& waits);
+
+// What removing these waits gives back: the costliest loop drain when a thread waits in a loop,
+// else the idle they cause (IdleAttribution::CausedBy).
+std::int64_t WaitRemovalNs(const model::Trace& trace,
+                           const CorrelationIndex& index,
+                           const IdleAttribution& idle,
+                           const ThreadWaits& waits);
 
 }  // namespace gpuperf::analysis
