@@ -334,7 +334,7 @@ TEST_CASE("gemm alignment: CUTLASS kernels for operands under 16 bytes are a fin
   CHECK(f->rows[0].cells[3] == "1");
   CHECK(f->rows[0].cells[4] == "2");
   CHECK(f->rows[0].cells[5] == "sm75");
-  CHECK(Contains(f->summary, "(3.00 ms, 30.0% of kernel time)"));
+  CHECK(Contains(f->summary, "(3.00 ms, 30.0% of the kernel time)"));
   CHECK(Contains(f->summary, "built for an older architecture than the GPU's (sm90)"));
   // Aligned kernels only: no finding.
   TraceBuilder aligned;

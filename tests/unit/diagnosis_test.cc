@@ -18,6 +18,7 @@ using gpuperf::analysis::Analyze;
 using gpuperf::analysis::AttributeIdle;
 using gpuperf::analysis::ComputeTraceWindow;
 using gpuperf::testing::TraceBuilder;
+using gpuperf::testing::Contains;
 namespace model = gpuperf::model;
 namespace report = gpuperf::report;
 
@@ -462,6 +463,48 @@ TEST_CASE("gemm alignment: only the excess over an aligned kernel comes back, ca
   CHECK(f->recoverable_basis ==
         "the aligned kernels assumed 2x faster, 1 of them capped at their measured roofline floor");
   CHECK(*f->bound_speedup_if_removed == Approx(1.0 / (1.0 - 0.05)).epsilon(0.001));
+}
+
+TEST_CASE("gemm alignment: the launching operators' shapes name the dimensions to pad, and launches "
+          "before the steady-state window are left out",
+          "[diagnosis][findings]") {
+  constexpr std::int64_t kMs = 1'000'000;
+  constexpr std::int64_t kUs = 1'000;
+  const char* kMisaligned = "cutlass_80_tensorop_s1688gemm_256x128_32x3_nn_align1";  // fp32
+  TraceBuilder b;
+  AddDevice(b, "NVIDIA H100 80GB HBM3", 132);
+  // The previous step's tail: a misaligned kernel with no launch call in the trace (pre-roll).
+  b.Kernel(kMisaligned, 0, 2 * kMs);
+  // Three aten::mm calls on [4096, 2798] x [2798, 512]: 2798 is no multiple of 4 fp32 elements;
+  // 4096 and 512 are. One aten::bmm on [8, 30, 64] x [8, 64, 30]: 30 is not; the batch 8 is no
+  // matrix dimension.
+  std::int64_t t = 3 * kMs;
+  int id = 0;
+  auto launch = [&](const char* op, const char* dims, std::int64_t length) {
+    b.Op(op, t, t + 50 * kUs).input_dims = b.trace.strings.Intern(dims);
+    b.Api("cudaLaunchKernel", t + 10 * kUs, t + 20 * kUs, ++id);
+    b.Kernel(kMisaligned, t + 30 * kUs, t + 30 * kUs + length, id);
+    t += 30 * kUs + length;
+  };
+  for (int i = 0; i < 3; ++i)
+    launch("aten::mm", "[[4096,2798],[2798,512]]", kMs);
+  launch("aten::bmm", "[[8,30,64],[8,64,30]]", 500 * kUs);
+  b.Api("cudaLaunchKernel", t, t + 10 * kUs, ++id);  // one launch without an operator
+  b.Kernel(kMisaligned, t + 20 * kUs, t + 120 * kUs, id);
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Finding* f = nullptr;
+  for (const report::Finding& finding : r.findings)
+    f = finding.id == "gemm_misaligned" ? &finding : f;
+  REQUIRE(f != nullptr);
+  CHECK(f->count == 5);  // the pre-roll's launch is not the window's
+  CHECK(f->time_ns == 3 * kMs + 500 * kUs + 100 * kUs);
+  CHECK(Contains(f->summary, "1 more launch (2.00 ms) lies before the steady-state window"));
+  CHECK(Contains(f->summary,
+                 "The operators that launched 4 of the 5 of them recorded shapes whose matrix "
+                 "dimensions are not a multiple of the aligned access: 2798 (pad to 2800; "
+                 "aten::mm, 3 launches, 3.00 ms), 30 (pad to 32; aten::bmm, 1 launch, 500 µs)"));
+  CHECK_FALSE(Contains(f->summary, " 4096 (pad"));
+  CHECK_FALSE(Contains(f->summary, " 8 (pad"));
 }
 
 TEST_CASE("clocks: Hopper's tensor peaks hold at 1.83 GHz, its FP32 and FP64 at 1.98 GHz",

@@ -7,11 +7,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include "analysis/core/names.h"
 #include "analysis/findings/findings.h"
+#include "analysis/kernel/shape_model.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -78,6 +81,81 @@ std::optional<Misaligned> ParseMisaligned(std::string_view name) {
   return m;
 }
 
+// A matrix dimension of a launching operator's recorded shapes that is not a multiple of the
+// aligned access's elements, with the misaligned kernels' time and launches under it.
+struct UnalignedDim {
+  std::int64_t value = 0;
+  std::int64_t multiple = 0;  // elements per 16 bytes
+  std::int64_t time_ns = 0;
+  std::int64_t launches = 0;
+  model::NameId op = 0;  // the operator with the most of that time (set when it is named)
+  std::map<model::NameId, std::int64_t> op_ns;
+};
+
+// The last two dimensions of each tensor argument of at least two dimensions (a GEMM's rows and
+// columns, which set its leading dimensions; a batch dimension does not), those that are not a
+// multiple of `multiple`, once each.
+std::vector<std::int64_t> UnalignedDims(const InputDims& dims, std::int64_t multiple) {
+  std::vector<std::int64_t> out;
+  for (const auto& tensor : dims) {
+    if (!tensor || tensor->size() < 2)
+      continue;
+    for (std::size_t i = tensor->size() - 2; i < tensor->size(); ++i) {
+      std::int64_t d = (*tensor)[i];
+      if (d > 1 && d % multiple != 0 && std::find(out.begin(), out.end(), d) == out.end())
+        out.push_back(d);
+    }
+  }
+  return out;
+}
+
+// "; the operators that launched them recorded dimensions that are not multiples of the aligned
+// access: 2798 (pad to 2800; aten::mm, 40 launches, 80.1 ms), ..." or "" without shapes.
+std::string UnalignedDimsText(const model::Trace& trace,
+                              std::map<std::int64_t, UnalignedDim>& dims,
+                              std::int64_t launches_with_shapes,
+                              std::int64_t launches) {
+  if (dims.empty())
+    return "";
+  std::vector<UnalignedDim*> sorted;
+  for (auto& [value, d] : dims) {
+    std::int64_t most = -1;
+    for (const auto& [op, ns] : d.op_ns) {
+      if (ns > most || (ns == most && trace.Name(op) < trace.Name(d.op))) {
+        d.op = op;
+        most = ns;
+      }
+    }
+    sorted.push_back(&d);
+  }
+  std::sort(sorted.begin(), sorted.end(), [](const UnalignedDim* a, const UnalignedDim* b) {
+    return std::tie(b->time_ns, a->value) < std::tie(a->time_ns, b->value);
+  });
+  constexpr std::size_t kDimsNamed = 4;
+  std::string list;
+  for (std::size_t i = 0; i < sorted.size() && i < kDimsNamed; ++i) {
+    const UnalignedDim& d = *sorted[i];
+    std::int64_t padded = (d.value + d.multiple - 1) / d.multiple * d.multiple;
+    list += fmt::format("{}{} (pad to {}; {}, {} launch{}, {})",
+                        list.empty() ? "" : ", ",
+                        d.value,
+                        padded,
+                        trace.Name(d.op),
+                        d.launches,
+                        d.launches == 1 ? "" : "es",
+                        Ms(d.time_ns));
+  }
+  return fmt::format(
+      " The operators that launched {} of them recorded shapes whose matrix dimensions are not a "
+      "multiple of the aligned access: {}{} (trace: record_shapes, each tensor's last two "
+      "dimensions).",
+      launches_with_shapes == launches ? std::string("all")
+                                       : fmt::format("{} of the {}", launches_with_shapes, launches),
+      list,
+      sorted.size() > kDimsNamed ? fmt::format(", and {} more", sorted.size() - kDimsNamed)
+                                 : std::string());
+}
+
 }  // namespace
 
 std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
@@ -86,22 +164,35 @@ std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
   std::int32_t device_cc = 0;  // the GPUs' highest compute capability, major * 10 + minor
   for (const model::Device& d : in.trace.devices)
     device_cc = std::max(device_cc, d.compute_major * 10 + d.compute_minor);
-  for (const model::GpuActivity& a : in.trace.activities) {
+  // The steady-state window's launches (after a pre-roll, a start-up or warm-up steps left out);
+  // those before it are counted apart.
+  std::vector<std::size_t> launches;
+  std::int64_t before_count = 0, before_ns = 0;
+  for (std::size_t i = 0; i < in.trace.activities.size(); ++i) {
+    const model::GpuActivity& a = in.trace.activities[i];
     if (a.kind != model::ActivityKind::kKernel)
       continue;
-    kernel_ns += a.duration_ns();
+    bool before = a.start_ns < in.steady_start_ns;
+    if (!before)
+      kernel_ns += a.duration_ns();
     bool fresh = false;
     std::optional<Misaligned>& m = decided.At(a.name, &fresh);
     if (fresh)
       m = ParseMisaligned(in.trace.Name(a.name));
     if (!m)
       continue;
+    if (before) {
+      ++before_count;
+      before_ns += a.duration_ns();
+      continue;
+    }
     ++m->instances;
     m->total_ns += a.duration_ns();
+    launches.push_back(i);
   }
   std::vector<std::pair<model::NameId, Misaligned>> sorted;
   for (const auto& [name, m] : decided.Entries()) {
-    if (m)
+    if (m && m->instances > 0)
       sorted.emplace_back(name, *m);
   }
   if (sorted.empty() || kernel_ns <= 0)
@@ -160,21 +251,66 @@ std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
   double share = static_cast<double>(f.time_ns) / static_cast<double>(kernel_ns);
   f.severity = share >= 0.05 ? "warning" : "info";
   f.summary = fmt::format(
-      "{} launches of {} CUTLASS GEMM kernels ({}, {:.1f}% of kernel time) are built for "
+      "{} launch{} of {} CUTLASS GEMM kernel{} ({}, {:.1f}% of the kernel time{}) {} built for "
       "operands aligned to fewer than 16 bytes (alignN in the name: N elements per access): a "
       "matrix dimension or leading dimension is not a multiple of 16 bytes' worth of elements, "
       "so the library could not pick a kernel with full-width (128-bit) loads{} (trace: kernel "
       "names).",
       f.count,
+      f.count == 1 ? "" : "es",
       sorted.size(),
+      sorted.size() == 1 ? "" : "s",
       Ms(f.time_ns),
       100.0 * share,
+      before_count > 0 ? " in the steady-state window" : "",
+      f.count == 1 ? "is" : "are",
       older > 0 ? fmt::format("; {} of it runs kernels built for an older architecture than "
                               "the GPU's (sm{}), without its newer instructions",
                               Ms(older),
                               device_cc)
                 : std::string());
   f.summary += ceiling;
+  // Which dimensions to pad: the launching operators' recorded shapes.
+  std::map<std::int64_t, UnalignedDim> dims;
+  std::int64_t with_shapes = 0;
+  if (!launches.empty()) {
+    const std::vector<std::int64_t> launching = LaunchingHostOps(in.trace, in.index);
+    std::map<model::NameId, std::optional<InputDims>> parsed;
+    for (std::size_t i : launches) {
+      std::int64_t op = i < launching.size() ? launching[i] : -1;
+      if (op < 0)
+        continue;
+      const model::HostOp& host = in.trace.host_ops[static_cast<std::size_t>(op)];
+      if (host.input_dims == 0)
+        continue;
+      auto [it, fresh] = parsed.try_emplace(host.input_dims);
+      if (fresh)
+        it->second = ParseInputDims(in.trace.Name(host.input_dims));
+      if (!it->second)
+        continue;
+      const model::GpuActivity& a = in.trace.activities[i];
+      const Misaligned& m = *decided.At(a.name);
+      ++with_shapes;
+      std::int64_t multiple = kAlignedBytes / m.element_bytes;
+      for (std::int64_t value : UnalignedDims(*it->second, multiple)) {
+        UnalignedDim& d = dims[value];
+        d.value = value;
+        d.multiple = multiple;
+        d.time_ns += a.duration_ns();
+        ++d.launches;
+        d.op_ns[host.name] += a.duration_ns();
+      }
+    }
+  }
+  f.summary += UnalignedDimsText(in.trace, dims, with_shapes, f.count);
+  if (before_count > 0)
+    f.summary += fmt::format(
+        " {} more launch{} ({}) {} before the steady-state window, left out (a start-up, warm-up "
+        "steps, the previous step's tail).",
+        before_count,
+        before_count == 1 ? "" : "es",
+        Ms(before_ns),
+        before_count == 1 ? "lies" : "lie");
   f.advice =
       "Pad the GEMM dimensions (K, N and the leading dimensions: hidden size, head dimension, "
       "vocabulary, sequence length) to multiples of 8 elements for fp16/bf16 (4 for fp32/tf32, "
