@@ -147,6 +147,10 @@ struct Diagnosis {
   // the GPU give back; bound_speedup needs the host's own time to fall too (fewer launches:
   // fusion, torch.compile, CUDA graphs) (since 1.18.0).
   std::optional<double> bound_speedup_same_launches;
+  // A lever whose gain rests on an assumed efficiency at the new roof (FP32 GEMMs moved to TF32
+  // at the fraction of peak they reach now): the gain at that assumption, an estimate;
+  // bound_speedup is then the ceiling at the roof itself, which no kernel reaches (since 1.20.0).
+  std::optional<double> bound_speedup_estimated;
   // The input checked against the model, when the trace shows they differ (a learned embedding
   // resized in the forward pass, since 1.14.0; one loaded input run through the model several
   // times, since 1.15.0): the clauses that say so, and next_experiment starts with the checks.

@@ -1488,3 +1488,42 @@ TEST_CASE("profiler overhead: the options that inflate host time are said of wha
   CHECK(Contains(analysis::ProfilerOverheadText(stacks.trace, true, "x"),
                  "Python stacks and shapes (with_stack, record_shapes)"));
 }
+
+TEST_CASE("TF32 lever: the gain at today's efficiency is an estimate, the TF32 peak the ceiling",
+          "[diagnosis][levers]") {
+  // Five aten::mm calls of 4096^3 in FP32 (137 GFLOP each) on an A100, each 8.81 ms on an SIMT
+  // sgemm: 80% of the 19.5 TFLOP/s FP32 peak. At 80% of the 156 TFLOP/s TF32 peak each would take
+  // 1.10 ms (an assumption); at the TF32 peak itself 0.88 ms (the ceiling).
+  TraceBuilder b;
+  b.trace.devices.push_back(
+      {.id = 0, .name = "NVIDIA A100-SXM4-80GB", .compute_major = 8, .sm_count = 108});
+  const std::int64_t gemm_ns = 8'810'000;
+  std::int64_t t = 0;
+  for (int i = 0; i < 5; ++i) {
+    gpuperf::model::HostOp& mm = b.Op("aten::mm", t, t + 50 * kUs);
+    mm.input_dims = b.trace.strings.Intern("[[4096,4096],[4096,4096]]");
+    mm.input_types = b.trace.strings.Intern(R"(["float","float"])");
+    b.Api("cudaLaunchKernel", t + 10 * kUs, t + 20 * kUs, i + 1);
+    b.Kernel("ampere_sgemm_128x64_tn", t + 30 * kUs, t + 30 * kUs + gemm_ns, i + 1);
+    // The host waits for each GEMM: its own time does not cap the gain.
+    b.Api("cudaDeviceSynchronize", t + 25 * kUs, t + 30 * kUs + gemm_ns + 5 * kUs);
+    t += 35 * kUs + gemm_ns;
+  }
+  gpuperf::report::AnalysisReport r = Analyze(b.trace);
+  const gpuperf::report::Diagnosis& d = r.diagnosis;
+  INFO(d.bottleneck << " / " << d.dominant_kind << ": " << d.next_experiment);
+  REQUIRE(d.lever == "tf32_or_amp");
+  REQUIRE(d.bound_speedup_estimated);
+  REQUIRE(d.bound_speedup);
+  CHECK(*d.bound_speedup > *d.bound_speedup_estimated);
+  const double wall = static_cast<double>(t);
+  const double flops = 2.0 * 4096.0 * 4096.0 * 4096.0;
+  const double at_fraction = flops / (156e12 * (flops / (gemm_ns * 1e-9) / 19.5e12)) * 1e9;
+  CHECK(*d.bound_speedup_estimated ==
+        Approx(wall / (wall - 5 * (gemm_ns - at_fraction))).epsilon(1e-3));
+  CHECK(*d.bound_speedup == Approx(wall / (wall - 5 * (gemm_ns - flops / 156e12 * 1e9)))
+                                .epsilon(1e-3));
+  CHECK(Contains(d.next_experiment, "about"));
+  CHECK(Contains(d.next_experiment, "at the roof itself, which no kernel reaches"));
+  CHECK(Contains(r.headline, "with each kernel at the efficiency it has now (an assumption)"));
+}

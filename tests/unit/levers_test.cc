@@ -180,7 +180,11 @@ TEST_CASE("FP32 GEMMs on a TF32 GPU are bounded at the TF32 roof", "[levers]") {
   CHECK(tf32->bound_speedup == Approx(1.0 / (1.0 - 0.4375)));
   CHECK(tf32->basis.find("80% of the 19.5 TFLOP/s FP32 peak, measured in this trace") !=
         std::string::npos);
-  CHECK(tf32->basis.find("at 100% of the TF32 peak they would take 500 µs") != std::string::npos);
+  // That is an estimate; the ceiling is the TF32 peak itself: 0.5 ms, so 4.5 ms at most.
+  REQUIRE(tf32->ceiling_saved_ns);
+  CHECK(*tf32->ceiling_saved_ns == 4'500'000);
+  CHECK(tf32->basis.find("would give back about 4.38 ms") != std::string::npos);
+  CHECK(tf32->basis.find("at most 4.50 ms at the TF32 peak itself") != std::string::npos);
 
   // A shape whose bytes at the DRAM bandwidth (2039 GB/s) take longer than its FLOPs: 4.078 GB
   // take 2 ms, so only 3 ms come back.
@@ -189,6 +193,7 @@ TEST_CASE("FP32 GEMMs on a TF32 GPU are bounded at the TF32 roof", "[levers]") {
   const Lever* bytes_bound = Find(bytes_bound_levers, "tf32_or_amp");
   REQUIRE(bytes_bound);
   CHECK(bytes_bound->saved_ns == 3'000'000);
+  CHECK(*bytes_bound->ceiling_saved_ns == 3'000'000);  // the bytes bound the ceiling too
 }
 
 TEST_CASE("Eager attention with modelled GEMM FLOPs is bounded at the tensor roof", "[levers]") {

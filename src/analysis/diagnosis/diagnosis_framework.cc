@@ -140,15 +140,24 @@ bool ApplyLever(report::Diagnosis& d,
   bool concrete_form = d.bound_speedup_at_2x && lever.assumed_local_speedup && wall_ns > 0 &&
                        static_cast<double>(lever.saved_ns) >=
                            kConcreteLeverShare * static_cast<double>(SavedByBound(d, wall_ns));
-  if (kernel_bound && *kernel_bound > lever.bound_speedup && d.dominant_kind == "kernel" &&
+  // A lever's estimate at an assumed efficiency is compared by its ceiling, as the kernel's
+  // roofline bound is one.
+  const double lever_bound =
+      lever.ceiling_saved_ns && wall_ns > 0
+          ? AmdahlLimit(std::min(0.99,
+                                 static_cast<double>(*lever.ceiling_saved_ns) /
+                                     static_cast<double>(wall_ns)))
+          : lever.bound_speedup;
+  if (kernel_bound && *kernel_bound > lever_bound + 1e-9 && d.dominant_kind == "kernel" &&
       !concrete_form)
     return false;
   std::vector<std::string> lever_support;
   lever_support.push_back(
       fmt::format("Lever ({}): {}; {}.", lever.kind, lever.experiment, lever.basis));
   for (std::size_t i = 1; i < levers.size() && i < 3; ++i) {
-    lever_support.push_back(fmt::format("Also possible ({}): at most {:.2f}x ({}).",
+    lever_support.push_back(fmt::format("Also possible ({}): {} {:.2f}x ({}).",
                                         levers[i].kind,
+                                        levers[i].ceiling_saved_ns ? "about" : "at most",
                                         levers[i].bound_speedup,
                                         levers[i].basis));
   }
@@ -197,6 +206,12 @@ bool ApplyLever(report::Diagnosis& d,
   d.dominant_fraction = lever.fraction;
   d.bound_speedup = lever.bound_speedup;
   d.bound_speedup_at_2x.reset();  // the lever's own bound ranks it
+  d.bound_speedup_estimated.reset();
+  // An estimate at an assumed efficiency: the bound is the ceiling at the roof itself.
+  if (lever.ceiling_saved_ns && wall_ns > 0) {
+    d.bound_speedup_estimated = lever.bound_speedup;
+    d.bound_speedup = lever_bound;
+  }
   // How much of the bound is assumed, and what the modelled part alone allows.
   std::string assumed;
   d.bound_speedup_modeled.reset();
@@ -233,6 +248,15 @@ bool ApplyLever(report::Diagnosis& d,
                 lever.experiment,
                 *lever.assumed_local_speedup,
                 lever.bound_speedup,
+                Pct(lever.fraction),
+                d.bound_speedup.value_or(lever.bound_speedup))
+      : d.bound_speedup_estimated
+          ? fmt::format(
+                "{}. If it succeeds, the whole program is about {:.2f}x faster with each kernel "
+                "at the efficiency it has now (an assumption; Amdahl, {} of the wall time), and "
+                "at most {:.2f}x at the roof itself, which no kernel reaches.",
+                lever.experiment,
+                *d.bound_speedup_estimated,
                 Pct(lever.fraction),
                 d.bound_speedup.value_or(lever.bound_speedup))
           : fmt::format(

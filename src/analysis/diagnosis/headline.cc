@@ -87,6 +87,12 @@ std::string Verdict(const report::Diagnosis& d) {
         "{:.2f}x only if they took no time)",
         *d.bound_speedup_at_2x,
         *d.bound_speedup);
+  else if (d.bound_speedup && d.bound_speedup_estimated)
+    text += fmt::format(
+        ", about {:.2f}x faster with each kernel at the efficiency it has now (an assumption), "
+        "at most {:.2f}x at the roof itself (Amdahl)",
+        *d.bound_speedup_estimated,
+        *d.bound_speedup);
   else if (d.bound_speedup && d.bound_speedup_overlapped)
     // Both routes the lever names: the host work moved beside the GPU, or gone.
     text += fmt::format(

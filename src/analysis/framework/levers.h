@@ -37,6 +37,10 @@ struct Lever {
   std::string basis;         // how saved_ns was bounded, with its evidence tier
   // Set when saved_ns is the work made this many times faster (an assumption), not a roof.
   std::optional<double> assumed_local_speedup;
+  // Set when saved_ns rests on an assumed efficiency at the new roof (the FP32 GEMMs at the
+  // fraction of peak they reach now): what would come back at the roof itself, the ceiling,
+  // which no kernel reaches. saved_ns is then an estimate, not a bound.
+  std::optional<std::int64_t> ceiling_saved_ns;
   std::string experiment;    // the change to try
   std::string falsified_by;  // the measurement that would reject it
 };

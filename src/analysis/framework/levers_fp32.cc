@@ -55,7 +55,7 @@ bool Fp32MathKernel(std::string_view name) {
 
 void LeverFinder::Fp32Gemms() {
   std::int64_t time = 0, saved = 0;
-  double tf32_floor_s = 0;  // at 100% of the TF32 peak, for the sentence
+  std::int64_t ceiling_saved = 0;  // at 100% of the TF32 peak (or the DRAM bandwidth)
   double min_fraction = 1, max_fraction = 0;
   std::vector<std::string> names;
   const model::DeviceCeilings* entry = Tf32Entry();
@@ -75,13 +75,14 @@ void LeverFinder::Fp32Gemms() {
       double achieved = flops / (static_cast<double>(s.kernel_ns) * 1e-9);
       // A shape already faster than the FP32 peak is not FP32 SIMT work: no lever for it.
       double fraction = std::min(1.0, achieved / *fp32);
-      double floor_s = flops / (*tf32 * fraction);
-      if (s.bytes && entry->dram_bytes_per_s.value_or(0) > 0)
-        floor_s = std::max(floor_s, static_cast<double>(*s.bytes) / *entry->dram_bytes_per_s);
-      auto floor_ns = static_cast<std::int64_t>(floor_s * 1e9);
+      double bytes_s = s.bytes && entry->dram_bytes_per_s.value_or(0) > 0
+                           ? static_cast<double>(*s.bytes) / *entry->dram_bytes_per_s
+                           : 0.0;
+      auto floor_ns = static_cast<std::int64_t>(std::max(flops / (*tf32 * fraction), bytes_s) * 1e9);
+      auto roof_ns = static_cast<std::int64_t>(std::max(flops / *tf32, bytes_s) * 1e9);
       time += s.kernel_ns;
       saved += std::max<std::int64_t>(0, s.kernel_ns - floor_ns);
-      tf32_floor_s += flops / *tf32;
+      ceiling_saved += std::max<std::int64_t>(0, s.kernel_ns - roof_ns);
       min_fraction = std::min(min_fraction, fraction);
       max_fraction = std::max(max_fraction, fraction);
       if (names.empty() || names.back() != op.name)
@@ -99,25 +100,25 @@ void LeverFinder::Fp32Gemms() {
   lever.subject = fmt::format("{}", fmt::join(names, ", "));
   lever.time_ns = time;
   lever.saved_ns = saved;
+  lever.ceiling_saved_ns = ceiling_saved;
   std::string fractions =
       max_fraction - min_fraction < 0.005
           ? fmt::format("{:.0f}%", 100 * min_fraction)
           : fmt::format("{:.0f}-{:.0f}%", 100 * min_fraction, 100 * max_fraction);
   lever.basis = fmt::format(
-      "the FP32 GEMMs' {} would give back at most {}: each shape at the fraction of peak it "
-      "reaches "
-      "now on the FP32 units ({} of the {:.1f} TFLOP/s FP32 peak, measured in this trace) "
-      "applied to the {:.0f} TFLOP/s TF32 tensor peak, so none more than {:.3g}x faster (the "
-      "ratio of the peaks), and never faster than its bytes at the DRAM bandwidth (modeled: "
-      "shape models and datasheet ceilings; at 100% of the TF32 peak they would take {}, an "
-      "upper bound no GEMM reaches)",
+      "the FP32 GEMMs' {} would give back about {} if each shape reached the fraction of peak "
+      "it reaches now on the FP32 units ({} of the {:.1f} TFLOP/s FP32 peak, measured in this "
+      "trace) on the {:.0f} TFLOP/s TF32 tensor peak (an assumption, so none more than {:.3g}x "
+      "faster: the ratio of the peaks), and at most {} at the TF32 peak itself, the ceiling no "
+      "GEMM reaches; never faster than their bytes at the DRAM bandwidth (modeled: shape models "
+      "and datasheet ceilings)",
       Ms(time),
       Ms(saved),
       fractions,
       *fp32 / 1e12,
       *tf32 / 1e12,
       *tf32 / *fp32,
-      Ms(static_cast<std::int64_t>(tf32_floor_s * 1e9)));
+      Ms(ceiling_saved));
   lever.experiment = fmt::format(
       "Run the FP32 GEMMs ({}) on tensor cores: torch.backends.cuda.matmul.allow_tf32 = True "
       "(or torch.set_float32_matmul_precision('high')), or autocast to bf16; TF32 keeps 10 "
