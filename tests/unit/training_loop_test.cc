@@ -467,7 +467,7 @@ TEST_CASE("copy phase: pageable copies beside an idle phase get their own ranked
         Catch::Detail::Approx(window / (window - 4 * (8.389 - 1.342))).epsilon(0.01));
 }
 
-TEST_CASE("findings count the whole trace and say how much lies before the steady window",
+TEST_CASE("findings count the steady window and say how much they left out before it",
           "[findings][preroll]") {
   // Five ProfilerSteps, the first an outlier (30 ms, then 10 ms each), each ending in a 1 ms
   // cudaStreamSynchronize after its kernel (or only the first, the warm-up step).
@@ -492,14 +492,34 @@ TEST_CASE("findings count the whole trace and say how much lies before the stead
   REQUIRE(r.predictions.preroll);
   const auto* sync = FindingOf(r, "sync_api");
   REQUIRE(sync);
-  CHECK(sync->count == 5);
-  CHECK(
-      Contains(sync->summary, " 1 of them (1.00 ms blocked) lies before the steady-state window"));
-  // Only the warm-up step waits: all of it lies before.
+  CHECK(sync->count == 4);  // the warm-up step's wait is left out
+  CHECK(sync->time_ns == 4 * kMs);
+  CHECK(sync->rows.size() == 4);
+  CHECK(Contains(sync->summary, "4 device or stream synchronizations held host threads for 4.00 ms"));
+  CHECK(Contains(sync->summary,
+                 " 1 more (1.00 ms blocked) lies before the steady-state window, in what the "
+                 "diagnosis leaves out"));
+  // Only the warm-up step waits: all of it lies before, and then it is the finding.
   auto warmup_only = Analyze(steps(false).trace);
   sync = FindingOf(warmup_only, "sync_api");
   REQUIRE(sync);
+  CHECK(sync->count == 1);
   CHECK(Contains(sync->summary, " It (1.00 ms blocked) lies before the steady-state window"));
+  CHECK(Contains(sync->summary, "none is in the steady state, so they cost it nothing"));
+  // The copy rules the same way: a pageable async copy in the warm-up step and one in the fourth.
+  TraceBuilder copies = steps(true);
+  std::int64_t correlation = 100;
+  for (std::int64_t at : {5 * kMs, 55 * kMs}) {
+    copies.Api("cudaMemcpyAsync", at, at + 2 * kMs, correlation);
+    copies.Memcpy(model::CopyKind::kDtoH, at + 10 * kUs, at + 1 * kMs, 1 << 20, correlation++)
+        .dst_kind = model::MemoryKind::kPageable;
+  }
+  auto with_copies = Analyze(copies.trace);
+  const auto* pageable = FindingOf(with_copies, "pageable_async_memcpy");
+  REQUIRE(pageable);
+  CHECK(pageable->count == 1);
+  CHECK(pageable->rows.size() == 1);
+  CHECK(Contains(pageable->summary, " 1 more (2.00 ms blocked) lies before the steady-state"));
 }
 
 TEST_CASE("profiler overhead: a sync finding whose cycles rest on profiled host time says so",

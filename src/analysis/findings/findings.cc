@@ -34,25 +34,34 @@ void SetWaitCost(report::Finding& finding,
   finding.columns.emplace_back("GPU idle caused (ns)");
 }
 
-std::string BeforeWindowText(const RuleInput& in, const std::vector<util::Interval>& waits) {
-  std::int64_t count = 0, blocked = 0;
+LeftOut LeftOutBefore(const RuleInput& in, const std::vector<util::Interval>& waits) {
+  LeftOut out;
   for (const util::Interval& w : waits) {
-    if (w.start >= in.steady_start_ns)
-      continue;
-    ++count;
-    blocked += w.end - w.start;
+    if (BeforeWindow(in, w.start)) {
+      ++out.count;
+      out.blocked_ns += w.end - w.start;
+    }
   }
-  if (count == 0)
+  return out;
+}
+
+std::string BeforeWindowText(const LeftOut& left_out, bool all) {
+  if (left_out.count == 0)
     return "";
+  if (all)
+    return fmt::format(
+        " {} ({} blocked) {} before the steady-state window, in what the diagnosis leaves out (a "
+        "start-up, warm-up steps, the previous step's tail): none is in the steady state, so "
+        "they cost it nothing.",
+        left_out.count == 1 ? std::string("It") : fmt::format("All {} of them", left_out.count),
+        Ms(left_out.blocked_ns),
+        left_out.count == 1 ? "lies" : "lie");
   return fmt::format(
-      " {} ({} blocked) {} before the steady-state window, in what the diagnosis leaves out (a "
-      "start-up, warm-up steps, the previous step's tail): the counts here are the whole trace's, "
-      "the idle they cause and the bound the window's.",
-      count < static_cast<std::int64_t>(waits.size()) ? fmt::format("{} of them", count)
-      : count == 1                                    ? std::string("It")
-                                                      : fmt::format("All {} of them", count),
-      Ms(blocked),
-      count == 1 ? "lies" : "lie");
+      " {} more ({} blocked) {} before the steady-state window, in what the diagnosis leaves out "
+      "(a start-up, warm-up steps, the previous step's tail): left out here.",
+      left_out.count,
+      Ms(left_out.blocked_ns),
+      left_out.count == 1 ? "lies" : "lie");
 }
 
 std::string CausedCell(const RuleInput& in, std::int64_t start, std::int64_t end, bool data_wait) {

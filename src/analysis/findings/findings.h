@@ -48,9 +48,23 @@ struct RuleInput {
   const std::map<std::string, KernelFloor>* kernel_floors = nullptr;
 };
 
-// " 2 of them (40.0 ms blocked) lie before the steady-state window, ..." for the waits that
-// start before it, or "".
-std::string BeforeWindowText(const RuleInput& in, const std::vector<util::Interval>& waits);
+// Whether a record starting at `start_ns` lies before the steady-state window: a wait-type
+// rule counts the window's records and says how many it left out before it; when none is inside,
+// those before it are the finding, said to cost the steady state nothing.
+inline bool BeforeWindow(const RuleInput& in, std::int64_t start_ns) {
+  return start_ns < in.steady_start_ns;
+}
+
+// The waits that start before the steady-state window: how many, and how long they blocked.
+struct LeftOut {
+  std::int64_t count = 0;
+  std::int64_t blocked_ns = 0;
+};
+LeftOut LeftOutBefore(const RuleInput& in, const std::vector<util::Interval>& waits);
+
+// " 2 more (40.0 ms blocked) lie before the steady-state window, left out ..." for waits left out,
+// " All of them ... lie before ..." when `all` (none inside), or "" for none.
+std::string BeforeWindowText(const LeftOut& left_out, bool all);
 
 // Fills host_blocked_ns and gpu_idle_caused_ns of a wait-type finding from its waits.
 void SetWaitCost(report::Finding& finding,

@@ -40,17 +40,35 @@ struct Matches {
   std::vector<util::Interval> waits;  // the primary call of each activity: the host blocked
   // Of those, the device-to-host copies: the host waits for data it then reads (CausedBy).
   std::vector<util::Interval> data_waits;
+  // Matches whose primary call (or, without one, the activity) starts before the steady-state
+  // window: counted here, not above (all of them are above when none is inside).
+  LeftOut left_out;
+  bool all_before = false;
 };
 
-// Every (activity, API record) where the activity passes `keep` and the record's name `api`.
-Matches Match(const RuleInput& in,
-              model::ActivityKind kind,
-              const std::function<bool(const model::GpuActivity&)>& keep,
-              bool (*api)(std::string_view)) {
+// Every (activity, API record) where the activity passes `keep` and the record's name `api`, in
+// the steady-state window when `windowed`.
+Matches MatchFrom(const RuleInput& in,
+                  model::ActivityKind kind,
+                  const std::function<bool(const model::GpuActivity&)>& keep,
+                  bool (*api)(std::string_view),
+                  bool windowed) {
   Matches m;
   for (const model::GpuActivity& a : in.trace.activities) {
     if (a.kind != kind || !keep(a))
       continue;
+    if (windowed) {
+      std::int64_t call = in.index.PrimaryCall(a.correlation, a.pid);
+      const model::ApiCall* c =
+          call >= 0 ? &in.trace.api_calls[static_cast<std::size_t>(call)] : nullptr;
+      if (BeforeWindow(in, c ? c->start_ns : a.start_ns)) {
+        if (c && api(in.trace.Name(c->name))) {
+          ++m.left_out.count;
+          m.left_out.blocked_ns += c->duration_ns();
+        }
+        continue;
+      }
+    }
     bool any = false;
     in.index.ForEachCall(a.correlation, a.pid, [&](std::size_t call) {
       std::string_view name = in.trace.Name(in.trace.api_calls[call].name);
@@ -71,6 +89,21 @@ Matches Match(const RuleInput& in,
   return m;
 }
 
+// MatchFrom in the window; when nothing matches there but some did before it, all of them.
+Matches Match(const RuleInput& in,
+              model::ActivityKind kind,
+              const std::function<bool(const model::GpuActivity&)>& keep,
+              bool (*api)(std::string_view)) {
+  Matches m = MatchFrom(in, kind, keep, api, true);
+  if (m.count == 0 && m.left_out.count > 0) {
+    LeftOut before = m.left_out;
+    m = MatchFrom(in, kind, keep, api, false);
+    m.left_out = before;
+    m.all_before = true;
+  }
+  return m;
+}
+
 report::FindingRow Row(const RuleInput& in, const MatchedRow& r, bool memset) {
   const model::GpuActivity& a = *r.activity;
   report::FindingRow row;
@@ -86,13 +119,6 @@ report::FindingRow Row(const RuleInput& in, const MatchedRow& r, bool memset) {
   const model::ApiCall& call = in.trace.api_calls[r.call];
   row.cells.push_back(CausedCell(in, call.start_ns, call.end_ns, WaitsForData(a)));
   return row;
-}
-
-// The matched calls' waits, both kinds, for BeforeWindowText.
-std::vector<util::Interval> AllWaits(const Matches& m) {
-  std::vector<util::Interval> all = m.waits;
-  all.insert(all.end(), m.data_waits.begin(), m.data_waits.end());
-  return all;
 }
 
 report::Finding Make(const RuleInput& in, Matches& m, bool memset) {
@@ -145,7 +171,7 @@ std::optional<report::Finding> SyncMemcpyRule(const RuleInput& in) {
       Ms(m.time_ns),
       Ms(f.host_blocked_ns.value_or(0)),
       IdleCausedText(f));
-  f.summary += BeforeWindowText(in, AllWaits(m));
+  f.summary += BeforeWindowText(m.left_out, m.all_before);
   f.advice =
       "Use cudaMemcpyAsync with pinned host memory where the host does not need the data at "
       "once. Only the GPU idle the copies cause can come back.";
@@ -170,7 +196,7 @@ std::optional<report::Finding> PageableAsyncMemcpyRule(const RuleInput& in) {
       Ms(f.host_blocked_ns.value_or(0)),
       IdleCausedText(f),
       Ms(m.time_ns));
-  f.summary += BeforeWindowText(in, AllWaits(m));
+  f.summary += BeforeWindowText(m.left_out, m.all_before);
   f.advice =
       "Pin the host buffers (cudaHostAlloc or cudaHostRegister, tensor.pin_memory() and "
       ".to(non_blocking=True)) so the copies stop blocking the host; a device-to-host copy the "
@@ -192,6 +218,7 @@ std::optional<report::Finding> SyncMemsetRule(const RuleInput& in) {
       fmt::format("{} synchronous memsets ({}) on pinned or managed memory block the host thread.",
                   m.count,
                   Ms(m.time_ns));
+  f.summary += BeforeWindowText(m.left_out, m.all_before);
   f.advice = "Use cudaMemsetAsync.";
   return f;
 }

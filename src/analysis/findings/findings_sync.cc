@@ -36,6 +36,11 @@ class SyncRecordNames {
   std::map<model::SyncKind, std::string> names_;
 };
 
+// "1 device or stream synchronization", "3 device or stream synchronizations".
+std::string SyncCountText(std::int64_t count) {
+  return fmt::format("{} device or stream synchronization{}", count, count == 1 ? "" : "s");
+}
+
 }  // namespace
 
 std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
@@ -74,6 +79,18 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   }
   if (count == 0)
     return std::nullopt;
+  // The steady-state window's waits; those before it are said apart (all of them, when none is
+  // inside: then they are the finding).
+  const LeftOut left_out = LeftOutBefore(in, waits);
+  const bool all_before = left_out.count == count;
+  if (left_out.count > 0 && !all_before) {
+    std::erase_if(rows, [&](const SyncRow& r) { return BeforeWindow(in, r.start_ns); });
+    std::erase_if(waits, [&](const util::Interval& w) { return BeforeWindow(in, w.start); });
+    // The loop drain keeps them: the last wait before the window starts its first cycle, and the
+    // idle attribution is the window's, so cycles before it give nothing back.
+    count -= left_out.count;
+    time_ns -= left_out.blocked_ns;
+  }
   report::Finding f;
   f.id = report::finding_id::kSyncApi;
   f.title = "Host-blocking synchronization";
@@ -82,7 +99,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   f.count = count;
   f.time_ns = time_ns;
   f.columns = {"Duration (ns)", "Start (ns)", "PID", "TID", "API Name"};
-  const std::string before_window = BeforeWindowText(in, waits);
+  const std::string before_window = BeforeWindowText(left_out, all_before);
   SetWaitCost(f, in, std::move(waits));
   // In a loop of waits the cycle model replaces the overlap credit (it holds the round trips
   // too).
@@ -92,10 +109,10 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   if (drain.loop_cycles > 0 && drain.cycles == 0) {
     f.gpu_idle_caused_ns = 0;
     f.summary = fmt::format(
-        "{} device or stream synchronizations held host threads for {} in total; in this loop of "
+        "{} held host threads for {} in total; in this loop of "
         "{} cycles between them no cycle would be shorter without them (the host's time or the "
         "GPU's sets each), so removing them gives nothing back (trace).",
-        count,
+        SyncCountText(count),
         Ms(time_ns),
         drain.loop_cycles);
   } else if (drain.loop_cycles > 0) {
@@ -103,14 +120,14 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
     // Refill: in most cycles the host needs less than the GPU and would stay ahead.
     bool refill = 2 * drain.refill_cycles > drain.cycles;
     f.summary = fmt::format(
-        "{} device or stream synchronizations held host threads for {} in total. {}: over the {} "
+        "{} held host threads for {} in total. {}: over the {} "
         "cycles from one wait's end to the next that give time back ({} in all, {} to {} each; "
         "{} of them with the host faster than the GPU), the host needs {} outside the waits and "
         "the GPU {} of work, and without the waits each cycle takes at least the longer of the "
         "two (after the last wait, the host's part and then the GPU work still running), {} in "
         "all; they cost {} of GPU idle time, {}, before any synchronous copy or free in the "
         "cycle (trace): only that can come back. The rows give each wait's own round trip.",
-        count,
+        SyncCountText(count),
         Ms(time_ns),
         refill ? "Each empties the launch queue, and the GPU then idles between kernels while "
                  "the host refills it; without the waits the host would stay ahead"
@@ -142,8 +159,8 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
       f.summary += " " + overhead;
   } else {
     f.summary =
-        fmt::format("{} device or stream synchronizations held host threads for {} in total{}.",
-                    count,
+        fmt::format("{} held host threads for {} in total{}.",
+                    SyncCountText(count),
                     Ms(time_ns),
                     IdleCausedText(f));
   }
