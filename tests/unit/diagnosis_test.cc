@@ -232,6 +232,13 @@ TEST_CASE(
   CHECK(found.next_experiment.find("main_loop (390 µs, samples)") != std::string::npos);
   CHECK(found.next_experiment.find("It is not CUDA dispatch") != std::string::npos);
   CHECK(said(found, "59 samples at one per 10.0 µs"));
+  // Samples inside main itself: its own (inlined) code, said so, not "the whole program".
+  b.trace.cpu_samples.clear();
+  for (std::int64_t t = 0; t <= 1'000'000; t += 10'000)
+    sample("main", t, 101);
+  idle = Attribute(b.trace);
+  REQUIRE(idle.top_sampled_host.size() == 1);
+  CHECK(idle.top_sampled_host[0].first.rfind("main (its own code, loops inlined into it: no finer", 0) == 0);
 }
 
 TEST_CASE("diagnosis: a synchronize-every-kernel loop is sync-bound", "[diagnosis]") {
