@@ -221,8 +221,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
                                        idle.unobserved_tail_ns,
                                        &steady);
   BoundFindings(out.findings, idle.steady_window_ns);
-  out.phase_verdicts =
-      PhaseVerdicts(trace, index, out.initialization, steps.steps, idle, steady);
+  out.phase_verdicts = PhaseVerdicts(trace, index, out.initialization, steps.steps, idle, steady);
 
   CopyDiagnostics(trace, out);
   AddNotes(trace, index, out);

@@ -145,8 +145,9 @@ void AppendPhaseVerdicts(std::string& out,
     std::string verdict = v.verdict;
     std::replace(verdict.begin(), verdict.end(), '_', '-');
     if (v.verdict == "sync_bound")
-      verdict += fmt::format(" (its waits cause {} of the idle: removing them gives back at most that)",
-                             Ns(v.wait_removal_ns));
+      verdict +=
+          fmt::format(" (its waits cause {} of the idle: removing them gives back at most that)",
+                      Ns(v.wait_removal_ns));
     std::string held = top.second;
     if (top.first == v.idle_sync_ns && v.idle_round_trip_ns > 0)
       held = fmt::format("blocking waits {} and the round trips after them {}:",

@@ -798,7 +798,8 @@ TEST_CASE("dominant phase: only from 30% of the window, never a range around all
     return std::string();
   };
   report::AnalysisReport r = Analyze(build(60).trace);
-  CHECK(Contains(phase_line(r), "Dominant phase: forward (nvtx range), 60.0% of the steady-state window"));
+  CHECK(Contains(phase_line(r),
+                 "Dominant phase: forward (nvtx range), 60.0% of the steady-state window"));
   r = Analyze(build(5).trace);  // 5%: the root range is the largest, and says nothing
   CHECK(phase_line(r).empty());
 
@@ -1521,8 +1522,8 @@ TEST_CASE("TF32 lever: the gain at today's efficiency is an estimate, the TF32 p
   const double at_fraction = flops / (156e12 * (flops / (gemm_ns * 1e-9) / 19.5e12)) * 1e9;
   CHECK(*d.bound_speedup_estimated ==
         Approx(wall / (wall - 5 * (gemm_ns - at_fraction))).epsilon(1e-3));
-  CHECK(*d.bound_speedup == Approx(wall / (wall - 5 * (gemm_ns - flops / 156e12 * 1e9)))
-                                .epsilon(1e-3));
+  CHECK(*d.bound_speedup ==
+        Approx(wall / (wall - 5 * (gemm_ns - flops / 156e12 * 1e9))).epsilon(1e-3));
   CHECK(Contains(d.next_experiment, "about"));
   CHECK(Contains(d.next_experiment, "at the roof itself, which no kernel reaches"));
   CHECK(Contains(r.headline, "with each kernel at the efficiency it has now (an assumption)"));

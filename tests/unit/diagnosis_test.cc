@@ -17,8 +17,8 @@ using Catch::Detail::Approx;
 using gpuperf::analysis::Analyze;
 using gpuperf::analysis::AttributeIdle;
 using gpuperf::analysis::ComputeTraceWindow;
-using gpuperf::testing::TraceBuilder;
 using gpuperf::testing::Contains;
+using gpuperf::testing::TraceBuilder;
 namespace model = gpuperf::model;
 namespace report = gpuperf::report;
 
@@ -238,7 +238,8 @@ TEST_CASE(
     sample("main", t, 101);
   idle = Attribute(b.trace);
   REQUIRE(idle.top_sampled_host.size() == 1);
-  CHECK(idle.top_sampled_host[0].first.rfind("main (its own code, loops inlined into it: no finer", 0) == 0);
+  CHECK(idle.top_sampled_host[0].first.rfind("main (its own code, loops inlined into it: no finer",
+                                             0) == 0);
 }
 
 TEST_CASE("diagnosis: a synchronize-every-kernel loop is sync-bound", "[diagnosis]") {
@@ -472,9 +473,10 @@ TEST_CASE("gemm alignment: only the excess over an aligned kernel comes back, ca
   CHECK(*f->bound_speedup_if_removed == Approx(1.0 / (1.0 - 0.05)).epsilon(0.001));
 }
 
-TEST_CASE("gemm alignment: the launching operators' shapes name the dimensions to pad, and launches "
-          "before the steady-state window are left out",
-          "[diagnosis][findings]") {
+TEST_CASE(
+    "gemm alignment: the launching operators' shapes name the dimensions to pad, and launches "
+    "before the steady-state window are left out",
+    "[diagnosis][findings]") {
   constexpr std::int64_t kMs = 1'000'000;
   constexpr std::int64_t kUs = 1'000;
   const char* kMisaligned = "cutlass_80_tensorop_s1688gemm_256x128_32x3_nn_align1";  // fp32

@@ -495,7 +495,8 @@ TEST_CASE("findings count the steady window and say how much they left out befor
   CHECK(sync->count == 4);  // the warm-up step's wait is left out
   CHECK(sync->time_ns == 4 * kMs);
   CHECK(sync->rows.size() == 4);
-  CHECK(Contains(sync->summary, "4 device or stream synchronizations held host threads for 4.00 ms"));
+  CHECK(
+      Contains(sync->summary, "4 device or stream synchronizations held host threads for 4.00 ms"));
   CHECK(Contains(sync->summary,
                  " 1 more (1.00 ms blocked) lies before the steady-state window, in what the "
                  "diagnosis leaves out"));
@@ -647,9 +648,10 @@ TEST_CASE("phase verdicts: each NVTX phase gets its own class from what fills it
   CHECK(Analyze(one.trace).phase_verdicts.empty());
 }
 
-TEST_CASE("phase verdicts: a wait loop's round trips apart from its waits, and what removing them "
-          "gives back",
-          "[diagnosis][phases]") {
+TEST_CASE(
+    "phase verdicts: a wait loop's round trips apart from its waits, and what removing them "
+    "gives back",
+    "[diagnosis][phases]") {
   // phase:sync, 100 cycles of 10 µs: a 6 µs launch call, its 1 µs kernel, and a
   // cudaDeviceSynchronize from 6.5 µs to 10 µs. The GPU idles 2 µs inside each wait and 7 µs in
   // the round trip after it (the next launch call). phase:launch then launches without waits.
@@ -730,7 +732,7 @@ TEST_CASE("phases: measured in the steady-state window, as the kernels' shares a
   REQUIRE(tail);
   CHECK(loop->critical_ns == 60 * kMs);  // not the 10 ms inside MPI_Init
   CHECK(tail->critical_ns == 30 * kMs);
-  CHECK(tail->fraction ==
-        Approx(static_cast<double>(tail->critical_ns) / static_cast<double>(r.predictions.wall_ns)));
+  CHECK(tail->fraction == Approx(static_cast<double>(tail->critical_ns) /
+                                 static_cast<double>(r.predictions.wall_ns)));
   CHECK(r.predictions.wall_ns == 60 * kMs);
 }

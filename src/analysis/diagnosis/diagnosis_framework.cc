@@ -144,9 +144,8 @@ bool ApplyLever(report::Diagnosis& d,
   // roofline bound is one.
   const double lever_bound =
       lever.ceiling_saved_ns && wall_ns > 0
-          ? AmdahlLimit(std::min(0.99,
-                                 static_cast<double>(*lever.ceiling_saved_ns) /
-                                     static_cast<double>(wall_ns)))
+          ? AmdahlLimit(std::min(
+                0.99, static_cast<double>(*lever.ceiling_saved_ns) / static_cast<double>(wall_ns)))
           : lever.bound_speedup;
   if (kernel_bound && *kernel_bound > lever_bound + 1e-9 && d.dominant_kind == "kernel" &&
       !concrete_form)

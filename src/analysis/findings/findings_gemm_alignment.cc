@@ -149,8 +149,9 @@ std::string UnalignedDimsText(const model::Trace& trace,
       " The operators that launched {} of them recorded shapes whose matrix dimensions are not a "
       "multiple of the aligned access: {}{} (trace: record_shapes, each tensor's last two "
       "dimensions).",
-      launches_with_shapes == launches ? std::string("all")
-                                       : fmt::format("{} of the {}", launches_with_shapes, launches),
+      launches_with_shapes == launches
+          ? std::string("all")
+          : fmt::format("{} of the {}", launches_with_shapes, launches),
       list,
       sorted.size() > kDimsNamed ? fmt::format(", and {} more", sorted.size() - kDimsNamed)
                                  : std::string());

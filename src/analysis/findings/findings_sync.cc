@@ -158,11 +158,10 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
         !overhead.empty())
       f.summary += " " + overhead;
   } else {
-    f.summary =
-        fmt::format("{} held host threads for {} in total{}.",
-                    SyncCountText(count),
-                    Ms(time_ns),
-                    IdleCausedText(f));
+    f.summary = fmt::format("{} held host threads for {} in total{}.",
+                            SyncCountText(count),
+                            Ms(time_ns),
+                            IdleCausedText(f));
   }
   f.summary += before_window;
   f.advice =

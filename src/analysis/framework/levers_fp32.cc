@@ -78,7 +78,8 @@ void LeverFinder::Fp32Gemms() {
       double bytes_s = s.bytes && entry->dram_bytes_per_s.value_or(0) > 0
                            ? static_cast<double>(*s.bytes) / *entry->dram_bytes_per_s
                            : 0.0;
-      auto floor_ns = static_cast<std::int64_t>(std::max(flops / (*tf32 * fraction), bytes_s) * 1e9);
+      auto floor_ns =
+          static_cast<std::int64_t>(std::max(flops / (*tf32 * fraction), bytes_s) * 1e9);
       auto roof_ns = static_cast<std::int64_t>(std::max(flops / *tf32, bytes_s) * 1e9);
       time += s.kernel_ns;
       saved += std::max<std::int64_t>(0, s.kernel_ns - floor_ns);

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "analysis/core/correlation.h"
-#include "util/intervals.h"
 #include "analysis/kernel/kernel_floor.h"
 #include "analysis/predictions/preroll.h"
+#include "util/intervals.h"
 #include "util/user_regex.h"
 
 namespace gpuperf::analysis {
