@@ -813,8 +813,8 @@ TEST_CASE("dominant phase: only from 30% of the window, never a range around all
   copies.Api("cudaMemcpy", 20 * kMs, 60 * kMs, 2);
   copies.Memcpy(model::CopyKind::kHtoD, 21 * kMs, 60 * kMs, 1 << 30, 2);
   CHECK(Contains(phase_line(Analyze(copies.trace)),
-                 "39.0 ms of that in its own copy calls (synchronous, or staged through pageable "
-                 "memory), so the phase is long because of its copies"));
+                 "39.0 ms of that while its own copies ran (synchronous, or staged through "
+                 "pageable memory), so its copies, more than its own host work, make it long"));
 }
 
 TEST_CASE("next experiment: PyTorch options only for PyTorch traces", "[diagnosis][vendor]") {

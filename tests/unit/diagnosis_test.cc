@@ -510,8 +510,26 @@ TEST_CASE(
   CHECK(Contains(f->summary, "1 more launch (2.00 ms) lies before the steady-state window"));
   CHECK(Contains(f->summary,
                  "The operators that launched 4 of the 5 of them recorded shapes whose matrix "
-                 "dimensions are not a multiple of the aligned access: 2798 (pad to 2800; "
-                 "aten::mm, 3 launches, 3.00 ms), 30 (pad to 32; aten::bmm, 1 launch, 500 µs)"));
+                 "dimensions are not a multiple of the aligned access, by the launches that hold "
+                 "each set (one of them sets a leading dimension; pad all of a set): 2798 (pad to "
+                 "2800; aten::mm; 3 launches, 3.00 ms); 30 (pad to 32; aten::bmm; 1 launch, 500 "
+                 "µs)"));
+  // A launch holding two such dimensions needs both padded; a region's inputs are said to be
+  // no GEMM's operands.
+  t += kMs;
+  b.Op("CompiledFunction", t, t + 50 * kUs).input_dims =
+      b.trace.strings.Intern("[[512,2862],[2862,30]]");
+  b.Api("cudaLaunchKernel", t + 10 * kUs, t + 20 * kUs, 99);
+  b.Kernel(kMisaligned, t + 30 * kUs, t + 30 * kUs + 5 * kMs, 99);
+  r = Analyze(b.trace);
+  f = nullptr;
+  for (const report::Finding& finding : r.findings)
+    f = finding.id == "gemm_misaligned" ? &finding : f;
+  REQUIRE(f != nullptr);
+  INFO(f->summary);
+  CHECK(Contains(f->summary,
+                 ": 30 and 2862 (pad to 32 and 2864; CompiledFunction, a region's inputs: the "
+                 "GEMM's own operands may differ; 1 launch, 5.00 ms); 2798"));
   CHECK_FALSE(Contains(f->summary, " 4096 (pad"));
   CHECK_FALSE(Contains(f->summary, " 8 (pad"));
 }

@@ -521,6 +521,19 @@ TEST_CASE("findings count the steady window and say how much they left out befor
   CHECK(pageable->count == 1);
   CHECK(pageable->rows.size() == 1);
   CHECK(Contains(pageable->summary, " 1 more (2.00 ms blocked) lies before the steady-state"));
+  // Launch overhead: three 1 µs kernels behind 10 µs calls in the warm-up step, two in the
+  // fourth.
+  for (std::int64_t at : {7 * kMs, 8 * kMs, 9 * kMs, 57 * kMs, 58 * kMs}) {
+    copies.Api("cudaLaunchKernel", at, at + 10 * kUs, correlation);
+    copies.Kernel("tiny", at + 20 * kUs, at + 21 * kUs, correlation++);
+  }
+  with_copies = Analyze(copies.trace);
+  const auto* launch = FindingOf(with_copies, "launch_overhead");
+  REQUIRE(launch);
+  CHECK(launch->count == 2);
+  CHECK(Contains(launch->summary,
+                 " 4 more launch calls before the steady-state window (a start-up, warm-up "
+                 "steps, the previous step's tail) are left out."));
 }
 
 TEST_CASE("profiler overhead: a sync finding whose cycles rest on profiled host time says so",

@@ -210,6 +210,9 @@ bool ApplyLever(report::Diagnosis& d,
   if (lever.ceiling_saved_ns && wall_ns > 0) {
     d.bound_speedup_estimated = lever.bound_speedup;
     d.bound_speedup = lever_bound;
+    // "At most" this share comes back: the ceiling's, not the estimate's.
+    d.dominant_fraction =
+        std::min(0.99, static_cast<double>(*lever.ceiling_saved_ns) / static_cast<double>(wall_ns));
   }
   // How much of the bound is assumed, and what the modelled part alone allows.
   std::string assumed;

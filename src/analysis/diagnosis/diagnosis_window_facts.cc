@@ -107,9 +107,9 @@ void AddPhase(report::Diagnosis& d, const model::Trace& trace, const report::Ana
     waiting = 2 * blocked.copies_ns >= blocked.total_ns
                   ? fmt::format(
                         "; {} of it the host was blocked in calls that wait for the GPU, "
-                        "{} of that in its own copy calls (synchronous, or staged through "
-                        "pageable memory), so the phase is long because of its copies, "
-                        "not because of its own host work",
+                        "{} of that while its own copies ran (synchronous, or staged through "
+                        "pageable memory), so its copies, more than its own host work, make it "
+                        "long",
                         Ms(blocked.total_ns),
                         Ms(blocked.copies_ns))
                   : fmt::format(

@@ -33,6 +33,20 @@ std::optional<report::Finding> GpuGapsRule(const RuleInput& in) {
   }
   if (gaps.empty())
     return std::nullopt;
+  // The steady-state window's gaps (by their start); those before it are the start-up or warm-up
+  // steps the diagnosis leaves out, said apart.
+  std::int64_t before = 0, before_ns = 0;
+  for (const Gap& g : gaps) {
+    if (BeforeWindow(in, g.start_ns)) {
+      ++before;
+      before_ns += g.duration_ns;
+    }
+  }
+  // All of them before it: the steady state has no gap (the low-utilization finding and the
+  // Initialization section say what the start-up held).
+  if (before == static_cast<std::int64_t>(gaps.size()))
+    return std::nullopt;
+  std::erase_if(gaps, [&](const Gap& g) { return BeforeWindow(in, g.start_ns); });
   report::Finding f;
   f.id = report::finding_id::kGpuGaps;
   f.title = "GPU gaps";
@@ -47,6 +61,14 @@ std::optional<report::Finding> GpuGapsRule(const RuleInput& in) {
       f.count,
       Ms(in.options.gap_threshold_ns),
       Ms(f.time_ns));
+  if (before > 0) {
+    f.summary += fmt::format(
+        " {} more ({}) {} before the steady-state window, in what the diagnosis leaves out: left "
+        "out here.",
+        before,
+        Ms(before_ns),
+        before == 1 ? "lies" : "lie");
+  }
   // Never ask for what the input holds: with host records the Diagnosis names what filled them.
   f.advice =
       in.idle && in.idle->has_host_work_records

@@ -4,6 +4,7 @@
 // not a multiple of 16 bytes' worth of elements, so the library picks a kernel without vectorised
 // (or, from sm90 on, TMA) loads: often an older architecture's kernel on a newer GPU.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -81,20 +82,20 @@ std::optional<Misaligned> ParseMisaligned(std::string_view name) {
   return m;
 }
 
-// A matrix dimension of a launching operator's recorded shapes that is not a multiple of the
-// aligned access's elements, with the misaligned kernels' time and launches under it.
-struct UnalignedDim {
-  std::int64_t value = 0;
-  std::int64_t multiple = 0;  // elements per 16 bytes
+// The launches whose operators' recorded shapes hold the same matrix dimensions that are not a
+// multiple of the aligned access (one launch can hold two: all of them need padding), with their
+// time and operators.
+struct UnalignedSet {
+  std::vector<std::int64_t> values;  // ascending
+  std::int64_t multiple = 0;         // elements per 16 bytes
   std::int64_t time_ns = 0;
   std::int64_t launches = 0;
-  model::NameId op = 0;  // the operator with the most of that time (set when it is named)
   std::map<model::NameId, std::int64_t> op_ns;
 };
 
 // The last two dimensions of each tensor argument of at least two dimensions (a GEMM's rows and
 // columns, which set its leading dimensions; a batch dimension does not), those that are not a
-// multiple of `multiple`, once each.
+// multiple of `multiple`, ascending, once each.
 std::vector<std::int64_t> UnalignedDims(const InputDims& dims, std::int64_t multiple) {
   std::vector<std::int64_t> out;
   for (const auto& tensor : dims) {
@@ -106,54 +107,75 @@ std::vector<std::int64_t> UnalignedDims(const InputDims& dims, std::int64_t mult
         out.push_back(d);
     }
   }
+  std::sort(out.begin(), out.end());
   return out;
 }
 
-// "; the operators that launched them recorded dimensions that are not multiples of the aligned
-// access: 2798 (pad to 2800; aten::mm, 40 launches, 80.1 ms), ..." or "" without shapes.
+// "aten::bmm" or "CompiledFunctionBackward and 1 more operator", the one with the most time
+// first; a region (an operator that is no aten:: GEMM, such as a compiled function) is said to
+// hold the GEMM, whose own operands may differ.
+std::string OperatorsText(const model::Trace& trace, const UnalignedSet& set) {
+  model::NameId top = set.op_ns.begin()->first;
+  bool region = false;
+  for (const auto& [op, ns] : set.op_ns) {
+    std::int64_t most = set.op_ns.at(top);
+    if (ns > most || (ns == most && trace.Name(op) < trace.Name(top)))
+      top = op;
+    region = region || trace.Name(op).rfind("aten::", 0) != 0;
+  }
+  std::string text(trace.Name(top));
+  if (set.op_ns.size() > 1)
+    text += fmt::format(
+        " and {} more operator{}", set.op_ns.size() - 1, set.op_ns.size() == 2 ? "" : "s");
+  if (region)
+    text += ", a region's inputs: the GEMM's own operands may differ";
+  return text;
+}
+
+// " The operators that launched them recorded shapes ...: 2798 (pad to 2800; ...), ..." or, when
+// no launch's operator recorded shapes, what would name the dimensions.
 std::string UnalignedDimsText(const model::Trace& trace,
-                              std::map<std::int64_t, UnalignedDim>& dims,
+                              const std::map<std::vector<std::int64_t>, UnalignedSet>& sets,
                               std::int64_t launches_with_shapes,
                               std::int64_t launches) {
-  if (dims.empty())
+  if (launches_with_shapes == 0)
+    return " No launching operator recorded shapes (PyTorch's record_shapes=True; launches "
+           "from a thread without operators, such as autograd's, have none), so the dimensions "
+           "to pad are not named.";
+  if (sets.empty())
     return "";
-  std::vector<UnalignedDim*> sorted;
-  for (auto& [value, d] : dims) {
-    std::int64_t most = -1;
-    for (const auto& [op, ns] : d.op_ns) {
-      if (ns > most || (ns == most && trace.Name(op) < trace.Name(d.op))) {
-        d.op = op;
-        most = ns;
-      }
-    }
-    sorted.push_back(&d);
-  }
-  std::sort(sorted.begin(), sorted.end(), [](const UnalignedDim* a, const UnalignedDim* b) {
-    return std::tie(b->time_ns, a->value) < std::tie(a->time_ns, b->value);
+  std::vector<const UnalignedSet*> sorted;
+  for (const auto& [values, set] : sets)
+    sorted.push_back(&set);
+  std::sort(sorted.begin(), sorted.end(), [](const UnalignedSet* a, const UnalignedSet* b) {
+    return std::tie(b->time_ns, a->values) < std::tie(a->time_ns, b->values);
   });
-  constexpr std::size_t kDimsNamed = 4;
+  constexpr std::size_t kSetsNamed = 4;
   std::string list;
-  for (std::size_t i = 0; i < sorted.size() && i < kDimsNamed; ++i) {
-    const UnalignedDim& d = *sorted[i];
-    std::int64_t padded = (d.value + d.multiple - 1) / d.multiple * d.multiple;
-    list += fmt::format("{}{} (pad to {}; {}, {} launch{}, {})",
-                        list.empty() ? "" : ", ",
-                        d.value,
-                        padded,
-                        trace.Name(d.op),
-                        d.launches,
-                        d.launches == 1 ? "" : "es",
-                        Ms(d.time_ns));
+  for (std::size_t i = 0; i < sorted.size() && i < kSetsNamed; ++i) {
+    const UnalignedSet& set = *sorted[i];
+    std::vector<std::int64_t> padded;
+    for (std::int64_t v : set.values)
+      padded.push_back((v + set.multiple - 1) / set.multiple * set.multiple);
+    list += fmt::format("{}{} (pad to {}; {}; {} launch{}, {})",
+                        list.empty() ? "" : "; ",
+                        fmt::join(set.values, " and "),
+                        fmt::join(padded, " and "),
+                        OperatorsText(trace, set),
+                        set.launches,
+                        set.launches == 1 ? "" : "es",
+                        Ms(set.time_ns));
   }
   return fmt::format(
       " The operators that launched {} of them recorded shapes whose matrix dimensions are not a "
-      "multiple of the aligned access: {}{} (trace: record_shapes, each tensor's last two "
+      "multiple of the aligned access, by the launches that hold each set (one of them sets a "
+      "leading dimension; pad all of a set): {}{} (trace: record_shapes, each tensor's last two "
       "dimensions).",
       launches_with_shapes == launches
-          ? std::string("all")
+          ? fmt::format("all {}", launches)
           : fmt::format("{} of the {}", launches_with_shapes, launches),
       list,
-      sorted.size() > kDimsNamed ? fmt::format(", and {} more", sorted.size() - kDimsNamed)
+      sorted.size() > kSetsNamed ? fmt::format("; and {} more sets", sorted.size() - kSetsNamed)
                                  : std::string());
 }
 
@@ -272,7 +294,7 @@ std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
                 : std::string());
   f.summary += ceiling;
   // Which dimensions to pad: the launching operators' recorded shapes.
-  std::map<std::int64_t, UnalignedDim> dims;
+  std::map<std::vector<std::int64_t>, UnalignedSet> sets;
   std::int64_t with_shapes = 0;
   if (!launches.empty()) {
     const std::vector<std::int64_t> launching = LaunchingHostOps(in.trace, in.index);
@@ -293,17 +315,18 @@ std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
       const Misaligned& m = *decided.At(a.name);
       ++with_shapes;
       std::int64_t multiple = kAlignedBytes / m.element_bytes;
-      for (std::int64_t value : UnalignedDims(*it->second, multiple)) {
-        UnalignedDim& d = dims[value];
-        d.value = value;
-        d.multiple = multiple;
-        d.time_ns += a.duration_ns();
-        ++d.launches;
-        d.op_ns[host.name] += a.duration_ns();
-      }
+      std::vector<std::int64_t> values = UnalignedDims(*it->second, multiple);
+      if (values.empty())
+        continue;
+      UnalignedSet& set = sets[values];
+      set.values = values;
+      set.multiple = multiple;
+      set.time_ns += a.duration_ns();
+      ++set.launches;
+      set.op_ns[host.name] += a.duration_ns();
     }
   }
-  f.summary += UnalignedDimsText(in.trace, dims, with_shapes, f.count);
+  f.summary += UnalignedDimsText(in.trace, sets, with_shapes, f.count);
   if (before_count > 0)
     f.summary += fmt::format(
         " {} more launch{} ({}) {} before the steady-state window, left out (a start-up, warm-up "

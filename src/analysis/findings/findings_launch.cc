@@ -24,6 +24,8 @@ struct SteadyLaunches {
   std::vector<LaunchPair> pairs;
   std::int64_t one_time_calls = 0;
   std::int64_t one_time_ns = 0;
+  // Launch calls before the steady-state window (start-up, warm-up steps): left out too.
+  std::int64_t before_calls = 0;
 };
 
 SteadyLaunches SplitOneTime(const RuleInput& in) {
@@ -34,7 +36,12 @@ SteadyLaunches SplitOneTime(const RuleInput& in) {
     bool one_time =
         in.one_time && call.duration_ns() > 0 &&
         util::CoveredLength(*in.one_time, call.start_ns, call.end_ns) == call.duration_ns();
-    if (!one_time) {
+    if (!one_time && BeforeWindow(in, call.start_ns)) {
+      if (!counted[pair.call]) {
+        counted[pair.call] = true;
+        ++out.before_calls;
+      }
+    } else if (!one_time) {
       out.pairs.push_back(pair);
     } else if (!counted[pair.call]) {
       counted[pair.call] = true;
@@ -95,8 +102,9 @@ std::string GraphSentence(const report::LaunchOverhead& l) {
 
 std::optional<report::Finding> LaunchOverheadRule(const RuleInput& in) {
   SteadyLaunches steady = SplitOneTime(in);
-  const report::LaunchOverhead l =
-      steady.one_time_calls == 0 ? in.launch : SummarizeLaunches(in.trace, steady.pairs);
+  const report::LaunchOverhead l = steady.one_time_calls == 0 && steady.before_calls == 0
+                                       ? in.launch
+                                       : SummarizeLaunches(in.trace, steady.pairs);
   if (l.kernels_shorter_than_launch == 0)
     return std::nullopt;
   std::string one_time =
@@ -111,6 +119,13 @@ std::optional<report::Finding> LaunchOverheadRule(const RuleInput& in) {
                 Ms(steady.one_time_ns),
                 steady.one_time_calls == 1 ? "is" : "are",
                 steady.one_time_calls == 1 ? "it" : "them");
+  if (steady.before_calls > 0)
+    one_time += fmt::format(
+        " {} more launch call{} before the steady-state window (a start-up, warm-up steps, the "
+        "previous step's tail) {} left out.",
+        steady.before_calls,
+        steady.before_calls == 1 ? "" : "s",
+        steady.before_calls == 1 ? "is" : "are");
   double short_percent = Percent(static_cast<double>(l.kernels_shorter_than_launch),
                                  static_cast<double>(l.kernel_ns.count));
   report::Finding f;
