@@ -153,7 +153,9 @@ void AppendOperators(std::string& out, const FrameworkView& view, const Markdown
       "themselves (TraceLens' Count), an instance whose work all comes from child operators is "
       "none; GPU time launched by those calls, and under it including child operators, "
       "TraceLens' definitions; \"(no operator) via cudaLaunchKernel\": work launched outside any "
-      "operator, grouped by its launch call, as TraceLens does):\n\n",
+      "operator, grouped by its launch call, as TraceLens does; category: by the operator's "
+      "name, else the category holding most of its GPU time, which its top kernel need not "
+      "be in):\n\n",
       view.op_source == "nvtx" ? "NVTX ranges" : "framework operators");
   MarkdownTable table({{"operator"},
                        {"category"},
