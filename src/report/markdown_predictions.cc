@@ -109,7 +109,9 @@ void AppendKernelTable(std::string& out, const Predictions& p, const MarkdownOpt
 void AppendPhaseTable(std::string& out, const Predictions& p, const MarkdownOptions& options) {
   out +=
       "Phases (host ranges; their time is the union of their instances in the steady-state "
-      "window, one-time work left out, so nested phases overlap):\n\n";
+      "window, one-time work left out, so nested phases overlap; limit: Amdahl's if the phase "
+      "took no time, none for a range around (nearly) the whole window or a phase whose GPU work "
+      "runs mostly after it, host time the program does not wait for):\n\n";
   MarkdownTable table({{"#", Align::kRight},
                        {"phase"},
                        {"kind"},
@@ -126,7 +128,7 @@ void AppendPhaseTable(std::string& out, const Predictions& p, const MarkdownOpti
                   util::FormatCount(ph.instances),
                   Ns(ph.critical_ns),
                   util::FormatPercent(100.0 * ph.fraction),
-                  Limit(ph)});
+                  ph.limit_speedup ? Limit(ph) : std::string("none")});
   }
   out += table.Render() + "\n";
 }

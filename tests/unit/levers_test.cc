@@ -178,8 +178,9 @@ TEST_CASE("FP32 GEMMs on a TF32 GPU are bounded at the TF32 roof", "[levers]") {
   // 78 GFLOP / (0.8 x 156 TFLOP/s) = 0.625 ms, so 4.375 ms come back.
   CHECK(tf32->saved_ns == 4'375'000);
   CHECK(tf32->bound_speedup == Approx(1.0 / (1.0 - 0.4375)));
-  CHECK(tf32->basis.find("80% of the 19.5 TFLOP/s FP32 peak: modeled FLOPs over the kernels' time") !=
-        std::string::npos);
+  CHECK(
+      tf32->basis.find("80% of the 19.5 TFLOP/s FP32 peak: modeled FLOPs over the kernels' time") !=
+      std::string::npos);
   // That is an estimate; the ceiling is the TF32 peak itself: 0.5 ms, so 4.5 ms at most.
   REQUIRE(tf32->ceiling_saved_ns);
   CHECK(*tf32->ceiling_saved_ns == 4'500'000);

@@ -649,6 +649,15 @@ TEST_CASE("phase verdicts: each NVTX phase gets its own class from what fills it
       CHECK(v.kernel_ns == 20 * kMs);
     }
   }
+  // The program does not wait for A's host time: no Amdahl limit for it.
+  bool a_listed = false;
+  for (const auto& p : behind.predictions.phases) {
+    if (p.name == "A") {
+      a_listed = true;
+      CHECK_FALSE(p.limit_speedup);
+    }
+  }
+  CHECK(a_listed);
 
   // One phase is the window's own diagnosis: no table.
   TraceBuilder one;

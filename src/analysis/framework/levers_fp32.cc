@@ -109,7 +109,8 @@ void LeverFinder::Fp32Gemms() {
   lever.basis = fmt::format(
       "the FP32 GEMMs' {} would give back about {} if each shape reached the fraction of peak "
       "it reaches now on the FP32 units ({} of the {:.1f} TFLOP/s FP32 peak: modeled FLOPs over "
-      "the kernels' time in this trace) on the {:.0f} TFLOP/s TF32 tensor peak (an assumption, so none more than {:.3g}x "
+      "the kernels' time in this trace) on the {:.0f} TFLOP/s TF32 tensor peak (an assumption, so "
+      "none more than {:.3g}x "
       "faster: the ratio of the peaks), and at most {} at the TF32 peak itself, the ceiling no "
       "GEMM reaches; never faster than their bytes at the DRAM bandwidth (modeled: shape models "
       "and datasheet ceilings)",
