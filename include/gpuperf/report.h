@@ -65,6 +65,14 @@ struct KernelRow {
   std::string readable_name{};
 };
 
+// Whether the kernel has a class (a bound other than "unknown") or tensor-core evidence (used, or
+// expected and unused): report.md's "Kernel classes" lists it, and UnclassifiedKernels counts the
+// others.
+inline bool HasClassOrTensorCoreEvidence(const KernelRow& k) {
+  return k.classification.bound != "unknown" || k.tensor_cores ||
+         k.classification.tensor_cores_expected_but_unused;
+}
+
 // One roof of a ceilings entry: the peak rate of one precision on one unit.
 struct CeilingPeak {
   std::string precision;  // "fp32", "bf16", ...
@@ -200,6 +208,12 @@ struct PhaseVerdict {
   std::int64_t idle_alloc_ns = 0;
   std::int64_t idle_other_api_ns = 0;
   std::int64_t idle_host_ns = 0;
+  // The largest of those seven (the first on a tie, in that order): what it is, for report.md's
+  // "idle mostly in" ("blocking waits and their round trips"), its time and its percent of
+  // idle_ns; "", 0 and 0 when idle_ns is 0 (since 1.20.0).
+  std::string idle_largest_in;
+  std::int64_t idle_largest_ns = 0;
+  double idle_largest_percent = 0;
   // GPU work launched by calls inside the phase, summed, and of it the part that runs inside the
   // phase: a host that runs far ahead leaves its phases' GPU work to run in later ones.
   std::int64_t launched_gpu_ns = 0;
@@ -441,6 +455,13 @@ struct CounterJoin {
   std::vector<std::string> examples;  // up to three launches that did not join, with why
 };
 
+// The kernels without a class: no roofline bound ("unknown") and no tensor-core evidence (used,
+// or expected and unused); report.md's class table leaves them out and says so (since 1.20.0).
+struct UnclassifiedKernels {
+  std::int64_t kernels = 0;
+  double time_percent = 0;  // their summed KernelRow::time_percent
+};
+
 struct AnalysisReport {
   SourceInfo source;
   std::string headline;            // where the time goes, one paragraph with numbers
@@ -452,6 +473,7 @@ struct AnalysisReport {
   Timeline timeline_tracelens;
   std::int64_t orphan_activities = 0;
   std::vector<KernelRow> kernels;  // sorted by total time, descending
+  UnclassifiedKernels unclassified_kernels;
   std::vector<MemoryOpRow> memory_ops;
   std::vector<ApiRow> api;
   LaunchOverhead launch;

@@ -127,19 +127,6 @@ void AppendPhaseVerdicts(std::string& out,
                        {"launched by it (inside it)", Align::kRight},
                        {"verdict"}});
   for (const PhaseVerdict& v : report.phase_verdicts) {
-    const std::pair<std::int64_t, const char*> holders[] = {
-        {v.idle_queued_ns, "next work already launched"},
-        {v.idle_sync_ns, "blocking waits and their round trips"},
-        {v.idle_mpi_ns, "blocking MPI calls"},
-        {v.idle_launch_ns, "launch calls"},
-        {v.idle_alloc_ns, "device allocations"},
-        {v.idle_other_api_ns, "other CUDA calls"},
-        {v.idle_host_ns, "host work"}};
-    auto top = holders[0];
-    for (const auto& h : holders) {
-      if (h.first > top.first)
-        top = h;
-    }
     std::string verdict = v.verdict;
     std::replace(verdict.begin(), verdict.end(), '_', '-');
     table.AddRow({Shorten(v.name, options.name_chars),
@@ -148,13 +135,11 @@ void AppendPhaseVerdicts(std::string& out,
                   Ns(v.kernel_ns),
                   Ns(v.copy_exposed_ns),
                   Ns(v.idle_ns),
-                  v.idle_ns > 0
-                      ? fmt::format("{} {} ({})",
-                                    top.second,
-                                    Ns(top.first),
-                                    util::FormatPercent(100.0 * static_cast<double>(top.first) /
-                                                        static_cast<double>(v.idle_ns)))
-                      : std::string("-"),
+                  v.idle_ns > 0 ? fmt::format("{} {} ({})",
+                                              v.idle_largest_in,
+                                              Ns(v.idle_largest_ns),
+                                              util::FormatPercent(v.idle_largest_percent))
+                                : std::string("-"),
                   fmt::format("{} ({})", Ns(v.launched_gpu_ns), Ns(v.launched_inside_ns)),
                   verdict});
   }
@@ -275,17 +260,11 @@ void AppendClassification(std::string& out,
                           const AnalysisReport& report,
                           const MarkdownOptions& options) {
   std::vector<const KernelRow*> rows;
-  std::size_t unclassified = 0;
-  double unclassified_percent = 0;
   for (const KernelRow* row : KernelsByTotalTime(report.kernels)) {
-    if (row->classification.bound != "unknown" || row->tensor_cores ||
-        row->classification.tensor_cores_expected_but_unused) {
+    if (HasClassOrTensorCoreEvidence(*row))
       rows.push_back(row);
-    } else {
-      ++unclassified;
-      unclassified_percent += row->time_percent;
-    }
   }
+  const std::int64_t unclassified = report.unclassified_kernels.kernels;
   if (rows.empty())
     return;
   out += "## Kernel classes\n\n";
@@ -297,7 +276,7 @@ void AppendClassification(std::string& out,
         "cover {}) and {} not listed.\n\n",
         unclassified,
         unclassified == 1 ? "" : "s",
-        util::FormatPercent(unclassified_percent),
+        util::FormatPercent(report.unclassified_kernels.time_percent),
         unclassified == 1 ? "has" : "have",
         unclassified == 1 ? "it" : "them",
         unclassified == 1 ? "is" : "are");

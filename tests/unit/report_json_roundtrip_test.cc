@@ -32,6 +32,7 @@ AnalysisReport CarriedOnly() {
   k.grid = "(8, 1, 1)";
   k.block = "(256, 1, 1)";
   r.kernels.push_back(k);
+  r.unclassified_kernels = {3, 12.5};  // since 1.20.0
   r.audit = {10, 11, 2, 1, 3, 4, 5, 6, 7, 8, 9, 12, 4096};
   RangeRow range;
   range.name = "forward";
@@ -40,6 +41,9 @@ AnalysisReport CarriedOnly() {
   r.ranges.push_back(range);
   r.framework.op_source = "cpu_op";
   r.framework.total_gpu_ns = 900;
+  r.framework.unmarked_launches = 7;  // since 1.20.0
+  r.framework.unmarked_gpu_ns = 300;
+  r.framework.unmarked_fraction = 0.333333;
   OperatorRow op;
   op.name = "aten::mm";
   op.source = "cpu_op";

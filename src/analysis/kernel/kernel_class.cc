@@ -350,4 +350,21 @@ void ClassifyKernels(const model::Trace& trace, std::vector<report::KernelRow>& 
   }
 }
 
+report::UnclassifiedKernels UnclassifiedKernelsOf(const std::vector<report::KernelRow>& kernels) {
+  std::vector<const report::KernelRow*> order;
+  for (const report::KernelRow& row : kernels)
+    order.push_back(&row);
+  std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
+    return a->duration_ns.total > b->duration_ns.total;
+  });
+  report::UnclassifiedKernels out;
+  for (const report::KernelRow* row : order) {
+    if (report::HasClassOrTensorCoreEvidence(*row))
+      continue;
+    ++out.kernels;
+    out.time_percent += row->time_percent;
+  }
+  return out;
+}
+
 }  // namespace gpuperf::analysis

@@ -110,6 +110,9 @@ report::AnalysisReport FromJson(const Json& j) {
   auto timeline = [](auto& t, auto& v) { fields::TimelineFields(t, v); };
   ReadObject(j, fields::kTimeline, r.timeline, timeline);
   ReadRows(j, fields::kKernels, r.kernels, [](auto& k, auto& v) { fields::KernelRowFields(k, v); });
+  ReadObject(j, fields::kUnclassifiedKernels, r.unclassified_kernels, [](auto& u, auto& v) {
+    fields::UnclassifiedKernelsFields(u, v);
+  });
   ReadObject(j, fields::kAudit, r.audit, [](auto& a, auto& v) { fields::AuditFields(a, v); });
   ReadRows(j, fields::kRanges, r.ranges, [](auto& g, auto& v) { fields::RangeRowFields(g, v); });
   ReadRows(j, fields::kDevices, r.devices, [](auto& d, auto& v) {
