@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuperf::report {
@@ -284,12 +285,24 @@ struct FindingRow {
   std::vector<std::string> cells;
 };
 
+// How much a finding matters: report.json spells it "info" or "warning" (ToString).
+enum class Severity { kInfo, kWarning };
+inline std::string_view ToString(Severity severity) {
+  switch (severity) {
+    case Severity::kInfo:
+      return "info";
+    case Severity::kWarning:
+      return "warning";
+  }
+  return "info";
+}
+
 // A rule's result. `rows` carry the evidence with `columns` as header.
 struct Finding {
   std::string id;  // stable key: "sync_memcpy", "gpu_gaps", ...
   std::string title;
-  std::string severity;  // "info", "warning"
-  std::string summary;   // one sentence with numbers
+  Severity severity = Severity::kInfo;
+  std::string summary;  // one sentence with numbers
   std::string advice;
   std::string source;  // "trace"
   // What the finding is about, as a field and not a table cell: the API call of its longest wait

@@ -158,7 +158,7 @@ std::string Findings(const AnalysisReport& report) {
   for (const Finding& f : report.findings) {
     out +=
         Row({f.id,
-             f.severity,
+             std::string(ToString(f.severity)),
              f.title,
              f.summary,
              std::to_string(f.count),

@@ -200,7 +200,7 @@ Json FindingsJson(const std::vector<Finding>& findings) {
     array.push_back(Json{
         {"id", f.id},
         {"title", f.title},
-        {"severity", f.severity},
+        {"severity", std::string(ToString(f.severity))},
         {"summary", f.summary},
         {"advice", f.advice},
         {"source", f.source},

@@ -203,7 +203,7 @@ void WriteFindings(EventWriter& w,
                    const AnalysisReport& report,
                    const analysis::ResultTracks& tracks) {
   for (const Finding& f : report.findings) {
-    std::string args = Arg("id", f.id) + "," + Arg("severity", f.severity) + "," +
+    std::string args = Arg("id", f.id) + "," + Arg("severity", ToString(f.severity)) + "," +
                        Arg("summary", f.summary) + "," + Arg("time_ns", f.time_ns);
     w.Instant(f.title, kGpuperfTrackPid, kFindingsTid, tracks.window.start_ns, args);
   }

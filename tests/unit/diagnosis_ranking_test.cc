@@ -329,7 +329,7 @@ TEST_CASE("gemm alignment: CUTLASS kernels for operands under 16 bytes are a fin
   REQUIRE(f != nullptr);
   CHECK(f->count == 1);
   CHECK(f->time_ns == 3 * kMs);
-  CHECK(f->severity == "warning");  // 30% of kernel time
+  CHECK(f->severity == report::Severity::kWarning);  // 30% of kernel time
   REQUIRE(f->rows.size() == 1);
   CHECK(f->rows[0].cells[3] == "1");
   CHECK(f->rows[0].cells[4] == "2");
@@ -378,7 +378,7 @@ TEST_CASE("small grid: long kernels on at most half as many blocks as SMs are fl
   REQUIRE(f != nullptr);
   CHECK(f->count == 2);
   CHECK(f->time_ns == 34 * kMs);
-  CHECK(f->severity == "warning");
+  CHECK(f->severity == report::Severity::kWarning);
   REQUIRE(f->rows.size() == 1);
   CHECK(f->rows[0].cells[0] == "saxpy");
   CHECK(f->rows[0].cells[4] == "2");

@@ -207,7 +207,7 @@ TEST_CASE(
   REQUIRE(calls != nullptr);
   CHECK(calls->time_ns == 400'000);
   CHECK(calls->count == 2);
-  CHECK(calls->severity == "warning");
+  CHECK(calls->severity == report::Severity::kWarning);
   REQUIRE(calls->bound_speedup_if_removed);
   CHECK(*calls->bound_speedup_if_removed ==
         Approx(1.0 / (1.0 - 400'000.0 / static_cast<double>(idle.steady_window_ns))));

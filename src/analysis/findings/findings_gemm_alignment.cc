@@ -158,7 +158,7 @@ std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
           ? fmt::format(", {} of them capped at their {} roofline floor", capped, floor_evidence)
           : std::string());
   double share = static_cast<double>(f.time_ns) / static_cast<double>(kernel_ns);
-  f.severity = share >= 0.05 ? "warning" : "info";
+  f.severity = share >= 0.05 ? report::Severity::kWarning : report::Severity::kInfo;
   f.summary = fmt::format(
       "{} launches of {} CUTLASS GEMM kernels ({}, {:.1f}% of kernel time) are built for "
       "operands aligned to fewer than 16 bytes (alignN in the name: N elements per access): a "

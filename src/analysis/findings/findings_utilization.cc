@@ -107,7 +107,7 @@ std::optional<report::Finding> LowUtilizationRule(const RuleInput& in) {
   report::Finding f;
   f.id = report::finding_id::kGpuLowUtilization;
   f.title = "GPU low utilization";
-  f.severity = "warning";
+  f.severity = report::Severity::kWarning;
   f.source = "trace";
   f.count = static_cast<std::int64_t>(windows.size());
   std::int64_t total_ns = 0;
@@ -142,7 +142,7 @@ std::optional<report::Finding> LowUtilizationRule(const RuleInput& in) {
         Ms(start_up_ns),
         start_up_windows);
     if (f.time_ns == 0)
-      f.severity = "info";
+      f.severity = report::Severity::kInfo;
   }
   // What the host did in these windows is the idle attribution's (Diagnosis): this finding only
   // locates them.
