@@ -115,6 +115,22 @@ struct LaunchQueue {
 };
 
 // The bottleneck statement (docs/method.md, "The bottleneck statement"): report.json `diagnosis`.
+// Whether a bottleneck statement is a finding (the evidence confirms it) or a hypothesis (it
+// names the measurement that would test it); kNone before a statement is made. report.json spells
+// them "finding", "hypothesis" and "" (ToString).
+enum class DiagnosisStatus { kNone, kFinding, kHypothesis };
+inline std::string_view ToString(DiagnosisStatus status) {
+  switch (status) {
+    case DiagnosisStatus::kNone:
+      return "";
+    case DiagnosisStatus::kFinding:
+      return "finding";
+    case DiagnosisStatus::kHypothesis:
+      return "hypothesis";
+  }
+  return "";
+}
+
 struct Diagnosis {
   std::string target_metric;  // what is being minimised, and over which window
   std::string scope;          // workload scope: input, devices, ranks, what the window holds
@@ -134,7 +150,7 @@ struct Diagnosis {
   // The class as the report's prose names it: "memory-bound"; "GPU-bound, kernel class unknown"
   // for an unknown class whose dominant work is kernels (since 1.11.0).
   std::string label;
-  std::string status;                   // "finding" (evidence confirms) or "hypothesis"
+  DiagnosisStatus status = DiagnosisStatus::kNone;
   std::string evidence;                 // tier: "measured", "modeled", "inferred", "assumed"
   std::vector<std::string> support;     // the evidence, one sentence each, with its source
   std::vector<TriageStep> triage;       // how the class was reached

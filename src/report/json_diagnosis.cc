@@ -33,7 +33,7 @@ Json DiagnosisJson(const Diagnosis& d) {
       {"lever", d.lever},
       {"bottleneck", d.bottleneck},
       {"label", d.label},
-      {"status", d.status},
+      {"status", std::string(ToString(d.status))},
       {"evidence", d.evidence},
       {"support", d.support},
       {"triage", triage},

@@ -59,7 +59,7 @@ std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
 // "finding, evidence measured", "hypothesis, evidence modeled"; an empty field is never printed:
 // a hypothesis without evidence says the evidence to classify it is missing.
 std::string StatusText(const Diagnosis& d) {
-  bool finding = d.status == "finding";
+  bool finding = d.status == DiagnosisStatus::kFinding;
   if (!d.evidence.empty())
     return fmt::format(
         "{}, evidence {}", finding ? "finding" : "hypothesis", EscapeMarkdown(d.evidence));
@@ -159,7 +159,7 @@ void AppendDiagnosis(std::string& out,
         "values): {}. It bounds more than the bottleneck's own lever, which follows for the input "
         "as it is.\n\n",
         EscapeMarkdown(d.input_check));
-  if (d.status == "finding") {
+  if (d.status == DiagnosisStatus::kFinding) {
     out += fmt::format("**Bottleneck: {}** (finding; evidence: {}).\n\n",
                        ClassLabel(d),
                        EscapeMarkdown(d.evidence));

@@ -124,7 +124,7 @@ void AppendDiagnosis(std::string& out,
     return;
   std::string label = d.bottleneck;
   std::replace(label.begin(), label.end(), '_', '-');
-  const bool finding = d.status == "finding";
+  const bool finding = d.status == DiagnosisStatus::kFinding;
   out += paint.Bold(fmt::format("Diagnosis: {} {}", finding ? "bottleneck" : "hypothesis", label)) +
          fmt::format(" ({}; evidence: {})\n",
                      finding ? "finding" : "not a finding",

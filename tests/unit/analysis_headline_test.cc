@@ -16,8 +16,8 @@ TEST_CASE("The headline states span, busy share, top kernel and copies with thei
   auto report = gpuperf::analysis::Analyze(b.trace);
   const std::string& h = report.headline;
   // The opening sentence is the diagnosis itself, so the paragraph cannot contradict it.
-  CHECK(
-      h.starts_with("Diagnosis: " + report.diagnosis.label + " (" + report.diagnosis.status + ")"));
+  CHECK(h.starts_with("Diagnosis: " + report.diagnosis.label + " (" +
+                      std::string(ToString(report.diagnosis.status)) + ")"));
   // The label is the class with hyphens, or says what an unknown class over kernels still is.
   std::string label = report.diagnosis.bottleneck;
   std::replace(label.begin(), label.end(), '_', '-');

@@ -308,7 +308,7 @@ TEST_CASE("initialization: first-call outliers, names and capture windows are on
   report::AnalysisReport r = Analyze(b.trace);
   CHECK(r.initialization.time_ns == 333 * kMs);
   CHECK(r.diagnosis.bottleneck == "initialization");
-  CHECK(r.diagnosis.status == "finding");
+  CHECK(r.diagnosis.status == report::DiagnosisStatus::kFinding);
   CHECK(Contains(r.diagnosis.next_experiment, "Profile after warm-up"));
   CHECK_FALSE(Contains(r.diagnosis.next_experiment, "CUDA graph"));
 
@@ -650,7 +650,7 @@ TEST_CASE("waits: idle while the next work is already queued is no wait's doing"
                  "(4.00 ms more idle lies inside them with the next GPU work already queued"));
   CHECK(r.diagnosis.bottleneck == "dependency_bound");
   // The trace does not record what the queued work waited for: a hypothesis, not a finding.
-  CHECK(r.diagnosis.status == "hypothesis");
+  CHECK(r.diagnosis.status == report::DiagnosisStatus::kHypothesis);
   CHECK(Contains(r.diagnosis.next_experiment, "Find what the queued work waits for"));
   CHECK(Contains(r.diagnosis.next_experiment, "1 cross-stream waits"));
   bool named = false;
@@ -697,7 +697,7 @@ TEST_CASE("host-bound: Python frames of launching threads only, work outside ope
   b.Kernel("B", 10 * kMs + 10 * kUs, 10 * kMs + 100 * kUs, 2);
   report::AnalysisReport r = Analyze(b.trace);
   CHECK(r.diagnosis.bottleneck == "host_bound");
-  CHECK(r.diagnosis.status == "finding");
+  CHECK(r.diagnosis.status == report::DiagnosisStatus::kFinding);
   CHECK(Contains(r.diagnosis.next_experiment, "preprocess.py(10): normalize"));
   // Overlapping 9.7 ms of host work in a 10.1 ms window leaves max(9.7, 0.4) ms: 1.04x at most,
   // too little to lead with: the experiment is to make it faster, and says why.
@@ -906,7 +906,7 @@ TEST_CASE("host-bound: graph advice counts the idle under launch calls too", "[d
   gpuperf::report::AnalysisReport r = Analyze(b.trace);
   const gpuperf::report::Diagnosis& d = r.diagnosis;
   REQUIRE(d.bottleneck == "host_bound");
-  REQUIRE(d.status == "finding");
+  REQUIRE(d.status == report::DiagnosisStatus::kFinding);
   CHECK(Contains(d.next_experiment, "capture the step in a CUDA graph"));
   bool counted = false;
   for (const std::string& line : d.support)

@@ -69,7 +69,7 @@ TEST_CASE("ranking: the idle phase of a GPU-bound window is diagnosed and ranked
   CHECK(d.bottleneck == "sync_bound");
   CHECK(d.label == "sync-bound");
   CHECK(d.dominant_kind == "idle");
-  CHECK(d.status == "finding");
+  CHECK(d.status == report::DiagnosisStatus::kFinding);
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup > 1.5);
   REQUIRE(d.secondary.size() == 1);
@@ -226,7 +226,7 @@ TEST_CASE("flat profile: a measurement ranks by its gain at 2x, under a measured
   report::AnalysisReport r = Analyze(build(true).trace);
   const report::Diagnosis& d = r.diagnosis;
   CHECK(d.bottleneck == "host_bound");
-  CHECK(d.status == "finding");
+  CHECK(d.status == report::DiagnosisStatus::kFinding);
   REQUIRE(d.secondary.size() == 1);
   CHECK(d.secondary.front().label == "GPU-bound, kernel class unknown");
   REQUIRE(d.secondary.front().bound_speedup_at_2x);
@@ -452,7 +452,7 @@ TEST_CASE("host-bound: host records the input holds are named, not asked for",
   for (std::int64_t t = 1100 * kUs; t < 4600 * kUs; t += 100 * kUs)
     sample("decode_frame", t);
   report::AnalysisReport held = Analyze(b.trace);
-  CHECK(held.diagnosis.status == "hypothesis");
+  CHECK(held.diagnosis.status == report::DiagnosisStatus::kHypothesis);
   CHECK(Contains(held.diagnosis.missing_evidence, "CPU samples put the host in decode_frame"));
 }
 

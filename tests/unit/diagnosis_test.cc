@@ -97,7 +97,7 @@ TEST_CASE(
   report::AnalysisReport r = Analyze(b.trace);
   const report::Diagnosis& d = r.diagnosis;
   CHECK(d.bottleneck == "host_bound");
-  CHECK(d.status == "hypothesis");
+  CHECK(d.status == report::DiagnosisStatus::kHypothesis);
   CHECK(d.evidence == "inferred");
   CHECK(d.dominant_kind == "idle");
   CHECK(d.dominant_fraction == Approx(1'000'200.0 / 1'000'500.0));
@@ -121,7 +121,7 @@ TEST_CASE(
   b.trace.host_ops.push_back(op);
   report::Diagnosis with_ops = Analyze(b.trace).diagnosis;
   CHECK(with_ops.bottleneck == "host_bound");
-  CHECK(with_ops.status == "finding");
+  CHECK(with_ops.status == report::DiagnosisStatus::kFinding);
   CHECK(with_ops.evidence == "measured");
   CHECK(with_ops.missing_evidence.empty());
   auto idle = Attribute(b.trace);
@@ -132,7 +132,7 @@ TEST_CASE(
   // A range enclosing more than half the window says nothing about the gaps.
   b.trace.host_ops.clear();
   b.AddRange(model::RangeKind::kNvtx, "main", 0, 1'000'500);
-  CHECK(Analyze(b.trace).diagnosis.status == "hypothesis");
+  CHECK(Analyze(b.trace).diagnosis.status == report::DiagnosisStatus::kHypothesis);
 }
 
 TEST_CASE(
@@ -184,7 +184,7 @@ TEST_CASE(
   // hypothesis, which says so; the trace's own samples are never asked for.
   report::Diagnosis d = Analyze(b.trace).diagnosis;
   CHECK(d.bottleneck == "host_bound");
-  CHECK(d.status == "hypothesis");
+  CHECK(d.status == report::DiagnosisStatus::kHypothesis);
   CHECK(d.next_experiment.find("CPU sampling") == std::string::npos);
   auto said = [](const report::Diagnosis& diagnosis, const std::string& text) {
     for (const std::string& s : diagnosis.support) {
@@ -227,7 +227,7 @@ TEST_CASE(
   CHECK(idle.top_sampled_host[1].first == "[libToolsInjection64.so] (the profiler itself)");
   report::Diagnosis found = Analyze(b.trace).diagnosis;
   CHECK(found.bottleneck == "host_bound");
-  CHECK(found.status == "finding");
+  CHECK(found.status == report::DiagnosisStatus::kFinding);
   CHECK(found.next_experiment.find("main_loop (390 µs, samples)") != std::string::npos);
   CHECK(found.next_experiment.find("It is not CUDA dispatch") != std::string::npos);
   CHECK(said(found, "59 samples at one per 10.0 µs"));
@@ -249,7 +249,7 @@ TEST_CASE("diagnosis: a synchronize-every-kernel loop is sync-bound", "[diagnosi
   CHECK(idle.sync_ns == 200 + 9 * 700 + 100);
   report::Diagnosis d = Analyze(b.trace).diagnosis;
   CHECK(d.bottleneck == "sync_bound");
-  CHECK(d.status == "finding");
+  CHECK(d.status == report::DiagnosisStatus::kFinding);
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup == Approx(1.0 / (1.0 - 6'600.0 / 9'600.0)));
   CHECK(d.next_experiment.find("synchronization") != std::string::npos);
@@ -274,7 +274,7 @@ TEST_CASE("diagnosis: exposed copies are transfer-bound", "[diagnosis]") {
   b.Kernel("k", 8'100, 10'000, 2);
   report::Diagnosis d = Analyze(b.trace).diagnosis;
   CHECK(d.bottleneck == "transfer_bound");
-  CHECK(d.status == "finding");
+  CHECK(d.status == report::DiagnosisStatus::kFinding);
   CHECK(d.dominant_kind == "copy");
   CHECK(d.dominant_name == "[CUDA memcpy HtoD]");
   CHECK(d.dominant_fraction == Approx(0.8));
@@ -297,7 +297,7 @@ TEST_CASE(
   CHECK(d.dominant_kind == "kernel");
   CHECK(d.dominant_name == "big");
   CHECK(d.bottleneck == "unknown");
-  CHECK(d.status == "hypothesis");
+  CHECK(d.status == report::DiagnosisStatus::kHypothesis);
   CHECK(d.next_experiment.find("Nsight Compute") != std::string::npos);
   CHECK_FALSE(d.missing_evidence.empty());
   REQUIRE(d.triage.size() == 4);
@@ -310,7 +310,7 @@ TEST_CASE("diagnosis: an empty trace says so", "[diagnosis]") {
   report::Diagnosis d = Analyze(b.trace).diagnosis;
   CHECK(d.dominant_kind == "none");
   CHECK(d.bottleneck == "unknown");
-  CHECK(d.status == "hypothesis");
+  CHECK(d.status == report::DiagnosisStatus::kHypothesis);
 }
 
 TEST_CASE("kernel classes: microsecond kernels under one wave are launch-bound", "[diagnosis]") {
@@ -405,7 +405,7 @@ TEST_CASE("roofline: replay spans give no achieved rates unless gpu__time_durati
   REQUIRE(r.kernels[0].roofline);
   CHECK_FALSE(r.kernels[0].roofline->achieved_bytes_per_s);
   CHECK(r.kernels[0].roofline->bound == "unknown");
-  CHECK(r.diagnosis.status == "hypothesis");
+  CHECK(r.diagnosis.status == report::DiagnosisStatus::kHypothesis);
   CHECK(r.diagnosis.missing_evidence.find("replay spans") != std::string::npos);
 
   b.trace.counters[0].metrics["gpu__time_duration.sum"] = 1'000'000;  // 1 ms

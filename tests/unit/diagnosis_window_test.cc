@@ -80,7 +80,7 @@ TEST_CASE("host-bound: a multi-process data loader's fetch in the gaps is the in
   report::AnalysisReport r = Analyze(b.trace);
   const report::Diagnosis& d = r.diagnosis;
   CHECK(d.bottleneck == "host_bound");
-  CHECK(d.status == "finding");
+  CHECK(d.status == report::DiagnosisStatus::kFinding);
   CHECK(Contains(d.next_experiment, "Speed up the input pipeline"));
   CHECK(Contains(d.next_experiment, "num_workers"));
   CHECK_FALSE(Contains(d.next_experiment, "CUDA graph"));

@@ -148,11 +148,11 @@ TEST_CASE("report.md of an empty report says what is missing instead of empty ta
 TEST_CASE("report.md: a secondary statement never prints an empty evidence field") {
   AnalysisReport report = testing::SampleReport();
   report.diagnosis.bottleneck = "host_bound";
-  report.diagnosis.status = "finding";
+  report.diagnosis.status = DiagnosisStatus::kFinding;
   report.diagnosis.evidence = "measured";
   Diagnosis secondary;
   secondary.bottleneck = "unknown";
-  secondary.status = "hypothesis";
+  secondary.status = DiagnosisStatus::kHypothesis;
   secondary.dominant_kind = "kernel";
   secondary.dominant_name = "k";
   report.diagnosis.secondary.push_back(secondary);

@@ -76,7 +76,7 @@ void SetExposedClass(report::Diagnosis& d,
   d.bottleneck = bottleneck;
   d.dominant_kind = kind;
   d.dominant_fraction = Fraction(exposed_ns, window_ns);
-  d.status = "finding";
+  d.status = report::DiagnosisStatus::kFinding;
   d.evidence = "measured";
   d.support.push_back(
       fmt::format("Exposed {}: {} of the {} window, not overlapped by computation "
@@ -130,7 +130,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   if (t.activities == 0) {
     d.dominant_kind = "none";
     d.bottleneck = "unknown";
-    d.status = "hypothesis";
+    d.status = report::DiagnosisStatus::kHypothesis;
     SetExperiment(d, subject, context);
     if (std::string other = UnsupportedDevice(trace); !other.empty())
       d.missing_evidence = other;
@@ -345,7 +345,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
         "{} kernel instances are CUPTI range-profiler replay spans (Kineto cuda_profiler_range): "
         "their durations cover the counter replay passes, not one run (trace).",
         spans));
-    d.status = "hypothesis";
+    d.status = report::DiagnosisStatus::kHypothesis;
     d.missing_evidence =
         "Kernel times here are replay spans, so the ranking by time and the timeline are not "
         "run times: a trace of the same run without the range profiler would give them.";

@@ -44,10 +44,10 @@ bool OverlapPaysLittle(const AdviceInput& in) {
   return overlapped && *overlapped < kOverlapPays;
 }
 bool FindingOutsideOperators(const AdviceInput& in) {
-  return in.d.status == "finding" && in.context.host_outside_ops;
+  return in.d.status == report::DiagnosisStatus::kFinding && in.context.host_outside_ops;
 }
 bool IsFinding(const AdviceInput& in) {
-  return in.d.status == "finding";
+  return in.d.status == report::DiagnosisStatus::kFinding;
 }
 bool HasNoReuse(const AdviceInput& in) {
   return !in.context.no_reuse.empty();

@@ -97,7 +97,7 @@ void DiagnoseWithoutDurations(report::Diagnosis& d, const report::AnalysisReport
     counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, bound);
   d.dominant_kind = "unknown";  // GPU work exists, its time is not recorded
   d.bottleneck = "unknown";
-  d.status = "hypothesis";
+  d.status = report::DiagnosisStatus::kHypothesis;
   d.evidence = "";
   d.support.push_back(fmt::format(
       "The input records no duration for any of its {} kernel launches (no "

@@ -55,7 +55,7 @@ void SetKernelClass(report::Diagnosis& d,
     d.bound_speedup = AmdahlLimit(f);
   if (!row) {
     d.bottleneck = "unknown";
-    d.status = "hypothesis";
+    d.status = report::DiagnosisStatus::kHypothesis;
     return;
   }
   const report::KernelClass& c = row->classification;
@@ -81,12 +81,13 @@ void SetKernelClass(report::Diagnosis& d,
   if (c.tensor_cores_expected_but_unused) {
     d.bottleneck = "tensor_cores_unused";
     d.evidence = "measured";
-    d.status = "finding";
+    d.status = report::DiagnosisStatus::kFinding;
     return;
   }
   d.bottleneck = c.bound == "unknown" ? "unknown" : c.bound + "_bound";
   d.evidence = c.evidence;
-  d.status = c.evidence == "measured" ? "finding" : "hypothesis";
+  d.status = c.evidence == "measured" ? report::DiagnosisStatus::kFinding
+                                      : report::DiagnosisStatus::kHypothesis;
 }
 
 // Share of kernel time in kernels of one class and basis: "launch" (many small launches), or
@@ -247,7 +248,7 @@ void ClassifyDominantWork(const model::Trace& trace,
   if (launch_share >= kDominantShare) {
     d.bottleneck = "launch_bound";
     d.evidence = "measured";
-    d.status = "finding";
+    d.status = report::DiagnosisStatus::kFinding;
     d.support.push_back(fmt::format(
         "{} of kernel time is in kernels of a few microseconds on less than one wave; {} "
         "kernel launches (trace).",
@@ -255,7 +256,7 @@ void ClassifyDominantWork(const model::Trace& trace,
         r.audit.kernel_launches));
   } else if (!top) {
     d.bottleneck = "unknown";
-    d.status = "hypothesis";
+    d.status = report::DiagnosisStatus::kHypothesis;
   }
   if (top && d.dominant_kind == "kernel" && d.dominant_name == top->name &&
       d.bottleneck != "launch_bound")

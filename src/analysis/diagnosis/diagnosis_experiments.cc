@@ -45,8 +45,8 @@ double BesideGpu(std::int64_t window_ns, std::int64_t host_ns, std::int64_t lead
 namespace {
 
 std::optional<double> OverlapBound(const report::Diagnosis& d, const ExperimentContext& context) {
-  if (d.bottleneck != "host_bound" || d.status != "finding" || !context.host_outside_ops ||
-      InputPipelineLever(d, context) || context.host_work_ns <= 0 ||
+  if (d.bottleneck != "host_bound" || d.status != report::DiagnosisStatus::kFinding ||
+      !context.host_outside_ops || InputPipelineLever(d, context) || context.host_work_ns <= 0 ||
       context.window_ns <= context.host_work_ns)
     return std::nullopt;
   return BesideGpu(context.window_ns, context.host_work_ns, context.lead_ns);
@@ -142,8 +142,8 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
 }  // namespace
 
 bool InputPipelineLever(const report::Diagnosis& d, const ExperimentContext& context) {
-  return d.bottleneck == "host_bound" && d.status == "finding" && context.host_outside_ops &&
-         context.loader_multiprocess &&
+  return d.bottleneck == "host_bound" && d.status == report::DiagnosisStatus::kFinding &&
+         context.host_outside_ops && context.loader_multiprocess &&
          context.loader_ns > context.host_work_ns - context.loader_ns;  // half, no overflow
 }
 
@@ -165,7 +165,7 @@ void SetExperiment(report::Diagnosis& d,
                                AmdahlSpeedup(d.dominant_fraction, *context.tensor_local_speedup));
   d.next_experiment = advice.experiment + BoundText(d, context);
   d.falsified_by = advice.falsified_by;
-  if (d.status == "hypothesis")
+  if (d.status == report::DiagnosisStatus::kHypothesis)
     d.missing_evidence = advice.missing;
 }
 

@@ -80,7 +80,7 @@ void SetCollectiveClass(report::Diagnosis& d,
   d.dominant_kind = "communication";
   d.dominant_name = subject = share.name;
   d.dominant_fraction = share.fraction;
-  d.status = "finding";
+  d.status = report::DiagnosisStatus::kFinding;
   d.evidence = "measured";
   d.bound_speedup = share.limit_speedup;
   d.support.push_back(fmt::format(
@@ -179,7 +179,8 @@ bool ApplyLever(report::Diagnosis& d,
                    lever_support.end());
   // A lever on work beside the dominant kind (the optimizer step beside GEMMs measured at their
   // roof) leaves the measured class as it is: it is the next experiment, not the window's class.
-  if (lever.kind == "fused_optimizer" && d.status == "finding" && !d.bottleneck.empty()) {
+  if (lever.kind == "fused_optimizer" && d.status == report::DiagnosisStatus::kFinding &&
+      !d.bottleneck.empty()) {
     d.support.insert(
         d.support.begin() + static_cast<std::ptrdiff_t>(at),
         fmt::format("The class stays the measured one ({}): the lever acts on work beside the "
@@ -187,7 +188,7 @@ bool ApplyLever(report::Diagnosis& d,
                     d.bottleneck));
   } else {
     d.bottleneck = lever.bottleneck;
-    d.status = "hypothesis";
+    d.status = report::DiagnosisStatus::kHypothesis;
     d.evidence = lever.kind == "tf32_or_amp" ? "modeled" : "inferred";
     d.missing_evidence = lever.missing_evidence;
   }
@@ -278,7 +279,8 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
                        ? row->classification.bound + "_bound"
                        : "unknown";
     s.evidence = row ? row->classification.evidence : "inferred";
-    s.status = s.evidence == "measured" ? "finding" : "hypothesis";
+    s.status = s.evidence == "measured" ? report::DiagnosisStatus::kFinding
+                                        : report::DiagnosisStatus::kHypothesis;
     s.support.push_back(fmt::format(
         "While the GPU runs, the kernel with the most critical time holds {} of the wall time "
         "(trace).",
@@ -293,8 +295,8 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
   ApplyHostWaitCap(s, cap);
   if (s.bottleneck.empty())
     s.bottleneck = "unknown";
-  if (s.status.empty())
-    s.status = "hypothesis";
+  if (s.status == report::DiagnosisStatus::kNone)
+    s.status = report::DiagnosisStatus::kHypothesis;
   return {std::move(s)};
 }
 

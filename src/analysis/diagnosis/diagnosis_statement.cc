@@ -332,7 +332,7 @@ bool InitializationStep(report::Diagnosis& d,
   d.dominant_kind = "initialization";
   d.dominant_name = init.items.empty() ? "" : init.items.front().name;
   d.dominant_fraction = critical;
-  d.status = "finding";
+  d.status = report::DiagnosisStatus::kFinding;
   d.evidence = "measured";
   return true;
 }

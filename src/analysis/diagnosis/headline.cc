@@ -49,8 +49,8 @@ std::string Verdict(const report::Diagnosis& d) {
                         "records shapes, not values); the window as it is: {} ({})",
                         d.input_check,
                         d.label,
-                        d.status)
-                  : fmt::format("Diagnosis: {} ({})", d.label, d.status);
+                        ToString(d.status))
+                  : fmt::format("Diagnosis: {} ({})", d.label, ToString(d.status));
   if (!d.secondary.empty()) {
     const report::Diagnosis& s = d.secondary.front();
     const char* phase = s.dominant_kind == "idle"   ? "idle phase"

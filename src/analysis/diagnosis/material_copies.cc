@@ -347,7 +347,7 @@ std::vector<report::Diagnosis> SecondaryTransferStatement(const model::Trace& tr
   s.bottleneck = "transfer_bound";
   s.dominant_kind = "copy";
   s.dominant_fraction = transfer;
-  s.status = "finding";
+  s.status = report::DiagnosisStatus::kFinding;
   s.evidence = "measured";
   s.bound_speedup = AmdahlLimit(std::min(1.0, transfer));
   std::string subject = r.memory_ops.front().operation;
