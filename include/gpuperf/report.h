@@ -151,7 +151,7 @@ struct Diagnosis {
   // for an unknown class whose dominant work is kernels (since 1.11.0).
   std::string label;
   DiagnosisStatus status = DiagnosisStatus::kNone;
-  std::string evidence;                 // tier: "measured", "modeled", "inferred", "assumed"
+  EvidenceTier evidence = EvidenceTier::kNone;
   std::vector<std::string> support;     // the evidence, one sentence each, with its source
   std::vector<TriageStep> triage;       // how the class was reached
   std::string next_experiment;          // ONE ranked next step
@@ -423,7 +423,7 @@ struct CriticalShare {
   std::optional<double> max_local_speedup;
   std::optional<double> bound_speedup_at_roof;
   std::optional<std::int64_t> recoverable_ns;
-  std::string floor_evidence;  // "measured", "modeled", ... ; empty without a floor
+  EvidenceTier floor_evidence = EvidenceTier::kNone;  // kNone without a floor
   // One entry per Predictions::illustrative_speedups, in that order.
   std::vector<IllustrativeGain> illustrative_gains;
 };

@@ -61,7 +61,7 @@ std::string Kernels(const AnalysisReport& report) {
                   k.name,
                   fmt::format("{:.1f}", k.wall_percent),
                   k.classification.bound,
-                  k.classification.evidence});
+                  std::string(ToString(k.classification.evidence))});
     out += Row(cells);
   }
   return out;

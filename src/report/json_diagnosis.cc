@@ -34,7 +34,7 @@ Json DiagnosisJson(const Diagnosis& d) {
       {"bottleneck", d.bottleneck},
       {"label", d.label},
       {"status", std::string(ToString(d.status))},
-      {"evidence", d.evidence},
+      {"evidence", std::string(ToString(d.evidence))},
       {"support", d.support},
       {"triage", triage},
       {"next_experiment", d.next_experiment},
@@ -104,7 +104,7 @@ Json CeilingsJson(const std::vector<CeilingsUsed>& ceilings) {
 
 Json KernelClassJson(const KernelClass& c) {
   return Json{{"bound", c.bound},
-              {"evidence", c.evidence},
+              {"evidence", std::string(ToString(c.evidence))},
               {"reason", c.reason},
               {"basis", c.basis},
               {"tensor_cores_expected_but_unused", c.tensor_cores_expected_but_unused}};

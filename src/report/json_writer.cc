@@ -89,11 +89,11 @@ Json OccupancyJson(const KernelOccupancy& o) {
            {"compute_capability", o.compute_capability},
            {"instances", o.instances},
            {"instances_with_attributes", o.instances_with_attributes},
-           {"evidence", o.evidence}};
+           {"evidence", std::string(ToString(o.evidence))}};
   if (o.achieved) {
     out["achieved"] = Number(*o.achieved, 4);
     out["achieved_instances"] = o.achieved_instances;
-    out["achieved_evidence"] = "measured";
+    out["achieved_evidence"] = std::string(ToString(EvidenceTier::kMeasured));
   }
   return out;
 }

@@ -60,9 +60,10 @@ std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
 // a hypothesis without evidence says the evidence to classify it is missing.
 std::string StatusText(const Diagnosis& d) {
   bool finding = d.status == DiagnosisStatus::kFinding;
-  if (!d.evidence.empty())
-    return fmt::format(
-        "{}, evidence {}", finding ? "finding" : "hypothesis", EscapeMarkdown(d.evidence));
+  if (d.evidence != EvidenceTier::kNone)
+    return fmt::format("{}, evidence {}",
+                       finding ? "finding" : "hypothesis",
+                       EscapeMarkdown(ToString(d.evidence)));
   return finding ? "finding" : "hypothesis: the evidence to classify it is missing";
 }
 
@@ -162,15 +163,15 @@ void AppendDiagnosis(std::string& out,
   if (d.status == DiagnosisStatus::kFinding) {
     out += fmt::format("**Bottleneck: {}** (finding; evidence: {}).\n\n",
                        ClassLabel(d),
-                       EscapeMarkdown(d.evidence));
+                       EscapeMarkdown(ToString(d.evidence)));
   } else {
-    out +=
-        fmt::format("**Hypothesis: {}** (not a finding: {}).\n\n",
-                    ClassLabel(d),
-                    d.evidence.empty() ? "the evidence to classify it is missing"
-                    : d.evidence == "measured"
-                        ? "what is measured does not show the cause; the next experiment tests it"
-                        : "the evidence is " + EscapeMarkdown(d.evidence) + ", not measured");
+    out += fmt::format(
+        "**Hypothesis: {}** (not a finding: {}).\n\n",
+        ClassLabel(d),
+        d.evidence == EvidenceTier::kNone ? "the evidence to classify it is missing"
+        : d.evidence == EvidenceTier::kMeasured
+            ? "what is measured does not show the cause; the next experiment tests it"
+            : "the evidence is " + EscapeMarkdown(ToString(d.evidence)) + ", not measured");
   }
   auto item = [&](const char* label, const std::string& text) {
     out += fmt::format("- **{}:** {}\n", label, EscapeMarkdown(text));
@@ -295,7 +296,7 @@ void AppendClassification(std::string& out,
     if (k.tensor_cores) {
       tensor = fmt::format("{} ({}, {})",
                            k.tensor_cores->used ? "used" : "not used",
-                           k.tensor_cores->evidence,
+                           ToString(k.tensor_cores->evidence),
                            k.tensor_cores->source);
     }
     if (k.classification.tensor_cores_expected_but_unused)
@@ -303,7 +304,7 @@ void AppendClassification(std::string& out,
     table.AddRow({std::to_string(i + 1),
                   Shorten(k.name, options.name_chars),
                   k.classification.bound,
-                  k.classification.evidence,
+                  std::string(ToString(k.classification.evidence)),
                   k.classification.reason,
                   tensor});
   }

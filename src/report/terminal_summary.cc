@@ -128,7 +128,8 @@ void AppendDiagnosis(std::string& out,
   out += paint.Bold(fmt::format("Diagnosis: {} {}", finding ? "bottleneck" : "hypothesis", label)) +
          fmt::format(" ({}; evidence: {})\n",
                      finding ? "finding" : "not a finding",
-                     d.evidence.empty() ? "missing" : SanitizeForTerminal(d.evidence));
+                     d.evidence == EvidenceTier::kNone ? "missing"
+                                                       : SanitizeForTerminal(ToString(d.evidence)));
   auto item = [&](std::string_view name, const std::string& text) {
     if (!text.empty())
       out +=

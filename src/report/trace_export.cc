@@ -185,7 +185,8 @@ void WriteDiagnosis(EventWriter& w,
   const Diagnosis& d = report.diagnosis;
   if (d.bottleneck.empty())
     return;
-  std::string args = Arg("status", ToString(d.status)) + "," + Arg("evidence", d.evidence);
+  std::string args =
+      Arg("status", ToString(d.status)) + "," + Arg("evidence", ToString(d.evidence));
   for (std::size_t i = 0; i < d.support.size(); ++i)
     args += "," + Arg(fmt::format("support {}", i + 1), d.support[i]);
   args += "," + Arg("next experiment", d.next_experiment);

@@ -532,8 +532,8 @@ TEST_CASE("floors: never below the minimum kernel latency, ranking by critical t
   b.Kernel("big", 200 * kUs, 1200 * kUs);
   analysis::CorrelationIndex index(b.trace);
   auto kernels = analysis::KernelTable(b.trace, index, 1200 * kUs);
-  report::Predictions p =
-      analysis::ComputePredictions(b.trace, index, kernels, {{"tiny", {10, "modeled"}}}, 20);
+  report::Predictions p = analysis::ComputePredictions(
+      b.trace, index, kernels, {{"tiny", {10, gpuperf::report::EvidenceTier::kModeled}}}, 20);
   REQUIRE(p.kernels.size() == 2);
   CHECK(p.ranking == "critical_ns");
   CHECK(p.kernels[0].name == "big");

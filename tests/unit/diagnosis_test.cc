@@ -98,7 +98,7 @@ TEST_CASE(
   const report::Diagnosis& d = r.diagnosis;
   CHECK(d.bottleneck == "host_bound");
   CHECK(d.status == report::DiagnosisStatus::kHypothesis);
-  CHECK(d.evidence == "inferred");
+  CHECK(d.evidence == gpuperf::report::EvidenceTier::kInferred);
   CHECK(d.dominant_kind == "idle");
   CHECK(d.dominant_fraction == Approx(1'000'200.0 / 1'000'500.0));
   REQUIRE(d.bound_speedup);
@@ -122,7 +122,7 @@ TEST_CASE(
   report::Diagnosis with_ops = Analyze(b.trace).diagnosis;
   CHECK(with_ops.bottleneck == "host_bound");
   CHECK(with_ops.status == report::DiagnosisStatus::kFinding);
-  CHECK(with_ops.evidence == "measured");
+  CHECK(with_ops.evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(with_ops.missing_evidence.empty());
   auto idle = Attribute(b.trace);
   CHECK(idle.host_work_ns == 800'000 - 500);
@@ -325,7 +325,7 @@ TEST_CASE("kernel classes: microsecond kernels under one wave are launch-bound",
     INFO(row.name);
     if (row.name == "tiny") {
       CHECK(row.classification.bound == "launch");
-      CHECK(row.classification.evidence == "measured");
+      CHECK(row.classification.evidence == gpuperf::report::EvidenceTier::kMeasured);
       CHECK(row.classification.reason.find("0.03 of one wave") != std::string::npos);
     } else {
       CHECK(row.classification.bound == "unknown");  // 100 us: not small
@@ -334,7 +334,7 @@ TEST_CASE("kernel classes: microsecond kernels under one wave are launch-bound",
   b.trace.devices.clear();
   for (const report::KernelRow& row : Analyze(b.trace).kernels) {
     if (row.name == "tiny")
-      CHECK(row.classification.evidence == "inferred");
+      CHECK(row.classification.evidence == gpuperf::report::EvidenceTier::kInferred);
   }
 }
 
@@ -348,13 +348,14 @@ TEST_CASE("kernel classes: tensor cores expected but unused needs measured evide
   roof.precision = "fp16";
   roof.unit = "vector";
   rows[0].roofline = roof;
-  rows[0].tensor_cores = report::TensorCoreEvidence{false, "measured", "sass", {}, "no HMMA"};
+  rows[0].tensor_cores =
+      report::TensorCoreEvidence{false, report::EvidenceTier::kMeasured, "sass", {}, "no HMMA"};
   gpuperf::analysis::ClassifyKernels(b.trace, rows);
   CHECK(rows[0].classification.tensor_cores_expected_but_unused);
-  rows[0].tensor_cores->evidence = "inferred";
+  rows[0].tensor_cores->evidence = gpuperf::report::EvidenceTier::kInferred;
   gpuperf::analysis::ClassifyKernels(b.trace, rows);
   CHECK_FALSE(rows[0].classification.tensor_cores_expected_but_unused);
-  rows[0].tensor_cores->evidence = "measured";
+  rows[0].tensor_cores->evidence = gpuperf::report::EvidenceTier::kMeasured;
   rows[0].name = "elementwise_add";  // half precision, but no matrix shape
   gpuperf::analysis::ClassifyKernels(b.trace, rows);
   CHECK_FALSE(rows[0].classification.tensor_cores_expected_but_unused);
@@ -414,7 +415,7 @@ TEST_CASE("roofline: replay spans give no achieved rates unless gpu__time_durati
   CHECK(*timed.kernels[0].roofline->achieved_bytes_per_s == Approx(3.35e12));
   CHECK(timed.kernels[0].roofline->bound == "memory");
   CHECK(timed.kernels[0].classification.bound == "memory");
-  CHECK(timed.kernels[0].classification.evidence == "measured");
+  CHECK(timed.kernels[0].classification.evidence == gpuperf::report::EvidenceTier::kMeasured);
 }
 
 TEST_CASE("gemm alignment: only the excess over an aligned kernel comes back, capped at the roof",

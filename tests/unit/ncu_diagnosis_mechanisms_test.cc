@@ -113,7 +113,7 @@ TEST_CASE(
   CHECK(d.bottleneck == "cache_bound");
   // The traffic is measured; that the cache path limits the kernel is not, without a cache unit
   // seen near its peak or the warps' stalls: a hypothesis that names what would confirm it.
-  CHECK(gemm.classification.evidence == "inferred");
+  CHECK(gemm.classification.evidence == gpuperf::report::EvidenceTier::kInferred);
   CHECK(Contains(gemm.classification.reason, "whether the cache path is at its limit"));
   CHECK(d.status == report::DiagnosisStatus::kHypothesis);
   CHECK(Contains(d.missing_evidence, "l1tex__throughput"));
@@ -144,7 +144,7 @@ TEST_CASE(
   metrics["l1tex__throughput.avg.pct_of_peak_sustained_active"] = 72;
   report::AnalysisReport b = Analyze(busy.trace);
   CHECK(Gemm(b).classification.bound == "cache");
-  CHECK(Gemm(b).classification.evidence == "measured");
+  CHECK(Gemm(b).classification.evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(Contains(Gemm(b).classification.reason, "the busiest cache unit runs at 72% of its peak"));
   CHECK(b.diagnosis.status == report::DiagnosisStatus::kFinding);
 

@@ -92,7 +92,7 @@ AnalysisReport CarriedOnly() {
   share.fraction = 0.3;
   share.limit_speedup = 1.428571;
   share.floor_ns = 100;
-  share.floor_evidence = "measured";
+  share.floor_evidence = EvidenceTier::kMeasured;
   share.max_local_speedup = 4;
   share.bound_speedup_at_roof = 1.290323;
   share.recoverable_ns = 225;
@@ -122,8 +122,8 @@ TEST_CASE("report.json round trip: written then read back then written is the sa
   CHECK(back.devices[0].timeline.busy_ns == 600);
   CHECK(back.kernels.at(0).duration_ns.stddev == 12.125);
   CHECK(back.framework.operators.at(0).top_module == "Linear");
-  CHECK(back.predictions.kernels.at(0).floor_evidence == "measured");
-  CHECK(back.predictions.phases.at(0).floor_evidence.empty());
+  CHECK(back.predictions.kernels.at(0).floor_evidence == EvidenceTier::kMeasured);
+  CHECK(back.predictions.phases.at(0).floor_evidence == EvidenceTier::kNone);
 }
 
 TEST_CASE("report.json round trip: absent values read back as absent") {
@@ -131,7 +131,7 @@ TEST_CASE("report.json round trip: absent values read back as absent") {
   original.source.rank.reset();
   original.audit.peak_allocated_bytes = -1;
   original.predictions.kernels.at(0).floor_ns.reset();
-  original.predictions.kernels.at(0).floor_evidence.clear();
+  original.predictions.kernels.at(0).floor_evidence = EvidenceTier::kNone;
   original.predictions.kernels.at(0).limit_speedup.reset();
   const AnalysisReport back = ReadBack(original);
   CHECK_FALSE(back.source.rank.has_value());

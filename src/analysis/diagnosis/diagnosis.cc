@@ -77,7 +77,7 @@ void SetExposedClass(report::Diagnosis& d,
   d.dominant_kind = kind;
   d.dominant_fraction = Fraction(exposed_ns, window_ns);
   d.status = report::DiagnosisStatus::kFinding;
-  d.evidence = "measured";
+  d.evidence = report::EvidenceTier::kMeasured;
   d.support.push_back(
       fmt::format("Exposed {}: {} of the {} window, not overlapped by computation "
                   "(trace).",

@@ -72,7 +72,7 @@ std::vector<std::string> MissingForClass(const report::KernelRow& row) {
 }  // namespace
 
 void AdviseFromCounters(report::Diagnosis& d, const report::KernelRow& row) {
-  if (!row.roofline || row.roofline->evidence != "measured")
+  if (!row.roofline || row.roofline->evidence != report::EvidenceTier::kMeasured)
     return;  // no counters on the dominant kernel: the general advice stands
   AddTopRule(d, row);
   if (d.bottleneck != "unknown")
@@ -98,7 +98,7 @@ void DiagnoseWithoutDurations(report::Diagnosis& d, const report::AnalysisReport
   d.dominant_kind = "unknown";  // GPU work exists, its time is not recorded
   d.bottleneck = "unknown";
   d.status = report::DiagnosisStatus::kHypothesis;
-  d.evidence = "";
+  d.evidence = report::EvidenceTier::kNone;
   d.support.push_back(fmt::format(
       "The input records no duration for any of its {} kernel launches (no "
       "gpu__time_duration.sum, no elapsed cycles): there is no time to split between idle, "

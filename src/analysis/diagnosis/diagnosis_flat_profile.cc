@@ -210,8 +210,9 @@ void WidenToClassPeers(report::Diagnosis& d,
                                   kPeerShare * static_cast<double>(shares.front()->critical_ns))
       break;
     const report::KernelRow* row = FindKernel(r, s->name);
-    if (!row || row->classification.bound != bound || row->classification.evidence != "measured" ||
-        !s->max_local_speedup || !row->roofline || !row->roofline->roof_fraction)
+    if (!row || row->classification.bound != bound ||
+        row->classification.evidence != report::EvidenceTier::kMeasured || !s->max_local_speedup ||
+        !row->roofline || !row->roofline->roof_fraction)
       break;
     group += s->critical_ns;
     saved += static_cast<double>(s->critical_ns) * (1.0 - 1.0 / *s->max_local_speedup);

@@ -81,7 +81,7 @@ void SetCollectiveClass(report::Diagnosis& d,
   d.dominant_name = subject = share.name;
   d.dominant_fraction = share.fraction;
   d.status = report::DiagnosisStatus::kFinding;
-  d.evidence = "measured";
+  d.evidence = report::EvidenceTier::kMeasured;
   d.bound_speedup = share.limit_speedup;
   d.support.push_back(fmt::format(
       "The kernel with the most critical time is a collective ({} of the wall time, {} "
@@ -189,7 +189,8 @@ bool ApplyLever(report::Diagnosis& d,
   } else {
     d.bottleneck = lever.bottleneck;
     d.status = report::DiagnosisStatus::kHypothesis;
-    d.evidence = lever.kind == "tf32_or_amp" ? "modeled" : "inferred";
+    d.evidence = lever.kind == "tf32_or_amp" ? report::EvidenceTier::kModeled
+                                             : report::EvidenceTier::kInferred;
     d.missing_evidence = lever.missing_evidence;
   }
   d.dominant_kind = "operators";
@@ -278,9 +279,9 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
     s.bottleneck = row && row->classification.bound != "unknown"
                        ? row->classification.bound + "_bound"
                        : "unknown";
-    s.evidence = row ? row->classification.evidence : "inferred";
-    s.status = s.evidence == "measured" ? report::DiagnosisStatus::kFinding
-                                        : report::DiagnosisStatus::kHypothesis;
+    s.evidence = row ? row->classification.evidence : report::EvidenceTier::kInferred;
+    s.status = s.evidence == report::EvidenceTier::kMeasured ? report::DiagnosisStatus::kFinding
+                                                             : report::DiagnosisStatus::kHypothesis;
     s.support.push_back(fmt::format(
         "While the GPU runs, the kernel with the most critical time holds {} of the wall time "
         "(trace).",

@@ -44,7 +44,7 @@ void SetIdleClass(const model::Trace& trace,
   if (!idle.has_api_calls) {
     d.bottleneck = "host_bound";
     d.status = report::DiagnosisStatus::kHypothesis;
-    d.evidence = "inferred";
+    d.evidence = report::EvidenceTier::kInferred;
     d.support.push_back(
         "The trace records no host API calls, so what the host did in the gaps "
         "is unknown.");
@@ -91,7 +91,7 @@ void SetIdleClass(const model::Trace& trace,
   if (const report::Finding* f = FindFinding(r, report::finding_id::kSyncApi))
     sync_cost = std::max(sync_cost, f->gpu_idle_caused_ns.value_or(0));
   std::int64_t attributed = std::max({sync_cost, idle.launch_ns, host, idle.queued_ns});
-  d.evidence = "measured";
+  d.evidence = report::EvidenceTier::kMeasured;
   d.status = report::DiagnosisStatus::kFinding;
   if (attributed == idle.queued_ns) {
     // Work was queued and the whole GPU still idled, so the work waited on nothing running on
@@ -252,7 +252,7 @@ void SetIdleClass(const model::Trace& trace,
           Ms(idle.idle_ns)));
     if (!shown) {
       d.status = report::DiagnosisStatus::kHypothesis;
-      d.evidence = "inferred";
+      d.evidence = report::EvidenceTier::kInferred;
     }
     if (std::string overhead = ProfilerOverheadText(
             trace, context.shapes_recorded, "the host time this bound rests on");

@@ -333,7 +333,7 @@ bool InitializationStep(report::Diagnosis& d,
   d.dominant_name = init.items.empty() ? "" : init.items.front().name;
   d.dominant_fraction = critical;
   d.status = report::DiagnosisStatus::kFinding;
-  d.evidence = "measured";
+  d.evidence = report::EvidenceTier::kMeasured;
   return true;
 }
 

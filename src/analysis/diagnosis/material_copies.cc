@@ -348,7 +348,7 @@ std::vector<report::Diagnosis> SecondaryTransferStatement(const model::Trace& tr
   s.dominant_kind = "copy";
   s.dominant_fraction = transfer;
   s.status = report::DiagnosisStatus::kFinding;
-  s.evidence = "measured";
+  s.evidence = report::EvidenceTier::kMeasured;
   s.bound_speedup = AmdahlLimit(std::min(1.0, transfer));
   std::string subject = r.memory_ops.front().operation;
   s.dominant_name = subject;

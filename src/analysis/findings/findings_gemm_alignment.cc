@@ -133,8 +133,8 @@ std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
         if (std::int64_t above = std::max<std::int64_t>(0, m.total_ns - floor); above < back) {
           back = above;
           ++capped;
-          if (floor_evidence.empty() || floor_evidence == it->second.evidence)
-            floor_evidence = it->second.evidence;
+          if (floor_evidence.empty() || floor_evidence == ToString(it->second.evidence))
+            floor_evidence = ToString(it->second.evidence);
           else
             floor_evidence = "mixed";
         }

@@ -78,6 +78,11 @@ class FieldReader {
   void operator()(std::string_view key, std::string& out, fields::NullUnless) {
     out = Text(object_, std::string(key));
   }
+  // A tier this version does not know reads as none.
+  void operator()(std::string_view key, report::EvidenceTier& out, fields::NullUnless) {
+    out = report::ParseEvidenceTier(Text(object_, std::string(key)))
+              .value_or(report::EvidenceTier::kNone);
+  }
 
  private:
   const Json& object_;
