@@ -1,6 +1,11 @@
 // The analysis result model: what `gpuperf analyze` computes from a Trace. The analysis also
 // writes the report's sentences here (headline, diagnosis support and experiment, finding
-// summaries); writers (JSON, Markdown, terminal) only lay these values out and format numbers.
+// summaries, report.md's labels such as PhaseVerdict::idle_largest_in); writers (JSON, Markdown,
+// terminal, CSV, SVG) only lay these values out, format numbers and spell the enum vocabularies
+// through their one ToString: every figure a writer shows is a field here, none is computed in a
+// writer. The vocabularies that are enum classes: Severity, DiagnosisStatus, EvidenceTier
+// (gpuperf/evidence.h); the others (dominant_kind, bottleneck, roofline bound, category, compare
+// verdict) are still strings with their values listed beside them.
 //
 // Units are in the names (_ns, _bytes, _percent). Every figure here comes from the trace
 // ("source: trace"); later stages (roofline, models) add their own evidence tiers.
