@@ -3,9 +3,10 @@
 // summaries, report.md's labels such as PhaseVerdict::idle_largest_in); writers (JSON, Markdown,
 // terminal, CSV, SVG) only lay these values out, format numbers and spell the enum vocabularies
 // through their one ToString: every figure a writer shows is a field here, none is computed in a
-// writer. The vocabularies that are enum classes: Severity, DiagnosisStatus, EvidenceTier
-// (gpuperf/evidence.h); the others (dominant_kind, bottleneck, roofline bound, category, compare
-// verdict) are still strings with their values listed beside them.
+// writer. The vocabularies that are enum classes: Severity, DiagnosisStatus, DominantKind
+// (gpuperf/report_vocabulary.h), EvidenceTier (gpuperf/evidence.h); the others (bottleneck,
+// roofline bound, category, compare verdict) are still strings with their values listed beside
+// them.
 //
 // Units are in the names (_ns, _bytes, _percent). Every figure here comes from the trace
 // ("source: trace"); later stages (roofline, models) add their own evidence tiers.
@@ -13,6 +14,7 @@
 
 #include "gpuperf/framework.h"
 #include "gpuperf/occupancy.h"
+#include "gpuperf/report_vocabulary.h"
 #include "gpuperf/roofline.h"
 #include "gpuperf/schema_versions.h"
 
@@ -120,29 +122,11 @@ struct LaunchQueue {
 };
 
 // The bottleneck statement (docs/method.md, "The bottleneck statement"): report.json `diagnosis`.
-// Whether a bottleneck statement is a finding (the evidence confirms it) or a hypothesis (it
-// names the measurement that would test it); kNone before a statement is made. report.json spells
-// them "finding", "hypothesis" and "" (ToString).
-enum class DiagnosisStatus { kNone, kFinding, kHypothesis };
-inline std::string_view ToString(DiagnosisStatus status) {
-  switch (status) {
-    case DiagnosisStatus::kNone:
-      return "";
-    case DiagnosisStatus::kFinding:
-      return "finding";
-    case DiagnosisStatus::kHypothesis:
-      return "hypothesis";
-  }
-  return "";
-}
-
 struct Diagnosis {
   std::string target_metric;  // what is being minimised, and over which window
   std::string scope;          // workload scope: input, devices, ranks, what the window holds
   std::string baseline;       // the baseline numbers and how they were measured
-  // "idle", "kernel", "operators" (a framework lever), "phase", "copy", "communication",
-  // "initialization", "none"
-  std::string dominant_kind;
+  DominantKind dominant_kind = DominantKind::kUnset;
   std::string dominant_name;
   double dominant_fraction = 0;  // of the target metric's window
   // The framework lever of an "operators" statement: "fuse_elementwise", "use_sdpa",
@@ -305,18 +289,6 @@ struct DeviceTimeline {
 struct FindingRow {
   std::vector<std::string> cells;
 };
-
-// How much a finding matters: report.json spells it "info" or "warning" (ToString).
-enum class Severity { kInfo, kWarning };
-inline std::string_view ToString(Severity severity) {
-  switch (severity) {
-    case Severity::kInfo:
-      return "info";
-    case Severity::kWarning:
-      return "warning";
-  }
-  return "info";
-}
 
 // A rule's result. `rows` carry the evidence with `columns` as header.
 struct Finding {

@@ -27,7 +27,7 @@ Json DiagnosisJson(const Diagnosis& d) {
       {"scope", d.scope},
       {"baseline", d.baseline},
       {"dominant",
-       Json{{"kind", d.dominant_kind},
+       Json{{"kind", std::string(ToString(d.dominant_kind))},
             {"name", d.dominant_name},
             {"fraction", RoundedNumber(d.dominant_fraction, 6)}}},
       {"lever", d.lever},

@@ -26,32 +26,33 @@ std::string ClassLabel(const Diagnosis& d) {
 
 std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
   std::string share = util::FormatPercent(100.0 * d.dominant_fraction);
-  if (d.dominant_kind == "idle")
+  if (d.dominant_kind == DominantKind::kIdle)
     return fmt::format("GPU idle time, {} of the window", share);
-  if (d.dominant_kind == "kernel")
+  if (d.dominant_kind == DominantKind::kKernel)
     return fmt::format("kernel {}, {} of the wall time (critical time)",
                        Shorten(d.dominant_name, options.name_chars),
                        share);
-  if (d.dominant_kind == "copy")
+  if (d.dominant_kind == DominantKind::kCopy)
     return fmt::format("exposed copies ({}), {} of the window", d.dominant_name, share);
-  if (d.dominant_kind == "operators" && d.bound_speedup_at_2x)  // a lever at an assumed 2x
+  if (d.dominant_kind == DominantKind::kOperators &&
+      d.bound_speedup_at_2x)  // a lever at an assumed 2x
     return fmt::format(
         "operators {}, {} of the wall time; {} of the wall comes back at an "
         "assumed 2x",
         Shorten(d.dominant_name, options.name_chars),
         share,
         util::FormatPercent(100.0 * (1.0 - 1.0 / *d.bound_speedup_at_2x)));
-  if (d.dominant_kind == "operators")
+  if (d.dominant_kind == DominantKind::kOperators)
     return fmt::format("operators {}, at most {} of the wall time would come back",
                        Shorten(d.dominant_name, options.name_chars),
                        share);
-  if (d.dominant_kind == "initialization")
+  if (d.dominant_kind == DominantKind::kInitialization)
     return fmt::format("one-time work (initialization), {} of the window", share);
-  if (d.dominant_kind == "communication")
+  if (d.dominant_kind == DominantKind::kCommunication)
     return fmt::format("communication ({}), {} of the window",
                        Shorten(d.dominant_name, options.name_chars),
                        share);
-  if (d.dominant_kind == "unknown")
+  if (d.dominant_kind == DominantKind::kUnknown)
     return "unknown: the input records no durations";
   return "none: the trace holds no GPU work";
 }
@@ -210,9 +211,9 @@ void AppendDiagnosis(std::string& out,
     out += fmt::format("**Secondary: {}** ({}; the {} phase of this window).\n\n",
                        ClassLabel(s),
                        StatusText(s),
-                       s.dominant_kind == "idle"   ? "idle"
-                       : s.dominant_kind == "copy" ? "copy"
-                                                   : "GPU");
+                       s.dominant_kind == DominantKind::kIdle   ? "idle"
+                       : s.dominant_kind == DominantKind::kCopy ? "copy"
+                                                                : "GPU");
     item("Dominant", DominantText(s, options));
     item("Next experiment", s.next_experiment);
     item("Falsified by", s.falsified_by);

@@ -412,7 +412,7 @@ TEST_CASE("initialization: the steady-state diagnosis and bounds leave one-time 
   CHECK(r.initialization.time_ns == 40 * kMs);
   CHECK(r.initialization.fraction == Approx(0.4));
   CHECK(r.diagnosis.bottleneck != "initialization");
-  CHECK(r.diagnosis.dominant_kind == "kernel");
+  CHECK(r.diagnosis.dominant_kind == gpuperf::report::DominantKind::kKernel);
   // f over the 60 ms steady window: 59 / 60, not 59 / 100.
   CHECK(r.diagnosis.dominant_fraction == Approx(59.0 / 60.0));
   REQUIRE(r.diagnosis.triage.size() >= 2);
@@ -597,7 +597,7 @@ TEST_CASE("unsupported devices: an MTIA trace is named, not called empty", "[dia
   TraceBuilder b;
   b.Api("mtiaLaunchKernel", 0, 100);
   report::AnalysisReport r = Analyze(b.trace);
-  CHECK(r.diagnosis.dominant_kind == "none");
+  CHECK(r.diagnosis.dominant_kind == gpuperf::report::DominantKind::kNone);
   CHECK(Contains(r.diagnosis.missing_evidence, "MTIA"));
 }
 
@@ -1016,7 +1016,7 @@ TEST_CASE("GPU-bound: a host close behind the GPU bounds what faster kernels giv
   }
   gpuperf::report::AnalysisReport r = Analyze(b.trace);
   const gpuperf::report::Diagnosis& d = r.diagnosis;
-  REQUIRE(d.dominant_kind == "kernel");
+  REQUIRE(d.dominant_kind == gpuperf::report::DominantKind::kKernel);
   INFO(d.next_experiment);
   const double limit = 1.0 / (1.0 - 1.005 / 10.01);
   REQUIRE(d.bound_speedup);
@@ -1048,9 +1048,9 @@ TEST_CASE("GPU-bound: a host close behind the GPU bounds what faster kernels giv
 TEST_CASE("GPU-bound: which changes keep the launch count", "[diagnosis]") {
   // Only those are held to the host's waits; a change that cuts launches cuts host time too.
   gpuperf::report::Diagnosis d;
-  d.dominant_kind = "kernel";
+  d.dominant_kind = gpuperf::report::DominantKind::kKernel;
   CHECK(gpuperf::analysis::KeepsLaunchCount(d));
-  d.dominant_kind = "operators";
+  d.dominant_kind = gpuperf::report::DominantKind::kOperators;
   for (const char* kind : {"amp", "tf32_or_amp"}) {
     d.lever = kind;
     CHECK(gpuperf::analysis::KeepsLaunchCount(d));
@@ -1059,7 +1059,7 @@ TEST_CASE("GPU-bound: which changes keep the launch count", "[diagnosis]") {
     d.lever = kind;
     CHECK_FALSE(gpuperf::analysis::KeepsLaunchCount(d));
   }
-  d.dominant_kind = "idle";
+  d.dominant_kind = gpuperf::report::DominantKind::kIdle;
   d.lever.clear();
   CHECK_FALSE(gpuperf::analysis::KeepsLaunchCount(d));
 }

@@ -68,13 +68,13 @@ TEST_CASE("ranking: the idle phase of a GPU-bound window is diagnosed and ranked
   // idle phase bounds more, so it is ranked first and the kernel statement follows.
   CHECK(d.bottleneck == "sync_bound");
   CHECK(d.label == "sync-bound");
-  CHECK(d.dominant_kind == "idle");
+  CHECK(d.dominant_kind == gpuperf::report::DominantKind::kIdle);
   CHECK(d.status == report::DiagnosisStatus::kFinding);
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup > 1.5);
   REQUIRE(d.secondary.size() == 1);
   const report::Diagnosis& s = d.secondary.front();
-  CHECK(s.dominant_kind == "kernel");
+  CHECK(s.dominant_kind == gpuperf::report::DominantKind::kKernel);
   CHECK(s.label == "GPU-bound, kernel class unknown");
   REQUIRE(s.bound_speedup);
   CHECK(*s.bound_speedup == Approx(1.0 / (1.0 - 5.0 / 17.1)).epsilon(1e-3));
@@ -96,7 +96,7 @@ TEST_CASE("ranking: the idle phase of a GPU-bound window is diagnosed and ranked
   }
   report::AnalysisReport t = Analyze(tight.trace);
   CHECK(t.diagnosis.triage[0].answer == "no");
-  CHECK(t.diagnosis.dominant_kind == "kernel");
+  CHECK(t.diagnosis.dominant_kind == gpuperf::report::DominantKind::kKernel);
   CHECK(t.diagnosis.secondary.empty());
 }
 
@@ -109,7 +109,7 @@ TEST_CASE("flat profile: the GPU statement is over the top kernels, a small wait
   report::AnalysisReport r = Analyze(FlatKernelsWithSyncs(50 * kUs).trace);
   const report::Diagnosis& d = r.diagnosis;
   CHECK(d.bottleneck == "unknown");
-  CHECK(d.dominant_kind == "kernel");
+  CHECK(d.dominant_kind == gpuperf::report::DominantKind::kKernel);
   CHECK(d.label == "GPU-bound, kernel class unknown");
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup == Approx(1.0 / (1.0 - 5.0 / 10.6)).epsilon(1e-3));
@@ -475,7 +475,7 @@ TEST_CASE("ranking: a material wait gets the idle statement under 15% idle",
   REQUIRE(sync->bound_speedup_if_removed);
   REQUIRE(r.diagnosis.secondary.size() == 1);
   CHECK(r.diagnosis.triage[0].answer == "no");
-  CHECK(r.diagnosis.dominant_kind == "kernel");
+  CHECK(r.diagnosis.dominant_kind == gpuperf::report::DominantKind::kKernel);
   const report::Diagnosis& s = r.diagnosis.secondary.front();
   CHECK(s.bottleneck == "sync_bound");
   REQUIRE(s.bound_speedup);
@@ -715,7 +715,7 @@ TEST_CASE("levers: an assumed-speedup lever on most of a flat profile is its con
     lines += line + "\n";
   INFO(lines);
   CHECK(few.diagnosis.lever.empty());
-  CHECK(few.diagnosis.dominant_kind == "kernel");
+  CHECK(few.diagnosis.dominant_kind == gpuperf::report::DominantKind::kKernel);
   REQUIRE(few.diagnosis.bound_speedup_at_2x);
 }
 

@@ -99,7 +99,7 @@ TEST_CASE(
   CHECK(d.bottleneck == "host_bound");
   CHECK(d.status == report::DiagnosisStatus::kHypothesis);
   CHECK(d.evidence == gpuperf::report::EvidenceTier::kInferred);
-  CHECK(d.dominant_kind == "idle");
+  CHECK(d.dominant_kind == gpuperf::report::DominantKind::kIdle);
   CHECK(d.dominant_fraction == Approx(1'000'200.0 / 1'000'500.0));
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup == Approx(1.0 / (1.0 - 999'700.0 / 1'000'500.0)));
@@ -275,7 +275,7 @@ TEST_CASE("diagnosis: exposed copies are transfer-bound", "[diagnosis]") {
   report::Diagnosis d = Analyze(b.trace).diagnosis;
   CHECK(d.bottleneck == "transfer_bound");
   CHECK(d.status == report::DiagnosisStatus::kFinding);
-  CHECK(d.dominant_kind == "copy");
+  CHECK(d.dominant_kind == gpuperf::report::DominantKind::kCopy);
   CHECK(d.dominant_name == "[CUDA memcpy HtoD]");
   CHECK(d.dominant_fraction == Approx(0.8));
   REQUIRE(d.triage.size() == 2);
@@ -294,7 +294,7 @@ TEST_CASE(
   b.Kernel("small", 900'100, 1'000'100, 2);
   report::AnalysisReport r = Analyze(b.trace);
   const report::Diagnosis& d = r.diagnosis;
-  CHECK(d.dominant_kind == "kernel");
+  CHECK(d.dominant_kind == gpuperf::report::DominantKind::kKernel);
   CHECK(d.dominant_name == "big");
   CHECK(d.bottleneck == "unknown");
   CHECK(d.status == report::DiagnosisStatus::kHypothesis);
@@ -308,7 +308,7 @@ TEST_CASE("diagnosis: an empty trace says so", "[diagnosis]") {
   TraceBuilder b;
   b.Api("cudaGetDeviceCount", 0, 10);
   report::Diagnosis d = Analyze(b.trace).diagnosis;
-  CHECK(d.dominant_kind == "none");
+  CHECK(d.dominant_kind == gpuperf::report::DominantKind::kNone);
   CHECK(d.bottleneck == "unknown");
   CHECK(d.status == report::DiagnosisStatus::kHypothesis);
 }

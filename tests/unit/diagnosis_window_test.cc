@@ -49,7 +49,7 @@ TEST_CASE("window: time before the first GPU activity with its work queued is un
   CHECK(r.initialization.steady_window_ns == 18 * kMs - (8 * kMs - 5 * kUs));
   CHECK(r.predictions.wall_ns == r.initialization.steady_window_ns);
   CHECK(r.diagnosis.bottleneck != "dependency_bound");
-  CHECK(r.diagnosis.dominant_kind == "kernel");
+  CHECK(r.diagnosis.dominant_kind == gpuperf::report::DominantKind::kKernel);
   CHECK(AnySupport(r.diagnosis, "Unobserved, not idle"));
   CHECK(Contains(r.predictions.wall_source, "(unobserved)"));
 

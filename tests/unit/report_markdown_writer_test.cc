@@ -153,7 +153,7 @@ TEST_CASE("report.md: a secondary statement never prints an empty evidence field
   Diagnosis secondary;
   secondary.bottleneck = "unknown";
   secondary.status = DiagnosisStatus::kHypothesis;
-  secondary.dominant_kind = "kernel";
+  secondary.dominant_kind = DominantKind::kKernel;
   secondary.dominant_name = "k";
   report.diagnosis.secondary.push_back(secondary);
   std::string md = ToMarkdown(report);

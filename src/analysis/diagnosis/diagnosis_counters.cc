@@ -95,7 +95,7 @@ void DiagnoseWithoutDurations(report::Diagnosis& d, const report::AnalysisReport
   std::string counts;
   for (const auto& [bound, n] : classes)
     counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, bound);
-  d.dominant_kind = "unknown";  // GPU work exists, its time is not recorded
+  d.dominant_kind = report::DominantKind::kUnknown;  // GPU work exists, its time is not recorded
   d.bottleneck = "unknown";
   d.status = report::DiagnosisStatus::kHypothesis;
   d.evidence = report::EvidenceTier::kNone;

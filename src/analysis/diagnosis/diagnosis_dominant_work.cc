@@ -35,7 +35,7 @@ void SetKernelClass(report::Diagnosis& d,
                     std::string& subject) {
   const report::KernelRow* row = FindKernel(r, share.name);
   subject.clear();  // kernel names are long: texts say "the dominant kernel" (dominant.name)
-  d.dominant_kind = "kernel";
+  d.dominant_kind = report::DominantKind::kKernel;
   d.dominant_name = share.name;
   // f over the steady-state window (one-time work left out).
   double f = std::min(
@@ -258,7 +258,7 @@ void ClassifyDominantWork(const model::Trace& trace,
     d.bottleneck = "unknown";
     d.status = report::DiagnosisStatus::kHypothesis;
   }
-  if (top && d.dominant_kind == "kernel" && d.dominant_name == top->name &&
+  if (top && d.dominant_kind == report::DominantKind::kKernel && d.dominant_name == top->name &&
       d.bottleneck != "launch_bound")
     DescribeDominantKernel(trace, roofs, r, *top, context);
   WidenToFlatProfile(d, r, SteadyWall(r, idle), context);

@@ -20,7 +20,8 @@ namespace {
 // The advice sends a GEMM-shaped FP32 kernel to a library GEMM on tensor cores: its bound is at
 // the TF32 tensor roof, not at the FP32 floor it was classified against.
 bool AdvisesTensorCores(const report::Diagnosis& d, const ExperimentContext& context) {
-  if (!context.tensor_local_speedup || !context.matrix_shaped || d.dominant_kind != "kernel")
+  if (!context.tensor_local_speedup || !context.matrix_shaped ||
+      d.dominant_kind != report::DominantKind::kKernel)
     return false;
   const std::string& c = d.bottleneck;
   return c == "compute_bound" ||
@@ -66,7 +67,9 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
   if (!d.bound_speedup || !std::isfinite(*d.bound_speedup))
     return "";
   if (const auto& cap = context.host_wait_cap;
-      cap && (d.dominant_kind == "kernel" || d.dominant_kind == "operators") &&
+      cap &&
+      (d.dominant_kind == report::DominantKind::kKernel ||
+       d.dominant_kind == report::DominantKind::kOperators) &&
       (cap->beside_idle_phase || KeepsLaunchCount(d))) {
     std::int64_t saved = SavedByBound(d, cap->wall_ns);
     if (cap->Binds(saved))
@@ -150,7 +153,7 @@ bool InputPipelineLever(const report::Diagnosis& d, const ExperimentContext& con
 void SetExperiment(report::Diagnosis& d,
                    const std::string& subject,
                    const ExperimentContext& context) {
-  if (d.dominant_kind == "none") {
+  if (d.dominant_kind == report::DominantKind::kNone) {
     d.next_experiment =
         "Record GPU activity: trace the program with gpuperf baseline (or nsys -t cuda, "
         "torch.profiler with CUDA activities).";

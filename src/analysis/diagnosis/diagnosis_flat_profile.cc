@@ -109,7 +109,7 @@ void WidenToFlatProfile(report::Diagnosis& d,
                         const report::AnalysisReport& r,
                         std::int64_t wall_ns,
                         ExperimentContext& context) {
-  if (d.bottleneck != "unknown" || d.dominant_kind != "kernel")
+  if (d.bottleneck != "unknown" || d.dominant_kind != report::DominantKind::kKernel)
     return;
   std::vector<const report::CriticalShare*> shares;
   std::int64_t total = 0;
@@ -186,7 +186,7 @@ void WidenToClassPeers(report::Diagnosis& d,
                        const report::AnalysisReport& r,
                        std::int64_t wall_ns,
                        ExperimentContext& context) {
-  if (d.dominant_kind != "kernel" ||
+  if (d.dominant_kind != report::DominantKind::kKernel ||
       (d.bottleneck != "compute_bound" && d.bottleneck != "memory_bound"))
     return;
   std::vector<const report::CriticalShare*> shares;

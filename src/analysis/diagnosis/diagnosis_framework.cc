@@ -77,7 +77,7 @@ void SetCollectiveClass(report::Diagnosis& d,
                         const report::CriticalShare& share,
                         std::string& subject) {
   d.bottleneck = "communication_bound";
-  d.dominant_kind = "communication";
+  d.dominant_kind = report::DominantKind::kCommunication;
   d.dominant_name = subject = share.name;
   d.dominant_fraction = share.fraction;
   d.status = report::DiagnosisStatus::kFinding;
@@ -140,8 +140,8 @@ bool ApplyLever(report::Diagnosis& d,
   bool concrete_form = d.bound_speedup_at_2x && lever.assumed_local_speedup && wall_ns > 0 &&
                        static_cast<double>(lever.saved_ns) >=
                            kConcreteLeverShare * static_cast<double>(SavedByBound(d, wall_ns));
-  if (kernel_bound && *kernel_bound > lever.bound_speedup && d.dominant_kind == "kernel" &&
-      !concrete_form)
+  if (kernel_bound && *kernel_bound > lever.bound_speedup &&
+      d.dominant_kind == report::DominantKind::kKernel && !concrete_form)
     return false;
   std::vector<std::string> lever_support;
   lever_support.push_back(
@@ -193,7 +193,7 @@ bool ApplyLever(report::Diagnosis& d,
                                              : report::EvidenceTier::kInferred;
     d.missing_evidence = lever.missing_evidence;
   }
-  d.dominant_kind = "operators";
+  d.dominant_kind = report::DominantKind::kOperators;
   d.lever = lever.kind;
   d.dominant_name = lever.subject;
   d.dominant_fraction = lever.fraction;
@@ -256,7 +256,7 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
                                                      double compute_share,
                                                      std::int64_t wall_ns,
                                                      const ExperimentContext& base) {
-  if (compute_share < kSecondaryComputeShare || main.dominant_kind != "idle")
+  if (compute_share < kSecondaryComputeShare || main.dominant_kind != report::DominantKind::kIdle)
     return {};
   report::Diagnosis s;
   s.target_metric = main.target_metric;
@@ -271,7 +271,7 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
   HostWaitCap cap = HostWaitsOnGpu(trace, index, r, wall_ns);
   cap.host_work_ns = base.host_work_ns;
   if (const report::CriticalShare* top = DominantComputeShare(r, false)) {
-    s.dominant_kind = "kernel";
+    s.dominant_kind = report::DominantKind::kKernel;
     s.dominant_name = top->name;
     s.dominant_fraction = top->fraction;
     s.bound_speedup = top->bound_speedup_at_roof ? top->bound_speedup_at_roof : top->limit_speedup;
@@ -291,7 +291,8 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
     WidenToFlatProfile(s, r, wall_ns, context);
     SetExperiment(s, subject, context);
   }
-  if (!ApplyLever(s, trace, roofs, r, wall_ns, SIZE_MAX, &cap) && s.dominant_kind.empty())
+  if (!ApplyLever(s, trace, roofs, r, wall_ns, SIZE_MAX, &cap) &&
+      s.dominant_kind == report::DominantKind::kUnset)
     return {};
   ApplyHostWaitCap(s, cap);
   if (s.bottleneck.empty())

@@ -31,7 +31,7 @@ void SetIdleClass(const model::Trace& trace,
                   const IdleAttribution& idle,
                   std::string& subject,
                   ExperimentContext& context) {
-  d.dominant_kind = "idle";
+  d.dominant_kind = report::DominantKind::kIdle;
   d.dominant_fraction = Fraction(idle.idle_ns, SteadyWall(r, idle));
   d.support.push_back(fmt::format(
       "No GPU work ran during {} of the {} steady-state window ({}) in {} stretches; {} of it "

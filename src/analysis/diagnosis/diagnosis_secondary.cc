@@ -102,9 +102,9 @@ void RankStatements(report::Diagnosis& d) {
       "Ranked first: its bound ({:.2f}x) is larger than that of the {} phase's statement "
       "({:.2f}x, {}), which follows as the secondary.",
       *secondary_bound,
-      s.dominant_kind == "idle"   ? "idle"
-      : s.dominant_kind == "copy" ? "copy"
-                                  : "GPU",
+      s.dominant_kind == report::DominantKind::kIdle   ? "idle"
+      : s.dominant_kind == report::DominantKind::kCopy ? "copy"
+                                                       : "GPU",
       main_bound,
       s.bottleneck));
 }
