@@ -233,6 +233,11 @@ struct FrameworkView {
   std::vector<ResizedEmbedding> resized_embeddings;  // by growth, descending
   std::optional<RepeatedForward> repeated_forward;
   std::vector<UnmarkedThread> unmarked_threads;  // by gpu_ns, descending
+  // Summed over unmarked_threads, and that GPU time's share of total_gpu_ns (0 when it is 0)
+  // (since 1.20.0).
+  std::int64_t unmarked_launches = 0;
+  std::int64_t unmarked_gpu_ns = 0;
+  double unmarked_fraction = 0;
 };
 
 }  // namespace gpuperf::report

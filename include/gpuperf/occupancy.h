@@ -4,6 +4,8 @@
 // capability. A model (evidence "modeled"), not a measured achieved occupancy.
 #pragma once
 
+#include "gpuperf/evidence.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,7 +28,7 @@ struct KernelOccupancy {
   // What bounds active_blocks_per_sm: "warps", "max_blocks", "registers", "shared_memory", or
   // "block_size" (more threads per block than the device allows).
   std::string limiter;
-  std::string evidence = "modeled";
+  EvidenceTier evidence = EvidenceTier::kModeled;
   // Achieved occupancy from hardware counters (sm__warps_active.avg.pct_of_peak_sustained_active,
   // as Nsight Compute's "Achieved Occupancy"), 0-1, averaged over the kernel's instances that
   // have it weighted by duration; evidence "measured". Absent without such counters.

@@ -1,6 +1,12 @@
 // The analysis result model: what `gpuperf analyze` computes from a Trace. The analysis also
 // writes the report's sentences here (headline, diagnosis support and experiment, finding
-// summaries); writers (JSON, Markdown, terminal) only lay these values out and format numbers.
+// summaries, report.md's labels such as PhaseVerdict::idle_largest_in); writers (JSON, Markdown,
+// terminal, CSV, SVG) only lay these values out, format numbers and spell the enum vocabularies
+// through their one ToString: every figure a writer shows is a field here, none is computed in a
+// writer. The vocabularies that are enum classes: Severity, DiagnosisStatus, DominantKind
+// (gpuperf/report_vocabulary.h), EvidenceTier (gpuperf/evidence.h); the others (bottleneck,
+// roofline bound, category, compare verdict) are still strings with their values listed beside
+// them.
 //
 // Units are in the names (_ns, _bytes, _percent). Every figure here comes from the trace
 // ("source: trace"); later stages (roofline, models) add their own evidence tiers.
@@ -8,6 +14,7 @@
 
 #include "gpuperf/framework.h"
 #include "gpuperf/occupancy.h"
+#include "gpuperf/report_vocabulary.h"
 #include "gpuperf/roofline.h"
 #include "gpuperf/schema_versions.h"
 
@@ -15,6 +22,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuperf::report {
@@ -65,6 +73,14 @@ struct KernelRow {
   std::string readable_name{};
 };
 
+// Whether the kernel has a class (a bound other than "unknown") or tensor-core evidence (used, or
+// expected and unused): report.md's "Kernel classes" lists it, and UnclassifiedKernels counts the
+// others.
+inline bool HasClassOrTensorCoreEvidence(const KernelRow& k) {
+  return k.classification.bound != "unknown" || k.tensor_cores ||
+         k.classification.tensor_cores_expected_but_unused;
+}
+
 // One roof of a ceilings entry: the peak rate of one precision on one unit.
 struct CeilingPeak {
   std::string precision;  // "fp32", "bf16", ...
@@ -110,9 +126,7 @@ struct Diagnosis {
   std::string target_metric;  // what is being minimised, and over which window
   std::string scope;          // workload scope: input, devices, ranks, what the window holds
   std::string baseline;       // the baseline numbers and how they were measured
-  // "idle", "kernel", "operators" (a framework lever), "phase", "copy", "communication",
-  // "initialization", "none"
-  std::string dominant_kind;
+  DominantKind dominant_kind = DominantKind::kUnset;
   std::string dominant_name;
   double dominant_fraction = 0;  // of the target metric's window
   // The framework lever of an "operators" statement: "fuse_elementwise", "use_sdpa",
@@ -125,8 +139,8 @@ struct Diagnosis {
   // The class as the report's prose names it: "memory-bound"; "GPU-bound, kernel class unknown"
   // for an unknown class whose dominant work is kernels (since 1.11.0).
   std::string label;
-  std::string status;                   // "finding" (evidence confirms) or "hypothesis"
-  std::string evidence;                 // tier: "measured", "modeled", "inferred", "assumed"
+  DiagnosisStatus status = DiagnosisStatus::kNone;
+  EvidenceTier evidence = EvidenceTier::kNone;
   std::vector<std::string> support;     // the evidence, one sentence each, with its source
   std::vector<TriageStep> triage;       // how the class was reached
   std::string next_experiment;          // ONE ranked next step
@@ -211,6 +225,12 @@ struct PhaseVerdict {
   // counts it): what removing them gives back at most; the round trips' launch calls still take
   // their time without the waits (since 1.20.0).
   std::int64_t wait_removal_ns = 0;
+  // The largest of those seven (the first on a tie, in that order): what it is, for report.md's
+  // "idle mostly in" ("blocking waits and their round trips"), its time and its percent of
+  // idle_ns; "", 0 and 0 when idle_ns is 0 (since 1.20.0).
+  std::string idle_largest_in;
+  std::int64_t idle_largest_ns = 0;
+  double idle_largest_percent = 0;
   // GPU work launched by calls inside the phase, summed, and of it the part that runs inside the
   // phase: a host that runs far ahead leaves its phases' GPU work to run in later ones.
   std::int64_t launched_gpu_ns = 0;
@@ -285,8 +305,8 @@ struct FindingRow {
 struct Finding {
   std::string id;  // stable key: "sync_memcpy", "gpu_gaps", ...
   std::string title;
-  std::string severity;  // "info", "warning"
-  std::string summary;   // one sentence with numbers
+  Severity severity = Severity::kInfo;
+  std::string summary;  // one sentence with numbers
   std::string advice;
   std::string source;  // "trace"
   // What the finding is about, as a field and not a table cell: the API call of its longest wait
@@ -391,7 +411,7 @@ struct CriticalShare {
   std::optional<double> max_local_speedup;
   std::optional<double> bound_speedup_at_roof;
   std::optional<std::int64_t> recoverable_ns;
-  std::string floor_evidence;  // "measured", "modeled", ... ; empty without a floor
+  EvidenceTier floor_evidence = EvidenceTier::kNone;  // kNone without a floor
   // One entry per Predictions::illustrative_speedups, in that order.
   std::vector<IllustrativeGain> illustrative_gains;
 };
@@ -452,6 +472,13 @@ struct CounterJoin {
   std::vector<std::string> examples;  // up to three launches that did not join, with why
 };
 
+// The kernels without a class: no roofline bound ("unknown") and no tensor-core evidence (used,
+// or expected and unused); report.md's class table leaves them out and says so (since 1.20.0).
+struct UnclassifiedKernels {
+  std::int64_t kernels = 0;
+  double time_percent = 0;  // their summed KernelRow::time_percent
+};
+
 struct AnalysisReport {
   SourceInfo source;
   std::string headline;            // where the time goes, one paragraph with numbers
@@ -463,6 +490,7 @@ struct AnalysisReport {
   Timeline timeline_tracelens;
   std::int64_t orphan_activities = 0;
   std::vector<KernelRow> kernels;  // sorted by total time, descending
+  UnclassifiedKernels unclassified_kernels;
   std::vector<MemoryOpRow> memory_ops;
   std::vector<ApiRow> api;
   LaunchOverhead launch;

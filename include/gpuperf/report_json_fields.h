@@ -27,6 +27,7 @@ inline constexpr const char* kSource = "source";
 inline constexpr const char* kHeadline = "headline";
 inline constexpr const char* kTimeline = "timeline";
 inline constexpr const char* kKernels = "kernels";
+inline constexpr const char* kUnclassifiedKernels = "unclassified_kernels";
 inline constexpr const char* kAudit = "audit";
 inline constexpr const char* kRanges = "ranges";
 inline constexpr const char* kDevices = "devices";
@@ -141,6 +142,16 @@ template <FieldsOf<FrameworkView> F, class V>
 void FrameworkFields(F& f, V& v) {
   v("op_source", f.op_source);
   v("total_gpu_ns", f.total_gpu_ns);
+  v("unmarked_launches", f.unmarked_launches);  // since 1.20.0
+  v("unmarked_gpu_ns", f.unmarked_gpu_ns);
+  v("unmarked_fraction", f.unmarked_fraction, Decimals{6});
+}
+
+// Since 1.20.0.
+template <FieldsOf<UnclassifiedKernels> U, class V>
+void UnclassifiedKernelsFields(U& u, V& v) {
+  v("kernels", u.kernels);
+  v("time_percent", u.time_percent, Decimals{4});
 }
 
 // The writer adds shapes and shapes_omitted.

@@ -3,6 +3,8 @@
 // gives every formula and docs/report-schema.md the JSON keys.
 #pragma once
 
+#include "gpuperf/evidence.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,9 +34,9 @@ struct KernelRoofline {
   // Roofline lower bound of the summed duration: sum over instances of
   // max(flops / peak_flops, dram_bytes / bandwidth).
   std::optional<std::int64_t> floor_ns;
-  std::string bound = "unknown";      // "memory", "compute", "latency" or "unknown"
-  std::string evidence = "measured";  // counters measured by Nsight Compute
-  std::string ceiling_source;         // the datasheet entry used; "" without ceilings
+  std::string bound = "unknown";                    // "memory", "compute", "latency" or "unknown"
+  EvidenceTier evidence = EvidenceTier::kMeasured;  // counters measured by Nsight Compute
+  std::string ceiling_source;                       // the datasheet entry used; "" without ceilings
   // The SM clock (Hz) the compute peaks were scaled to: the clock the counters recorded, when it
   // is not the clock the peaks hold at (docs/metrics.md, "Ceilings and clocks"). DRAM is never
   // scaled. Absent when the peaks are used as they are.
@@ -89,8 +91,8 @@ struct NcuRule {
 // instructions (HMMA, HGMMA, IMMA, ...) in the kernel's SASS; a guess from the name is "inferred".
 struct TensorCoreEvidence {
   bool used = false;
-  std::string evidence;  // "measured" (counters, SASS) or "inferred" (kernel name)
-  std::string source;    // "counters", "sass" or "name"
+  EvidenceTier evidence = EvidenceTier::kNone;  // kMeasured (counters, SASS), kInferred (name)
+  std::string source;                           // "counters", "sass" or "name"
   // SASS: static count of each matrix opcode in the kernel's code ("HGMMA" -> 96).
   std::vector<std::pair<std::string, std::int64_t>> instructions;
   std::string detail;  // one sentence: what was looked at
@@ -102,8 +104,8 @@ struct KernelClass {
   // "memory", "compute", "latency", "cache" (since 1.8.0: under both roofs, cache traffic
   // without on-chip reuse), "launch", "unknown"
   std::string bound = "unknown";
-  std::string evidence;  // tier of the bound: "measured", "modeled", "inferred", ""
-  std::string reason;    // one sentence with the numbers
+  EvidenceTier evidence = EvidenceTier::kNone;  // the tier of the bound
+  std::string reason;                           // one sentence with the numbers
   // What the bound rests on: "roofline", "roofline_candidates" (the range of datasheet entries
   // of an unnamed device's compute capability), "speed_of_light" (Nsight Compute's per-unit
   // throughput), "launch" (duration and wave fraction); "" for "unknown".

@@ -164,6 +164,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   AttachTensorCores(trace, options.sass, out.kernels, out.notes);  // counters, SASS, name
   AttachNcuEvidence(trace, out.kernels);                           // Speed of Light, rules
   ClassifyKernels(trace, out.kernels);
+  out.unclassified_kernels = UnclassifiedKernelsOf(out.kernels);
   out.ceilings = CeilingsUsed(trace, roofs, out.kernels);
   out.counters_join = CounterJoinOf(trace);
   out.memory_ops = MemoryOpTable(trace);

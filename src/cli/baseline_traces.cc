@@ -30,7 +30,7 @@ Status StageProcessTrace(const record::BaselineSession& session, const record::R
   if (session.data.options.gzip) {
     auto compressed = util::GzipText(text);
     if (!compressed)
-      return Error{(session.tmp / spool.trace_file).string() + ": " + compressed.error().message};
+      return Error{(session.tmp() / spool.trace_file).string() + ": " + compressed.error().message};
     text = std::move(*compressed);
   }
   return record::StageBaselineFile(session, spool.trace_file, text);
@@ -42,7 +42,7 @@ void StageRunTraces(record::BaselineSession& session) {
   record::BaselineData& data = session.data;
   for (record::MeasuredRun& run : data.runs) {
     for (const record::RunSpool& spool :
-         record::RunSpools(session.tmp.string(), run, data.options.gzip)) {
+         record::RunSpools(session.tmp().string(), run, data.options.gzip)) {
       if (Status staged = StageProcessTrace(session, spool); !staged) {
         AddProblem(data, run.index, staged.error().message);
         break;

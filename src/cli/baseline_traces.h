@@ -8,7 +8,7 @@
 
 namespace gpuperf::cli {
 
-// Writes the traces of every run into `session.tmp` and lists them in each run's trace_files. A
+// Writes the traces of every run into `session.tmp()` and lists them in each run's trace_files. A
 // run whose traces cannot be written gets a problem and makes the recording incomplete; the
 // other runs are still written.
 void StageRunTraces(record::BaselineSession& session);

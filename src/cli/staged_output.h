@@ -1,7 +1,7 @@
 // Writes a set of output files so that none is ever presented half-written, and a report
 // directory is never a mix of two runs.
 //
-// Every file is first written into a private staging directory (cli/staging_area.h: random
+// Every file is first written into a private staging directory (util/staging_area.h: random
 // name, mode 0700, O_CREAT|O_EXCL|O_NOFOLLOW, fsync). Commit() then, under an flock on the
 // output's parent directory (concurrent gpuperf processes commit one after the other):
 //  - kReportDirectory: the staging directory becomes DIR in one step (rename when DIR does not
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/staging_area.h"
+#include "util/staging_area.h"
 
 namespace gpuperf::cli {
 
@@ -53,7 +53,7 @@ class StagedOutput {
   std::filesystem::path dir_;
   Mode mode_;
   bool swap_ = false;  // kReportDirectory and DIR can be swapped
-  StagingArea staging_;
+  util::StagingArea staging_;
   std::vector<std::string> staged_;  // names, in staging order
   std::vector<std::string> written_;
 };

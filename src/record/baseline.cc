@@ -260,10 +260,7 @@ std::string LocateInjectLibrary() {
 }
 
 BaselineSession::~BaselineSession() {
-  if (!tmp.empty()) {
-    std::error_code ignored;
-    fs::remove_all(tmp, ignored);
-  }
+  staging.Remove();  // before the lock is released
 }
 
 RecordResult RecordBaseline(const BaselineOptions& options, BaselineSession& session) {
@@ -306,13 +303,12 @@ RecordResult RecordBaseline(const BaselineOptions& options, BaselineSession& ses
   // The lock is held until the session ends; removed on SIGINT/SIGTERM/SIGHUP too.
   if (Status claimed = ClaimOutput(job_dir, out, data, session.lock); !claimed)
     return {RecordStatus::kFailure, claimed.error().message};
-  // DIR.tmp-<pid>, or DIR/rank-RRRRR-host.tmp-<pid> under a launcher: never shared.
-  const fs::path tmp = out.string() + ".tmp-" + std::to_string(getpid());
-  fs::remove_all(tmp, error);
-  fs::create_directories(tmp, error);
-  if (error)
-    return {RecordStatus::kFailure, tmp.string() + ": " + error.message()};
-  session.tmp = tmp;
+  // DIR.tmp-<pid>@<host>.XXXXXX beside DIR (DIR/rank-RRRRR-host.tmp-... under a launcher):
+  // private, never shared; a dead recorder's is removed first.
+  if (Status created = session.staging.Create(out.parent_path(), out.filename().string() + ".tmp-");
+      !created)
+    return {RecordStatus::kFailure, created.error().message};
+  const fs::path& tmp = session.tmp();
   data.host = CaptureHost();
   data.environment = RelevantEnvironment();
   data.cwd = CurrentDirectory();
@@ -340,13 +336,13 @@ RecordResult RecordBaseline(const BaselineOptions& options, BaselineSession& ses
 }
 
 void ReadAnalysedRun(BaselineSession& session) {
-  session.analysed_run = MedianRunTrace(session.tmp.string(), session.data);
+  session.analysed_run = MedianRunTrace(session.tmp().string(), session.data);
 }
 
 Status StageBaselineFile(const BaselineSession& session,
                          const std::string& name,
                          const std::string& content) {
-  return util::WriteNewFile((session.tmp / name).string(), content);
+  return util::WriteNewFile((session.tmp() / name).string(), content);
 }
 
 Status CommitBaseline(BaselineSession& session) {
@@ -354,34 +350,37 @@ Status CommitBaseline(BaselineSession& session) {
   if (!data.options.keep_spool) {
     for (const MeasuredRun& run : data.runs) {
       std::error_code ignored;
-      fs::remove_all(session.tmp / run.dir / "spool", ignored);
+      fs::remove_all(session.tmp() / run.dir / "spool", ignored);
     }
   }
-  if (Status synced = util::SyncDirectory(session.tmp.string()); !synced)
+  // The staging directory becomes the baseline: the mode a new directory gets, not 0700.
+  if (Status opened = session.staging.OpenUp(); !opened)
+    return opened;
+  if (Status synced = util::SyncDirectory(session.tmp().string()); !synced)
     return synced;
   // --force over an existing output: the two directories swap in one step, so the old baseline
   // stays whole until the new one is in place, and is removed only then (util::CommitDirectory,
   // as cli/staged_output.h replaces a report directory).
   const bool replace = data.options.force;
-  auto committed = util::CommitDirectory(session.tmp.string(), session.out.string(), replace);
+  auto committed = util::CommitDirectory(session.tmp().string(), session.out.string(), replace);
   if (committed.ok() && *committed == util::DirectoryCommit::kCannotSwap) {
     std::error_code ignored;  // where the filesystem cannot swap, the old one goes first
     fs::remove_all(session.out, ignored);
-    committed = util::CommitDirectory(session.tmp.string(), session.out.string(), false);
+    committed = util::CommitDirectory(session.tmp().string(), session.out.string(), false);
   }
   if (!committed.ok())
     return committed.error();
   if (*committed == util::DirectoryCommit::kSwapped) {
-    const fs::path old = session.tmp;  // now the earlier baseline
-    session.tmp.clear();
+    const fs::path old = session.tmp();  // now the earlier baseline
     std::error_code error;
     fs::remove_all(old, error);
+    session.staging.Remove();
     if (error)
       return Error{session.out.string() + " replaced, but the earlier baseline, moved to " +
                    old.string() + ", could not be removed: " + error.message()};
     return Status::Ok();
   }
-  session.tmp.clear();  // committed: nothing left to remove
+  session.staging.Remove();  // committed: only the handlers are left to restore
   return Status::Ok();
 }
 

@@ -28,6 +28,7 @@
 #include "record/repeat_policy.h"
 #include "record/run_figures.h"
 #include "spool/job_environment.h"
+#include "util/staging_area.h"
 
 namespace gpuperf::record {
 
@@ -102,12 +103,16 @@ struct BaselineSession {
 
   BaselineData data;
   std::filesystem::path out;  // the final directory (the rank's under a launcher)
-  std::filesystem::path tmp;  // the staging directory, out + ".tmp-<pid>"; "" before one exists
+  // The staging directory, parent/<out's name>.tmp-<pid>@<host>.XXXXXX (util/staging_area.h:
+  // mkdtemp, 0700, removed on failure and on SIGINT/SIGTERM/SIGHUP, a dead owner's removed by
+  // the next run); "" before one exists.
+  util::StagingArea staging;
+  const std::filesystem::path& tmp() const { return staging.path(); }
   std::optional<model::Trace> analysed_run;  // the median steady-state run (data.analyzed_run)
   OutputLock lock;
 };
 
-// Checks, claims the output, runs the warm-up, measured and untraced runs into `session.tmp` and
+// Checks, claims the output, runs the warm-up, measured and untraced runs into `session.tmp()` and
 // reads every run's figures from its spools. The CLI then writes the runs' Kineto traces
 // (cli/baseline_traces.h) and calls ReadAnalysedRun. Progress goes to stderr only when it is a
 // TTY and !quiet.

@@ -61,7 +61,7 @@ std::string Kernels(const AnalysisReport& report) {
                   k.name,
                   fmt::format("{:.1f}", k.wall_percent),
                   k.classification.bound,
-                  k.classification.evidence});
+                  std::string(ToString(k.classification.evidence))});
     out += Row(cells);
   }
   return out;
@@ -158,7 +158,7 @@ std::string Findings(const AnalysisReport& report) {
   for (const Finding& f : report.findings) {
     out +=
         Row({f.id,
-             f.severity,
+             std::string(ToString(f.severity)),
              f.title,
              f.summary,
              std::to_string(f.count),

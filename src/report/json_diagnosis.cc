@@ -27,14 +27,14 @@ Json DiagnosisJson(const Diagnosis& d) {
       {"scope", d.scope},
       {"baseline", d.baseline},
       {"dominant",
-       Json{{"kind", d.dominant_kind},
+       Json{{"kind", std::string(ToString(d.dominant_kind))},
             {"name", d.dominant_name},
             {"fraction", RoundedNumber(d.dominant_fraction, 6)}}},
       {"lever", d.lever},
       {"bottleneck", d.bottleneck},
       {"label", d.label},
-      {"status", d.status},
-      {"evidence", d.evidence},
+      {"status", std::string(ToString(d.status))},
+      {"evidence", std::string(ToString(d.evidence))},
       {"support", d.support},
       {"triage", triage},
       {"next_experiment", d.next_experiment},
@@ -105,7 +105,7 @@ Json CeilingsJson(const std::vector<CeilingsUsed>& ceilings) {
 
 Json KernelClassJson(const KernelClass& c) {
   return Json{{"bound", c.bound},
-              {"evidence", c.evidence},
+              {"evidence", std::string(ToString(c.evidence))},
               {"reason", c.reason},
               {"basis", c.basis},
               {"tensor_cores_expected_but_unused", c.tensor_cores_expected_but_unused}};

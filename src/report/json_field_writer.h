@@ -43,6 +43,10 @@ class JsonFieldWriter {
   void operator()(std::string_view key, const std::string& value, json_fields::NullUnless n) {
     object_[std::string(key)] = n.present ? nlohmann::ordered_json(value) : nullptr;
   }
+  void operator()(std::string_view key, EvidenceTier value, json_fields::NullUnless n) {
+    object_[std::string(key)] =
+        n.present ? nlohmann::ordered_json(std::string(ToString(value))) : nullptr;
+  }
 
  private:
   nlohmann::ordered_json& object_;

@@ -18,16 +18,17 @@ Json OptionalNumber(const std::optional<double>& value, int decimals) {
 }
 
 Json ShapeJson(const OperatorShape& s) {
-  return Json{{"input_dims", s.input_dims},
-              {"input_types", s.input_types},
-              {"calls", s.calls},
-              {"kernel_ns", s.kernel_ns},
-              {"flops", Optional(s.flops)},
-              {"bytes", Optional(s.bytes)},
-              {"achieved_flops_per_s", OptionalNumber(s.achieved_flops_per_s, 0)},
-              {"achieved_bytes_per_s", OptionalNumber(s.achieved_bytes_per_s, 0)},
-              {"precision", s.precision},
-              {"evidence", s.flops ? "modeled" : ""}};
+  return Json{
+      {"input_dims", s.input_dims},
+      {"input_types", s.input_types},
+      {"calls", s.calls},
+      {"kernel_ns", s.kernel_ns},
+      {"flops", Optional(s.flops)},
+      {"bytes", Optional(s.bytes)},
+      {"achieved_flops_per_s", OptionalNumber(s.achieved_flops_per_s, 0)},
+      {"achieved_bytes_per_s", OptionalNumber(s.achieved_bytes_per_s, 0)},
+      {"precision", s.precision},
+      {"evidence", std::string(ToString(s.flops ? EvidenceTier::kModeled : EvidenceTier::kNone))}};
 }
 
 // The keys that compare reads back first (gpuperf/report_json_fields.h), then the rest.

@@ -49,7 +49,7 @@ Json RooflineJson(const KernelRoofline& r) {
   if (r.floor_ns)
     object["floor_ns"] = *r.floor_ns;
   object["bound"] = r.bound;
-  object["evidence"] = r.evidence;
+  object["evidence"] = std::string(ToString(r.evidence));
   if (!r.ceiling_source.empty())
     object["ceiling_source"] = r.ceiling_source;
   Put(object, "sm_clock_hz", r.sm_clock_hz, Significant);
@@ -77,7 +77,7 @@ Json SpeedOfLightJson(const SpeedOfLight& sol) {
   Put(object, "l1", sol.l1, Significant);
   Put(object, "l2", sol.l2, Significant);
   object["instances"] = sol.instances;
-  object["evidence"] = "measured";
+  object["evidence"] = std::string(ToString(EvidenceTier::kMeasured));
   return object;
 }
 

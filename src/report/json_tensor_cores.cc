@@ -7,7 +7,7 @@ nlohmann::ordered_json TensorCoresJson(const TensorCoreEvidence& t) {
   for (const auto& [opcode, count] : t.instructions)
     instructions[opcode] = count;
   return nlohmann::ordered_json{{"used", t.used},
-                                {"evidence", t.evidence},
+                                {"evidence", std::string(ToString(t.evidence))},
                                 {"source", t.source},
                                 {"instructions", std::move(instructions)},
                                 {"detail", t.detail}};

@@ -51,6 +51,13 @@ void AddTimeline(Json& object, const Timeline& t) {
   object["activities"] = t.activities;
 }
 
+Json UnclassifiedKernelsJson(const UnclassifiedKernels& u) {  // since 1.20.0
+  Json object = Json::object();
+  JsonFieldWriter write(object);
+  fields::UnclassifiedKernelsFields(u, write);
+  return object;
+}
+
 Json SourceJson(const SourceInfo& s) {
   Json object = Json::object();
   JsonFieldWriter write(object);
@@ -82,11 +89,11 @@ Json OccupancyJson(const KernelOccupancy& o) {
            {"compute_capability", o.compute_capability},
            {"instances", o.instances},
            {"instances_with_attributes", o.instances_with_attributes},
-           {"evidence", o.evidence}};
+           {"evidence", std::string(ToString(o.evidence))}};
   if (o.achieved) {
     out["achieved"] = Number(*o.achieved, 4);
     out["achieved_instances"] = o.achieved_instances;
-    out["achieved_evidence"] = "measured";
+    out["achieved_evidence"] = std::string(ToString(EvidenceTier::kMeasured));
   }
   return out;
 }
@@ -193,7 +200,7 @@ Json FindingsJson(const std::vector<Finding>& findings) {
     array.push_back(Json{
         {"id", f.id},
         {"title", f.title},
-        {"severity", f.severity},
+        {"severity", std::string(ToString(f.severity))},
         {"summary", f.summary},
         {"advice", f.advice},
         {"source", f.source},
@@ -240,6 +247,9 @@ Json PhaseVerdictsJson(const std::vector<PhaseVerdict>& verdicts) {
                          {"idle_alloc_ns", v.idle_alloc_ns},
                          {"idle_other_api_ns", v.idle_other_api_ns},
                          {"idle_host_ns", v.idle_host_ns},
+                         {"idle_largest_in", v.idle_largest_in},  // since 1.20.0
+                         {"idle_largest_ns", v.idle_largest_ns},
+                         {"idle_largest_percent", Percent(v.idle_largest_percent)},
                          {"launched_gpu_ns", v.launched_gpu_ns},
                          {"launched_inside_ns", v.launched_inside_ns},
                          {"verdict", v.verdict}});
@@ -296,6 +306,7 @@ nlohmann::ordered_json ToJson(const AnalysisReport& report, const ToolInfo& tool
   json["orphan_activities"] = report.orphan_activities;
   json[fields::kDevices] = DevicesJson(report.devices);
   json[fields::kKernels] = KernelsJson(report.kernels);
+  json[fields::kUnclassifiedKernels] = UnclassifiedKernelsJson(report.unclassified_kernels);
   json["ceilings"] = CeilingsJson(report.ceilings);
   json["counters_join"] = CounterJoinJson(report.counters_join);
   json["memory_ops"] = MemoryOpsJson(report.memory_ops);

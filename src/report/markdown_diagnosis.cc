@@ -26,32 +26,33 @@ std::string ClassLabel(const Diagnosis& d) {
 
 std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
   std::string share = util::FormatPercent(100.0 * d.dominant_fraction);
-  if (d.dominant_kind == "idle")
+  if (d.dominant_kind == DominantKind::kIdle)
     return fmt::format("GPU idle time, {} of the window", share);
-  if (d.dominant_kind == "kernel")
+  if (d.dominant_kind == DominantKind::kKernel)
     return fmt::format("kernel {}, {} of the wall time (critical time)",
                        Shorten(d.dominant_name, options.name_chars),
                        share);
-  if (d.dominant_kind == "copy")
+  if (d.dominant_kind == DominantKind::kCopy)
     return fmt::format("exposed copies ({}), {} of the window", d.dominant_name, share);
-  if (d.dominant_kind == "operators" && d.bound_speedup_at_2x)  // a lever at an assumed 2x
+  if (d.dominant_kind == DominantKind::kOperators &&
+      d.bound_speedup_at_2x)  // a lever at an assumed 2x
     return fmt::format(
         "operators {}, {} of the wall time; {} of the wall comes back at an "
         "assumed 2x",
         Shorten(d.dominant_name, options.name_chars),
         share,
         util::FormatPercent(100.0 * (1.0 - 1.0 / *d.bound_speedup_at_2x)));
-  if (d.dominant_kind == "operators")
+  if (d.dominant_kind == DominantKind::kOperators)
     return fmt::format("operators {}, at most {} of the wall time would come back",
                        Shorten(d.dominant_name, options.name_chars),
                        share);
-  if (d.dominant_kind == "initialization")
+  if (d.dominant_kind == DominantKind::kInitialization)
     return fmt::format("one-time work (initialization), {} of the window", share);
-  if (d.dominant_kind == "communication")
+  if (d.dominant_kind == DominantKind::kCommunication)
     return fmt::format("communication ({}), {} of the window",
                        Shorten(d.dominant_name, options.name_chars),
                        share);
-  if (d.dominant_kind == "unknown")
+  if (d.dominant_kind == DominantKind::kUnknown)
     return "unknown: the input records no durations";
   return "none: the trace holds no GPU work";
 }
@@ -59,10 +60,11 @@ std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
 // "finding, evidence measured", "hypothesis, evidence modeled"; an empty field is never printed:
 // a hypothesis without evidence says the evidence to classify it is missing.
 std::string StatusText(const Diagnosis& d) {
-  bool finding = d.status == "finding";
-  if (!d.evidence.empty())
-    return fmt::format(
-        "{}, evidence {}", finding ? "finding" : "hypothesis", EscapeMarkdown(d.evidence));
+  bool finding = d.status == DiagnosisStatus::kFinding;
+  if (d.evidence != EvidenceTier::kNone)
+    return fmt::format("{}, evidence {}",
+                       finding ? "finding" : "hypothesis",
+                       EscapeMarkdown(ToString(d.evidence)));
   return finding ? "finding" : "hypothesis: the evidence to classify it is missing";
 }
 
@@ -129,30 +131,12 @@ void AppendPhaseVerdicts(std::string& out,
                        {"launched by it (inside it)", Align::kRight},
                        {"verdict"}});
   for (const PhaseVerdict& v : report.phase_verdicts) {
-    const std::pair<std::int64_t, const char*> holders[] = {
-        {v.idle_queued_ns, "next work already launched"},
-        {v.idle_sync_ns, "blocking waits and their round trips"},
-        {v.idle_mpi_ns, "blocking MPI calls"},
-        {v.idle_launch_ns, "launch calls"},
-        {v.idle_alloc_ns, "device allocations"},
-        {v.idle_other_api_ns, "other CUDA calls"},
-        {v.idle_host_ns, "host work"}};
-    auto top = holders[0];
-    for (const auto& h : holders) {
-      if (h.first > top.first)
-        top = h;
-    }
     std::string verdict = v.verdict;
     std::replace(verdict.begin(), verdict.end(), '_', '-');
     if (v.verdict == "sync_bound")
       verdict +=
           fmt::format(" (its waits cause {} of the idle: removing them gives back at most that)",
                       Ns(v.wait_removal_ns));
-    std::string held = top.second;
-    if (top.first == v.idle_sync_ns && v.idle_round_trip_ns > 0)
-      held = fmt::format("blocking waits {} and the round trips after them {}:",
-                         Ns(v.idle_sync_ns - v.idle_round_trip_ns),
-                         Ns(v.idle_round_trip_ns));
     table.AddRow({Shorten(v.name, options.name_chars),
                   util::FormatCount(v.instances),
                   Ns(v.wall_ns),
@@ -160,11 +144,13 @@ void AppendPhaseVerdicts(std::string& out,
                   Ns(v.copy_exposed_ns),
                   Ns(v.idle_ns),
                   v.idle_ns > 0
-                      ? fmt::format("{} {} ({})",
-                                    held,
-                                    Ns(top.first),
-                                    util::FormatPercent(100.0 * static_cast<double>(top.first) /
-                                                        static_cast<double>(v.idle_ns)))
+                      ? fmt::format("{} {} ({}{})",
+                                    v.idle_largest_in,
+                                    Ns(v.idle_largest_ns),
+                                    util::FormatPercent(v.idle_largest_percent),
+                                    v.idle_largest_ns == v.idle_sync_ns && v.idle_round_trip_ns > 0
+                                        ? "; round trips " + Ns(v.idle_round_trip_ns)
+                                        : std::string())
                       : std::string("-"),
                   fmt::format("{} ({})", Ns(v.launched_gpu_ns), Ns(v.launched_inside_ns)),
                   verdict});
@@ -185,18 +171,18 @@ void AppendDiagnosis(std::string& out,
         "values): {}. It bounds more than the bottleneck's own lever, which follows for the input "
         "as it is.\n\n",
         EscapeMarkdown(d.input_check));
-  if (d.status == "finding") {
+  if (d.status == DiagnosisStatus::kFinding) {
     out += fmt::format("**Bottleneck: {}** (finding; evidence: {}).\n\n",
                        ClassLabel(d),
-                       EscapeMarkdown(d.evidence));
+                       EscapeMarkdown(ToString(d.evidence)));
   } else {
-    out +=
-        fmt::format("**Hypothesis: {}** (not a finding: {}).\n\n",
-                    ClassLabel(d),
-                    d.evidence.empty() ? "the evidence to classify it is missing"
-                    : d.evidence == "measured"
-                        ? "what is measured does not show the cause; the next experiment tests it"
-                        : "the evidence is " + EscapeMarkdown(d.evidence) + ", not measured");
+    out += fmt::format(
+        "**Hypothesis: {}** (not a finding: {}).\n\n",
+        ClassLabel(d),
+        d.evidence == EvidenceTier::kNone ? "the evidence to classify it is missing"
+        : d.evidence == EvidenceTier::kMeasured
+            ? "what is measured does not show the cause; the next experiment tests it"
+            : "the evidence is " + EscapeMarkdown(ToString(d.evidence)) + ", not measured");
   }
   auto item = [&](const char* label, const std::string& text) {
     out += fmt::format("- **{}:** {}\n", label, EscapeMarkdown(text));
@@ -235,9 +221,9 @@ void AppendDiagnosis(std::string& out,
     out += fmt::format("**Secondary: {}** ({}; the {} phase of this window).\n\n",
                        ClassLabel(s),
                        StatusText(s),
-                       s.dominant_kind == "idle"   ? "idle"
-                       : s.dominant_kind == "copy" ? "copy"
-                                                   : "GPU");
+                       s.dominant_kind == DominantKind::kIdle   ? "idle"
+                       : s.dominant_kind == DominantKind::kCopy ? "copy"
+                                                                : "GPU");
     item("Dominant", DominantText(s, options));
     item("Next experiment", s.next_experiment);
     item("Falsified by", s.falsified_by);
@@ -286,17 +272,11 @@ void AppendClassification(std::string& out,
                           const AnalysisReport& report,
                           const MarkdownOptions& options) {
   std::vector<const KernelRow*> rows;
-  std::size_t unclassified = 0;
-  double unclassified_percent = 0;
   for (const KernelRow* row : KernelsByTotalTime(report.kernels)) {
-    if (row->classification.bound != "unknown" || row->tensor_cores ||
-        row->classification.tensor_cores_expected_but_unused) {
+    if (HasClassOrTensorCoreEvidence(*row))
       rows.push_back(row);
-    } else {
-      ++unclassified;
-      unclassified_percent += row->time_percent;
-    }
   }
+  const std::int64_t unclassified = report.unclassified_kernels.kernels;
   if (rows.empty())
     return;
   out += "## Kernel classes\n\n";
@@ -308,7 +288,7 @@ void AppendClassification(std::string& out,
         "cover {}) and {} not listed.\n\n",
         unclassified,
         unclassified == 1 ? "" : "s",
-        util::FormatPercent(unclassified_percent),
+        util::FormatPercent(report.unclassified_kernels.time_percent),
         unclassified == 1 ? "has" : "have",
         unclassified == 1 ? "it" : "them",
         unclassified == 1 ? "is" : "are");
@@ -327,7 +307,7 @@ void AppendClassification(std::string& out,
     if (k.tensor_cores) {
       tensor = fmt::format("{} ({}, {})",
                            k.tensor_cores->used ? "used" : "not used",
-                           k.tensor_cores->evidence,
+                           ToString(k.tensor_cores->evidence),
                            k.tensor_cores->source);
     }
     if (k.classification.tensor_cores_expected_but_unused)
@@ -335,7 +315,7 @@ void AppendClassification(std::string& out,
     table.AddRow({std::to_string(i + 1),
                   Shorten(k.name, options.name_chars),
                   k.classification.bound,
-                  k.classification.evidence,
+                  std::string(ToString(k.classification.evidence)),
                   k.classification.reason,
                   tensor});
   }

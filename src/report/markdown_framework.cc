@@ -181,9 +181,6 @@ void AppendOperators(std::string& out, const FrameworkView& view, const Markdown
   AppendShownNote(out, shown, view.operators.size(), "operators");
   if (view.unmarked_threads.empty())
     return;
-  std::int64_t launches = 0, gpu_ns = 0;
-  for (const UnmarkedThread& t : view.unmarked_threads)
-    launches += t.launches, gpu_ns += t.gpu_ns;
   const UnmarkedThread& top = view.unmarked_threads.front();
   out += fmt::format(
       "{} GPU activities ({} of GPU time, {}) were launched from {} that record{} no NVTX range "
@@ -191,11 +188,9 @@ void AppendOperators(std::string& out, const FrameworkView& view, const Markdown
       "above. In PyTorch the autograd engine runs the backward pass on a thread of its own: mark "
       "it with ranges too, or record with torch.autograd.profiler.emit_nvtx(), to name its "
       "operators.\n\n",
-      launches,
-      Ns(gpu_ns),
-      Share(view.total_gpu_ns > 0
-                ? static_cast<double>(gpu_ns) / static_cast<double>(view.total_gpu_ns)
-                : 0.0),
+      view.unmarked_launches,
+      Ns(view.unmarked_gpu_ns),
+      Share(view.unmarked_fraction),
       view.unmarked_threads.size() == 1 ? fmt::format("thread {}", top.tid)
                                         : fmt::format("{} threads", view.unmarked_threads.size()),
       view.unmarked_threads.size() == 1 ? "s" : "",

@@ -49,7 +49,7 @@ void AppendLeadSentence(std::string& out, const Predictions& p, const MarkdownOp
     out += fmt::format(
         " Its roofline floor ({} evidence) allows {}× locally, which would give back {} of wall "
         "time{}.",
-        EscapeMarkdown(k.floor_evidence),
+        EscapeMarkdown(ToString(k.floor_evidence)),
         util::FormatRatio(k.max_local_speedup.value_or(1.0)),
         Ns(*k.recoverable_ns),
         k.bound_speedup_at_roof

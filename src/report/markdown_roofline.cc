@@ -33,7 +33,7 @@ std::string Or(const std::optional<double>& value, const char* unit) {
 }
 
 std::string Precision(const KernelRoofline& r) {
-  std::string modeled = r.evidence == "modeled" ? " (modeled)" : "";
+  std::string modeled = r.evidence == EvidenceTier::kModeled ? " (modeled)" : "";
   if (r.precision.empty())
     return "n/a" + modeled;
   return (r.unit.empty() ? r.precision : r.precision + " " + r.unit) + modeled;
@@ -112,7 +112,7 @@ void AppendRoofline(std::string& out,
   if (rows.empty())
     return;
   auto modeled = std::count_if(rows.begin(), rows.end(), [](const KernelRow* row) {
-    return row->roofline->evidence == "modeled";
+    return row->roofline->evidence == EvidenceTier::kModeled;
   });
   out += modeled == 0 ? "## Roofline (hardware counters)\n\n"
          : static_cast<std::size_t>(modeled) == rows.size()

@@ -34,7 +34,7 @@ void AppendFinding(std::string& out,
                    std::int64_t origin_ns,
                    const MarkdownOptions& options) {
   out += fmt::format(
-      "### {}. {} ({})\n\n", number, EscapeMarkdown(f.title), EscapeMarkdown(f.severity));
+      "### {}. {} ({})\n\n", number, EscapeMarkdown(f.title), EscapeMarkdown(ToString(f.severity)));
   out += EscapeMarkdown(f.summary) + "\n\n";
   // A copy that waits is two costs: the wait (the bound here) and the copy's own GPU time, which
   // pinned host buffers shorten and this bound does not hold (review18: "1.00x" read as "pinning

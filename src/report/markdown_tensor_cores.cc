@@ -47,7 +47,7 @@ void AppendTensorCores(std::string& out,
     table.AddRow({std::to_string(i + 1),
                   Shorten(rows[i]->name, options.name_chars),
                   t.used ? "yes" : "no",
-                  fmt::format("{} ({})", t.evidence, t.source),
+                  fmt::format("{} ({})", ToString(t.evidence), t.source),
                   Instructions(t),
                   t.detail});
   }

@@ -42,7 +42,7 @@ double Radius(const KernelRow& row) {
 // Filled for counters (measured), hollow for shape models (modeled).
 std::string Marker(double cx, double cy, double r, const KernelRow& row) {
   const char* color = BoundColor(ShownBound(row));
-  const bool measured = row.roofline->evidence != "modeled";
+  const bool measured = row.roofline->evidence != EvidenceTier::kModeled;
   return fmt::format(
       "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" fill-opacity=\"{}\" stroke=\"{}\" "
       "stroke-width=\"1.5\"/>\n",
@@ -218,7 +218,7 @@ void AppendLegend(std::string& out, const std::vector<Point>& points, double y) 
                y,
                EscapeXml(ShownBound(*p.row)),
                fmt::format(" fill=\"{}\"", BoundColor(ShownBound(*p.row))));
-    AppendText(out, 860, y, EscapeXml(p.row->roofline->evidence));
+    AppendText(out, 860, y, EscapeXml(ToString(p.row->roofline->evidence)));
   }
 }
 

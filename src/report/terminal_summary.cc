@@ -124,11 +124,12 @@ void AppendDiagnosis(std::string& out,
     return;
   std::string label = d.bottleneck;
   std::replace(label.begin(), label.end(), '_', '-');
-  const bool finding = d.status == "finding";
+  const bool finding = d.status == DiagnosisStatus::kFinding;
   out += paint.Bold(fmt::format("Diagnosis: {} {}", finding ? "bottleneck" : "hypothesis", label)) +
          fmt::format(" ({}; evidence: {})\n",
                      finding ? "finding" : "not a finding",
-                     d.evidence.empty() ? "missing" : SanitizeForTerminal(d.evidence));
+                     d.evidence == EvidenceTier::kNone ? "missing"
+                                                       : SanitizeForTerminal(ToString(d.evidence)));
   auto item = [&](std::string_view name, const std::string& text) {
     if (!text.empty())
       out +=
@@ -160,12 +161,12 @@ void AppendFindings(std::string& out,
   out += paint.Bold(fmt::format("Findings ({})", report.findings.size())) + "\n";
   for (std::size_t i = 0; i < shown; ++i) {
     const Finding& f = report.findings[i];
-    std::string severity = SanitizeForTerminal(f.severity);
+    std::string severity = SanitizeForTerminal(ToString(f.severity));
     std::string line =
         Wrap(fmt::format("[{}] {}: {}", severity, PlainText(f.title), PlainText(f.summary)),
              options.width > 4 ? options.width - 4 : options.width);
     // Colour after wrapping, so that escape codes never count as columns.
-    if (f.severity == "warning")
+    if (f.severity == Severity::kWarning)
       line.replace(1, severity.size(), paint.Yellow(severity));
     out += Indent(line, "  ", "    ") + "\n";
   }

@@ -185,25 +185,27 @@ void WriteDiagnosis(EventWriter& w,
   const Diagnosis& d = report.diagnosis;
   if (d.bottleneck.empty())
     return;
-  std::string args = Arg("status", d.status) + "," + Arg("evidence", d.evidence);
+  std::string args =
+      Arg("status", ToString(d.status)) + "," + Arg("evidence", ToString(d.evidence));
   for (std::size_t i = 0; i < d.support.size(); ++i)
     args += "," + Arg(fmt::format("support {}", i + 1), d.support[i]);
   args += "," + Arg("next experiment", d.next_experiment);
-  w.Complete(
-      fmt::format("{}: {}", d.status == "finding" ? "Bottleneck" : "Hypothesis", d.bottleneck),
-      "gpuperf",
-      kGpuperfTrackPid,
-      kDiagnosisTid,
-      tracks.window.start_ns,
-      tracks.window.end_ns,
-      args);
+  w.Complete(fmt::format("{}: {}",
+                         d.status == DiagnosisStatus::kFinding ? "Bottleneck" : "Hypothesis",
+                         d.bottleneck),
+             "gpuperf",
+             kGpuperfTrackPid,
+             kDiagnosisTid,
+             tracks.window.start_ns,
+             tracks.window.end_ns,
+             args);
 }
 
 void WriteFindings(EventWriter& w,
                    const AnalysisReport& report,
                    const analysis::ResultTracks& tracks) {
   for (const Finding& f : report.findings) {
-    std::string args = Arg("id", f.id) + "," + Arg("severity", f.severity) + "," +
+    std::string args = Arg("id", f.id) + "," + Arg("severity", ToString(f.severity)) + "," +
                        Arg("summary", f.summary) + "," + Arg("time_ns", f.time_ns);
     w.Instant(f.title, kGpuperfTrackPid, kFindingsTid, tracks.window.start_ns, args);
   }

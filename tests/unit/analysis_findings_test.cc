@@ -168,7 +168,8 @@ TEST_CASE("launch_overhead and gpu_idle_dominant", "[analysis][findings]") {
   const Finding* launch = Find(report, "launch_overhead");
   REQUIRE(launch != nullptr);
   CHECK(launch->count == 2);
-  CHECK(launch->severity == "warning");  // 110 ns of calls against 55 ns of kernels
+  // 110 ns of calls against 55 ns of kernels
+  CHECK(launch->severity == gpuperf::report::Severity::kWarning);
   REQUIRE(launch->rows.size() == 1);
   CHECK(launch->rows[0].cells == std::vector<std::string>{"tiny", "2", "2", "5.0", "50.0"});
   // Span [60,260) = 200 ns, busy 55 ns: 72.5% idle.
@@ -223,7 +224,7 @@ TEST_CASE("gpu_low_utilization: windows inside one-time work are start-up, not i
   REQUIRE(f != nullptr);
   CHECK(f->rows.at(0).cells[1] == "40000000");  // nsys' window, unchanged
   CHECK(f->time_ns == 0);
-  CHECK(f->severity == "info");
+  CHECK(f->severity == gpuperf::report::Severity::kInfo);
   CHECK_FALSE(f->bound_speedup_if_removed);
   CHECK(f->summary.find("40.0 ms of it (1 of the windows) lies inside one-time work (start-up") !=
         std::string::npos);
@@ -240,6 +241,6 @@ TEST_CASE("gpu_low_utilization: windows inside one-time work are start-up, not i
   f = Find(busy_report, "gpu_low_utilization");
   REQUIRE(f != nullptr);
   CHECK(f->time_ns == 16 * kMs);
-  CHECK(f->severity == "warning");
+  CHECK(f->severity == gpuperf::report::Severity::kWarning);
   REQUIRE(f->bound_speedup_if_removed);
 }

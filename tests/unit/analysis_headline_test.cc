@@ -16,12 +16,13 @@ TEST_CASE("The headline states span, busy share, top kernel and copies with thei
   auto report = gpuperf::analysis::Analyze(b.trace);
   const std::string& h = report.headline;
   // The opening sentence is the diagnosis itself, so the paragraph cannot contradict it.
-  CHECK(
-      h.starts_with("Diagnosis: " + report.diagnosis.label + " (" + report.diagnosis.status + ")"));
+  CHECK(h.starts_with("Diagnosis: " + report.diagnosis.label + " (" +
+                      std::string(ToString(report.diagnosis.status)) + ")"));
   // The label is the class with hyphens, or says what an unknown class over kernels still is.
   std::string label = report.diagnosis.bottleneck;
   std::replace(label.begin(), label.end(), '_', '-');
-  CHECK(report.diagnosis.label == (label == "unknown" && report.diagnosis.dominant_kind == "kernel"
+  CHECK(report.diagnosis.label == (label == "unknown" && report.diagnosis.dominant_kind ==
+                                                             gpuperf::report::DominantKind::kKernel
                                        ? "GPU-bound, kernel class unknown"
                                        : label));
   CHECK(h.find("The GPU span is 10.0 ms over 3 GPU activities") != std::string::npos);

@@ -90,8 +90,8 @@ TEST_CASE("predictions: shares, limits and recoverable time from a floor", "[pre
   b.AddRange(model::RangeKind::kUserAnnotation, "step", 400, 900);
   CorrelationIndex index(b.trace);
   auto kernels = KernelTable(b.trace, index, 1000);
-  report::Predictions p =
-      ComputePredictions(b.trace, index, kernels, {{"A", {200, "measured"}}}, 20);
+  report::Predictions p = ComputePredictions(
+      b.trace, index, kernels, {{"A", {200, gpuperf::report::EvidenceTier::kMeasured}}}, 20);
   CHECK(p.wall_ns == 1000);
   CHECK(p.device_groups == 1);
   CHECK(p.ranking == "critical_ns");  // recoverable time is a column

@@ -308,7 +308,7 @@ TEST_CASE("initialization: first-call outliers, names and capture windows are on
   report::AnalysisReport r = Analyze(b.trace);
   CHECK(r.initialization.time_ns == 333 * kMs);
   CHECK(r.diagnosis.bottleneck == "initialization");
-  CHECK(r.diagnosis.status == "finding");
+  CHECK(r.diagnosis.status == report::DiagnosisStatus::kFinding);
   CHECK(Contains(r.diagnosis.next_experiment, "Profile after warm-up"));
   CHECK_FALSE(Contains(r.diagnosis.next_experiment, "CUDA graph"));
 
@@ -410,7 +410,7 @@ TEST_CASE("initialization: the steady-state diagnosis and bounds leave one-time 
   CHECK(r.initialization.time_ns == 40 * kMs);
   CHECK(r.initialization.fraction == Approx(0.4));
   CHECK(r.diagnosis.bottleneck != "initialization");
-  CHECK(r.diagnosis.dominant_kind == "kernel");
+  CHECK(r.diagnosis.dominant_kind == gpuperf::report::DominantKind::kKernel);
   // f over the 60 ms steady window: 59 / 60, not 59 / 100.
   CHECK(r.diagnosis.dominant_fraction == Approx(59.0 / 60.0));
   REQUIRE(r.diagnosis.triage.size() >= 2);
@@ -530,8 +530,8 @@ TEST_CASE("floors: never below the minimum kernel latency, ranking by critical t
   b.Kernel("big", 200 * kUs, 1200 * kUs);
   analysis::CorrelationIndex index(b.trace);
   auto kernels = analysis::KernelTable(b.trace, index, 1200 * kUs);
-  report::Predictions p =
-      analysis::ComputePredictions(b.trace, index, kernels, {{"tiny", {10, "modeled"}}}, 20);
+  report::Predictions p = analysis::ComputePredictions(
+      b.trace, index, kernels, {{"tiny", {10, gpuperf::report::EvidenceTier::kModeled}}}, 20);
   REQUIRE(p.kernels.size() == 2);
   CHECK(p.ranking == "critical_ns");
   CHECK(p.kernels[0].name == "big");
@@ -595,7 +595,7 @@ TEST_CASE("unsupported devices: an MTIA trace is named, not called empty", "[dia
   TraceBuilder b;
   b.Api("mtiaLaunchKernel", 0, 100);
   report::AnalysisReport r = Analyze(b.trace);
-  CHECK(r.diagnosis.dominant_kind == "none");
+  CHECK(r.diagnosis.dominant_kind == gpuperf::report::DominantKind::kNone);
   CHECK(Contains(r.diagnosis.missing_evidence, "MTIA"));
 }
 
@@ -648,7 +648,7 @@ TEST_CASE("waits: idle while the next work is already queued is no wait's doing"
                  "(4.00 ms more idle lies inside them with the next GPU work already queued"));
   CHECK(r.diagnosis.bottleneck == "dependency_bound");
   // The trace does not record what the queued work waited for: a hypothesis, not a finding.
-  CHECK(r.diagnosis.status == "hypothesis");
+  CHECK(r.diagnosis.status == report::DiagnosisStatus::kHypothesis);
   CHECK(Contains(r.diagnosis.next_experiment, "Find what the queued work waits for"));
   CHECK(Contains(r.diagnosis.next_experiment, "1 cross-stream waits"));
   bool named = false;
@@ -695,7 +695,7 @@ TEST_CASE("host-bound: Python frames of launching threads only, work outside ope
   b.Kernel("B", 10 * kMs + 10 * kUs, 10 * kMs + 100 * kUs, 2);
   report::AnalysisReport r = Analyze(b.trace);
   CHECK(r.diagnosis.bottleneck == "host_bound");
-  CHECK(r.diagnosis.status == "finding");
+  CHECK(r.diagnosis.status == report::DiagnosisStatus::kFinding);
   CHECK(Contains(r.diagnosis.next_experiment, "preprocess.py(10): normalize"));
   // Overlapping 9.7 ms of host work in a 10.1 ms window leaves max(9.7, 0.4) ms: 1.04x at most,
   // too little to lead with: the experiment is to make it faster, and says why.
@@ -905,7 +905,7 @@ TEST_CASE("host-bound: graph advice counts the idle under launch calls too", "[d
   gpuperf::report::AnalysisReport r = Analyze(b.trace);
   const gpuperf::report::Diagnosis& d = r.diagnosis;
   REQUIRE(d.bottleneck == "host_bound");
-  REQUIRE(d.status == "finding");
+  REQUIRE(d.status == report::DiagnosisStatus::kFinding);
   CHECK(Contains(d.next_experiment, "capture the step in a CUDA graph"));
   bool counted = false;
   for (const std::string& line : d.support)
@@ -1015,7 +1015,7 @@ TEST_CASE("GPU-bound: a host close behind the GPU bounds what faster kernels giv
   }
   gpuperf::report::AnalysisReport r = Analyze(b.trace);
   const gpuperf::report::Diagnosis& d = r.diagnosis;
-  REQUIRE(d.dominant_kind == "kernel");
+  REQUIRE(d.dominant_kind == gpuperf::report::DominantKind::kKernel);
   INFO(d.next_experiment);
   const double limit = 1.0 / (1.0 - 1.005 / 10.01);
   REQUIRE(d.bound_speedup);
@@ -1047,9 +1047,9 @@ TEST_CASE("GPU-bound: a host close behind the GPU bounds what faster kernels giv
 TEST_CASE("GPU-bound: which changes keep the launch count", "[diagnosis]") {
   // Only those are held to the host's waits; a change that cuts launches cuts host time too.
   gpuperf::report::Diagnosis d;
-  d.dominant_kind = "kernel";
+  d.dominant_kind = gpuperf::report::DominantKind::kKernel;
   CHECK(gpuperf::analysis::KeepsLaunchCount(d));
-  d.dominant_kind = "operators";
+  d.dominant_kind = gpuperf::report::DominantKind::kOperators;
   for (const char* kind : {"amp", "tf32_or_amp"}) {
     d.lever = kind;
     CHECK(gpuperf::analysis::KeepsLaunchCount(d));
@@ -1058,7 +1058,7 @@ TEST_CASE("GPU-bound: which changes keep the launch count", "[diagnosis]") {
     d.lever = kind;
     CHECK_FALSE(gpuperf::analysis::KeepsLaunchCount(d));
   }
-  d.dominant_kind = "idle";
+  d.dominant_kind = gpuperf::report::DominantKind::kIdle;
   d.lever.clear();
   CHECK_FALSE(gpuperf::analysis::KeepsLaunchCount(d));
 }

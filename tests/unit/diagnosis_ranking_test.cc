@@ -68,13 +68,13 @@ TEST_CASE("ranking: the idle phase of a GPU-bound window is diagnosed and ranked
   // idle phase bounds more, so it is ranked first and the kernel statement follows.
   CHECK(d.bottleneck == "sync_bound");
   CHECK(d.label == "sync-bound");
-  CHECK(d.dominant_kind == "idle");
-  CHECK(d.status == "finding");
+  CHECK(d.dominant_kind == gpuperf::report::DominantKind::kIdle);
+  CHECK(d.status == report::DiagnosisStatus::kFinding);
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup > 1.5);
   REQUIRE(d.secondary.size() == 1);
   const report::Diagnosis& s = d.secondary.front();
-  CHECK(s.dominant_kind == "kernel");
+  CHECK(s.dominant_kind == gpuperf::report::DominantKind::kKernel);
   CHECK(s.label == "GPU-bound, kernel class unknown");
   REQUIRE(s.bound_speedup);
   CHECK(*s.bound_speedup == Approx(1.0 / (1.0 - 5.0 / 17.1)).epsilon(1e-3));
@@ -96,7 +96,7 @@ TEST_CASE("ranking: the idle phase of a GPU-bound window is diagnosed and ranked
   }
   report::AnalysisReport t = Analyze(tight.trace);
   CHECK(t.diagnosis.triage[0].answer == "no");
-  CHECK(t.diagnosis.dominant_kind == "kernel");
+  CHECK(t.diagnosis.dominant_kind == gpuperf::report::DominantKind::kKernel);
   CHECK(t.diagnosis.secondary.empty());
 }
 
@@ -109,7 +109,7 @@ TEST_CASE("flat profile: the GPU statement is over the top kernels, a small wait
   report::AnalysisReport r = Analyze(FlatKernelsWithSyncs(50 * kUs).trace);
   const report::Diagnosis& d = r.diagnosis;
   CHECK(d.bottleneck == "unknown");
-  CHECK(d.dominant_kind == "kernel");
+  CHECK(d.dominant_kind == gpuperf::report::DominantKind::kKernel);
   CHECK(d.label == "GPU-bound, kernel class unknown");
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup == Approx(1.0 / (1.0 - 5.0 / 10.6)).epsilon(1e-3));
@@ -226,7 +226,7 @@ TEST_CASE("flat profile: a measurement ranks by its gain at 2x, under a measured
   report::AnalysisReport r = Analyze(build(true).trace);
   const report::Diagnosis& d = r.diagnosis;
   CHECK(d.bottleneck == "host_bound");
-  CHECK(d.status == "finding");
+  CHECK(d.status == report::DiagnosisStatus::kFinding);
   REQUIRE(d.secondary.size() == 1);
   CHECK(d.secondary.front().label == "GPU-bound, kernel class unknown");
   REQUIRE(d.secondary.front().bound_speedup_at_2x);
@@ -329,7 +329,7 @@ TEST_CASE("gemm alignment: CUTLASS kernels for operands under 16 bytes are a fin
   REQUIRE(f != nullptr);
   CHECK(f->count == 1);
   CHECK(f->time_ns == 3 * kMs);
-  CHECK(f->severity == "warning");  // 30% of kernel time
+  CHECK(f->severity == report::Severity::kWarning);  // 30% of kernel time
   REQUIRE(f->rows.size() == 1);
   CHECK(f->rows[0].cells[3] == "1");
   CHECK(f->rows[0].cells[4] == "2");
@@ -379,7 +379,7 @@ TEST_CASE("small grid: long kernels on at most half as many blocks as SMs are fl
   REQUIRE(f != nullptr);
   CHECK(f->count == 2);
   CHECK(f->time_ns == 34 * kMs);
-  CHECK(f->severity == "warning");
+  CHECK(f->severity == report::Severity::kWarning);
   REQUIRE(f->rows.size() == 1);
   CHECK(f->rows[0].cells[0] == "saxpy");
   CHECK(f->rows[0].cells[4] == "2");
@@ -453,7 +453,7 @@ TEST_CASE("host-bound: host records the input holds are named, not asked for",
   for (std::int64_t t = 1100 * kUs; t < 4600 * kUs; t += 100 * kUs)
     sample("decode_frame", t);
   report::AnalysisReport held = Analyze(b.trace);
-  CHECK(held.diagnosis.status == "hypothesis");
+  CHECK(held.diagnosis.status == report::DiagnosisStatus::kHypothesis);
   CHECK(Contains(held.diagnosis.missing_evidence, "CPU samples put the host in decode_frame"));
 }
 
@@ -476,7 +476,7 @@ TEST_CASE("ranking: a material wait gets the idle statement under 15% idle",
   REQUIRE(sync->bound_speedup_if_removed);
   REQUIRE(r.diagnosis.secondary.size() == 1);
   CHECK(r.diagnosis.triage[0].answer == "no");
-  CHECK(r.diagnosis.dominant_kind == "kernel");
+  CHECK(r.diagnosis.dominant_kind == gpuperf::report::DominantKind::kKernel);
   const report::Diagnosis& s = r.diagnosis.secondary.front();
   CHECK(s.bottleneck == "sync_bound");
   REQUIRE(s.bound_speedup);
@@ -716,7 +716,7 @@ TEST_CASE("levers: an assumed-speedup lever on most of a flat profile is its con
     lines += line + "\n";
   INFO(lines);
   CHECK(few.diagnosis.lever.empty());
-  CHECK(few.diagnosis.dominant_kind == "kernel");
+  CHECK(few.diagnosis.dominant_kind == gpuperf::report::DominantKind::kKernel);
   REQUIRE(few.diagnosis.bound_speedup_at_2x);
 }
 

@@ -98,9 +98,9 @@ TEST_CASE(
   report::AnalysisReport r = Analyze(b.trace);
   const report::Diagnosis& d = r.diagnosis;
   CHECK(d.bottleneck == "host_bound");
-  CHECK(d.status == "hypothesis");
-  CHECK(d.evidence == "inferred");
-  CHECK(d.dominant_kind == "idle");
+  CHECK(d.status == report::DiagnosisStatus::kHypothesis);
+  CHECK(d.evidence == gpuperf::report::EvidenceTier::kInferred);
+  CHECK(d.dominant_kind == gpuperf::report::DominantKind::kIdle);
   CHECK(d.dominant_fraction == Approx(1'000'200.0 / 1'000'500.0));
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup == Approx(1.0 / (1.0 - 999'700.0 / 1'000'500.0)));
@@ -122,8 +122,8 @@ TEST_CASE(
   b.trace.host_ops.push_back(op);
   report::Diagnosis with_ops = Analyze(b.trace).diagnosis;
   CHECK(with_ops.bottleneck == "host_bound");
-  CHECK(with_ops.status == "finding");
-  CHECK(with_ops.evidence == "measured");
+  CHECK(with_ops.status == report::DiagnosisStatus::kFinding);
+  CHECK(with_ops.evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(with_ops.missing_evidence.empty());
   auto idle = Attribute(b.trace);
   CHECK(idle.host_work_ns == 800'000 - 500);
@@ -133,7 +133,7 @@ TEST_CASE(
   // A range enclosing more than half the window says nothing about the gaps.
   b.trace.host_ops.clear();
   b.AddRange(model::RangeKind::kNvtx, "main", 0, 1'000'500);
-  CHECK(Analyze(b.trace).diagnosis.status == "hypothesis");
+  CHECK(Analyze(b.trace).diagnosis.status == report::DiagnosisStatus::kHypothesis);
 }
 
 TEST_CASE(
@@ -185,7 +185,7 @@ TEST_CASE(
   // hypothesis, which says so; the trace's own samples are never asked for.
   report::Diagnosis d = Analyze(b.trace).diagnosis;
   CHECK(d.bottleneck == "host_bound");
-  CHECK(d.status == "hypothesis");
+  CHECK(d.status == report::DiagnosisStatus::kHypothesis);
   CHECK(d.next_experiment.find("CPU sampling") == std::string::npos);
   auto said = [](const report::Diagnosis& diagnosis, const std::string& text) {
     for (const std::string& s : diagnosis.support) {
@@ -208,7 +208,7 @@ TEST_CASE(
   REQUIRE(calls != nullptr);
   CHECK(calls->time_ns == 400'000);
   CHECK(calls->count == 2);
-  CHECK(calls->severity == "warning");
+  CHECK(calls->severity == report::Severity::kWarning);
   REQUIRE(calls->bound_speedup_if_removed);
   CHECK(*calls->bound_speedup_if_removed ==
         Approx(1.0 / (1.0 - 400'000.0 / static_cast<double>(idle.steady_window_ns))));
@@ -228,7 +228,7 @@ TEST_CASE(
   CHECK(idle.top_sampled_host[1].first == "[libToolsInjection64.so] (the profiler itself)");
   report::Diagnosis found = Analyze(b.trace).diagnosis;
   CHECK(found.bottleneck == "host_bound");
-  CHECK(found.status == "finding");
+  CHECK(found.status == report::DiagnosisStatus::kFinding);
   CHECK(found.next_experiment.find("main_loop (390 µs, samples)") != std::string::npos);
   CHECK(found.next_experiment.find("It is not CUDA dispatch") != std::string::npos);
   CHECK(said(found, "59 samples at one per 10.0 µs"));
@@ -258,7 +258,7 @@ TEST_CASE("diagnosis: a synchronize-every-kernel loop is sync-bound", "[diagnosi
   CHECK(idle.sync_ns == 200 + 9 * 700 + 100);
   report::Diagnosis d = Analyze(b.trace).diagnosis;
   CHECK(d.bottleneck == "sync_bound");
-  CHECK(d.status == "finding");
+  CHECK(d.status == report::DiagnosisStatus::kFinding);
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup == Approx(1.0 / (1.0 - 6'600.0 / 9'600.0)));
   CHECK(d.next_experiment.find("synchronization") != std::string::npos);
@@ -283,8 +283,8 @@ TEST_CASE("diagnosis: exposed copies are transfer-bound", "[diagnosis]") {
   b.Kernel("k", 8'100, 10'000, 2);
   report::Diagnosis d = Analyze(b.trace).diagnosis;
   CHECK(d.bottleneck == "transfer_bound");
-  CHECK(d.status == "finding");
-  CHECK(d.dominant_kind == "copy");
+  CHECK(d.status == report::DiagnosisStatus::kFinding);
+  CHECK(d.dominant_kind == gpuperf::report::DominantKind::kCopy);
   CHECK(d.dominant_name == "[CUDA memcpy HtoD]");
   CHECK(d.dominant_fraction == Approx(0.8));
   REQUIRE(d.triage.size() == 2);
@@ -303,10 +303,10 @@ TEST_CASE(
   b.Kernel("small", 900'100, 1'000'100, 2);
   report::AnalysisReport r = Analyze(b.trace);
   const report::Diagnosis& d = r.diagnosis;
-  CHECK(d.dominant_kind == "kernel");
+  CHECK(d.dominant_kind == gpuperf::report::DominantKind::kKernel);
   CHECK(d.dominant_name == "big");
   CHECK(d.bottleneck == "unknown");
-  CHECK(d.status == "hypothesis");
+  CHECK(d.status == report::DiagnosisStatus::kHypothesis);
   CHECK(d.next_experiment.find("Nsight Compute") != std::string::npos);
   CHECK_FALSE(d.missing_evidence.empty());
   REQUIRE(d.triage.size() == 4);
@@ -317,9 +317,9 @@ TEST_CASE("diagnosis: an empty trace says so", "[diagnosis]") {
   TraceBuilder b;
   b.Api("cudaGetDeviceCount", 0, 10);
   report::Diagnosis d = Analyze(b.trace).diagnosis;
-  CHECK(d.dominant_kind == "none");
+  CHECK(d.dominant_kind == gpuperf::report::DominantKind::kNone);
   CHECK(d.bottleneck == "unknown");
-  CHECK(d.status == "hypothesis");
+  CHECK(d.status == report::DiagnosisStatus::kHypothesis);
 }
 
 TEST_CASE("kernel classes: microsecond kernels under one wave are launch-bound", "[diagnosis]") {
@@ -334,7 +334,7 @@ TEST_CASE("kernel classes: microsecond kernels under one wave are launch-bound",
     INFO(row.name);
     if (row.name == "tiny") {
       CHECK(row.classification.bound == "launch");
-      CHECK(row.classification.evidence == "measured");
+      CHECK(row.classification.evidence == gpuperf::report::EvidenceTier::kMeasured);
       CHECK(row.classification.reason.find("0.03 of one wave") != std::string::npos);
     } else {
       CHECK(row.classification.bound == "unknown");  // 100 us: not small
@@ -343,7 +343,7 @@ TEST_CASE("kernel classes: microsecond kernels under one wave are launch-bound",
   b.trace.devices.clear();
   for (const report::KernelRow& row : Analyze(b.trace).kernels) {
     if (row.name == "tiny")
-      CHECK(row.classification.evidence == "inferred");
+      CHECK(row.classification.evidence == gpuperf::report::EvidenceTier::kInferred);
   }
 }
 
@@ -357,13 +357,14 @@ TEST_CASE("kernel classes: tensor cores expected but unused needs measured evide
   roof.precision = "fp16";
   roof.unit = "vector";
   rows[0].roofline = roof;
-  rows[0].tensor_cores = report::TensorCoreEvidence{false, "measured", "sass", {}, "no HMMA"};
+  rows[0].tensor_cores =
+      report::TensorCoreEvidence{false, report::EvidenceTier::kMeasured, "sass", {}, "no HMMA"};
   gpuperf::analysis::ClassifyKernels(b.trace, rows);
   CHECK(rows[0].classification.tensor_cores_expected_but_unused);
-  rows[0].tensor_cores->evidence = "inferred";
+  rows[0].tensor_cores->evidence = gpuperf::report::EvidenceTier::kInferred;
   gpuperf::analysis::ClassifyKernels(b.trace, rows);
   CHECK_FALSE(rows[0].classification.tensor_cores_expected_but_unused);
-  rows[0].tensor_cores->evidence = "measured";
+  rows[0].tensor_cores->evidence = gpuperf::report::EvidenceTier::kMeasured;
   rows[0].name = "elementwise_add";  // half precision, but no matrix shape
   gpuperf::analysis::ClassifyKernels(b.trace, rows);
   CHECK_FALSE(rows[0].classification.tensor_cores_expected_but_unused);
@@ -414,7 +415,7 @@ TEST_CASE("roofline: replay spans give no achieved rates unless gpu__time_durati
   REQUIRE(r.kernels[0].roofline);
   CHECK_FALSE(r.kernels[0].roofline->achieved_bytes_per_s);
   CHECK(r.kernels[0].roofline->bound == "unknown");
-  CHECK(r.diagnosis.status == "hypothesis");
+  CHECK(r.diagnosis.status == report::DiagnosisStatus::kHypothesis);
   CHECK(r.diagnosis.missing_evidence.find("replay spans") != std::string::npos);
 
   b.trace.counters[0].metrics["gpu__time_duration.sum"] = 1'000'000;  // 1 ms
@@ -423,7 +424,7 @@ TEST_CASE("roofline: replay spans give no achieved rates unless gpu__time_durati
   CHECK(*timed.kernels[0].roofline->achieved_bytes_per_s == Approx(3.35e12));
   CHECK(timed.kernels[0].roofline->bound == "memory");
   CHECK(timed.kernels[0].classification.bound == "memory");
-  CHECK(timed.kernels[0].classification.evidence == "measured");
+  CHECK(timed.kernels[0].classification.evidence == gpuperf::report::EvidenceTier::kMeasured);
 }
 
 TEST_CASE("gemm alignment: only the excess over an aligned kernel comes back, capped at the roof",

@@ -49,7 +49,7 @@ TEST_CASE("window: time before the first GPU activity with its work queued is un
   CHECK(r.initialization.steady_window_ns == 18 * kMs - (8 * kMs - 5 * kUs));
   CHECK(r.predictions.wall_ns == r.initialization.steady_window_ns);
   CHECK(r.diagnosis.bottleneck != "dependency_bound");
-  CHECK(r.diagnosis.dominant_kind == "kernel");
+  CHECK(r.diagnosis.dominant_kind == gpuperf::report::DominantKind::kKernel);
   CHECK(AnySupport(r.diagnosis, "Unobserved, not idle"));
   CHECK(Contains(r.predictions.wall_source, "(unobserved)"));
 
@@ -80,7 +80,7 @@ TEST_CASE("host-bound: a multi-process data loader's fetch in the gaps is the in
   report::AnalysisReport r = Analyze(b.trace);
   const report::Diagnosis& d = r.diagnosis;
   CHECK(d.bottleneck == "host_bound");
-  CHECK(d.status == "finding");
+  CHECK(d.status == report::DiagnosisStatus::kFinding);
   CHECK(Contains(d.next_experiment, "Speed up the input pipeline"));
   CHECK(Contains(d.next_experiment, "num_workers"));
   CHECK_FALSE(Contains(d.next_experiment, "CUDA graph"));

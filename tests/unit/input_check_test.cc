@@ -282,7 +282,7 @@ TEST_CASE("Input check: repeats that bound more than the lever lead the diagnosi
   r.diagnosis = lever_smaller;
   r.diagnosis.bottleneck = "host_bound";
   r.diagnosis.label = "host-bound";
-  r.diagnosis.status = "finding";
+  r.diagnosis.status = gpuperf::report::DiagnosisStatus::kFinding;
   r.timeline.activities = 1;
   TraceBuilder b;
   b.Api("cudaLaunchKernel", 0, 5, 1);

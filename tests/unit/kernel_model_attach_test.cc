@@ -99,7 +99,7 @@ TEST_CASE("user model: FLOPs, bytes and floors by hand, counters keep their roof
   // per launch, two launches of 1000 and 3000 ns.
   REQUIRE(rows.at("sgemm_128x64_nn").roofline.has_value());
   const auto& sgemm = *rows.at("sgemm_128x64_nn").roofline;
-  CHECK(sgemm.evidence == "modeled");
+  CHECK(sgemm.evidence == gpuperf::report::EvidenceTier::kModeled);
   CHECK(sgemm.instances == 2);
   CHECK(sgemm.precision == "fp32");
   CHECK(sgemm.unit == "vector");
@@ -121,7 +121,7 @@ TEST_CASE("user model: FLOPs, bytes and floors by hand, counters keep their roof
 
   // The counters' roofline stays: 1000 + 24 bytes, evidence measured.
   const auto& counted = *rows.at("sgemm_32x32_counted").roofline;
-  CHECK(counted.evidence == "measured");
+  CHECK(counted.evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(*counted.dram_bytes == 1024.0);
 
   CHECK_FALSE(rows.at("unrelated").roofline.has_value());
@@ -183,7 +183,7 @@ TEST_CASE("user model: beats the shape model, no match is said", "[kernel_model]
   options.kernel_model->kernels.push_back({"^gemm$", "1000", "10", "fp32", "vector", ""});
   auto report = gpuperf::analysis::Analyze(b.trace, options);
   REQUIRE(report.kernels.at(0).roofline.has_value());
-  CHECK(report.kernels.at(0).roofline->evidence == "modeled");
+  CHECK(report.kernels.at(0).roofline->evidence == gpuperf::report::EvidenceTier::kModeled);
   CHECK(*report.kernels.at(0).roofline->flops == 1000.0);
   CHECK(*report.kernels.at(0).roofline->arithmetic_intensity == 100.0);
   for (const std::string& note : report.notes)

@@ -105,7 +105,7 @@ TEST_CASE("cupti profiler ranges become kernels with their counters", "[cupti_pr
   const report::KernelRow* row = Row(report, "sgemm");
   REQUIRE(row);
   REQUIRE(row->roofline);
-  CHECK(row->roofline->evidence == "measured");
+  CHECK(row->roofline->evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(row->roofline->precision == "fp32");
   CHECK(row->roofline->flops == Approx(6120));
   CHECK(row->roofline->dram_bytes == Approx(5000));
@@ -178,7 +178,7 @@ TEST_CASE("cupti profiler corpus trace: one kernel per range, FLOPs by hand", "[
   const report::KernelRow* row = Row(report, std::string(trace.Name(it->name)));
   REQUIRE(row);
   REQUIRE(row->roofline);
-  CHECK(row->roofline->evidence == "measured");
+  CHECK(row->roofline->evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(row->roofline->flops);
 }
 

@@ -34,7 +34,7 @@ AnalysisReport HugeReport() {
   Finding f;
   f.id = "gpu_gaps";
   f.title = "GPU idle gaps";
-  f.severity = "warning";
+  f.severity = Severity::kWarning;
   f.summary = "many gaps";
   f.columns = {"Start (ns)", "Duration (ns)", "Before", "After"};
   for (int i = 0; i < 5000; ++i)

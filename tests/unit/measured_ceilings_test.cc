@@ -232,7 +232,7 @@ TEST_CASE("roofline: modeled rooflines use the measured ceilings too", "[ceiling
   REQUIRE(report.kernels.size() == 1);
   REQUIRE(report.kernels[0].roofline);
   const auto& r = *report.kernels[0].roofline;
-  CHECK(r.evidence == "modeled");
+  CHECK(r.evidence == gpuperf::report::EvidenceTier::kModeled);
   CHECK(*r.peak_bytes_per_s == 2e12);
   CHECK(*r.peak_flops_per_s == 5e13);
   // max(1048576 / 5e13 s, 12582912 / 2e12 s) = 6291.456 ns.

@@ -113,9 +113,9 @@ TEST_CASE(
   CHECK(d.bottleneck == "cache_bound");
   // The traffic is measured; that the cache path limits the kernel is not, without a cache unit
   // seen near its peak or the warps' stalls: a hypothesis that names what would confirm it.
-  CHECK(gemm.classification.evidence == "inferred");
+  CHECK(gemm.classification.evidence == gpuperf::report::EvidenceTier::kInferred);
   CHECK(Contains(gemm.classification.reason, "whether the cache path is at its limit"));
-  CHECK(d.status == "hypothesis");
+  CHECK(d.status == report::DiagnosisStatus::kHypothesis);
   CHECK(Contains(d.missing_evidence, "l1tex__throughput"));
   CHECK(Contains(d.missing_evidence, "WarpStateStats"));
   CHECK(Contains(d.next_experiment, "Give the dominant kernel on-chip reuse"));
@@ -144,9 +144,9 @@ TEST_CASE(
   metrics["l1tex__throughput.avg.pct_of_peak_sustained_active"] = 72;
   report::AnalysisReport b = Analyze(busy.trace);
   CHECK(Gemm(b).classification.bound == "cache");
-  CHECK(Gemm(b).classification.evidence == "measured");
+  CHECK(Gemm(b).classification.evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(Contains(Gemm(b).classification.reason, "the busiest cache unit runs at 72% of its peak"));
-  CHECK(b.diagnosis.status == "finding");
+  CHECK(b.diagnosis.status == report::DiagnosisStatus::kFinding);
 
   // The same rule by itself: a DRAM-bound kernel, or one without FLOPs, has other answers.
   report::KernelRoofline roof = *gemm.roofline;

@@ -174,7 +174,7 @@ TEST_CASE("speed of light: the busiest unit at its peak is the floor of a kernel
   const auto& share = report.predictions.kernels[0];
   REQUIRE(share.floor_ns);
   CHECK(*share.floor_ns == 49'000'000);  // 100 ms x 0.49
-  CHECK(share.floor_evidence == "measured");
+  CHECK(share.floor_evidence == gpuperf::report::EvidenceTier::kMeasured);
   REQUIRE(share.max_local_speedup);
   CHECK(*share.max_local_speedup == Approx(1 / 0.49));
   CHECK(report.diagnosis.bottleneck == "latency_bound");
@@ -195,7 +195,7 @@ TEST_CASE("details page: Launch Statistics give the grid and the waves", "[ncu]"
   auto report = gpuperf::analysis::Analyze(trace);
   const auto& c = report.kernels[0].classification;
   CHECK(c.bound == "launch");
-  CHECK(c.evidence == "measured");
+  CHECK(c.evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(c.reason.find("4 blocks, 0.04 of one wave (Nsight Compute Launch Statistics") !=
         std::string::npos);
 }

@@ -160,7 +160,7 @@ TEST_CASE("occupancy: attached per kernel from launch attributes", "[occupancy]"
   CHECK(mixed->occupancy->compute_capability == "8.0");
   CHECK(mixed->occupancy->theoretical == Approx(0.25));
   CHECK(mixed->occupancy->limiter == "registers");
-  CHECK(mixed->occupancy->evidence == "modeled");
+  CHECK(mixed->occupancy->evidence == gpuperf::report::EvidenceTier::kModeled);
   CHECK_FALSE(Row(r, "no_registers")->occupancy);
   CHECK_FALSE(Row(r, "no_block")->occupancy);
 }

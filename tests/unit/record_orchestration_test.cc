@@ -7,14 +7,19 @@
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cli/baseline_command.h"
 #include "io/spool/spool_model.h"
@@ -283,7 +288,91 @@ TEST_CASE("a program that cannot start fails without leaving an output directory
   CHECK(outcome.exit_code == 1);
   CHECK(outcome.message.find("cannot run '/nonexistent/program'") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "out"));
-  CHECK(fs::is_empty(dir));  // no DIR.tmp-* left behind either
+  CHECK(fs::is_empty(dir));  // its staging directory (DIR.tmp-<pid>@<host>.XXXXXX) removed too
+  fs::remove_all(dir);
+}
+
+// The names of `dir`'s entries.
+std::set<std::string> EntryNames(const fs::path& dir) {
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir))
+    names.insert(entry.path().filename().string());
+  return names;
+}
+
+// This host's name as a staging directory's name holds it (util/staging_area.cc).
+std::string StagingHost() {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0')
+    return "localhost";
+  std::string name = host;
+  std::replace(name.begin(), name.end(), '/', '_');
+  std::replace(name.begin(), name.end(), '@', '_');
+  return name;
+}
+
+TEST_CASE("the runs are staged in a private directory beside the output, gone after the commit",
+          "[record]") {
+  const fs::path dir = TempDir("staging");
+  const fs::path note = TempDir("staging-note") / "note.txt";
+  ::setenv("GPUPERF_FAKE_NOTE", note.c_str(), 1);  // the fake program notes its spool directory
+  auto options = FakeOptions(dir / "out", {"ok"});
+  options.warmup = 0;
+  options.repeat = 1;
+  const cli::BaselineOutcome first = cli::RunBaseline(options);
+  options.force = true;  // the second one replaces the first
+  const cli::BaselineOutcome second = cli::RunBaseline(options);
+  ::unsetenv("GPUPERF_FAKE_NOTE");
+  CHECK(first.exit_code == 0);
+  CHECK(second.exit_code == 0);
+  std::ifstream in(note);
+  std::vector<fs::path> staged;
+  std::string spool, mode;
+  while (in >> spool >> mode) {
+    // DIR.tmp-<pid>@<host>.XXXXXX/runs/run-001/spool, 0700 while the program runs.
+    staged.push_back(fs::path(spool).parent_path().parent_path().parent_path());
+    CHECK(mode == "700");
+  }
+  REQUIRE(staged.size() == 2);
+  const std::string prefix = "out.tmp-" + std::to_string(getpid()) + "@" + StagingHost() + ".";
+  for (const fs::path& path : staged) {
+    CHECK(path.parent_path() == dir);
+    CHECK(path.filename().string().rfind(prefix, 0) == 0);
+    CHECK(path.filename().string().size() == prefix.size() + 6);  // mkdtemp's XXXXXX
+    CHECK_FALSE(fs::exists(path));
+  }
+  CHECK(staged[0] != staged[1]);
+  CHECK(EntryNames(dir) == std::set<std::string>{"out"});
+  // The baseline itself has the mode of a new directory, not the staging directory's 0700.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  struct stat info {};
+  REQUIRE(::stat((dir / "out").c_str(), &info) == 0);
+  CHECK((info.st_mode & 0777) == (0777 & ~mask));
+  fs::remove_all(dir);
+  fs::remove_all(note.parent_path());
+}
+
+TEST_CASE("a dead recorder's staging directory is removed by the next recording", "[record]") {
+  const fs::path dir = TempDir("stale");
+  const pid_t dead = fork();
+  if (dead == 0)
+    _exit(0);
+  int status = 0;
+  REQUIRE(waitpid(dead, &status, 0) == dead);
+  const fs::path stale =
+      dir / ("out.tmp-" + std::to_string(dead) + "@" + StagingHost() + ".Ab3xYz");
+  const fs::path alive =
+      dir / ("out.tmp-" + std::to_string(getppid()) + "@" + StagingHost() + ".Qr7sTu");
+  fs::create_directories(stale / "runs" / "run-001" / "spool");
+  fs::create_directories(alive);
+  auto options = FakeOptions(dir / "out", {"ok"});
+  options.warmup = 0;
+  options.repeat = 1;
+  CHECK(cli::RunBaseline(options).exit_code == 0);
+  CHECK_FALSE(fs::exists(stale));
+  CHECK(fs::exists(alive));  // its owner still runs: kept
+  CHECK(EntryNames(dir) == std::set<std::string>{"out", alive.filename().string()});
   fs::remove_all(dir);
 }
 

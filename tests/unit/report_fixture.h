@@ -107,7 +107,7 @@ inline report::AnalysisReport SampleReport() {
   report::Finding finding;
   finding.id = "sync_memcpy";
   finding.title = "Synchronous copies";
-  finding.severity = "warning";
+  finding.severity = report::Severity::kWarning;
   finding.summary = "4 copies from pageable memory block the host for 300 us.";
   finding.advice = "Use pinned memory and cudaMemcpyAsync.";
   finding.source = "trace";

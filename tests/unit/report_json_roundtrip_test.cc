@@ -32,6 +32,7 @@ AnalysisReport CarriedOnly() {
   k.grid = "(8, 1, 1)";
   k.block = "(256, 1, 1)";
   r.kernels.push_back(k);
+  r.unclassified_kernels = {3, 12.5};  // since 1.20.0
   r.audit = {10, 11, 2, 1, 3, 4, 5, 6, 7, 8, 9, 12, 4096};
   RangeRow range;
   range.name = "forward";
@@ -40,6 +41,9 @@ AnalysisReport CarriedOnly() {
   r.ranges.push_back(range);
   r.framework.op_source = "cpu_op";
   r.framework.total_gpu_ns = 900;
+  r.framework.unmarked_launches = 7;  // since 1.20.0
+  r.framework.unmarked_gpu_ns = 300;
+  r.framework.unmarked_fraction = 0.333333;
   OperatorRow op;
   op.name = "aten::mm";
   op.source = "cpu_op";
@@ -88,7 +92,7 @@ AnalysisReport CarriedOnly() {
   share.fraction = 0.3;
   share.limit_speedup = 1.428571;
   share.floor_ns = 100;
-  share.floor_evidence = "measured";
+  share.floor_evidence = EvidenceTier::kMeasured;
   share.max_local_speedup = 4;
   share.bound_speedup_at_roof = 1.290323;
   share.recoverable_ns = 225;
@@ -118,8 +122,8 @@ TEST_CASE("report.json round trip: written then read back then written is the sa
   CHECK(back.devices[0].timeline.busy_ns == 600);
   CHECK(back.kernels.at(0).duration_ns.stddev == 12.125);
   CHECK(back.framework.operators.at(0).top_module == "Linear");
-  CHECK(back.predictions.kernels.at(0).floor_evidence == "measured");
-  CHECK(back.predictions.phases.at(0).floor_evidence.empty());
+  CHECK(back.predictions.kernels.at(0).floor_evidence == EvidenceTier::kMeasured);
+  CHECK(back.predictions.phases.at(0).floor_evidence == EvidenceTier::kNone);
 }
 
 TEST_CASE("report.json round trip: absent values read back as absent") {
@@ -127,7 +131,7 @@ TEST_CASE("report.json round trip: absent values read back as absent") {
   original.source.rank.reset();
   original.audit.peak_allocated_bytes = -1;
   original.predictions.kernels.at(0).floor_ns.reset();
-  original.predictions.kernels.at(0).floor_evidence.clear();
+  original.predictions.kernels.at(0).floor_evidence = EvidenceTier::kNone;
   original.predictions.kernels.at(0).limit_speedup.reset();
   const AnalysisReport back = ReadBack(original);
   CHECK_FALSE(back.source.rank.has_value());

@@ -36,6 +36,7 @@ TEST_CASE("report.json has the documented top-level keys in order") {
                                                "orphan_activities",
                                                "devices",
                                                "kernels",
+                                               "unclassified_kernels",
                                                "ceilings",
                                                "counters_join",
                                                "memory_ops",

@@ -148,12 +148,12 @@ TEST_CASE("report.md of an empty report says what is missing instead of empty ta
 TEST_CASE("report.md: a secondary statement never prints an empty evidence field") {
   AnalysisReport report = testing::SampleReport();
   report.diagnosis.bottleneck = "host_bound";
-  report.diagnosis.status = "finding";
-  report.diagnosis.evidence = "measured";
+  report.diagnosis.status = DiagnosisStatus::kFinding;
+  report.diagnosis.evidence = EvidenceTier::kMeasured;
   Diagnosis secondary;
   secondary.bottleneck = "unknown";
-  secondary.status = "hypothesis";
-  secondary.dominant_kind = "kernel";
+  secondary.status = DiagnosisStatus::kHypothesis;
+  secondary.dominant_kind = DominantKind::kKernel;
   secondary.dominant_name = "k";
   report.diagnosis.secondary.push_back(secondary);
   std::string md = ToMarkdown(report);
@@ -161,7 +161,7 @@ TEST_CASE("report.md: a secondary statement never prints an empty evidence field
        "**Secondary: unknown** (hypothesis: the evidence to classify it is missing; the GPU "
        "phase of this window)");
   CHECK(CountOf(md, "evidence ;") == 0);
-  report.diagnosis.secondary.front().evidence = "modeled";
+  report.diagnosis.secondary.front().evidence = EvidenceTier::kModeled;
   md = ToMarkdown(report);
   Find(md, "**Secondary: unknown** (hypothesis, evidence modeled; the GPU phase");
 }

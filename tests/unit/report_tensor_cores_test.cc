@@ -16,13 +16,17 @@ report::AnalysisReport WithEvidence() {
   for (report::KernelRow& row : r.kernels) {
     if (row.name == kHostileName) {
       row.tensor_cores = report::TensorCoreEvidence{true,
-                                                    "measured",
+                                                    report::EvidenceTier::kMeasured,
                                                     "sass",
                                                     {{"HGMMA", 96}, {"HMMA", 2}},
                                                     "96 HGMMA, 2 HMMA in the sm_90 SASS"};
     } else {
-      row.tensor_cores = report::TensorCoreEvidence{
-          false, "inferred", "name", {}, "the name contains \"sgemm\": a SIMT GEMM; not measured"};
+      row.tensor_cores =
+          report::TensorCoreEvidence{false,
+                                     report::EvidenceTier::kInferred,
+                                     "name",
+                                     {},
+                                     "the name contains \"sgemm\": a SIMT GEMM; not measured"};
     }
   }
   return r;

@@ -124,7 +124,7 @@ KernelRow Kernel(const std::string& name,
                  const std::string& precision,
                  const std::string& unit,
                  double peak_flops,
-                 const std::string& evidence) {
+                 EvidenceTier evidence) {
   KernelRow row;
   row.name = name;
   row.time_percent = time_percent;
@@ -148,10 +148,11 @@ KernelRow Kernel(const std::string& name,
 AnalysisReport ThreeKernels() {
   AnalysisReport report;
   report.kernels.push_back(
-      Kernel("sgemm_big", 60, 50, 5e12, "fp32", "vector", 19.5e12, "measured"));
+      Kernel("sgemm_big", 60, 50, 5e12, "fp32", "vector", 19.5e12, EvidenceTier::kMeasured));
   report.kernels.push_back(
-      Kernel("elementwise", 30, 0.25, 3e11, "fp32", "vector", 19.5e12, "modeled"));
-  report.kernels.push_back(Kernel("bf16_gemm", 10, 200, 1e14, "bf16", "tensor", 312e12, "modeled"));
+      Kernel("elementwise", 30, 0.25, 3e11, "fp32", "vector", 19.5e12, EvidenceTier::kModeled));
+  report.kernels.push_back(
+      Kernel("bf16_gemm", 10, 200, 1e14, "bf16", "tensor", 312e12, EvidenceTier::kModeled));
   return report;
 }
 
@@ -260,8 +261,14 @@ TEST_CASE("roofline.svg: hostile and long kernel names are escaped and shortened
 TEST_CASE("roofline.svg: at most max_kernels points, numbered as report.md's roofline table") {
   AnalysisReport report;
   for (int i = 0; i < 15; ++i) {
-    report.kernels.push_back(Kernel(
-        "k" + std::to_string(i), 15.0 - i, 1 + i, 1e12, "fp32", "vector", 19.5e12, "measured"));
+    report.kernels.push_back(Kernel("k" + std::to_string(i),
+                                    15.0 - i,
+                                    1 + i,
+                                    1e12,
+                                    "fp32",
+                                    "vector",
+                                    19.5e12,
+                                    EvidenceTier::kMeasured));
   }
   report.kernels[1].roofline->peak_flops_per_s.reset();  // table row 2, not placeable
   std::string svg = RooflineSvg(report);

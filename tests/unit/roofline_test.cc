@@ -101,7 +101,7 @@ TEST_CASE("roofline by hand: a latency-bound kernel left of the ridge", "[roofli
   CHECK(*r.floor_ns == 514469);
   // 25.7% of the bandwidth and 6.2% of FP32 peak: both under 30%.
   CHECK(r.bound == "latency");
-  CHECK(r.evidence == "measured");
+  CHECK(r.evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(r.ceiling_source.rfind("datasheet A100 SXM4 40GB: NVIDIA A100", 0) == 0);
 }
 

@@ -187,7 +187,7 @@ TEST_CASE("shape: the ViT H100 trace models its patch convolution and flash atte
       continue;
     INFO(row.name);
     REQUIRE(row.roofline.has_value());
-    CHECK(row.roofline->evidence == "modeled");
+    CHECK(row.roofline->evidence == gpuperf::report::EvidenceTier::kModeled);
     CHECK(row.roofline->precision == "bf16");
     CHECK(row.roofline->unit == "tensor");
     ++modeled;

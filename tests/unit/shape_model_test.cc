@@ -236,7 +236,7 @@ TEST_CASE("shape: modelled rooflines against the H100 datasheet, floors reach th
   // 2*128*512*256 + 128*512 = 33619968 FLOPs; (32768 + 131072 + 65536 + 512) * 2 = 459776 bytes.
   REQUIRE(rows.at("gemm")->roofline.has_value());
   const auto& gemm = *rows.at("gemm")->roofline;
-  CHECK(gemm.evidence == "modeled");
+  CHECK(gemm.evidence == gpuperf::report::EvidenceTier::kModeled);
   CHECK(gemm.instances == 1);
   CHECK(gemm.precision == "bf16");
   CHECK(gemm.unit == "tensor");
@@ -261,7 +261,7 @@ TEST_CASE("shape: modelled rooflines against the H100 datasheet, floors reach th
     if (share.name == "gemm") {
       found = true;
       CHECK(share.floor_ns == 274);
-      CHECK(share.floor_evidence == "modeled");
+      CHECK(share.floor_evidence == gpuperf::report::EvidenceTier::kModeled);
     }
   }
   CHECK(found);
@@ -281,12 +281,12 @@ TEST_CASE("shape: counters win over the shape model", "[shape]") {
   for (const auto& row : report.kernels) {
     if (row.name == "gemm") {
       REQUIRE(row.roofline.has_value());
-      CHECK(row.roofline->evidence == "measured");
+      CHECK(row.roofline->evidence == gpuperf::report::EvidenceTier::kMeasured);
       CHECK(*row.roofline->dram_bytes == 1024.0);
     }
     if (row.name == "add_kernel") {
       REQUIRE(row.roofline.has_value());
-      CHECK(row.roofline->evidence == "modeled");
+      CHECK(row.roofline->evidence == gpuperf::report::EvidenceTier::kModeled);
     }
   }
 }

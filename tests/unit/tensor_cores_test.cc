@@ -136,7 +136,7 @@ TEST_CASE("tensor cores: SASS decides, the device's arch is preferred, names are
 
   const auto& wmma = *Row(rows, rows[0].name).tensor_cores;
   CHECK(wmma.used);
-  CHECK(wmma.evidence == "measured");
+  CHECK(wmma.evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(wmma.source == "sass");
   REQUIRE(wmma.instructions.size() == 1);
   CHECK(wmma.instructions[0] == std::pair<std::string, std::int64_t>{"HMMA", 2});  // sm_90a copy
@@ -144,17 +144,17 @@ TEST_CASE("tensor cores: SASS decides, the device's arch is preferred, names are
 
   const auto& fma = *rows[1].tensor_cores;
   CHECK_FALSE(fma.used);
-  CHECK(fma.evidence == "measured");
+  CHECK(fma.evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(fma.source == "sass");
   CHECK(fma.instructions.empty());
 
   const auto& sgemm = *rows[2].tensor_cores;
   CHECK_FALSE(sgemm.used);
-  CHECK(sgemm.evidence == "inferred");
+  CHECK(sgemm.evidence == gpuperf::report::EvidenceTier::kInferred);
   CHECK(sgemm.source == "name");
   const auto& xmma = *rows[3].tensor_cores;
   CHECK(xmma.used);
-  CHECK(xmma.evidence == "inferred");
+  CHECK(xmma.evidence == gpuperf::report::EvidenceTier::kInferred);
   CHECK(xmma.detail.find("xmma") != std::string::npos);
   CHECK_FALSE(rows[4].tensor_cores.has_value());  // nothing speaks for it
 
@@ -215,7 +215,7 @@ TEST_CASE("tensor cores: matrix-op counters decide alone") {
   auto verdict = TensorCoresFromCounters({&used}, "12.0");
   REQUIRE(verdict.evidence);
   CHECK(verdict.evidence->used);
-  CHECK(verdict.evidence->evidence == "measured");
+  CHECK(verdict.evidence->evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(verdict.evidence->source == "counters");
   CHECK(verdict.evidence->detail ==
         "sm__ops_path_tensor_src_bf16_dst_fp32.sum = 6.04e+08 in the kernel's one profiled launch");
@@ -285,7 +285,7 @@ TEST_CASE("tensor cores: GA100 vector work that accounts for the whole tensor pi
   auto ga100 = TensorCoresFromCounters({&exact, &with_fp64}, "8.0");
   REQUIRE(ga100.evidence);
   CHECK_FALSE(ga100.evidence->used);
-  CHECK(ga100.evidence->evidence == "measured");
+  CHECK(ga100.evidence->evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(ga100.evidence->detail.find("no matrix instruction ran") != std::string::npos);
   CHECK(ga100.evidence->detail.find("largest of 2 profiled launches") != std::string::npos);
 
@@ -303,11 +303,12 @@ TEST_CASE("tensor cores: GA100 vector work that accounts for the whole tensor pi
 TEST_CASE("tensor cores: name conventions") {
   auto used = [](const char* name) {
     auto e = TensorCoresFromName(name);
-    return e && e->used && e->evidence == "inferred" && e->source == "name";
+    return e && e->used && e->evidence == gpuperf::report::EvidenceTier::kInferred &&
+           e->source == "name";
   };
   auto unused = [](const char* name) {
     auto e = TensorCoresFromName(name);
-    return e && !e->used && e->evidence == "inferred";
+    return e && !e->used && e->evidence == gpuperf::report::EvidenceTier::kInferred;
   };
   CHECK(used("ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn"));
   CHECK(used("volta_h884gemm_64x64_ldg8_nn"));

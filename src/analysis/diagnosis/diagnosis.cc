@@ -70,18 +70,18 @@ namespace {
 // Transfer- and communication-bound: time not hidden behind computation, measured on the trace.
 void SetExposedClass(report::Diagnosis& d,
                      const char* bottleneck,
-                     const char* kind,
+                     report::DominantKind kind,
                      std::int64_t exposed_ns,
                      std::int64_t window_ns) {
   d.bottleneck = bottleneck;
   d.dominant_kind = kind;
   d.dominant_fraction = Fraction(exposed_ns, window_ns);
-  d.status = "finding";
-  d.evidence = "measured";
+  d.status = report::DiagnosisStatus::kFinding;
+  d.evidence = report::EvidenceTier::kMeasured;
   d.support.push_back(
       fmt::format("Exposed {}: {} of the {} window, not overlapped by computation "
                   "(trace).",
-                  d.dominant_kind == "copy" ? "copies" : "communication",
+                  d.dominant_kind == report::DominantKind::kCopy ? "copies" : "communication",
                   Ms(exposed_ns),
                   Ms(window_ns)));
   d.bound_speedup = AmdahlLimit(std::min(1.0, Fraction(exposed_ns, window_ns)));
@@ -97,7 +97,7 @@ std::int64_t ReplaySpans(const model::Trace& trace) {
 // "memory_bound" -> "memory-bound"; an unknown class over kernel work is still GPU-bound, and
 // "unknown" alone reads as no verdict.
 std::string Label(const report::Diagnosis& d) {
-  if (d.bottleneck == "unknown" && d.dominant_kind == "kernel")
+  if (d.bottleneck == "unknown" && d.dominant_kind == report::DominantKind::kKernel)
     return "GPU-bound, kernel class unknown";
   std::string label = d.bottleneck;
   std::replace(label.begin(), label.end(), '_', '-');
@@ -128,9 +128,9 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   std::string subject;
   const report::Timeline& t = r.timeline;
   if (t.activities == 0) {
-    d.dominant_kind = "none";
+    d.dominant_kind = report::DominantKind::kNone;
     d.bottleneck = "unknown";
-    d.status = "hypothesis";
+    d.status = report::DiagnosisStatus::kHypothesis;
     SetExperiment(d, subject, context);
     if (std::string other = UnsupportedDevice(trace); !other.empty())
       d.missing_evidence = other;
@@ -201,7 +201,8 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
        fmt::format("copies not overlapped by kernels: {} of the window (trace)", Pct(transfer)),
        transfer >= kDominantShare || transfer == largest,
        [&] {
-         SetExposedClass(d, "transfer_bound", "copy", steady.exposed_memcpy_ns, window);
+         SetExposedClass(
+             d, "transfer_bound", report::DominantKind::kCopy, steady.exposed_memcpy_ns, window);
          if (!r.memory_ops.empty())
            d.dominant_name = subject = r.memory_ops.front().operation;
          if (const report::Finding* f = FindFinding(r, report::finding_id::kPageableAsyncMemcpy))
@@ -216,8 +217,11 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
                    Pct(comm)),
        comm >= kDominantShare || comm == largest,
        [&] {
-         SetExposedClass(
-             d, "communication_bound", "communication", steady.exposed_communication_ns, window);
+         SetExposedClass(d,
+                         "communication_bound",
+                         report::DominantKind::kCommunication,
+                         steady.exposed_communication_ns,
+                         window);
          // The long tail of a collective's instances is this rank waiting for the others: the
          // evidence the falsification asks for.
          if (!context.collective_wait.empty())
@@ -270,14 +274,16 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
     }
   }
   SetExperiment(d, subject, context);
-  if (const report::KernelRow* k = FindKernel(r, d.dominant_name); k && d.dominant_kind == "kernel")
+  if (const report::KernelRow* k = FindKernel(r, d.dominant_name);
+      k && d.dominant_kind == report::DominantKind::kKernel)
     AdviseFromCounters(d, *k);
   const HostWaitCap* cap = context.host_wait_cap ? &*context.host_wait_cap : nullptr;
-  if (d.dominant_kind == "kernel" && d.bottleneck != "launch_bound") {
+  if (d.dominant_kind == report::DominantKind::kKernel && d.bottleneck != "launch_bound") {
     AddCollectiveEvidence(d, r, context.collective_wait);
     ApplyLever(d, trace, roofs, r, SteadyWall(r, idle), kernel_evidence_from, cap);
   }
-  if (cap && (d.dominant_kind == "kernel" || d.dominant_kind == "operators")) {
+  if (cap && (d.dominant_kind == report::DominantKind::kKernel ||
+              d.dominant_kind == report::DominantKind::kOperators)) {
     if (cap->beside_idle_phase || KeepsLaunchCount(d))
       ApplyHostWaitCap(d, *cap);
     // A GPU-bound window whose host is close behind, and a change that cuts launches: beyond
@@ -306,7 +312,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
             *d.bound_speedup_same_launches));
     }
   }
-  if (d.dominant_kind == "idle") {
+  if (d.dominant_kind == report::DominantKind::kIdle) {
     d.secondary =
         SecondaryGpuStatement(trace, roofs, index, d, r, compute, SteadyWall(r, idle), context);
     // Without a GPU phase to diagnose, copies that hold the triage's share get their statement.
@@ -345,7 +351,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
         "{} kernel instances are CUPTI range-profiler replay spans (Kineto cuda_profiler_range): "
         "their durations cover the counter replay passes, not one run (trace).",
         spans));
-    d.status = "hypothesis";
+    d.status = report::DiagnosisStatus::kHypothesis;
     d.missing_evidence =
         "Kernel times here are replay spans, so the ranking by time and the timeline are not "
         "run times: a trace of the same run without the range profiler would give them.";

@@ -72,7 +72,7 @@ std::vector<std::string> MissingForClass(const report::KernelRow& row) {
 }  // namespace
 
 void AdviseFromCounters(report::Diagnosis& d, const report::KernelRow& row) {
-  if (!row.roofline || row.roofline->evidence != "measured")
+  if (!row.roofline || row.roofline->evidence != report::EvidenceTier::kMeasured)
     return;  // no counters on the dominant kernel: the general advice stands
   AddTopRule(d, row);
   if (d.bottleneck != "unknown")
@@ -95,10 +95,10 @@ void DiagnoseWithoutDurations(report::Diagnosis& d, const report::AnalysisReport
   std::string counts;
   for (const auto& [bound, n] : classes)
     counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, bound);
-  d.dominant_kind = "unknown";  // GPU work exists, its time is not recorded
+  d.dominant_kind = report::DominantKind::kUnknown;  // GPU work exists, its time is not recorded
   d.bottleneck = "unknown";
-  d.status = "hypothesis";
-  d.evidence = "";
+  d.status = report::DiagnosisStatus::kHypothesis;
+  d.evidence = report::EvidenceTier::kNone;
   d.support.push_back(fmt::format(
       "The input records no duration for any of its {} kernel launches (no "
       "gpu__time_duration.sum, no elapsed cycles): there is no time to split between idle, "

@@ -35,7 +35,7 @@ void SetKernelClass(report::Diagnosis& d,
                     std::string& subject) {
   const report::KernelRow* row = FindKernel(r, share.name);
   subject.clear();  // kernel names are long: texts say "the dominant kernel" (dominant.name)
-  d.dominant_kind = "kernel";
+  d.dominant_kind = report::DominantKind::kKernel;
   d.dominant_name = share.name;
   // f over the steady-state window (one-time work left out).
   double f = std::min(
@@ -55,7 +55,7 @@ void SetKernelClass(report::Diagnosis& d,
     d.bound_speedup = AmdahlLimit(f);
   if (!row) {
     d.bottleneck = "unknown";
-    d.status = "hypothesis";
+    d.status = report::DiagnosisStatus::kHypothesis;
     return;
   }
   const report::KernelClass& c = row->classification;
@@ -64,7 +64,7 @@ void SetKernelClass(report::Diagnosis& d,
   if (row->tensor_cores)
     d.support.push_back(fmt::format("Tensor cores: {} ({}, {}).",
                                     row->tensor_cores->detail,
-                                    row->tensor_cores->evidence,
+                                    ToString(row->tensor_cores->evidence),
                                     row->tensor_cores->source));
   if (row->occupancy) {
     std::string achieved =
@@ -80,13 +80,14 @@ void SetKernelClass(report::Diagnosis& d,
   }
   if (c.tensor_cores_expected_but_unused) {
     d.bottleneck = "tensor_cores_unused";
-    d.evidence = "measured";
-    d.status = "finding";
+    d.evidence = report::EvidenceTier::kMeasured;
+    d.status = report::DiagnosisStatus::kFinding;
     return;
   }
   d.bottleneck = c.bound == "unknown" ? "unknown" : c.bound + "_bound";
   d.evidence = c.evidence;
-  d.status = c.evidence == "measured" ? "finding" : "hypothesis";
+  d.status = c.evidence == report::EvidenceTier::kMeasured ? report::DiagnosisStatus::kFinding
+                                                           : report::DiagnosisStatus::kHypothesis;
 }
 
 // Share of kernel time in kernels of one class and basis: "launch" (many small launches), or
@@ -194,13 +195,13 @@ void DescribeDominantKernel(const model::Trace& trace,
   const report::KernelRow* row = FindKernel(r, share.name);
   if (!row)
     return;
-  if (row->roofline &&
-      (row->roofline->evidence == "measured" || row->classification.bound == "cache")) {
+  if (row->roofline && (row->roofline->evidence == report::EvidenceTier::kMeasured ||
+                        row->classification.bound == "cache")) {
     if (auto reuse = NoOnChipReuse(*row->roofline))
       context.no_reuse = NoReuseText(*reuse);
   }
   context.matrix_shaped = IsMatrixShapedKernel(row->name);
-  if (row->roofline && row->roofline->evidence == "measured") {
+  if (row->roofline && row->roofline->evidence == report::EvidenceTier::kMeasured) {
     context.roof_precision = row->roofline->precision;
     context.roof_unit = row->roofline->unit;
   }
@@ -246,8 +247,8 @@ void ClassifyDominantWork(const model::Trace& trace,
     SetKernelClass(d, r, idle, *top, subject);
   if (launch_share >= kDominantShare) {
     d.bottleneck = "launch_bound";
-    d.evidence = "measured";
-    d.status = "finding";
+    d.evidence = report::EvidenceTier::kMeasured;
+    d.status = report::DiagnosisStatus::kFinding;
     d.support.push_back(fmt::format(
         "{} of kernel time is in kernels of a few microseconds on less than one wave; {} "
         "kernel launches (trace).",
@@ -255,9 +256,9 @@ void ClassifyDominantWork(const model::Trace& trace,
         r.audit.kernel_launches));
   } else if (!top) {
     d.bottleneck = "unknown";
-    d.status = "hypothesis";
+    d.status = report::DiagnosisStatus::kHypothesis;
   }
-  if (top && d.dominant_kind == "kernel" && d.dominant_name == top->name &&
+  if (top && d.dominant_kind == report::DominantKind::kKernel && d.dominant_name == top->name &&
       d.bottleneck != "launch_bound")
     DescribeDominantKernel(trace, roofs, r, *top, context);
   WidenToFlatProfile(d, r, SteadyWall(r, idle), context);

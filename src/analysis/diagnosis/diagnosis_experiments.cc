@@ -20,7 +20,8 @@ namespace {
 // The advice sends a GEMM-shaped FP32 kernel to a library GEMM on tensor cores: its bound is at
 // the TF32 tensor roof, not at the FP32 floor it was classified against.
 bool AdvisesTensorCores(const report::Diagnosis& d, const ExperimentContext& context) {
-  if (!context.tensor_local_speedup || !context.matrix_shaped || d.dominant_kind != "kernel")
+  if (!context.tensor_local_speedup || !context.matrix_shaped ||
+      d.dominant_kind != report::DominantKind::kKernel)
     return false;
   const std::string& c = d.bottleneck;
   return c == "compute_bound" ||
@@ -45,8 +46,8 @@ double BesideGpu(std::int64_t window_ns, std::int64_t host_ns, std::int64_t lead
 namespace {
 
 std::optional<double> OverlapBound(const report::Diagnosis& d, const ExperimentContext& context) {
-  if (d.bottleneck != "host_bound" || d.status != "finding" || !context.host_outside_ops ||
-      InputPipelineLever(d, context) || context.host_work_ns <= 0 ||
+  if (d.bottleneck != "host_bound" || d.status != report::DiagnosisStatus::kFinding ||
+      !context.host_outside_ops || InputPipelineLever(d, context) || context.host_work_ns <= 0 ||
       context.window_ns <= context.host_work_ns)
     return std::nullopt;
   return BesideGpu(context.window_ns, context.host_work_ns, context.lead_ns);
@@ -66,7 +67,9 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
   if (!d.bound_speedup || !std::isfinite(*d.bound_speedup))
     return "";
   if (const auto& cap = context.host_wait_cap;
-      cap && (d.dominant_kind == "kernel" || d.dominant_kind == "operators") &&
+      cap &&
+      (d.dominant_kind == report::DominantKind::kKernel ||
+       d.dominant_kind == report::DominantKind::kOperators) &&
       (cap->beside_idle_phase || KeepsLaunchCount(d))) {
     std::int64_t saved = SavedByBound(d, cap->wall_ns);
     if (cap->Binds(saved))
@@ -142,15 +145,15 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
 }  // namespace
 
 bool InputPipelineLever(const report::Diagnosis& d, const ExperimentContext& context) {
-  return d.bottleneck == "host_bound" && d.status == "finding" && context.host_outside_ops &&
-         context.loader_multiprocess &&
+  return d.bottleneck == "host_bound" && d.status == report::DiagnosisStatus::kFinding &&
+         context.host_outside_ops && context.loader_multiprocess &&
          context.loader_ns > context.host_work_ns - context.loader_ns;  // half, no overflow
 }
 
 void SetExperiment(report::Diagnosis& d,
                    const std::string& subject,
                    const ExperimentContext& context) {
-  if (d.dominant_kind == "none") {
+  if (d.dominant_kind == report::DominantKind::kNone) {
     d.next_experiment =
         "Record GPU activity: trace the program with gpuperf baseline (or nsys -t cuda, "
         "torch.profiler with CUDA activities).";
@@ -165,7 +168,7 @@ void SetExperiment(report::Diagnosis& d,
                                AmdahlSpeedup(d.dominant_fraction, *context.tensor_local_speedup));
   d.next_experiment = advice.experiment + BoundText(d, context);
   d.falsified_by = advice.falsified_by;
-  if (d.status == "hypothesis")
+  if (d.status == report::DiagnosisStatus::kHypothesis)
     d.missing_evidence = advice.missing;
 }
 

@@ -109,7 +109,7 @@ void WidenToFlatProfile(report::Diagnosis& d,
                         const report::AnalysisReport& r,
                         std::int64_t wall_ns,
                         ExperimentContext& context) {
-  if (d.bottleneck != "unknown" || d.dominant_kind != "kernel")
+  if (d.bottleneck != "unknown" || d.dominant_kind != report::DominantKind::kKernel)
     return;
   std::vector<const report::CriticalShare*> shares;
   std::int64_t total = 0;
@@ -186,7 +186,7 @@ void WidenToClassPeers(report::Diagnosis& d,
                        const report::AnalysisReport& r,
                        std::int64_t wall_ns,
                        ExperimentContext& context) {
-  if (d.dominant_kind != "kernel" ||
+  if (d.dominant_kind != report::DominantKind::kKernel ||
       (d.bottleneck != "compute_bound" && d.bottleneck != "memory_bound"))
     return;
   std::vector<const report::CriticalShare*> shares;
@@ -210,8 +210,9 @@ void WidenToClassPeers(report::Diagnosis& d,
                                   kPeerShare * static_cast<double>(shares.front()->critical_ns))
       break;
     const report::KernelRow* row = FindKernel(r, s->name);
-    if (!row || row->classification.bound != bound || row->classification.evidence != "measured" ||
-        !s->max_local_speedup || !row->roofline || !row->roofline->roof_fraction)
+    if (!row || row->classification.bound != bound ||
+        row->classification.evidence != report::EvidenceTier::kMeasured || !s->max_local_speedup ||
+        !row->roofline || !row->roofline->roof_fraction)
       break;
     group += s->critical_ns;
     saved += static_cast<double>(s->critical_ns) * (1.0 - 1.0 / *s->max_local_speedup);

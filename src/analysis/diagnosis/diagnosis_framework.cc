@@ -77,11 +77,11 @@ void SetCollectiveClass(report::Diagnosis& d,
                         const report::CriticalShare& share,
                         std::string& subject) {
   d.bottleneck = "communication_bound";
-  d.dominant_kind = "communication";
+  d.dominant_kind = report::DominantKind::kCommunication;
   d.dominant_name = subject = share.name;
   d.dominant_fraction = share.fraction;
-  d.status = "finding";
-  d.evidence = "measured";
+  d.status = report::DiagnosisStatus::kFinding;
+  d.evidence = report::EvidenceTier::kMeasured;
   d.bound_speedup = share.limit_speedup;
   d.support.push_back(fmt::format(
       "The kernel with the most critical time is a collective ({} of the wall time, {} "
@@ -147,8 +147,8 @@ bool ApplyLever(report::Diagnosis& d,
           ? AmdahlLimit(std::min(
                 0.99, static_cast<double>(*lever.ceiling_saved_ns) / static_cast<double>(wall_ns)))
           : lever.bound_speedup;
-  if (kernel_bound && *kernel_bound > lever_bound + 1e-9 && d.dominant_kind == "kernel" &&
-      !concrete_form)
+  if (kernel_bound && *kernel_bound > lever_bound + 1e-9 &&
+      d.dominant_kind == report::DominantKind::kKernel && !concrete_form)
     return false;
   std::vector<std::string> lever_support;
   lever_support.push_back(
@@ -187,7 +187,8 @@ bool ApplyLever(report::Diagnosis& d,
                    lever_support.end());
   // A lever on work beside the dominant kind (the optimizer step beside GEMMs measured at their
   // roof) leaves the measured class as it is: it is the next experiment, not the window's class.
-  if (lever.kind == "fused_optimizer" && d.status == "finding" && !d.bottleneck.empty()) {
+  if (lever.kind == "fused_optimizer" && d.status == report::DiagnosisStatus::kFinding &&
+      !d.bottleneck.empty()) {
     d.support.insert(
         d.support.begin() + static_cast<std::ptrdiff_t>(at),
         fmt::format("The class stays the measured one ({}): the lever acts on work beside the "
@@ -195,11 +196,12 @@ bool ApplyLever(report::Diagnosis& d,
                     d.bottleneck));
   } else {
     d.bottleneck = lever.bottleneck;
-    d.status = "hypothesis";
-    d.evidence = lever.kind == "tf32_or_amp" ? "modeled" : "inferred";
+    d.status = report::DiagnosisStatus::kHypothesis;
+    d.evidence = lever.kind == "tf32_or_amp" ? report::EvidenceTier::kModeled
+                                             : report::EvidenceTier::kInferred;
     d.missing_evidence = lever.missing_evidence;
   }
-  d.dominant_kind = "operators";
+  d.dominant_kind = report::DominantKind::kOperators;
   d.lever = lever.kind;
   d.dominant_name = lever.subject;
   d.dominant_fraction = lever.fraction;
@@ -280,7 +282,7 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
                                                      double compute_share,
                                                      std::int64_t wall_ns,
                                                      const ExperimentContext& base) {
-  if (compute_share < kSecondaryComputeShare || main.dominant_kind != "idle")
+  if (compute_share < kSecondaryComputeShare || main.dominant_kind != report::DominantKind::kIdle)
     return {};
   report::Diagnosis s;
   s.target_metric = main.target_metric;
@@ -295,7 +297,7 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
   HostWaitCap cap = HostWaitsOnGpu(trace, index, r, wall_ns);
   cap.host_work_ns = base.host_work_ns;
   if (const report::CriticalShare* top = DominantComputeShare(r, false)) {
-    s.dominant_kind = "kernel";
+    s.dominant_kind = report::DominantKind::kKernel;
     s.dominant_name = top->name;
     s.dominant_fraction = top->fraction;
     s.bound_speedup = top->bound_speedup_at_roof ? top->bound_speedup_at_roof : top->limit_speedup;
@@ -303,8 +305,9 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
     s.bottleneck = row && row->classification.bound != "unknown"
                        ? row->classification.bound + "_bound"
                        : "unknown";
-    s.evidence = row ? row->classification.evidence : "inferred";
-    s.status = s.evidence == "measured" ? "finding" : "hypothesis";
+    s.evidence = row ? row->classification.evidence : report::EvidenceTier::kInferred;
+    s.status = s.evidence == report::EvidenceTier::kMeasured ? report::DiagnosisStatus::kFinding
+                                                             : report::DiagnosisStatus::kHypothesis;
     s.support.push_back(fmt::format(
         "While the GPU runs, the kernel with the most critical time holds {} of the wall time "
         "(trace).",
@@ -314,13 +317,14 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
     WidenToFlatProfile(s, r, wall_ns, context);
     SetExperiment(s, subject, context);
   }
-  if (!ApplyLever(s, trace, roofs, r, wall_ns, SIZE_MAX, &cap) && s.dominant_kind.empty())
+  if (!ApplyLever(s, trace, roofs, r, wall_ns, SIZE_MAX, &cap) &&
+      s.dominant_kind == report::DominantKind::kUnset)
     return {};
   ApplyHostWaitCap(s, cap);
   if (s.bottleneck.empty())
     s.bottleneck = "unknown";
-  if (s.status.empty())
-    s.status = "hypothesis";
+  if (s.status == report::DiagnosisStatus::kNone)
+    s.status = report::DiagnosisStatus::kHypothesis;
   return {std::move(s)};
 }
 

@@ -31,7 +31,7 @@ void SetIdleClass(const model::Trace& trace,
                   const IdleAttribution& idle,
                   std::string& subject,
                   ExperimentContext& context) {
-  d.dominant_kind = "idle";
+  d.dominant_kind = report::DominantKind::kIdle;
   d.dominant_fraction = Fraction(idle.idle_ns, SteadyWall(r, idle));
   d.support.push_back(fmt::format(
       "No GPU work ran during {} of the {} steady-state window ({}) in {} stretches; {} of it "
@@ -43,8 +43,8 @@ void SetIdleClass(const model::Trace& trace,
       Ms(idle.edge_ns)));
   if (!idle.has_api_calls) {
     d.bottleneck = "host_bound";
-    d.status = "hypothesis";
-    d.evidence = "inferred";
+    d.status = report::DiagnosisStatus::kHypothesis;
+    d.evidence = report::EvidenceTier::kInferred;
     d.support.push_back(
         "The trace records no host API calls, so what the host did in the gaps "
         "is unknown.");
@@ -91,14 +91,14 @@ void SetIdleClass(const model::Trace& trace,
   if (const report::Finding* f = FindFinding(r, report::finding_id::kSyncApi))
     sync_cost = std::max(sync_cost, f->gpu_idle_caused_ns.value_or(0));
   std::int64_t attributed = std::max({sync_cost, idle.launch_ns, host, idle.queued_ns});
-  d.evidence = "measured";
-  d.status = "finding";
+  d.evidence = report::EvidenceTier::kMeasured;
+  d.status = report::DiagnosisStatus::kFinding;
   if (attributed == idle.queued_ns) {
     // Work was queued and the whole GPU still idled, so the work waited on nothing running on
     // this GPU: an event the host records late, another device or rank, or a host-staged copy
     // ahead of it in stream order. The trace does not record which: a hypothesis to test.
     d.bottleneck = "dependency_bound";
-    d.status = "hypothesis";
+    d.status = report::DiagnosisStatus::kHypothesis;
     context.ranks = r.source.rank.has_value();
     context.collectives = r.timeline.communication_ns > 0;
     if (!context.collective_wait.empty())
@@ -251,8 +251,8 @@ void SetIdleClass(const model::Trace& trace,
           Ms(idle.edge_ns),
           Ms(idle.idle_ns)));
     if (!shown) {
-      d.status = "hypothesis";
-      d.evidence = "inferred";
+      d.status = report::DiagnosisStatus::kHypothesis;
+      d.evidence = report::EvidenceTier::kInferred;
     }
     if (std::string overhead = ProfilerOverheadText(
             trace, context.shapes_recorded, "the host time this bound rests on");
@@ -275,8 +275,9 @@ void SetIdleClass(const model::Trace& trace,
   }
   // The advice is a captured graph, which removes the launch calls with the host time between
   // them: the idle under launch calls comes back too (linear: 104 ms beside 527 ms).
-  if (d.bottleneck == "host_bound" && d.status == "finding" && !context.host_outside_ops &&
-      !context.graphs && !InputPipelineLever(d, context) && idle.launch_ns > 0) {
+  if (d.bottleneck == "host_bound" && d.status == report::DiagnosisStatus::kFinding &&
+      !context.host_outside_ops && !context.graphs && !InputPipelineLever(d, context) &&
+      idle.launch_ns > 0) {
     attributed += idle.launch_ns;
     d.support.push_back(fmt::format(
         "The bound counts the {} of idle under launch calls too: a captured graph removes the "
@@ -285,8 +286,8 @@ void SetIdleClass(const model::Trace& trace,
   }
   // vLLM's graphs hold the model's forward only: the idle around it (input preparation,
   // sampling, logits) stays (b200: 8 ms of 70 ms outside GptOssForCausalLM).
-  if (d.bottleneck == "host_bound" && d.status == "finding" && context.vllm &&
-      !context.host_outside_ops && !context.graphs) {
+  if (d.bottleneck == "host_bound" && d.status == report::DiagnosisStatus::kFinding &&
+      context.vllm && !context.host_outside_ops && !context.graphs) {
     ModelForward forward = FindModelForward(trace);
     std::int64_t gaps = util::TotalLength(idle.other_gaps);
     std::int64_t outside =

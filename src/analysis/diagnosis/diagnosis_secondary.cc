@@ -93,7 +93,8 @@ void RankStatements(report::Diagnosis& d) {
   if (!secondary_bound || !std::isfinite(*secondary_bound))
     return;
   double main_bound = ranked(d).value_or(1.0);
-  bool evidence_allows = s.status == "finding" || d.status != "finding";
+  bool evidence_allows = s.status == report::DiagnosisStatus::kFinding ||
+                         d.status != report::DiagnosisStatus::kFinding;
   if (*secondary_bound <= main_bound + 1e-3 || !evidence_allows)
     return;
   SwapStatements(d, s);
@@ -101,9 +102,9 @@ void RankStatements(report::Diagnosis& d) {
       "Ranked first: its bound ({:.2f}x) is larger than that of the {} phase's statement "
       "({:.2f}x, {}), which follows as the secondary.",
       *secondary_bound,
-      s.dominant_kind == "idle"   ? "idle"
-      : s.dominant_kind == "copy" ? "copy"
-                                  : "GPU",
+      s.dominant_kind == report::DominantKind::kIdle   ? "idle"
+      : s.dominant_kind == report::DominantKind::kCopy ? "copy"
+                                                       : "GPU",
       main_bound,
       s.bottleneck));
 }

@@ -329,11 +329,11 @@ bool InitializationStep(report::Diagnosis& d,
   if (!dominant)
     return false;
   d.bottleneck = "initialization";
-  d.dominant_kind = "initialization";
+  d.dominant_kind = report::DominantKind::kInitialization;
   d.dominant_name = init.items.empty() ? "" : init.items.front().name;
   d.dominant_fraction = critical;
-  d.status = "finding";
-  d.evidence = "measured";
+  d.status = report::DiagnosisStatus::kFinding;
+  d.evidence = report::EvidenceTier::kMeasured;
   return true;
 }
 

@@ -147,8 +147,8 @@ void QueueAgainstIdle(report::Diagnosis& d, double queued_idle_share) {
 // A window whose idle time is the host's (host-, launch- or sync-bound) while its launch queue
 // runs deep when it launches has two phases: say so, instead of "GPU-bound" beside "host-bound".
 void QueueAgainstHostPhases(report::Diagnosis& d, const IdleAttribution& idle) {
-  if (!d.queue || d.queue->verdict != "gpu_bound" || d.dominant_kind != "idle" ||
-      d.bottleneck == "dependency_bound")
+  if (!d.queue || d.queue->verdict != "gpu_bound" ||
+      d.dominant_kind != report::DominantKind::kIdle || d.bottleneck == "dependency_bound")
     return;
   d.queue->sentence = fmt::format(
       "Host-bound between its GPU phases, GPU-bound within them: while it launches, the host "

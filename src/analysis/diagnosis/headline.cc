@@ -49,13 +49,13 @@ std::string Verdict(const report::Diagnosis& d) {
                         "records shapes, not values); the window as it is: {} ({})",
                         d.input_check,
                         d.label,
-                        d.status)
-                  : fmt::format("Diagnosis: {} ({})", d.label, d.status);
+                        ToString(d.status))
+                  : fmt::format("Diagnosis: {} ({})", d.label, ToString(d.status));
   if (!d.secondary.empty()) {
     const report::Diagnosis& s = d.secondary.front();
-    const char* phase = s.dominant_kind == "idle"   ? "idle phase"
-                        : s.dominant_kind == "copy" ? "copy phase"
-                                                    : "GPU phase";
+    const char* phase = s.dominant_kind == report::DominantKind::kIdle   ? "idle phase"
+                        : s.dominant_kind == report::DominantKind::kCopy ? "copy phase"
+                                                                         : "GPU phase";
     text += s.label.empty() || s.label == "unknown" ? fmt::format("; {}: of unknown class", phase)
                                                     : fmt::format("; {}: {}", phase, s.label);
   }

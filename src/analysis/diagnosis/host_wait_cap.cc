@@ -136,8 +136,9 @@ HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
 }
 
 bool KeepsLaunchCount(const report::Diagnosis& d) {
-  return d.dominant_kind == "kernel" ||
-         (d.dominant_kind == "operators" && (d.lever == "amp" || d.lever == "tf32_or_amp"));
+  return d.dominant_kind == report::DominantKind::kKernel ||
+         (d.dominant_kind == report::DominantKind::kOperators &&
+          (d.lever == "amp" || d.lever == "tf32_or_amp"));
 }
 
 std::string CappedBoundText(const HostWaitCap& cap, std::int64_t saved_ns, bool assumed_2x) {

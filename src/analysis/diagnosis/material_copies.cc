@@ -333,8 +333,8 @@ std::vector<report::Diagnosis> SecondaryTransferStatement(const model::Trace& tr
                                                           std::int64_t window_ns,
                                                           std::int64_t exposed_copy_ns,
                                                           const ExperimentContext& base) {
-  if (transfer < triage_share || main.dominant_kind != "idle" || !main.secondary.empty() ||
-      r.memory_ops.empty() || window_ns <= 0)
+  if (transfer < triage_share || main.dominant_kind != report::DominantKind::kIdle ||
+      !main.secondary.empty() || r.memory_ops.empty() || window_ns <= 0)
     return {};
   report::Diagnosis s;
   s.target_metric = main.target_metric;
@@ -345,10 +345,10 @@ std::vector<report::Diagnosis> SecondaryTransferStatement(const model::Trace& tr
        "yes",
        fmt::format("copies not overlapped by kernels: {} of the window (trace)", Pct(transfer))});
   s.bottleneck = "transfer_bound";
-  s.dominant_kind = "copy";
+  s.dominant_kind = report::DominantKind::kCopy;
   s.dominant_fraction = transfer;
-  s.status = "finding";
-  s.evidence = "measured";
+  s.status = report::DiagnosisStatus::kFinding;
+  s.evidence = report::EvidenceTier::kMeasured;
   s.bound_speedup = AmdahlLimit(std::min(1.0, transfer));
   std::string subject = r.memory_ops.front().operation;
   s.dominant_name = subject;

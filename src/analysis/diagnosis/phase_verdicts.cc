@@ -1,7 +1,6 @@
 #include "analysis/diagnosis/phase_verdicts.h"
 
 #include <algorithm>
-#include <array>
 #include <map>
 #include <string_view>
 #include <utility>
@@ -88,7 +87,33 @@ HostCalls CollectHostCalls(const model::Trace& trace, const CorrelationIndex& in
   return calls;
 }
 
-// The largest share names the verdict; a tie goes to the earlier entry.
+// The parts of a phase's idle, in the order they are defined (report.h, PhaseVerdict): the
+// verdict each names when it is the largest, and where report.md says the idle mostly lies.
+struct IdlePart {
+  std::int64_t report::PhaseVerdict::*ns;
+  std::string_view verdict;
+  const char* where;
+};
+constexpr IdlePart kIdleParts[] = {
+    {&report::PhaseVerdict::idle_queued_ns, "dependency_bound", "next work already launched"},
+    {&report::PhaseVerdict::idle_sync_ns, "sync_bound", "blocking waits and their round trips"},
+    {&report::PhaseVerdict::idle_mpi_ns, "communication_bound", "blocking MPI calls"},
+    {&report::PhaseVerdict::idle_launch_ns, "launch_bound", "launch calls"},
+    {&report::PhaseVerdict::idle_alloc_ns, "allocation_bound", "device allocations"},
+    {&report::PhaseVerdict::idle_other_api_ns, "api_bound", "other CUDA calls"},
+    {&report::PhaseVerdict::idle_host_ns, "host_bound", "host work"},
+};
+
+// The largest part of the phase's idle; a tie goes to the earlier part.
+const IdlePart& LargestIdlePart(const report::PhaseVerdict& v) {
+  const IdlePart* largest = &kIdleParts[0];
+  for (const IdlePart& part : kIdleParts) {
+    if (v.*part.ns > v.*largest->ns)
+      largest = &part;
+  }
+  return *largest;
+}
+
 std::string_view VerdictOf(const report::PhaseVerdict& v) {
   // Its GPU work runs mostly after it: the host is ahead, and the phase's own time is not what
   // the program waits for (hta negative_queue: backward launches 269 ms, none inside it).
@@ -96,21 +121,18 @@ std::string_view VerdictOf(const report::PhaseVerdict& v) {
     return "runs_behind";
   if (2 * (v.kernel_ns + v.copy_exposed_ns) >= v.wall_ns)
     return v.copy_exposed_ns > v.kernel_ns ? "transfer_bound" : "gpu_bound";
-  const std::array<std::pair<std::int64_t, std::string_view>, 7> idle = {{
-      {v.idle_queued_ns, "dependency_bound"},
-      {v.idle_sync_ns, "sync_bound"},
-      {v.idle_mpi_ns, "communication_bound"},
-      {v.idle_launch_ns, "launch_bound"},
-      {v.idle_alloc_ns, "allocation_bound"},
-      {v.idle_other_api_ns, "api_bound"},
-      {v.idle_host_ns, "host_bound"},
-  }};
-  std::pair<std::int64_t, std::string_view> best = idle.front();
-  for (const auto& entry : idle) {
-    if (entry.first > best.first)
-      best = entry;
-  }
-  return best.second;
+  return LargestIdlePart(v).verdict;  // the largest share names the verdict
+}
+
+// The largest part of the phase's idle, for report.md's "idle mostly in" column.
+void NameLargestIdle(report::PhaseVerdict& v) {
+  if (v.idle_ns <= 0)
+    return;
+  const IdlePart& largest = LargestIdlePart(v);
+  v.idle_largest_in = largest.where;
+  v.idle_largest_ns = v.*largest.ns;
+  v.idle_largest_percent =
+      100.0 * static_cast<double>(v.idle_largest_ns) / static_cast<double>(v.idle_ns);
 }
 
 }  // namespace
@@ -252,6 +274,7 @@ std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
       v.wait_removal_ns = WaitRemovalNs(trace, index, attribution, inside);
     }
     v.idle_host_ns = util::TotalLength(idle);
+    NameLargestIdle(v);
     v.verdict = std::string(VerdictOf(v));
     out.push_back(std::move(v));
   }

@@ -118,7 +118,7 @@ std::optional<report::Finding> DeviceAllocChurnRule(const RuleInput& in) {
   report::Finding f;
   f.id = report::finding_id::kDeviceAllocChurn;
   f.title = "Device memory allocated while the program runs";
-  f.severity = "warning";
+  f.severity = report::Severity::kWarning;
   f.source = "trace";
   f.count = loop_allocs + loop_frees;
   f.time_ns = host_ns;

@@ -50,7 +50,7 @@ std::optional<report::Finding> GpuGapsRule(const RuleInput& in) {
   report::Finding f;
   f.id = report::finding_id::kGpuGaps;
   f.title = "GPU gaps";
-  f.severity = "warning";
+  f.severity = report::Severity::kWarning;
   f.source = "trace";
   f.count = static_cast<std::int64_t>(gaps.size());
   for (const Gap& g : gaps)

@@ -247,8 +247,8 @@ std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
         if (std::int64_t above = std::max<std::int64_t>(0, m.total_ns - floor); above < back) {
           back = above;
           ++capped;
-          if (floor_evidence.empty() || floor_evidence == it->second.evidence)
-            floor_evidence = it->second.evidence;
+          if (floor_evidence.empty() || floor_evidence == ToString(it->second.evidence))
+            floor_evidence = ToString(it->second.evidence);
           else
             floor_evidence = "mixed";
         }
@@ -272,7 +272,7 @@ std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
           ? fmt::format(", {} of them capped at their {} roofline floor", capped, floor_evidence)
           : std::string());
   double share = static_cast<double>(f.time_ns) / static_cast<double>(kernel_ns);
-  f.severity = share >= 0.05 ? "warning" : "info";
+  f.severity = share >= 0.05 ? report::Severity::kWarning : report::Severity::kInfo;
   f.summary = fmt::format(
       "{} launch{} of {} CUTLASS GEMM kernel{} ({}, {:.1f}% of the kernel time{}) {} built for "
       "operands aligned to fewer than 16 bytes (alignN in the name: N elements per access): a "

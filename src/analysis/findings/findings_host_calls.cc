@@ -19,7 +19,7 @@ std::optional<report::Finding> HostOsCallsRule(const RuleInput& in) {
   f.id = report::finding_id::kHostOsCalls;
   f.title = "OS calls on the launching thread while the GPU idles";
   f.source = "trace";
-  f.severity = share >= 0.05 ? "warning" : "info";
+  f.severity = share >= 0.05 ? report::Severity::kWarning : report::Severity::kInfo;
   f.count = idle.os_calls_in_gaps;
   f.time_ns = idle.os_call_ns;
   f.summary = fmt::format(

@@ -131,7 +131,8 @@ std::optional<report::Finding> LaunchOverheadRule(const RuleInput& in) {
   report::Finding f;
   f.id = report::finding_id::kLaunchOverhead;
   f.title = "Kernels shorter than their launch call";
-  f.severity = short_percent >= 50.0 || l.api_to_kernel_ratio >= 1.0 ? "warning" : "info";
+  f.severity = short_percent >= 50.0 || l.api_to_kernel_ratio >= 1.0 ? report::Severity::kWarning
+                                                                     : report::Severity::kInfo;
   f.source = "trace";
   f.count = l.kernels_shorter_than_launch;
   f.time_ns = l.call_time_ns;
@@ -195,7 +196,7 @@ std::optional<report::Finding> GpuIdleRule(const RuleInput& in) {
   report::Finding f;
   f.id = report::finding_id::kGpuIdleDominant;
   f.title = "GPU mostly idle";
-  f.severity = "warning";
+  f.severity = report::Severity::kWarning;
   f.source = "trace";
   f.count = 1;
   // The bound counts the steady-state idle inside the span: the attribution's idle less what
@@ -227,7 +228,7 @@ std::optional<report::Finding> GpuIdleRule(const RuleInput& in) {
   if (in.idle && in.idle->steady_window_ns > 0 &&
       Percent(static_cast<double>(in.idle->idle_ns),
               static_cast<double>(in.idle->steady_window_ns)) < kIdleDominantPercent) {
-    f.severity = "info";
+    f.severity = report::Severity::kInfo;
     f.summary +=
         " The steady-state window is not mostly idle: the span's idle lies in the one-time "
         "work and start-up the diagnosis leaves out.";

@@ -124,7 +124,7 @@ report::FindingRow Row(const RuleInput& in, const MatchedRow& r, bool memset) {
 report::Finding Make(const RuleInput& in, Matches& m, bool memset) {
   report::Finding f;
   f.source = "trace";
-  f.severity = "warning";
+  f.severity = report::Severity::kWarning;
   f.count = m.count;
   f.time_ns = m.time_ns;
   f.columns = {"Duration (ns)", "Start (ns)"};

@@ -72,7 +72,7 @@ std::optional<report::Finding> SmallGridRule(const RuleInput& in) {
     f.time_ns += g.total_ns;
   }
   double share = static_cast<double>(f.time_ns) / static_cast<double>(kernel_ns);
-  f.severity = share >= 0.05 ? "warning" : "info";
+  f.severity = share >= 0.05 ? report::Severity::kWarning : report::Severity::kInfo;
   const SmallGrid& top = flagged.front().second;
   f.summary = fmt::format(
       "{} launches of {} kernels ({}, {:.1f}% of kernel time) run on at most half as many "

@@ -94,7 +94,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   report::Finding f;
   f.id = report::finding_id::kSyncApi;
   f.title = "Host-blocking synchronization";
-  f.severity = "warning";
+  f.severity = report::Severity::kWarning;
   f.source = "trace";
   f.count = count;
   f.time_ns = time_ns;

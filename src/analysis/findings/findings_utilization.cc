@@ -109,7 +109,7 @@ std::optional<report::Finding> LowUtilizationRule(const RuleInput& in) {
   report::Finding f;
   f.id = report::finding_id::kGpuLowUtilization;
   f.title = "GPU low utilization";
-  f.severity = "warning";
+  f.severity = report::Severity::kWarning;
   f.source = "trace";
   f.count = static_cast<std::int64_t>(windows.size());
   std::int64_t total_ns = 0;
@@ -147,7 +147,7 @@ std::optional<report::Finding> LowUtilizationRule(const RuleInput& in) {
   // Idle only outside the steady state (a start-up, warm-up steps): it costs the steady state
   // nothing, so it is information (the H200 MLP: 5.55 s of start-up).
   if (f.time_ns == 0) {
-    f.severity = "info";
+    f.severity = report::Severity::kInfo;
     f.summary += " None of it is in the steady-state window: it costs the steady state nothing.";
   }
   // What the host did in these windows is the idle attribution's (Diagnosis): this finding only

@@ -23,6 +23,7 @@ report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
   view.categories = CategoryTable(input);
   view.operators = OperatorTable(input, kernels);
   view.unmarked_threads = UnmarkedLaunchThreads(input);
+  SumUnmarkedThreads(view);
   view.elementwise_chains = ElementwiseChainTable(input, view.operators);
   for (report::CategoryRow& category : view.categories) {
     for (const std::string& op : category.top_operators)

@@ -46,4 +46,14 @@ std::vector<report::UnmarkedThread> UnmarkedLaunchThreads(const FrameworkInput& 
   return out;
 }
 
+void SumUnmarkedThreads(report::FrameworkView& view) {
+  for (const report::UnmarkedThread& t : view.unmarked_threads) {
+    view.unmarked_launches += t.launches;
+    view.unmarked_gpu_ns += t.gpu_ns;
+  }
+  view.unmarked_fraction = view.total_gpu_ns > 0 ? static_cast<double>(view.unmarked_gpu_ns) /
+                                                       static_cast<double>(view.total_gpu_ns)
+                                                 : 0.0;
+}
+
 }  // namespace gpuperf::analysis::framework

@@ -17,4 +17,8 @@ namespace gpuperf::analysis::framework {
 // recorded on every thread that runs them).
 std::vector<report::UnmarkedThread> UnmarkedLaunchThreads(const FrameworkInput& input);
 
+// view.unmarked_threads summed into view.unmarked_launches and unmarked_gpu_ns, and that GPU
+// time's share of view.total_gpu_ns (set both first).
+void SumUnmarkedThreads(report::FrameworkView& view);
+
 }  // namespace gpuperf::analysis::framework

@@ -124,7 +124,7 @@ std::vector<report::CeilingsUsed> CeilingsUsed(const model::Trace& trace,
   for (const report::KernelRow& row : kernels) {
     if (row.roofline) {
       with_roofline.insert(row.name);
-      modeled = modeled || row.roofline->evidence == "modeled";
+      modeled = modeled || row.roofline->evidence == report::EvidenceTier::kModeled;
     }
   }
   std::set<std::int32_t> devices;

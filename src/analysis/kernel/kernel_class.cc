@@ -117,7 +117,7 @@ std::string CandidateReason(const report::KernelRoofline& r) {
       r.arithmetic_intensity ? fmt::format(" at {:.3g} FLOP/byte", *r.arithmetic_intensity)
                              : std::string(),
       candidates,
-      r.evidence,
+      ToString(r.evidence),
       ClockText(r),
       CacheText(r));
 }
@@ -131,7 +131,7 @@ std::string RooflineReason(const report::KernelRoofline& r) {
     return fmt::format("{:.0f}% of the DRAM roof{} ({} roofline)",
                        r.roof_fraction.value_or(0) * 100,
                        where,
-                       r.evidence);  // the DRAM roof does not scale with the SM clock
+                       ToString(r.evidence));  // the DRAM roof does not scale with the SM clock
   }
   if (r.bound == "compute") {
     return fmt::format("{:.0f}% of the {} {} compute roof{} ({} roofline){}",
@@ -139,7 +139,7 @@ std::string RooflineReason(const report::KernelRoofline& r) {
                        r.precision,
                        r.unit,
                        where,
-                       r.evidence,
+                       ToString(r.evidence),
                        ClockText(r));
   }
   // Which roof it would meet first: a softmax at 20% of the DRAM roof is memory-side work that
@@ -160,7 +160,7 @@ std::string RooflineReason(const report::KernelRoofline& r) {
                      report::kLatencyBoundFraction * 100,
                      where,
                      side,
-                     r.evidence,
+                     ToString(r.evidence),
                      ClockText(r),
                      CacheText(r));
 }
@@ -179,7 +179,7 @@ std::optional<report::KernelClass> SpeedOfLightClass(const report::SpeedOfLight&
   if (!sol.compute || !memory)
     return std::nullopt;
   report::KernelClass c;
-  c.evidence = "measured";
+  c.evidence = report::EvidenceTier::kMeasured;
   c.basis = "speed_of_light";
   double top = std::max(*sol.compute, *memory);
   std::string units = fmt::format("compute (SM) {:.0f}%", *sol.compute * 100);
@@ -232,7 +232,7 @@ report::KernelClass Classify(const model::Trace& trace,
   } else if (small && (!wave || *wave < 1.0)) {
     c.bound = "launch";
     c.basis = "launch";
-    c.evidence = wave ? "measured" : "inferred";
+    c.evidence = wave ? report::EvidenceTier::kMeasured : report::EvidenceTier::kInferred;
     c.reason =
         wave ? fmt::format("median {:.1f} us on a grid of {}{:.2f} of one wave ({})",
                            row.duration_ns.med / 1e3,
@@ -281,7 +281,7 @@ report::KernelClass Classify(const model::Trace& trace,
       c.reason += "; " + NoReuseText(*reuse);
       // The traffic is measured; that the cache path limits the kernel is an inference until
       // a cache unit is seen near its peak (Speed of Light) or the warps stall on it.
-      c.evidence = "inferred";
+      c.evidence = report::EvidenceTier::kInferred;
       const auto& sol = row.speed_of_light;
       std::optional<double> busiest;
       if (sol && (sol->l1 || sol->l2))
@@ -308,7 +308,8 @@ report::KernelClass Classify(const model::Trace& trace,
   bool expected = roof && (roof->unit == "tensor" ||
                            (TensorPrecision(roof->precision) && IsMatrixShapedKernel(row.name)));
   const auto& tc = row.tensor_cores;
-  c.tensor_cores_expected_but_unused = expected && tc && tc->evidence == "measured" && !tc->used;
+  c.tensor_cores_expected_but_unused =
+      expected && tc && tc->evidence == report::EvidenceTier::kMeasured && !tc->used;
   return c;
 }
 
@@ -348,6 +349,23 @@ void ClassifyKernels(const model::Trace& trace, std::vector<report::KernelRow>& 
     auto it = shapes.find(row.name);
     row.classification = Classify(trace, row, it == shapes.end() ? nullptr : &it->second);
   }
+}
+
+report::UnclassifiedKernels UnclassifiedKernelsOf(const std::vector<report::KernelRow>& kernels) {
+  std::vector<const report::KernelRow*> order;
+  for (const report::KernelRow& row : kernels)
+    order.push_back(&row);
+  std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
+    return a->duration_ns.total > b->duration_ns.total;
+  });
+  report::UnclassifiedKernels out;
+  for (const report::KernelRow* row : order) {
+    if (report::HasClassOrTensorCoreEvidence(*row))
+      continue;
+    ++out.kernels;
+    out.time_percent += row->time_percent;
+  }
+  return out;
 }
 
 }  // namespace gpuperf::analysis

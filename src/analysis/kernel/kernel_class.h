@@ -37,4 +37,9 @@ std::optional<double> MinWaves(const model::Trace& trace,
 // attached first.
 void ClassifyKernels(const model::Trace& trace, std::vector<report::KernelRow>& kernels);
 
+// The kernels ClassifyKernels gave no class and no tensor-core evidence, and their share of
+// kernel time, summed by total time descending (ties in `kernels`' order), as report.md lists
+// kernels.
+report::UnclassifiedKernels UnclassifiedKernelsOf(const std::vector<report::KernelRow>& kernels);
+
 }  // namespace gpuperf::analysis

@@ -24,7 +24,7 @@ std::map<std::string, KernelFloor> RooflineFloors(const std::vector<report::Kern
       if (double top = BusiestUnit(*row.speed_of_light); top > 0)
         floors[row.name] = {
             static_cast<std::int64_t>(static_cast<double>(row.duration_ns.total) * top),
-            "measured"};
+            report::EvidenceTier::kMeasured};
     }
     if (!has_roofline_floor)
       continue;

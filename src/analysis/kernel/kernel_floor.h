@@ -14,7 +14,7 @@ namespace gpuperf::analysis {
 // The roofline lower bound of a kernel name's summed duration, with its evidence tier.
 struct KernelFloor {
   std::int64_t floor_ns = 0;
-  std::string evidence;
+  report::EvidenceTier evidence = report::EvidenceTier::kNone;
 };
 
 // An empty kernel's time on the GPU (1-3 us in CUPTI traces since Volta: assumed): no floor goes

@@ -138,7 +138,7 @@ void AttachUserModelRooflines(const model::Trace& trace,
     if (!ceilings.count(w.device))
       ceilings.emplace(w.device, roofs.Of(w.device).match);
     row.roofline = RooflineFromWork(w.instances, ceilings.at(w.device).entry);
-    row.roofline->evidence = "modeled";
+    row.roofline->evidence = report::EvidenceTier::kModeled;
     ++names_modelled;
     instances_modelled += static_cast<std::int64_t>(w.instances.size());
     auto& [entry_names, entry_instances] =

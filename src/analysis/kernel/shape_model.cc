@@ -242,7 +242,7 @@ void AttachModeledRooflines(const model::Trace& trace,
     if (it == by_name.end() || row.roofline)
       continue;
     row.roofline = RooflineFromWork(it->second, matches[device_of[row.name]].entry);
-    row.roofline->evidence = "modeled";
+    row.roofline->evidence = report::EvidenceTier::kModeled;
   }
   std::string ceilings = DescribeCeilings(matches);
   notes.push_back(fmt::format(

@@ -85,7 +85,7 @@ SassVerdict FromSass(const SassIndex& index, std::string_view name, std::string_
   }
   verdict.state = SassVerdict::State::kDecided;
   verdict.evidence = {any_used,
-                      "measured",
+                      report::EvidenceTier::kMeasured,
                       "sass",
                       {chosen->matrix_ops.begin(), chosen->matrix_ops.end()},
                       SassDetail(*chosen, match.tier, distinct.size())};

@@ -118,7 +118,7 @@ bool AccountedByVectorWork(const std::vector<const std::map<std::string, double>
 }
 
 report::TensorCoreEvidence Measured(bool used, std::string detail) {
-  return {used, "measured", "counters", {}, std::move(detail)};
+  return {used, report::EvidenceTier::kMeasured, "counters", {}, std::move(detail)};
 }
 
 // A kernel-library naming convention and what it says.
@@ -218,7 +218,7 @@ std::optional<report::TensorCoreEvidence> TensorCoresFromName(std::string_view k
   auto verdict = [](bool tensor, const NameToken& t) {
     return report::TensorCoreEvidence{
         tensor,
-        "inferred",
+        report::EvidenceTier::kInferred,
         "name",
         {},
         fmt::format("the name contains \"{}\": {}; not measured", t.token, t.why)};

@@ -354,9 +354,9 @@ void BoundFindings(std::vector<report::Finding>& findings, std::int64_t wall_ns)
         cost > 0 ? std::min(1.0, static_cast<double>(cost) / static_cast<double>(wall_ns)) : 0.0;
     // What removing it cannot speed up by half a percent is information, not a warning (a
     // synchronization that caused 434 ns of idle).
-    if (f.severity == "warning" && (f.gpu_idle_caused_ns || cost > 0) &&
+    if (f.severity == report::Severity::kWarning && (f.gpu_idle_caused_ns || cost > 0) &&
         fraction < kMaterialFraction)
-      f.severity = "info";
+      f.severity = report::Severity::kInfo;
     if (cost <= 0)
       continue;
     f.wall_fraction = fraction;

@@ -78,6 +78,11 @@ class FieldReader {
   void operator()(std::string_view key, std::string& out, fields::NullUnless) {
     out = Text(object_, std::string(key));
   }
+  // A tier this version does not know reads as none.
+  void operator()(std::string_view key, report::EvidenceTier& out, fields::NullUnless) {
+    out = report::ParseEvidenceTier(Text(object_, std::string(key)))
+              .value_or(report::EvidenceTier::kNone);
+  }
 
  private:
   const Json& object_;
@@ -110,6 +115,9 @@ report::AnalysisReport FromJson(const Json& j) {
   auto timeline = [](auto& t, auto& v) { fields::TimelineFields(t, v); };
   ReadObject(j, fields::kTimeline, r.timeline, timeline);
   ReadRows(j, fields::kKernels, r.kernels, [](auto& k, auto& v) { fields::KernelRowFields(k, v); });
+  ReadObject(j, fields::kUnclassifiedKernels, r.unclassified_kernels, [](auto& u, auto& v) {
+    fields::UnclassifiedKernelsFields(u, v);
+  });
   ReadObject(j, fields::kAudit, r.audit, [](auto& a, auto& v) { fields::AuditFields(a, v); });
   ReadRows(j, fields::kRanges, r.ranges, [](auto& g, auto& v) { fields::RangeRowFields(g, v); });
   ReadRows(j, fields::kDevices, r.devices, [](auto& d, auto& v) {

@@ -16,6 +16,7 @@
 // "hang" profiles, then never exits (the counter pass's deadline must kill it).
 // Every run appends one line to $FAKE_APP_COUNTER when it is set: "traced" when it runs with
 // $GPUPERF_OUT_DIR (as under the injected library), else "untraced".
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -160,6 +161,24 @@ void CounterPass(const std::string& mode) {
   writer.Close();
 }
 
+// With GPUPERF_FAKE_NOTE set: appends "<spool directory> <mode of the staging directory>" to
+// that file (the staging directory is three levels up: STAGING/runs/run-NNN/spool).
+void NoteSpoolDirectory() {
+  const char* note = std::getenv("GPUPERF_FAKE_NOTE");
+  const char* dir = std::getenv("GPUPERF_OUT_DIR");
+  if (note == nullptr || dir == nullptr)
+    return;
+  struct stat info {};
+  const std::string staging = std::string(dir) + "/../../..";
+  if (::stat(staging.c_str(), &info) != 0)
+    return;
+  std::FILE* file = std::fopen(note, "a");
+  if (file == nullptr)
+    return;
+  std::fprintf(file, "%s %o\n", dir, static_cast<unsigned>(info.st_mode & 0777));
+  std::fclose(file);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -175,6 +194,7 @@ int main(int argc, char** argv) {
     CounterPass(mode);
     return exit_code;
   }
+  NoteSpoolDirectory();
   if (mode == "kill") {
     Record(2, false);
     std::raise(SIGKILL);

@@ -1,7 +1,8 @@
-#include "cli/staging_area.h"
+#include "util/staging_area.h"
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,7 +11,7 @@
 #include <cstring>
 #include <system_error>
 
-namespace gpuperf::cli {
+namespace gpuperf::util {
 namespace {
 
 namespace fs = std::filesystem;
@@ -165,6 +166,16 @@ void StagingArea::Moved(const fs::path& new_path) {
     std::memcpy(g_cleanup.dir, new_path.c_str(), new_path.string().size() + 1);
 }
 
+Status StagingArea::OpenUp() {
+  if (fd_ < 0)
+    return Error{"no staging directory to open up"};
+  const mode_t mask = ::umask(0);  // reading the umask sets it: put it straight back
+  ::umask(mask);
+  if (::fchmod(fd_, 0777 & ~mask) != 0)
+    return Error{path_.string() + ": " + std::strerror(errno)};
+  return Status::Ok();
+}
+
 void StagingArea::Remove() {
   if (fd_ >= 0)
     ::close(fd_);
@@ -177,4 +188,4 @@ void StagingArea::Remove() {
   }
 }
 
-}  // namespace gpuperf::cli
+}  // namespace gpuperf::util

@@ -1,7 +1,8 @@
 // A private directory for one run's temporaries: created with mkdtemp (random name, mode 0700),
 // so nobody else can plant a file or a link in it; removed when the run ends, fails, or is
 // stopped by SIGINT/SIGTERM/SIGHUP; and, after a SIGKILL, removed by the next run that finds
-// it (its name holds the pid and host of its owner, and the owner is gone).
+// it (its name holds the pid and host of its owner, and the owner is gone). The report
+// directory (cli/staged_output) and the baseline (record/baseline) stage their output in one.
 #pragma once
 
 #include "gpuperf/result.h"
@@ -9,7 +10,7 @@
 #include <filesystem>
 #include <string>
 
-namespace gpuperf::cli {
+namespace gpuperf::util {
 
 class StagingArea {
  public:
@@ -30,6 +31,10 @@ class StagingArea {
   // Removes the area and everything in it (idempotent); restores the signal handlers.
   void Remove();
 
+  // Gives the area the mode mkdir(2) would have given it (0777 less the umask), for an area that
+  // is about to become the output itself (renamed into place); until then it stays 0700.
+  Status OpenUp();
+
   // After the area was renamed to `new_path` (a swap), the cleanup follows it there.
   void Moved(const std::filesystem::path& new_path);
 
@@ -45,4 +50,4 @@ class StagingArea {
 // longer runs. Best effort: what cannot be removed stays. Returns how many were removed.
 int RemoveStaleStagingAreas(const std::filesystem::path& parent, const std::string& prefix);
 
-}  // namespace gpuperf::cli
+}  // namespace gpuperf::util
