@@ -492,6 +492,7 @@ TEST_CASE("findings count the steady window and say how much they left out befor
   REQUIRE(r.predictions.preroll);
   const auto* sync = FindingOf(r, "sync_api");
   REQUIRE(sync);
+  INFO(sync->summary);
   CHECK(sync->count == 4);  // the warm-up step's wait is left out
   CHECK(sync->time_ns == 4 * kMs);
   CHECK(sync->rows.size() == 4);
@@ -500,6 +501,8 @@ TEST_CASE("findings count the steady window and say how much they left out befor
   CHECK(Contains(sync->summary,
                  " 1 more (1.00 ms blocked) lies before the steady-state window, in what the "
                  "diagnosis leaves out"));
+  // The loop's first cycle starts at the window (30 ms), not at the warm-up wait's end (28 ms).
+  CHECK(Contains(sync->summary, "(28.0 ms in all, 8.00 ms to 10.0 ms each"));
   // Only the warm-up step waits: all of it lies before, and then it is the finding.
   auto warmup_only = Analyze(steps(false).trace);
   sync = FindingOf(warmup_only, "sync_api");

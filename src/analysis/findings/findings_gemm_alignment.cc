@@ -132,6 +132,20 @@ std::string OperatorsText(const model::Trace& trace, const UnalignedSet& set) {
   return text;
 }
 
+// "; and 3 more sets (48 launches, 4.52 ms)": the sets after the first `named`.
+std::string RestText(const std::vector<const UnalignedSet*>& sorted, std::size_t named) {
+  std::int64_t launches = 0, time_ns = 0;
+  for (std::size_t i = named; i < sorted.size(); ++i) {
+    launches += sorted[i]->launches;
+    time_ns += sorted[i]->time_ns;
+  }
+  return fmt::format("; and {} more sets ({} launch{}, {})",
+                     sorted.size() - named,
+                     launches,
+                     launches == 1 ? "" : "es",
+                     Ms(time_ns));
+}
+
 // " The operators that launched them recorded shapes ...: 2798 (pad to 2800; ...), ..." or, when
 // no launch's operator recorded shapes, what would name the dimensions.
 std::string UnalignedDimsText(const model::Trace& trace,
@@ -175,8 +189,7 @@ std::string UnalignedDimsText(const model::Trace& trace,
           ? fmt::format("all {}", launches)
           : fmt::format("{} of the {}", launches_with_shapes, launches),
       list,
-      sorted.size() > kSetsNamed ? fmt::format("; and {} more sets", sorted.size() - kSetsNamed)
-                                 : std::string());
+      sorted.size() > kSetsNamed ? RestText(sorted, kSetsNamed) : std::string());
 }
 
 }  // namespace

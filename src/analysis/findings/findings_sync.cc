@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <string>
 #include <string_view>
@@ -86,8 +87,21 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   if (left_out.count > 0 && !all_before) {
     std::erase_if(rows, [&](const SyncRow& r) { return BeforeWindow(in, r.start_ns); });
     std::erase_if(waits, [&](const util::Interval& w) { return BeforeWindow(in, w.start); });
-    // The loop drain keeps them: the last wait before the window starts its first cycle, and the
-    // idle attribution is the window's, so cycles before it give nothing back.
+    // The loop drain keeps only the last of them per thread, which starts the window's first
+    // cycle, and no earlier than the window: a cycle is not counted before it (k2106's first
+    // cycle began 133 ms before the window).
+    for (auto& [thread, list] : thread_waits) {
+      std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
+      for (const util::Interval& w : list) {
+        if (BeforeWindow(in, w.start))
+          last_end = std::max(last_end, w.end);
+      }
+      std::erase_if(list, [&](const util::Interval& w) { return BeforeWindow(in, w.start); });
+      if (last_end != std::numeric_limits<std::int64_t>::min()) {
+        std::int64_t at = std::max(last_end, in.steady_start_ns);
+        list.push_back({at, at});
+      }
+    }
     count -= left_out.count;
     time_ns -= left_out.blocked_ns;
   }
