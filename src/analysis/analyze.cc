@@ -159,7 +159,10 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   AttachRooflines(trace, roofs, out.kernels, out.notes);
   if (options.kernel_model)  // the user's explicit model beats the shape models
     AttachUserModelRooflines(trace, *options.kernel_model, roofs, out.kernels, out.notes);
-  AttachModeledRooflines(trace, index, roofs, out.kernels, out.notes);  // counters win
+  // The innermost host op around each kernel's launch: the shape models and the rules use it.
+  const std::vector<std::int64_t> launching_ops = LaunchingHostOps(trace, index);
+  AttachModeledRooflines(
+      trace, index, roofs, out.kernels, out.notes, &launching_ops);  // counters win
   AttachOccupancy(trace, out.kernels);
   AttachTensorCores(trace, options.sass, out.kernels, out.notes);  // counters, SASS, name
   AttachNcuEvidence(trace, out.kernels);                           // Speed of Light, rules
@@ -210,7 +213,8 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
                 &idle,
                 &init.intervals,
                 preroll.empty() ? std::numeric_limits<std::int64_t>::min() : measured.start_ns,
-                &floors});
+                &floors,
+                &launching_ops});
   out.predictions = ComputePredictions(trace,
                                        index,
                                        out.kernels,

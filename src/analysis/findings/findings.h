@@ -46,6 +46,9 @@ struct RuleInput {
   // Roofline floors by kernel name (kernel_floor.h): a rule about slow kernels caps the time a
   // change gives back at what lies above the floor (absent: no cap).
   const std::map<std::string, KernelFloor>* kernel_floors = nullptr;
+  // LaunchingHostOps(trace, index), computed once for the shape models and the rules (absent: a
+  // rule that needs it computes it).
+  const std::vector<std::int64_t>* launching_ops = nullptr;
 };
 
 // Whether a record starting at `start_ns` lies before the steady-state window: a wait-type

@@ -310,7 +310,10 @@ std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
   std::map<std::vector<std::int64_t>, UnalignedSet> sets;
   std::int64_t with_shapes = 0;
   if (!launches.empty()) {
-    const std::vector<std::int64_t> launching = LaunchingHostOps(in.trace, in.index);
+    std::vector<std::int64_t> own;
+    if (!in.launching_ops)
+      own = LaunchingHostOps(in.trace, in.index);
+    const std::vector<std::int64_t>& launching = in.launching_ops ? *in.launching_ops : own;
     std::map<model::NameId, std::optional<InputDims>> parsed;
     for (std::size_t i : launches) {
       std::int64_t op = i < launching.size() ? launching[i] : -1;

@@ -145,16 +145,22 @@ const std::optional<OpWork>& OpWorkMemo::Of(const model::HostOp& op) {
 
 void ForEachModeledOp(const model::Trace& trace,
                       const CorrelationIndex& index,
-                      const std::function<void(const ModeledOp&)>& visit) {
-  std::vector<std::int64_t> launching = LaunchingHostOps(trace, index);
+                      const std::function<void(const ModeledOp&)>& visit,
+                      const std::vector<std::int64_t>* launching) {
+  std::vector<std::int64_t> own;
+  if (!launching) {
+    own = LaunchingHostOps(trace, index);
+    launching = &own;
+  }
   // (host op, kernel) pairs sorted by op, then kernel: one array, not a map of vectors (about
   // 100 bytes per launching op).
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
-  for (std::size_t i = 0; i < launching.size(); ++i) {
-    if (launching[i] >= 0)
-      pairs.emplace_back(static_cast<std::uint32_t>(launching[i]), static_cast<std::uint32_t>(i));
+  for (std::size_t i = 0; i < launching->size(); ++i) {
+    if ((*launching)[i] >= 0)
+      pairs.emplace_back(static_cast<std::uint32_t>((*launching)[i]),
+                         static_cast<std::uint32_t>(i));
   }
-  std::vector<std::int64_t>().swap(launching);
+  std::vector<std::int64_t>().swap(own);
   std::sort(pairs.begin(), pairs.end());
   OpWorkMemo memo(trace);
   ModeledOp modeled;
@@ -206,7 +212,8 @@ void AttachModeledRooflines(const model::Trace& trace,
                             const CorrelationIndex& index,
                             const DeviceRoofsTable& roofs,
                             std::vector<report::KernelRow>& kernels,
-                            std::vector<std::string>& notes) {
+                            std::vector<std::string>& notes,
+                            const std::vector<std::int64_t>* launching) {
   if (trace.host_ops.empty())
     return;
   std::set<std::string> open_rows;  // kernel names without a (measured) roofline
@@ -217,19 +224,23 @@ void AttachModeledRooflines(const model::Trace& trace,
   std::map<std::string, std::vector<InstanceWork>> by_name;
   std::map<std::string, std::int32_t> device_of;
   std::int64_t ops = 0;
-  ForEachModeledOp(trace, index, [&](const ModeledOp& op) {
-    const model::GpuActivity& a = trace.activities[op.target];
-    std::string name(trace.Name(a.name));
-    if (!open_rows.count(name))
-      return;
-    ++ops;
-    OpWork work = op.work;
-    ApplyKernelMathPath(work, name);
-    std::map<PrecisionUnit, double> flops{
-        {{work.precision, work.unit}, static_cast<double>(work.flops)}};
-    by_name[name].push_back({a.duration_ns(), flops, static_cast<double>(op.work.bytes)});
-    device_of.emplace(name, a.device);
-  });
+  ForEachModeledOp(
+      trace,
+      index,
+      [&](const ModeledOp& op) {
+        const model::GpuActivity& a = trace.activities[op.target];
+        std::string name(trace.Name(a.name));
+        if (!open_rows.count(name))
+          return;
+        ++ops;
+        OpWork work = op.work;
+        ApplyKernelMathPath(work, name);
+        std::map<PrecisionUnit, double> flops{
+            {{work.precision, work.unit}, static_cast<double>(work.flops)}};
+        by_name[name].push_back({a.duration_ns(), flops, static_cast<double>(op.work.bytes)});
+        device_of.emplace(name, a.device);
+      },
+      launching);
   if (by_name.empty())
     return;
   std::map<std::int32_t, model::CeilingMatch> matches;

@@ -106,9 +106,11 @@ std::vector<std::int64_t> LaunchingHostOps(const model::Trace& trace,
 std::vector<ModeledOp> ModelHostOps(const model::Trace& trace, const CorrelationIndex& index);
 // The same ops handed to `visit` one at a time (one ModeledOp reused; valid during the call), for
 // passes that keep less than the whole list: a large trace models hundreds of thousands of ops.
+// `launching`: LaunchingHostOps(trace, index) when the caller has it (null: computed here).
 void ForEachModeledOp(const model::Trace& trace,
                       const CorrelationIndex& index,
-                      const std::function<void(const ModeledOp&)>& visit);
+                      const std::function<void(const ModeledOp&)>& visit,
+                      const std::vector<std::int64_t>* launching = nullptr);
 
 // Fills KernelRow::roofline with evidence "modeled" for each kernel name that has no roofline
 // yet (counters win) and got work from a shape model, against the ceilings of its device
@@ -117,6 +119,7 @@ void AttachModeledRooflines(const model::Trace& trace,
                             const CorrelationIndex& index,
                             const DeviceRoofsTable& roofs,
                             std::vector<report::KernelRow>& kernels,
-                            std::vector<std::string>& notes);
+                            std::vector<std::string>& notes,
+                            const std::vector<std::int64_t>* launching = nullptr);
 
 }  // namespace gpuperf::analysis
