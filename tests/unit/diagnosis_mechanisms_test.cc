@@ -1512,7 +1512,8 @@ TEST_CASE("TF32 lever: the gain at today's efficiency is an estimate, the TF32 p
   }
   gpuperf::report::AnalysisReport r = Analyze(b.trace);
   const gpuperf::report::Diagnosis& d = r.diagnosis;
-  INFO(d.bottleneck << " / " << gpuperf::report::ToString(d.dominant_kind) << ": " << d.next_experiment);
+  INFO(d.bottleneck << " / " << gpuperf::report::ToString(d.dominant_kind) << ": "
+                    << d.next_experiment);
   REQUIRE(d.lever == "tf32_or_amp");
   REQUIRE(d.bound_speedup_estimated);
   REQUIRE(d.bound_speedup);
