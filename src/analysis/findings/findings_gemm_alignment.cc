@@ -152,6 +152,9 @@ std::string UnalignedDimsText(const model::Trace& trace,
                               const std::map<std::vector<std::int64_t>, UnalignedSet>& sets,
                               std::int64_t launches_with_shapes,
                               std::int64_t launches) {
+  // Shapes are PyTorch's to record: another source is not asked for them.
+  if (launches_with_shapes == 0 && trace.metadata.format != "kineto")
+    return "";
   if (launches_with_shapes == 0)
     return " No launching operator recorded shapes (PyTorch's record_shapes=True; launches "
            "from a thread without operators, such as autograd's, have none), so the dimensions "
