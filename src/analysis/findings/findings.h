@@ -41,7 +41,8 @@ struct RuleInput {
   // overhead (absent: every call counts).
   const std::vector<util::Interval>* one_time = nullptr;
   // Where the steady-state window starts (after a pre-roll, a start-up or warm-up steps left
-  // out); the findings count the whole trace and say how much of it lies before.
+  // out); the wait-type, launch-overhead, gap and misaligned-GEMM rules count what lies in it
+  // and say how much they left out before it (BeforeWindow).
   std::int64_t steady_start_ns = std::numeric_limits<std::int64_t>::min();
   // Roofline floors by kernel name (kernel_floor.h): a rule about slow kernels caps the time a
   // change gives back at what lies above the floor (absent: no cap).
