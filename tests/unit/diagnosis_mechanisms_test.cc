@@ -1495,21 +1495,27 @@ TEST_CASE("TF32 lever: the gain at today's efficiency is an estimate, the TF32 p
   // Five aten::mm calls of 4096^3 in FP32 (137 GFLOP each) on an A100, each 8.81 ms on an SIMT
   // sgemm: 80% of the 19.5 TFLOP/s FP32 peak. At 80% of the 156 TFLOP/s TF32 peak each would take
   // 1.10 ms (an assumption); at the TF32 peak itself 0.88 ms (the ceiling).
-  TraceBuilder b;
-  b.trace.devices.push_back(
-      {.id = 0, .name = "NVIDIA A100-SXM4-80GB", .compute_major = 8, .sm_count = 108});
   const std::int64_t gemm_ns = 8'810'000;
   std::int64_t t = 0;
-  for (int i = 0; i < 5; ++i) {
-    gpuperf::model::HostOp& mm = b.Op("aten::mm", t, t + 50 * kUs);
-    mm.input_dims = b.trace.strings.Intern("[[4096,4096],[4096,4096]]");
-    mm.input_types = b.trace.strings.Intern(R"(["float","float"])");
-    b.Api("cudaLaunchKernel", t + 10 * kUs, t + 20 * kUs, i + 1);
-    b.Kernel("ampere_sgemm_128x64_tn", t + 30 * kUs, t + 30 * kUs + gemm_ns, i + 1);
-    // The host waits for each GEMM: its own time does not cap the gain.
-    b.Api("cudaDeviceSynchronize", t + 25 * kUs, t + 30 * kUs + gemm_ns + 5 * kUs);
-    t += 35 * kUs + gemm_ns;
-  }
+  auto build = [&](bool waits) {
+    TraceBuilder b;
+    b.trace.devices.push_back(
+        {.id = 0, .name = "NVIDIA A100-SXM4-80GB", .compute_major = 8, .sm_count = 108});
+    t = 0;
+    for (int i = 0; i < 5; ++i) {
+      gpuperf::model::HostOp& mm = b.Op("aten::mm", t, t + 50 * kUs);
+      mm.input_dims = b.trace.strings.Intern("[[4096,4096],[4096,4096]]");
+      mm.input_types = b.trace.strings.Intern(R"(["float","float"])");
+      b.Api("cudaLaunchKernel", t + 10 * kUs, t + 20 * kUs, i + 1);
+      b.Kernel("ampere_sgemm_128x64_tn", t + 30 * kUs, t + 30 * kUs + gemm_ns, i + 1);
+      // The host waits for each GEMM: its own time does not cap the gain.
+      if (waits)
+        b.Api("cudaDeviceSynchronize", t + 25 * kUs, t + 30 * kUs + gemm_ns + 5 * kUs);
+      t += 35 * kUs + gemm_ns;
+    }
+    return b;
+  };
+  TraceBuilder b = build(true);
   gpuperf::report::AnalysisReport r = Analyze(b.trace);
   const gpuperf::report::Diagnosis& d = r.diagnosis;
   INFO(d.bottleneck << " / " << gpuperf::report::ToString(d.dominant_kind) << ": "
@@ -1528,4 +1534,15 @@ TEST_CASE("TF32 lever: the gain at today's efficiency is an estimate, the TF32 p
   CHECK(Contains(d.next_experiment, "about"));
   CHECK(Contains(d.next_experiment, "at the roof itself, which no kernel reaches"));
   CHECK(Contains(r.headline, "with each kernel at the efficiency it has now (an assumption)"));
+
+  // Without the waits the host runs ahead and its own time sets the wall: the cap holds the
+  // ceiling, the estimate and the share that "would come back" alike.
+  gpuperf::report::AnalysisReport capped = Analyze(build(false).trace);
+  const gpuperf::report::Diagnosis& c = capped.diagnosis;
+  INFO(c.next_experiment);
+  REQUIRE(c.lever == "tf32_or_amp");
+  REQUIRE(c.bound_speedup);
+  REQUIRE(c.bound_speedup_estimated);
+  CHECK(*c.bound_speedup_estimated <= *c.bound_speedup);
+  CHECK(c.dominant_fraction <= 1.0 - 1.0 / *c.bound_speedup + 1e-9);
 }
