@@ -227,18 +227,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
                                        &steady);
   BoundFindings(out.findings, idle.steady_window_ns);
   out.phase_verdicts = PhaseVerdicts(trace, index, out.initialization, steps.steps, idle, steady);
-  // A phase whose GPU work runs after it is host time the program does not wait for: removing it
-  // gives no Amdahl limit (hta negative_queue's sparse_data_dist, 2.69x before).
-  for (const report::PhaseVerdict& v : out.phase_verdicts) {
-    if (v.verdict != "runs_behind")
-      continue;
-    for (report::CriticalShare& p : out.predictions.phases) {
-      if (p.name == v.name && p.kind == v.kind) {
-        p.limit_speedup.reset();
-        p.illustrative_gains.clear();
-      }
-    }
-  }
+  DropRunsBehindLimits(out.phase_verdicts, out.predictions.phases);
 
   CopyDiagnostics(trace, out);
   AddNotes(trace, index, out);

@@ -142,11 +142,13 @@ bool ApplyLever(report::Diagnosis& d,
                            kConcreteLeverShare * static_cast<double>(SavedByBound(d, wall_ns));
   // A lever's estimate at an assumed efficiency is compared by its ceiling, as the kernel's
   // roofline bound is one.
-  const double lever_bound =
-      lever.ceiling_saved_ns && wall_ns > 0
-          ? AmdahlLimit(std::min(
-                0.99, static_cast<double>(*lever.ceiling_saved_ns) / static_cast<double>(wall_ns)))
-          : lever.bound_speedup;
+  const bool has_ceiling = lever.ceiling_saved_ns && wall_ns > 0;
+  const double ceiling_fraction =
+      has_ceiling
+          ? std::min(0.99,
+                     static_cast<double>(*lever.ceiling_saved_ns) / static_cast<double>(wall_ns))
+          : 0.0;
+  const double lever_bound = has_ceiling ? AmdahlLimit(ceiling_fraction) : lever.bound_speedup;
   if (kernel_bound && *kernel_bound > lever_bound + 1e-9 &&
       d.dominant_kind == report::DominantKind::kKernel && !concrete_form)
     return false;
@@ -209,12 +211,10 @@ bool ApplyLever(report::Diagnosis& d,
   d.bound_speedup_at_2x.reset();  // the lever's own bound ranks it
   d.bound_speedup_estimated.reset();
   // An estimate at an assumed efficiency: the bound is the ceiling at the roof itself.
-  if (lever.ceiling_saved_ns && wall_ns > 0) {
+  if (has_ceiling) {
     d.bound_speedup_estimated = lever.bound_speedup;
     d.bound_speedup = lever_bound;
-    // "At most" this share comes back: the ceiling's, not the estimate's.
-    d.dominant_fraction =
-        std::min(0.99, static_cast<double>(*lever.ceiling_saved_ns) / static_cast<double>(wall_ns));
+    d.dominant_fraction = ceiling_fraction;  // "at most" this share: the ceiling's
   }
   // How much of the bound is assumed, and what the modelled part alone allows.
   std::string assumed;

@@ -288,4 +288,18 @@ std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
   return out;
 }
 
+void DropRunsBehindLimits(const std::vector<report::PhaseVerdict>& verdicts,
+                          std::vector<report::CriticalShare>& phases) {
+  for (const report::PhaseVerdict& v : verdicts) {
+    if (v.verdict != "runs_behind")
+      continue;
+    for (report::CriticalShare& p : phases) {
+      if (p.name == v.name && p.kind == v.kind) {
+        p.limit_speedup.reset();
+        p.illustrative_gains.clear();
+      }
+    }
+  }
+}
+
 }  // namespace gpuperf::analysis

@@ -34,4 +34,10 @@ std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
                                                 const IdleAttribution& attribution,
                                                 const std::vector<util::Interval>& window);
 
+// A phase whose GPU work runs after it (verdict runs_behind) is host time the program does not
+// wait for: its predictions phase of the same name and kind gets no Amdahl limit (hta
+// negative_queue's sparse_data_dist had 2.69x).
+void DropRunsBehindLimits(const std::vector<report::PhaseVerdict>& verdicts,
+                          std::vector<report::CriticalShare>& phases);
+
 }  // namespace gpuperf::analysis

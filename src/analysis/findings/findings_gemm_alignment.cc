@@ -116,11 +116,13 @@ std::vector<std::int64_t> UnalignedDims(const InputDims& dims, std::int64_t mult
 // hold the GEMM, whose own operands may differ.
 std::string OperatorsText(const model::Trace& trace, const UnalignedSet& set) {
   model::NameId top = set.op_ns.begin()->first;
+  std::int64_t most = -1;
   bool region = false;
   for (const auto& [op, ns] : set.op_ns) {
-    std::int64_t most = set.op_ns.at(top);
-    if (ns > most || (ns == most && trace.Name(op) < trace.Name(top)))
+    if (ns > most || (ns == most && trace.Name(op) < trace.Name(top))) {
       top = op;
+      most = ns;
+    }
     region = region || trace.Name(op).rfind("aten::", 0) != 0;
   }
   std::string text(trace.Name(top));
