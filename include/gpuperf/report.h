@@ -456,6 +456,14 @@ struct Predictions {
   std::string ranking;                 // "recoverable_ns" or "critical_ns"
   std::vector<CriticalShare> kernels;  // ranked, at most `kernels_kept`
   std::int64_t kernels_omitted = 0;
+  // The same rows on the GPU's own timeline, for the GPU phase of a window whose idle phase
+  // holds the wall (not in report.json): each kernel's time alone on its device outside the
+  // pre-roll as its critical time, what becomes critical once the host keeps ahead of the GPU;
+  // ranked and kept alike.
+  std::vector<CriticalShare> gpu_timeline_kernels;
+  // Set on the diagnosis' copy whose kernels are gpu_timeline_kernels (never in report.json):
+  // its sentences say "GPU-phase time" where they would say "critical time".
+  bool on_gpu_timeline = false;
   std::vector<CriticalShare> phases;      // NVTX / user-annotation ranges by host time
   std::optional<PreRollSummary> preroll;  // since 1.8.0
   // The local speedups every kernel's and phase's illustrative_gains are computed at.

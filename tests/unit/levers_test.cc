@@ -169,8 +169,15 @@ TEST_CASE("FP32 GEMMs on a TF32 GPU are bounded at the TF32 roof", "[levers]") {
   shape.flops = 78'000'000'000;
   shape.calls = 1;
   mm.shapes = {shape};
+  mm.top_kernel = "ampere_sgemm_128x64_tn";
   r.framework.operators = {mm};
   r.framework.categories = {Category("gemm", 5'000'000)};
+  // Its kernel runs alone while the program waits for it the whole time: all of it is critical.
+  gpuperf::report::CriticalShare sgemm;
+  sgemm.name = mm.top_kernel;
+  sgemm.total_ns = 5'000'000;
+  sgemm.critical_ns = 5'000'000;
+  r.predictions.kernels = {sgemm};
   auto levers = FindLevers(trace, DeviceRoofsTable(trace), r);
   const Lever* tf32 = Find(levers, "tf32_or_amp");
   REQUIRE(tf32);
@@ -195,6 +202,22 @@ TEST_CASE("FP32 GEMMs on a TF32 GPU are bounded at the TF32 roof", "[levers]") {
   REQUIRE(bytes_bound);
   CHECK(bytes_bound->saved_ns == 3'000'000);
   CHECK(*bytes_bound->ceiling_saved_ns == 3'000'000);  // the bytes bound the ceiling too
+
+  // Only critical time comes back: a kernel that runs alone for 4 of its 5 ms (another stream
+  // overlaps the rest, or the GPU idles for the host after it) gives back 4/5 of what its
+  // speedup removes.
+  r.framework.operators[0].shapes[0].bytes.reset();
+  r.predictions.kernels[0].critical_ns = 4'000'000;
+  const auto partly_levers = FindLevers(trace, DeviceRoofsTable(trace), r);
+  const Lever* partly = Find(partly_levers, "tf32_or_amp");
+  REQUIRE(partly);
+  CHECK(partly->time_ns == 5'000'000);
+  CHECK(partly->saved_ns == 3'500'000);
+  CHECK(*partly->ceiling_saved_ns == 3'600'000);
+  CHECK(partly->basis.find("5.00 ms (4.00 ms of it critical time") != std::string::npos);
+  // A top kernel outside the speedup table's rows: nothing is known to come back.
+  r.predictions.kernels.clear();
+  CHECK_FALSE(Find(FindLevers(trace, DeviceRoofsTable(trace), r), "tf32_or_amp"));
 }
 
 TEST_CASE("Eager attention with modelled GEMM FLOPs is bounded at the tensor roof", "[levers]") {

@@ -3,6 +3,7 @@
 // the whole window; with the small lookups every diagnosis file shares. The classes, the
 // secondary statement and the window's facts are in diagnosis_dominant_work.cc,
 // diagnosis_secondary.cc and diagnosis_window_facts.cc.
+#include "analysis/core/critical_term.h"
 #include "analysis/diagnosis/diagnosis.h"
 
 #include <fmt/format.h>
@@ -171,6 +172,18 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   // steps before it are recorded with their answer. Without a timeline (Nsight Compute) only the
   // dominant work is asked.
   std::size_t kernel_evidence_from = 0;  // where the dominant kernel's evidence starts
+  // The GPU phase of a window with a material idle phase is diagnosed on the GPU's own timeline
+  // (predictions.gpu_timeline_kernels): its kernels become critical once that phase is fixed,
+  // and the host's waits cap what they give back until then (HostWaitCap).
+  std::optional<report::AnalysisReport> gpu_view;
+  const report::AnalysisReport* gpu_phase = &r;
+  if (has_timeline && idle_share >= kSecondaryIdleShare &&
+      !r.predictions.gpu_timeline_kernels.empty()) {
+    gpu_view = r;
+    gpu_view->predictions.kernels = r.predictions.gpu_timeline_kernels;
+    gpu_view->predictions.on_gpu_timeline = true;
+    gpu_phase = &*gpu_view;
+  }
   struct TriageStep {
     const char* question;
     bool asked;
@@ -261,7 +274,9 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
            context.host_wait_cap->host_work_ns = idle.host_work_ns;
            context.host_wait_cap->beside_idle_phase = idle_share >= kSecondaryIdleShare;
          }
-         ClassifyDominantWork(trace, roofs, d, r, idle, subject, context);
+         ClassifyDominantWork(trace, roofs, d, *gpu_phase, idle, subject, context);
+         if (gpu_phase->predictions.on_gpu_timeline)
+           d.support.push_back(kGpuPhaseTimeText);
        }},
   };
   for (const TriageStep& step : steps) {
@@ -280,7 +295,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   const HostWaitCap* cap = context.host_wait_cap ? &*context.host_wait_cap : nullptr;
   if (d.dominant_kind == report::DominantKind::kKernel && d.bottleneck != "launch_bound") {
     AddCollectiveEvidence(d, r, context.collective_wait);
-    ApplyLever(d, trace, roofs, r, SteadyWall(r, idle), kernel_evidence_from, cap);
+    ApplyLever(d, trace, roofs, *gpu_phase, SteadyWall(r, idle), kernel_evidence_from, cap);
   }
   if (cap && (d.dominant_kind == report::DominantKind::kKernel ||
               d.dominant_kind == report::DominantKind::kOperators)) {
@@ -314,7 +329,8 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   }
   if (d.dominant_kind == report::DominantKind::kIdle) {
     d.secondary =
-        SecondaryGpuStatement(trace, roofs, index, d, r, compute, SteadyWall(r, idle), context);
+        SecondaryGpuStatement(
+            trace, roofs, index, d, *gpu_phase, compute, SteadyWall(r, idle), context);
     // Without a GPU phase to diagnose, copies that hold the triage's share get their statement.
     if (d.secondary.empty() && has_timeline)
       d.secondary = SecondaryTransferStatement(trace,

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string_view>
 
+#include "analysis/core/critical_term.h"
 #include "analysis/core/names.h"
 #include "analysis/diagnosis/diagnosis.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
@@ -44,9 +45,10 @@ void SetKernelClass(report::Diagnosis& d,
                SteadyWall(r, idle) * std::max<std::int64_t>(1, r.predictions.device_groups)));
   d.dominant_fraction = f;
   d.support.push_back(fmt::format(
-      "The dominant kernel holds {} of critical time, f = {} of the steady-state wall time, over "
+      "The dominant kernel holds {} of {} time, f = {} of the steady-state wall time, over "
       "{} instances (trace).",
       Ms(share.critical_ns),
+      CriticalAdjective(r.predictions),
       Pct(f),
       share.instances));
   if (share.max_local_speedup)
@@ -231,9 +233,10 @@ void ClassifyDominantWork(const model::Trace& trace,
   if (top && IsCollective(r, top->name) && exposed_comm < kSecondaryIdleShare) {
     if (const report::CriticalShare* compute = DominantKernelShare(r, true)) {
       d.support.push_back(fmt::format(
-          "The kernel with the most critical time is a collective ({} of the wall time), but "
+          "The kernel with the most {} time is a collective ({} of the wall time), but "
           "exposed communication is {} of the window: the computation is the dominant work "
           "(trace).",
+          CriticalAdjective(r.predictions),
           Pct(top->fraction),
           Pct(exposed_comm)));
       top = compute;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/core/critical_term.h"
 #include "analysis/diagnosis/diagnosis.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/findings/findings.h"
@@ -86,15 +87,17 @@ bool RoutineGroup(report::Diagnosis& d,
   context.flat_fraction = f;
   std::string bounds = SetGroupBounds(d, f);
   d.support.push_back(fmt::format(
-      "No kernel dominates by name (the top one holds {} of the critical kernel time, {} "
+      "No kernel dominates by name (the top one holds {} of the {} kernel time, {} "
       "kernels), but {} of them instantiate lambdas of one routine, {}: together {} of the "
-      "critical kernel time, f = {} of the steady-state wall time, the most of any routine "
+      "{} kernel time, f = {} of the steady-state wall time, the most of any routine "
       "(trace: kernel names). {}",
       Pct(Fraction(shares.front()->critical_ns, total)),
+      CriticalAdjective(r.predictions),
       r.kernels.size(),
       top->second.kernels,
       top->first,
       Pct(Fraction(top->second.critical_ns, total)),
+      CriticalAdjective(r.predictions),
       Pct(f),
       bounds));
   return true;
@@ -164,13 +167,14 @@ void WidenToFlatProfile(report::Diagnosis& d,
   context.flat_fraction = f;
   std::string bounds = SetGroupBounds(d, f);
   d.support.push_back(fmt::format(
-      "{}: the top kernel holds {} of the critical kernel time ({} kernels); the "
+      "{}: the top kernel holds {} of the {} kernel time ({} kernels); the "
       "top {} together hold {}, f = {} of the steady-state wall time (trace). {}",
       flat ? std::string("No kernel dominates")
            : fmt::format("{} kernels hold similar time (each at least {:.0f}% of the top one's)",
                          n,
                          kPeerShare * 100),
       Pct(Fraction(shares.front()->critical_ns, total)),
+      CriticalAdjective(r.predictions),
       r.kernels.size(),
       n,
       Pct(Fraction(group, total)),

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "analysis/core/critical_term.h"
 #include "analysis/diagnosis/diagnosis.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/findings/findings.h"
@@ -84,9 +85,10 @@ void SetCollectiveClass(report::Diagnosis& d,
   d.evidence = report::EvidenceTier::kMeasured;
   d.bound_speedup = share.limit_speedup;
   d.support.push_back(fmt::format(
-      "The kernel with the most critical time is a collective ({} of the wall time, {} "
+      "The kernel with the most {} time is a collective ({} of the wall time, {} "
       "instances): its time is waiting for and exchanging data with other ranks, which no "
       "roofline of this rank explains (trace).",
+      CriticalAdjective(r.predictions),
       Pct(share.fraction),
       share.instances));
   // The experiment overlaps all communication with computation, not only this kernel's: its
@@ -309,8 +311,9 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
     s.status = s.evidence == report::EvidenceTier::kMeasured ? report::DiagnosisStatus::kFinding
                                                              : report::DiagnosisStatus::kHypothesis;
     s.support.push_back(fmt::format(
-        "While the GPU runs, the kernel with the most critical time holds {} of the wall time "
+        "While the GPU runs, the kernel with the most {} time holds {} of the wall time "
         "(trace).",
+        CriticalAdjective(r.predictions),
         Pct(top->fraction)));
     ExperimentContext context = SameInput(base);
     context.host_wait_cap = cap;
@@ -321,6 +324,8 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
       s.dominant_kind == report::DominantKind::kUnset)
     return {};
   ApplyHostWaitCap(s, cap);
+  if (r.predictions.on_gpu_timeline)
+    s.support.push_back(kGpuPhaseTimeText);
   if (s.bottleneck.empty())
     s.bottleneck = "unknown";
   if (s.status == report::DiagnosisStatus::kNone)

@@ -16,17 +16,12 @@
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/findings/findings.h"
 #include "analysis/predictions/amdahl.h"
+#include "analysis/timeline/blocked_launches.h"
 #include "analysis/timeline/critical_time.h"
 #include "util/intervals.h"
 
 namespace gpuperf::analysis {
 namespace {
-
-constexpr std::int64_t kDeepQueueNs = 1'000'000;
-// A launch into a shallow queue returns in about this long when the trace has none to measure.
-constexpr std::int64_t kUnblockedLaunchNs = 20'000;
-// A launch into a deep queue blocked when it took several times an unblocked one.
-constexpr std::int64_t kBlockedFactor = 4;
 
 // Merged kernel intervals and the running sum of their lengths: the kernel time inside any
 // interval by two searches.
@@ -69,24 +64,7 @@ HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
                            const CorrelationIndex& index,
                            const report::AnalysisReport& r,
                            std::int64_t wall_ns) {
-  // Each call's first GPU work (every record of its correlation, across processes, as the
-  // activities carry no pid): a launch's queue depth in one pass, without sorting.
-  std::vector<model::TimeNs> first_start(trace.api_calls.size(),
-                                         std::numeric_limits<model::TimeNs>::max());
-  for (const model::GpuActivity& a : trace.activities) {
-    if (a.correlation != model::kNoId) {
-      index.ForEachCall(a.correlation, model::kNoId, [&](std::size_t call) {
-        first_start[call] = std::min(first_start[call], a.start_ns);
-      });
-    }
-  }
-  auto depth = [&](std::size_t call) -> std::optional<std::int64_t> {
-    if (first_start[call] == std::numeric_limits<model::TimeNs>::max())
-      return std::nullopt;
-    return first_start[call] - trace.api_calls[call].end_ns;
-  };
   CachedNamePredicate is_wait(trace, IsHostWaitApi);
-  CachedNamePredicate is_launch(trace, IsLaunchApi);
   KernelCover kernels(trace);
   // The steady window's span: waits for the pre-roll (work launched before the recording) or in
   // the unobserved tail lie outside the wall the cap is a share of.
@@ -105,30 +83,18 @@ HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
   cap.wall_ns = wall_ns;
   cap.gpu_busy_ns = r.timeline.busy_ns - (pre ? pre->gpu_ns : 0);
   model::TimeNs host_end = 0;
-  std::vector<std::int64_t> shallow;        // durations of launches into a shallow queue
-  std::vector<const model::ApiCall*> deep;  // launches into a deep queue, in the window
-  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
-    const model::ApiCall& call = trace.api_calls[i];
+  for (const model::ApiCall& call : trace.api_calls) {
     host_end = std::max(host_end, call.end_ns);
-    if (is_wait(call.name)) {
-      // Only while kernels run: a wait on a copy's own transfer, or on an idle GPU, is not
-      // shortened by faster kernels.
+    // Only while kernels run: a wait on a copy's own transfer, or on an idle GPU, is not
+    // shortened by faster kernels.
+    if (is_wait(call.name))
       cap.waits_ns += inside(call.start_ns, call.end_ns);
-    } else if (call.correlation != model::kNoId && is_launch(call.name)) {
-      std::optional<std::int64_t> d = depth(i);
-      if (d && *d <= kDeepQueueNs)
-        shallow.push_back(call.duration_ns());
-      else if (d && call.start_ns >= from && call.end_ns <= to)
-        deep.push_back(&call);
-    }
   }
-  // A launch blocks only on a full queue: its time beyond what a launch into a shallow queue
-  // takes (their median; kUnblockedLaunchNs without any), when it is several times that.
-  std::int64_t unblocked =
-      shallow.empty() ? kUnblockedLaunchNs : static_cast<std::int64_t>(Summarize(shallow).med);
-  for (const model::ApiCall* call : deep) {
-    if (call->duration_ns() > kBlockedFactor * unblocked)
-      cap.waits_ns += call->duration_ns() - unblocked;
+  // A launch blocks only on a full queue: its time beyond an unblocked launch, in the window.
+  for (const BlockedLaunch& launch : BlockedLaunches(trace, index)) {
+    const model::ApiCall& call = trace.api_calls[launch.call];
+    if (call.start_ns >= from && call.end_ns <= to)
+      cap.waits_ns += launch.blocked_ns;
   }
   // The GPU's work after the host's last call: the drain a faster GPU shortens.
   cap.waits_ns += inside(host_end, std::numeric_limits<std::int64_t>::max());

@@ -9,6 +9,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "analysis/core/critical_term.h"
 #include "analysis/core/names.h"
 #include "analysis/findings/findings.h"
 #include "analysis/framework/categories.h"
@@ -65,9 +66,24 @@ void LeverFinder::Fp32Gemms() {
   std::optional<double> fp32 = entry->Peak(model::Precision::kFp32, model::MathUnit::kVector);
   if (!tf32 || !fp32 || *tf32 <= 0 || *fp32 <= 0)
     return;
+  // Only a GEMM's critical time comes back (the time it runs alone while the program waits for
+  // it, predictions.kernels): each operator's savings are scaled by its top kernel's share of
+  // critical time, the convention of the speedup table's recoverable column. An operator whose
+  // top kernel is outside the table's kept rows counts nothing (an understatement).
+  std::unordered_map<std::string_view, const report::CriticalShare*> shares;
+  for (const report::CriticalShare& k : r_.predictions.kernels)
+    shares.emplace(k.name, &k);
+  std::int64_t critical_time = 0;
   for (const report::OperatorRow& op : view_.operators) {
     if (op.category != "gemm")
       continue;
+    auto share = shares.find(op.top_kernel);
+    double critical_share =
+        share == shares.end() || share->second->total_ns <= 0
+            ? 0.0
+            : std::min(1.0,
+                       static_cast<double>(share->second->critical_ns) /
+                           static_cast<double>(share->second->total_ns));
     for (const report::OperatorShape& s : op.shapes) {
       if (s.precision != "fp32" || !s.flops || *s.flops <= 0 || s.kernel_ns <= 0)
         continue;
@@ -81,9 +97,13 @@ void LeverFinder::Fp32Gemms() {
       auto floor_ns =
           static_cast<std::int64_t>(std::max(flops / (*tf32 * fraction), bytes_s) * 1e9);
       auto roof_ns = static_cast<std::int64_t>(std::max(flops / *tf32, bytes_s) * 1e9);
+      auto critical = [critical_share](std::int64_t ns) {
+        return static_cast<std::int64_t>(critical_share * static_cast<double>(ns));
+      };
       time += s.kernel_ns;
-      saved += std::max<std::int64_t>(0, s.kernel_ns - floor_ns);
-      ceiling_saved += std::max<std::int64_t>(0, s.kernel_ns - roof_ns);
+      critical_time += critical(s.kernel_ns);
+      saved += critical(std::max<std::int64_t>(0, s.kernel_ns - floor_ns));
+      ceiling_saved += critical(std::max<std::int64_t>(0, s.kernel_ns - roof_ns));
       min_fraction = std::min(min_fraction, fraction);
       max_fraction = std::max(max_fraction, fraction);
       if (names.empty() || names.back() != op.name)
@@ -107,14 +127,17 @@ void LeverFinder::Fp32Gemms() {
           ? fmt::format("{:.0f}%", 100 * min_fraction)
           : fmt::format("{:.0f}-{:.0f}%", 100 * min_fraction, 100 * max_fraction);
   lever.basis = fmt::format(
-      "the FP32 GEMMs' {} would give back about {} if each shape reached the fraction of peak "
-      "it reaches now on the FP32 units ({} of the {:.1f} TFLOP/s FP32 peak: modeled FLOPs over "
+      "the FP32 GEMMs' {} ({} of it {} time, the part a faster GEMM gives back) would "
+      "give back about {} if each shape reached the fraction of peak it reaches now on the FP32 "
+      "units ({} of the {:.1f} TFLOP/s FP32 peak: modeled FLOPs over "
       "the kernels' time in this trace) on the {:.0f} TFLOP/s TF32 tensor peak (an assumption, so "
       "none more than {:.3g}x "
       "faster: the ratio of the peaks), and at most {} at the TF32 peak itself, the ceiling no "
       "GEMM reaches; never faster than their bytes at the DRAM bandwidth (modeled: shape models "
       "and datasheet ceilings)",
       Ms(time),
+      Ms(critical_time),
+      CriticalAdjective(r_.predictions),
       Ms(saved),
       fractions,
       *fp32 / 1e12,
@@ -224,9 +247,10 @@ void LeverFinder::Fp32MathByName() {
   lever.assumed_ns = lever.saved_ns;
   lever.assumed_local_speedup = kAmpAssumedSpeedup;
   lever.basis = fmt::format(
-      "{} of critical time in {} that run in FP32 by their names ({}{}) on {}; no shape model "
+      "{} of {} time in {} that run in FP32 by their names ({}{}) on {}; no shape model "
       "covers them, so the bound assumes they run {:.0f}x faster (an assumption)",
       Ms(time),
+      CriticalAdjective(r_.predictions),
       kernels_of,
       fmt::join(names, ", "),
       names.size() < 3 ? "" : ", …",

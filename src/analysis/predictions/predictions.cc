@@ -220,15 +220,15 @@ report::Predictions ComputePredictions(const model::Trace& trace,
   out.wall_source =
       "trace window: first to last recorded event (GPU activities, host API calls, host ops, "
       "ranges, sync records)";
-  std::vector<bool> critical = CriticalActivities(trace, index);
+  CriticalChains critical = CriticalActivities(trace, index);
   if (preroll && !preroll->empty()) {
     out.wall_ns -= preroll->length_ns();
     out.preroll = preroll->Summary();
     out.wall_source +=
         fmt::format(", less its first {}: {}", Ms(preroll->length_ns()), PreRollWhat(*out.preroll));
-    for (std::size_t i = 0; i < trace.activities.size() && i < critical.size(); ++i) {
+    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
       if (preroll->Holds(trace.activities[i], index))
-        critical[i] = false;
+        critical.chain[i] = CriticalChains::kNotCritical;
     }
   }
   // Time outside the steady state leaves the wall, and its source says what was left out.
@@ -247,17 +247,30 @@ report::Predictions ComputePredictions(const model::Trace& trace,
   leave_out(unobserved_tail_ns,
             "after the last GPU activity and the last step in which the trace records nothing "
             "(unobserved)");
-  CriticalTimes times = AttributeCriticalTime(trace, critical, [&](std::size_t i) {
+  auto kernel_key = [&](std::size_t i) {
     const model::GpuActivity& a = trace.activities[i];
     return a.kind == model::ActivityKind::kKernel ? static_cast<std::int64_t>(a.name) : kNotAKernel;
-  });
+  };
+  CriticalTimes times = AttributeCriticalTime(trace, critical, kernel_key);
+  // The GPU's own timeline: every activity outside the pre-roll counts whole.
+  CriticalChains on_gpu = CriticalChains::Unbounded(trace);
+  for (std::size_t i = 0; preroll && !preroll->empty() && i < trace.activities.size(); ++i) {
+    if (preroll->Holds(trace.activities[i], index))
+      on_gpu.chain[i] = CriticalChains::kNotCritical;
+  }
+  CriticalTimes gpu_times = AttributeCriticalTime(trace, on_gpu, kernel_key);
   out.device_groups = times.device_groups;
   out.method = fmt::format(
       "A kernel's critical time is the time it runs with nothing else on its device (any "
-      "stream, copies included) while the program waits for it: the next operation on the "
-      "device was already launched, or a host thread was blocked in a synchronizing call, or "
-      "it was the device's last operation. Time after which the GPU idled until the host issued "
-      "more work is not critical. f = critical time / (wall time x {} device(s)).",
+      "stream, copies included) while the program waits for it: a host thread was blocked in a "
+      "synchronizing call at its end, or it was the device's last operation and ran past the "
+      "host's last call, or the work queued behind it (launched before it ended) leads without "
+      "a gap to such a point. Such a chain gives back at most the time the host waited for its "
+      "end, so a kernel's critical time counts at most that wait per chain (kernels of one "
+      "chain share it: their sum can exceed it). Work after which the GPU idled "
+      "until the host issued more work is not critical, nor is the work queued before it: "
+      "finishing sooner only lengthens the idle. f = critical time / (wall time x {} "
+      "device(s)).",
       times.device_groups);
 
   std::unordered_map<std::string_view, model::NameId> name_ids;
@@ -266,14 +279,14 @@ report::Predictions ComputePredictions(const model::Trace& trace,
   // No instance runs faster than an empty kernel: a roof far below that promises speedups no
   // launch can reach.
   std::int64_t min_latency = kMinKernelLatencyNs;
-  for (const report::KernelRow& row : kernels) {
+  auto share_of = [&](const report::KernelRow& row, const CriticalTimes& by_name) {
     report::CriticalShare share;
     share.name = row.name;
     share.kind = "kernel";
     share.instances = row.duration_ns.count;
     share.total_ns = row.duration_ns.total;
     if (auto id = name_ids.find(row.name); id != name_ids.end()) {
-      if (auto t = times.by_key.find(id->second); t != times.by_key.end()) {
+      if (auto t = by_name.by_key.find(id->second); t != by_name.by_key.end()) {
         share.exclusive_ns = t->second.exclusive_ns;
         share.critical_ns = t->second.critical_ns;
       }
@@ -282,26 +295,35 @@ report::Predictions ComputePredictions(const model::Trace& trace,
     SetLimit(share);
     if (auto floor = floors.find(row.name); floor != floors.end())
       ApplyFloor(share, floor->second, min_latency);
-    out.kernels.push_back(std::move(share));
-  }
+    AddIllustrativeGains(share);
+    return share;
+  };
   // Critical time first: a kernel without a floor still holds its time (recoverable time is a
   // column, known only where a floor is).
-  out.ranking = "critical_ns";
-  std::stable_sort(out.kernels.begin(), out.kernels.end(), [&](const auto& a, const auto& b) {
-    if (a.critical_ns != b.critical_ns)
-      return a.critical_ns > b.critical_ns;
-    return a.name < b.name;
-  });
-  if (out.kernels.size() > kernels_kept) {
-    out.kernels_omitted = static_cast<std::int64_t>(out.kernels.size() - kernels_kept);
-    out.kernels.resize(kernels_kept);
-  }
-  out.phases = steady ? Phases(trace, *steady, out.wall_ns)
-                      : Phases(trace, {{window.start_ns, window.end_ns}}, window.length_ns());
+  auto rank_and_keep = [&](std::vector<report::CriticalShare>& rows) {
+    std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
+      if (a.critical_ns != b.critical_ns)
+        return a.critical_ns > b.critical_ns;
+      return a.name < b.name;
+    });
+    std::int64_t omitted = 0;
+    if (rows.size() > kernels_kept) {
+      omitted = static_cast<std::int64_t>(rows.size() - kernels_kept);
+      rows.resize(kernels_kept);
+    }
+    return omitted;
+  };
   out.illustrative_speedups.assign(std::begin(kIllustrativeSpeedups),
                                    std::end(kIllustrativeSpeedups));
-  for (report::CriticalShare& share : out.kernels)
-    AddIllustrativeGains(share);
+  for (const report::KernelRow& row : kernels) {
+    out.kernels.push_back(share_of(row, times));
+    out.gpu_timeline_kernels.push_back(share_of(row, gpu_times));
+  }
+  out.ranking = "critical_ns";
+  out.kernels_omitted = rank_and_keep(out.kernels);
+  rank_and_keep(out.gpu_timeline_kernels);
+  out.phases = steady ? Phases(trace, *steady, out.wall_ns)
+                      : Phases(trace, {{window.start_ns, window.end_ns}}, window.length_ns());
   for (report::CriticalShare& share : out.phases)
     AddIllustrativeGains(share);
   return out;
@@ -329,7 +351,7 @@ report::CriticalShare SelectedKernelsShare(const model::Trace& trace,
       share.total_ns += a.duration_ns();
     }
   }
-  std::vector<bool> critical = CriticalActivities(trace, index);
+  CriticalChains critical = CriticalActivities(trace, index);
   CriticalTimes times = AttributeCriticalTime(trace, critical, [&](std::size_t i) {
     return is_selected(trace.activities[i]) ? std::int64_t{1} : std::int64_t{0};
   });

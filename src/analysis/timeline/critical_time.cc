@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
+#include <tuple>
 #include <utility>
 
 #include "analysis/core/names.h"
+#include "analysis/timeline/blocked_launches.h"
+#include "util/intervals.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -30,75 +34,148 @@ std::map<std::pair<std::int64_t, std::int32_t>, Group> GroupsByPidDevice(
   return groups;
 }
 
-// Host intervals in which a thread was blocked on the GPU, sorted by start, with the running
-// maximum of their ends so that "is t inside one of them" is one binary search.
+// Host intervals in which a thread was blocked on the GPU, merged into their union (threads'
+// waits together), with running sums: the waiting inside any interval by two searches.
 class HostWaits {
  public:
   HostWaits(const model::Trace& trace, const CorrelationIndex& index) {
-    CachedNamePredicate blocking(trace, [](std::string_view name) {
-      return IsBlockingSyncApi(name) || IsSyncMemcpyApi(name);
-    });
+    // The calls that wait for the GPU (synchronizations, copies and memsets that wait like
+    // one: a copy that did not block is too short to matter), and launches blocked on a full
+    // queue from the point an unblocked launch would have returned.
+    CachedNamePredicate blocking(trace, IsHostWaitApi);
+    std::vector<util::Interval> waits;
     for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
       const model::ApiCall& call = trace.api_calls[i];
       if (index.IsPrimary(i) && blocking(call.name))
-        waits_.emplace_back(call.start_ns, call.end_ns);
+        waits.push_back({call.start_ns, call.end_ns});
+    }
+    for (const BlockedLaunch& launch : BlockedLaunches(trace, index)) {
+      const model::ApiCall& call = trace.api_calls[launch.call];
+      waits.push_back({call.end_ns - launch.blocked_ns, call.end_ns});
     }
     for (const model::SyncEvent& s : trace.syncs)
-      waits_.emplace_back(s.start_ns, s.end_ns);
-    std::sort(waits_.begin(), waits_.end());
-    max_end_.reserve(waits_.size());
-    std::int64_t running = std::numeric_limits<std::int64_t>::min();
-    for (const auto& [start, end] : waits_) {
-      running = std::max(running, end);
-      max_end_.push_back(running);
+      waits.push_back({s.start_ns, s.end_ns});
+    // Closed intervals: a wait that ends exactly when the GPU work does still covers its end.
+    std::sort(waits.begin(), waits.end(), [](const util::Interval& a, const util::Interval& b) {
+      return std::tie(a.start, a.end) < std::tie(b.start, b.end);
+    });
+    for (const util::Interval& w : waits) {
+      if (!merged_.empty() && w.start <= merged_.back().end)
+        merged_.back().end = std::max(merged_.back().end, w.end);
+      else
+        merged_.push_back(w);
     }
+    prefix_.assign(merged_.size() + 1, 0);
+    for (std::size_t i = 0; i < merged_.size(); ++i)
+      prefix_[i + 1] = prefix_[i] + (merged_[i].end - merged_[i].start);
   }
 
-  bool Covers(std::int64_t t) const {
-    auto it = std::upper_bound(
-        waits_.begin(), waits_.end(), std::pair{t, std::numeric_limits<std::int64_t>::max()});
-    if (it == waits_.begin())
-      return false;
-    return max_end_[static_cast<std::size_t>(it - waits_.begin()) - 1] >= t;
+  // How long a host thread waited for the GPU inside [start, end] (their union).
+  std::int64_t WaitedWithin(std::int64_t start, std::int64_t end) const {
+    if (end <= start || merged_.empty())
+      return 0;
+    auto first = std::upper_bound(
+        merged_.begin(), merged_.end(), start, [](std::int64_t v, const util::Interval& i) {
+          return v < i.end;
+        });
+    auto last = std::lower_bound(
+        merged_.begin(), merged_.end(), end, [](const util::Interval& i, std::int64_t v) {
+          return i.start < v;
+        });
+    if (first >= last)
+      return 0;
+    auto a = static_cast<std::size_t>(first - merged_.begin());
+    auto b = static_cast<std::size_t>(last - merged_.begin());
+    std::int64_t total = prefix_[b] - prefix_[a];
+    total -= std::max<std::int64_t>(0, start - merged_[a].start);
+    total -= std::max<std::int64_t>(0, merged_[b - 1].end - end);
+    return total;
   }
 
  private:
-  std::vector<std::pair<std::int64_t, std::int64_t>> waits_;
-  std::vector<std::int64_t> max_end_;
+  std::vector<util::Interval> merged_;
+  std::vector<std::int64_t> prefix_;  // summed lengths of merged_[0, i)
 };
 
 }  // namespace
 
-std::vector<bool> CriticalActivities(const model::Trace& trace, const CorrelationIndex& index) {
-  std::vector<bool> critical(trace.activities.size(), true);
+CriticalChains CriticalChains::Unbounded(const model::Trace& trace) {
+  CriticalChains out;
+  out.chain.assign(trace.activities.size(), 0);
+  out.budget_ns.push_back(kUnbounded);
+  return out;
+}
+
+CriticalChains CriticalActivities(const model::Trace& trace, const CorrelationIndex& index) {
+  CriticalChains out;
+  out.chain.assign(trace.activities.size(), CriticalChains::kNotCritical);
   HostWaits waits(trace, index);
+  // The host's last call: the device's last work holds the program only as far as it runs past
+  // that (the drain). API calls only, as the host's waits are counted (HostWaitCap): one-time
+  // host work on other threads (a JIT compile) leaves the steady state, and with it the drain.
+  std::int64_t host_end = std::numeric_limits<std::int64_t>::min();
+  for (const model::ApiCall& c : trace.api_calls)
+    host_end = std::max(host_end, c.end_ns);
+  // A run: work each queued behind the one before (launched before it ended), up to a gap in
+  // which the GPU waited for the host, or the device's end. Finishing any of it sooner starts
+  // the rest sooner, and the program goes on sooner by at most how long a host thread waited
+  // for the GPU during the run (a wait shortened), plus the drain past the host's last call
+  // when the run is the device's last.
+  struct Run {
+    std::int64_t start = 0;
+    std::int64_t end = 0;
+    std::int64_t drain = 0;
+    bool unbounded = false;
+  };
+  std::vector<Run> runs;
   for (const auto& [unused, group] : GroupsByPidDevice(trace)) {
     std::vector<std::int64_t> starts;
     starts.reserve(group.size());
     for (std::size_t i : group)
       starts.push_back(trace.activities[i].start_ns);
-    for (std::size_t i : group) {
+    // Latest first: an activity with work queued behind it joins that work's run, and the work
+    // behind it starts after it ends, so later in the group.
+    for (std::size_t p = group.size(); p-- > 0;) {
+      std::size_t i = group[p];
       const model::GpuActivity& a = trace.activities[i];
+      auto start_run = [&](std::int64_t drain, bool unbounded) {
+        out.chain[i] = static_cast<std::int32_t>(runs.size());
+        runs.push_back({a.start_ns, a.end_ns, drain, unbounded});
+      };
       auto next = std::lower_bound(starts.begin(), starts.end(), a.end_ns);
-      if (next == starts.end())
-        continue;  // the device's last work: the program waited for it or ended
-      const model::GpuActivity& b =
-          trace.activities[group[static_cast<std::size_t>(next - starts.begin())]];
+      if (next == starts.end()) {
+        // The device's last work: the program waited for it or ended with it.
+        bool no_host = host_end == std::numeric_limits<std::int64_t>::min();
+        start_run(no_host ? 0 : std::max<std::int64_t>(0, a.end_ns - host_end), no_host);
+        continue;
+      }
+      std::size_t q = group[static_cast<std::size_t>(next - starts.begin())];
+      const model::GpuActivity& b = trace.activities[q];
       std::int64_t launch = index.PrimaryCall(b.correlation, b.pid);
-      if (launch < 0)
-        continue;  // no launch record: cannot tell, count it (an upper bound)
-      if (trace.api_calls[static_cast<std::size_t>(launch)].end_ns <= a.end_ns)
-        continue;  // the next operation was queued behind this one
-      if (waits.Covers(a.end_ns))
-        continue;  // a host thread was waiting for the GPU
-      critical[i] = false;
+      if (launch < 0) {
+        start_run(0, true);  // no launch record: cannot tell, count it (an upper bound)
+        continue;
+      }
+      // Queued work behind it joins its run; otherwise the GPU went idle after it until the host
+      // issued more work, and a new run ends here.
+      if (trace.api_calls[static_cast<std::size_t>(launch)].end_ns <= a.end_ns) {
+        out.chain[i] = out.chain[q];
+        Run& run = runs[static_cast<std::size_t>(out.chain[q])];
+        run.start = std::min(run.start, a.start_ns);
+      } else {
+        start_run(0, false);
+      }
     }
   }
-  return critical;
+  out.budget_ns.reserve(runs.size());
+  for (const Run& run : runs)
+    out.budget_ns.push_back(run.unbounded ? CriticalChains::kUnbounded
+                                          : run.drain + waits.WaitedWithin(run.start, run.end));
+  return out;
 }
 
 CriticalTimes AttributeCriticalTime(const model::Trace& trace,
-                                    const std::vector<bool>& critical,
+                                    const CriticalChains& chains,
                                     const std::function<std::int64_t(std::size_t)>& key) {
   CriticalTimes out;
   struct Edge {
@@ -108,6 +185,22 @@ CriticalTimes AttributeCriticalTime(const model::Trace& trace,
   };
   std::vector<Edge> edges;
   std::unordered_map<std::int64_t, std::int64_t> running_per_key;
+  // A key's time alone on its device per chain of its running activity: what it gives back is
+  // at most that chain's budget (CriticalChains), summed over its chains.
+  struct KeyChain {
+    std::int64_t key;
+    std::int32_t chain;
+    bool operator==(const KeyChain& o) const { return key == o.key && chain == o.chain; }
+  };
+  struct KeyChainHash {
+    std::size_t operator()(const KeyChain& k) const {
+      return std::hash<std::int64_t>()(k.key * 1000003 + k.chain);
+    }
+  };
+  std::unordered_map<KeyChain, std::int64_t, KeyChainHash> bounded;
+  auto budget = [&](std::int32_t chain) {
+    return chain == CriticalChains::kNotCritical ? 0 : chains.budget_ns[static_cast<std::size_t>(chain)];
+  };
   for (const auto& [unused, group] : GroupsByPidDevice(trace)) {
     ++out.device_groups;
     edges.clear();
@@ -120,23 +213,36 @@ CriticalTimes AttributeCriticalTime(const model::Trace& trace,
       return std::tie(x.time, x.start) < std::tie(y.time, y.start);
     });
     running_per_key.clear();
-    std::int64_t running = 0, running_critical = 0, key_sum = 0, distinct_keys = 0;
+    std::int64_t running = 0, key_sum = 0, distinct_keys = 0;
+    // The running activities' chains: their sum names the chain when one activity runs; the
+    // count of those in an unbounded chain says whether any is.
+    std::int64_t chain_sum = 0, running_unbounded = 0, running_critical = 0;
     std::int64_t previous = 0;
     for (const Edge& e : edges) {
       if (running > 0 && distinct_keys == 1 && e.time > previous) {
         // One key runs alone; all running activities share it, so the sum names it.
-        CriticalTime& t = out.by_key[key_sum / running];
-        t.exclusive_ns += e.time - previous;
-        if (running_critical > 0)
-          t.critical_ns += e.time - previous;
+        std::int64_t k = key_sum / running;
+        CriticalTime& t = out.by_key[k];
+        std::int64_t span = e.time - previous;
+        t.exclusive_ns += span;
+        if (running_unbounded > 0 || (running_critical > 1))
+          t.critical_ns += span;  // unbounded, or the key overlapping itself: an upper bound
+        else if (running_critical == 1)
+          bounded[{k, static_cast<std::int32_t>(chain_sum)}] += span;
       }
       previous = e.time;
       std::int64_t k = key(e.activity);
       std::int64_t step = e.start ? 1 : -1;
       running += step;
       key_sum += step * k;
-      if (critical[e.activity])
+      std::int32_t c = chains.chain[e.activity];
+      if (std::int64_t b = budget(c); b > 0) {
         running_critical += step;
+        if (b == CriticalChains::kUnbounded)
+          running_unbounded += step;
+        else
+          chain_sum += step * c;
+      }
       std::int64_t& per_key = running_per_key[k];
       if (e.start && per_key++ == 0)
         ++distinct_keys;
@@ -144,6 +250,8 @@ CriticalTimes AttributeCriticalTime(const model::Trace& trace,
         --distinct_keys;
     }
   }
+  for (const auto& [key_chain, ns] : bounded)
+    out.by_key[key_chain.key].critical_ns += std::min(ns, budget(key_chain.chain));
   return out;
 }
 

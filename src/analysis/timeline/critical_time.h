@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <unordered_map>
 #include <vector>
 
@@ -15,19 +16,37 @@
 
 namespace gpuperf::analysis {
 
-// One flag per trace.activities entry: true when finishing the activity earlier would have let
-// the program go on earlier. That holds when the next operation of its (pid, device) had already
-// been launched when it ended (the GPU queue was waiting behind it), when a host thread was
-// blocked in a synchronizing call (device/stream/event sync, synchronous memcpy, sync record) at
-// its end, when the next operation has no launch record to tell, or when it is the last
-// operation of its device. It fails when the GPU went idle after it until the host issued more
-// work: the host, not this activity, was the limit then.
-std::vector<bool> CriticalActivities(const model::Trace& trace, const CorrelationIndex& index);
+// Which GPU work the program waited for, as chains (runs). A run is GPU work each queued behind
+// the one before it (launched before it ended) on its (pid, device), up to a gap in which the GPU
+// waited for the host, or the device's end. Finishing any of it sooner starts the rest sooner;
+// the program goes on sooner by at most how long a host thread waited for the GPU during the run
+// (device/stream/event syncs, copies and memsets that wait, launches blocked on a full queue, sync
+// records), plus, for the device's last run, how far it runs past the host's last API call: its
+// budget. A run without such a wait (the host was the limit: finishing sooner only lengthens the
+// idle before the host's next launch) gives nothing back. Work whose successor has no launch
+// record to tell counts whole (an upper bound).
+struct CriticalChains {
+  static constexpr std::int32_t kNotCritical = -1;
+  static constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::max();
+  std::vector<std::int32_t> chain;    // per trace.activities entry: its run, or kNotCritical
+  std::vector<std::int64_t> budget_ns;  // per run: the most its work gives back together
+
+  bool Critical(std::size_t activity) const {
+    return chain[activity] != kNotCritical &&
+           budget_ns[static_cast<std::size_t>(chain[activity])] > 0;
+  }
+  // Every activity in one chain without a budget: the GPU's own timeline, where all the time
+  // an activity runs alone counts.
+  static CriticalChains Unbounded(const model::Trace& trace);
+};
+CriticalChains CriticalActivities(const model::Trace& trace, const CorrelationIndex& index);
 
 struct CriticalTime {
   std::int64_t exclusive_ns = 0;  // the key runs and no activity with another key on its device
-  std::int64_t critical_ns = 0;   // the part of exclusive_ns during which a running activity of
-                                  // the key is critical (CriticalActivities)
+  // Of exclusive_ns, what it gives back: summed over the chains of its running activities, each
+  // at most that chain's budget (an upper bound for the key alone; summed over keys it can
+  // exceed a shared chain's budget).
+  std::int64_t critical_ns = 0;
 };
 
 struct CriticalTimes {
@@ -40,7 +59,7 @@ struct CriticalTimes {
 // (kernels, copies, memsets) takes part, so a copy running beside a kernel makes that stretch
 // nobody's. Zero-length activities take no time.
 CriticalTimes AttributeCriticalTime(const model::Trace& trace,
-                                    const std::vector<bool>& critical,
+                                    const CriticalChains& chains,
                                     const std::function<std::int64_t(std::size_t)>& key);
 
 // The window the trace covers: first start to last end over GPU activities, host API calls,

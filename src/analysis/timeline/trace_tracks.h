@@ -26,7 +26,7 @@ struct ResultTracks {
   TraceWindow window;
   // Stretches of the window with no GPU activity on any device, in time order.
   std::vector<IdleGap> idle;
-  // One flag per trace.activities entry (CriticalActivities).
+  // One flag per trace.activities entry: in a chain the program waited for (CriticalActivities).
   std::vector<bool> critical;
 };
 
