@@ -48,7 +48,7 @@ Json RooflineJson(const KernelRoofline& r) {
   Put(object, "roof_fraction", r.roof_fraction, Significant);
   if (r.floor_ns)
     object["floor_ns"] = *r.floor_ns;
-  object["bound"] = r.bound;
+  object["bound"] = std::string(ToString(r.bound));
   object["evidence"] = std::string(ToString(r.evidence));
   if (!r.ceiling_source.empty())
     object["ceiling_source"] = r.ceiling_source;

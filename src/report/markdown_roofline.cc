@@ -173,7 +173,9 @@ void AppendRoofline(std::string& out,
                   RoofText(r),
                   r.floor_ns ? util::FormatDuration(static_cast<double>(*r.floor_ns)) : "n/a",
                   // the roofline's "latency" refined by the class: cache traffic, no reuse
-                  rows[i]->classification.bound == "cache" ? "cache" : r.bound});
+                  std::string(ToString(rows[i]->classification.bound == KernelBound::kCache
+                                           ? KernelBound::kCache
+                                           : r.bound))});
   }
   out += table.Render() + "\n";
   AppendShownNote(

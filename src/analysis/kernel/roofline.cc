@@ -253,9 +253,9 @@ report::KernelRoofline RooflineFromWork(const std::vector<InstanceWork>& instanc
   r.roof_fraction = memory_side ? memory_fraction : compute_fraction;
   if (memory_fraction < report::kLatencyBoundFraction &&
       compute_fraction < report::kLatencyBoundFraction) {
-    r.bound = "latency";
+    r.bound = report::KernelBound::kLatency;
   } else {
-    r.bound = memory_side ? "memory" : "compute";
+    r.bound = memory_side ? report::KernelBound::kMemory : report::KernelBound::kCompute;
   }
   return r;
 }
