@@ -5,6 +5,8 @@
 // "Framework view" defines every figure and where it differs from TraceLens, HTA and nsys.
 #pragma once
 
+#include "gpuperf/report_vocabulary.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -50,14 +52,14 @@ struct OperatorRow {
   double call_avg_ns = 0;
   double call_med_ns = 0;
   double call_stddev_ns = 0;
-  std::int64_t launches = 0;        // GPU activities launched directly
-  std::int64_t graph_launches = 0;  // distinct graph-launch calls made directly
-  std::int64_t host_total_ns = 0;   // summed duration of its instances
-  std::int64_t host_self_ns = 0;    // minus the time of child operators
-  double fraction = 0;              // kernel_ns / framework total GPU time
-  std::string category;             // see CategoryRow
-  std::string category_tier;        // "operator", "kernel_name", "activity"
-  std::string top_kernel;           // the kernel name with most of its direct time
+  std::int64_t launches = 0;                         // GPU activities launched directly
+  std::int64_t graph_launches = 0;                   // distinct graph-launch calls made directly
+  std::int64_t host_total_ns = 0;                    // summed duration of its instances
+  std::int64_t host_self_ns = 0;                     // minus the time of child operators
+  double fraction = 0;                               // kernel_ns / framework total GPU time
+  std::string category;                              // see CategoryRow
+  CategoryTier category_tier = CategoryTier::kNone;  // which rule decided `category`
+  std::string top_kernel;                            // the kernel name with most of its direct time
   std::string top_module;  // the innermost nn.Module class around most of its direct time, or ""
   std::vector<OperatorShape> shapes;  // by kernel_ns, at most a few
   std::int64_t shapes_omitted = 0;

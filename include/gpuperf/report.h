@@ -4,9 +4,9 @@
 // terminal, CSV, SVG) only lay these values out, format numbers and spell the enum vocabularies
 // through their one ToString: every figure a writer shows is a field here, none is computed in a
 // writer. The vocabularies that are enum classes: Severity, DiagnosisStatus, DominantKind,
-// Bottleneck, KernelBound, QueueVerdict, PhaseClass (gpuperf/report_vocabulary.h), EvidenceTier
-// (gpuperf/evidence.h); the others (framework category, compare verdict) are still strings with
-// their values listed beside them.
+// Bottleneck, KernelBound, QueueVerdict, PhaseClass, CategoryTier (gpuperf/report_vocabulary.h),
+// EvidenceTier (gpuperf/evidence.h); compare's Verdict and VerdictBasis are in gpuperf/compare.h.
+// The framework category is still a string, with its values listed beside it.
 //
 // Units are in the names (_ns, _bytes, _percent). Every figure here comes from the trace
 // ("source: trace"); later stages (roofline, models) add their own evidence tiers.

@@ -6,6 +6,7 @@
 // gpuperf/evidence.h.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 namespace gpuperf::report {
@@ -257,6 +258,37 @@ inline std::string_view ToString(PhaseClass verdict) {
       return "host_bound";
   }
   return "host_bound";
+}
+
+// Which rule decided a framework operator's category (OperatorRow::category_tier): its own
+// name, its kernels' names, or their activity kind (copies and memsets); kNone before one has.
+// report.json spells them "operator", "kernel_name", "activity" and "" (ToString,
+// framework.operators[].category_tier); ParseCategoryTier reads them back.
+enum class CategoryTier { kNone, kOperator, kKernelName, kActivity };
+inline std::string_view ToString(CategoryTier tier) {
+  switch (tier) {
+    case CategoryTier::kNone:
+      return "";
+    case CategoryTier::kOperator:
+      return "operator";
+    case CategoryTier::kKernelName:
+      return "kernel_name";
+    case CategoryTier::kActivity:
+      return "activity";
+  }
+  return "";
+}
+
+// The tier report.json spells `text`; nullopt for a spelling this version does not know.
+inline std::optional<CategoryTier> ParseCategoryTier(std::string_view text) {
+  for (CategoryTier tier : {CategoryTier::kNone,
+                            CategoryTier::kOperator,
+                            CategoryTier::kKernelName,
+                            CategoryTier::kActivity}) {
+    if (ToString(tier) == text)
+      return tier;
+  }
+  return std::nullopt;
 }
 
 }  // namespace gpuperf::report

@@ -74,7 +74,7 @@ TEST_CASE("Operators: direct and subtree GPU time as TraceLens defines them", "[
   CHECK(addmm->launches == 3);
   CHECK(addmm->graph_launches == 1);
   CHECK(addmm->category == "gemm");
-  CHECK(addmm->category_tier == "operator");
+  CHECK(addmm->category_tier == gpuperf::report::CategoryTier::kOperator);
   CHECK(addmm->top_kernel == "sm90_xmma_gemm_bf16");
 
   const OperatorRow* linear = FindOp(report, "aten::linear");
@@ -97,7 +97,7 @@ TEST_CASE("Operators: direct and subtree GPU time as TraceLens defines them", "[
   CHECK(bare->calls == 1);
   CHECK(bare->kernel_ns == 20);
   CHECK(bare->category == "elementwise");
-  CHECK(bare->category_tier == "kernel_name");
+  CHECK(bare->category_tier == gpuperf::report::CategoryTier::kKernelName);
 
   CHECK(FindOp(report, "aten::arange") == nullptr);
   CHECK(report.framework.operators.front().name == "aten::addmm");  // by direct GPU time

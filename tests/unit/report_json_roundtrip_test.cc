@@ -60,7 +60,7 @@ AnalysisReport CarriedOnly() {
   op.host_total_ns = 80;
   op.fraction = 0.444444;
   op.category = "gemm";
-  op.category_tier = "operator";
+  op.category_tier = gpuperf::report::CategoryTier::kKernelName;
   op.top_kernel = "gemm_kernel";
   op.top_module = "Linear";
   r.framework.operators.push_back(op);

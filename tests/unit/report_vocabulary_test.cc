@@ -94,3 +94,14 @@ TEST_CASE("report vocabulary: a phase's verdict keeps its report.json spellings"
                      {P::kApiBound, "api_bound"},
                      {P::kHostBound, "host_bound"}});
 }
+
+TEST_CASE("report vocabulary: the category tier keeps its report.json spellings and parses back") {
+  using T = report::CategoryTier;
+  CheckSpellings<T>({{T::kNone, ""},
+                     {T::kOperator, "operator"},
+                     {T::kKernelName, "kernel_name"},
+                     {T::kActivity, "activity"}});
+  for (T tier : {T::kNone, T::kOperator, T::kKernelName, T::kActivity})
+    CHECK(report::ParseCategoryTier(report::ToString(tier)) == tier);
+  CHECK_FALSE(report::ParseCategoryTier("kernel-name").has_value());
+}
