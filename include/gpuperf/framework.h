@@ -5,6 +5,7 @@
 // "Framework view" defines every figure and where it differs from TraceLens, HTA and nsys.
 #pragma once
 
+#include "gpuperf/evidence.h"
 #include "gpuperf/report_vocabulary.h"
 
 #include <cstdint>
@@ -27,6 +28,7 @@ struct OperatorShape {
   std::optional<double> achieved_flops_per_s;
   std::optional<double> achieved_bytes_per_s;
   std::string precision;  // the modelled arithmetic, "bf16"; "" without a model
+  EvidenceTier evidence = EvidenceTier::kNone;  // kModeled with flops, kNone without
 };
 
 // One framework operator (PyTorch cpu_op, or an NVTX range where the input has no operators),
@@ -125,6 +127,7 @@ struct StepRow {
   // Of kernel_ns: GEMM, convolution and attention kernels (the FLOPs an MFU counts) launched by
   // operators without a FLOP model, or by none (since 1.12.0).
   std::int64_t unmodeled_math_ns = 0;
+  double unmodeled_math_fraction = 0;  // of kernel_ns; 0 when that is 0 (since 1.21.0)
   // Model FLOPs utilisation: sum over modelled ops of flops / peak(precision, unit) divided by
   // wall_ns (each op against the roof of the arithmetic it runs); absent without a model or roof,
   // and when unmodeled_math_ns is over 10% of kernel_ns: a figure missing those FLOPs would
@@ -225,6 +228,7 @@ struct FrameworkView {
   // Of it, activities without a launch call in the trace (orphans): no operator, module or step
   // can hold them.
   std::int64_t orphan_gpu_ns = 0;
+  double orphan_fraction = 0;  // orphan_gpu_ns / total_gpu_ns; 0 when that is 0 (since 1.21.0)
   std::vector<OperatorRow> operators;       // by kernel_ns then subtree_kernel_ns, descending
   std::vector<CategoryRow> categories;      // the nine, by kernel_ns, zero rows omitted
   std::vector<ModuleRow> modules;           // by kernel_ns

@@ -449,6 +449,9 @@ struct Predictions {
   std::int64_t wall_ns = 0;
   std::string wall_source;  // how wall_ns was measured
   std::int64_t device_groups = 0;
+  // wall_ns x device_groups (at least 1): the critical time a share's fraction is of, which
+  // report.md names beside the top kernel's (since 1.21.0).
+  std::int64_t summed_wall_ns = 0;
   std::string method;                  // one paragraph: how critical time is attributed
   std::string ranking;                 // "recoverable_ns" or "critical_ns"
   std::vector<CriticalShare> kernels;  // ranked, at most `kernels_kept`

@@ -54,6 +54,9 @@ struct KernelRoofline {
   std::optional<double> l1_bytes;
   std::optional<double> l2_arithmetic_intensity;
   std::optional<double> l1_arithmetic_intensity;
+  // l2_bytes / dram_bytes: how many times its DRAM traffic the kernel moves through L2; absent
+  // without either or with no DRAM bytes (since 1.21.0).
+  std::optional<double> l2_over_dram_bytes;
   // When the device is not named (a standalone Nsight Compute CSV) and its compute capability
   // fits several datasheet entries: the entries the counters were placed against, and the range
   // of achieved / peak over them. `bound` is set only when every candidate gives the same one;

@@ -59,6 +59,7 @@ Json RooflineJson(const KernelRoofline& r) {
   Put(object, "l1_bytes", r.l1_bytes, Whole);
   Put(object, "l2_arithmetic_intensity", r.l2_arithmetic_intensity, Significant);
   Put(object, "l1_arithmetic_intensity", r.l1_arithmetic_intensity, Significant);
+  Put(object, "l2_over_dram_bytes", r.l2_over_dram_bytes, Significant);  // since 1.21.0
   if (!r.ceiling_candidates.empty())
     object["ceiling_candidates"] = r.ceiling_candidates;
   for (const auto& [key, range] : {std::pair{"compute_fraction_range", &r.compute_fraction_range},

@@ -409,11 +409,13 @@ TEST_CASE("Steps: MFU only when the FLOP models cover the step's GEMMs and convo
   REQUIRE(covered.framework.steps.size() == 2);
   CHECK(covered.framework.steps[0].flops == 2LL * 1024 * 1024 * 1024);
   CHECK(covered.framework.steps[0].unmodeled_math_ns == 0);
+  CHECK(covered.framework.steps[0].unmodeled_math_fraction == 0);
   CHECK(covered.framework.steps[0].mfu.has_value());
   AnalysisReport partial = build(true);
   const auto& step = partial.framework.steps.at(0);
   CHECK(step.kernel_ns == 10 * kMs);
   CHECK(step.unmodeled_math_ns == 9 * kMs);
+  CHECK(step.unmodeled_math_fraction == Approx(0.9));  // the analysis divides, not the writer
   CHECK(step.flops == 2LL * 1024 * 1024 * 1024);
   CHECK_FALSE(step.mfu.has_value());
   std::string md = gpuperf::report::ToMarkdown(partial);

@@ -80,6 +80,7 @@ AnalysisReport CarriedOnly() {
   p.wall_ns = 1000;
   p.wall_source = "trace window";
   p.device_groups = 1;
+  p.summed_wall_ns = 1000;
   p.method = "critical time";
   p.ranking = "recoverable_ns";
   CriticalShare share;

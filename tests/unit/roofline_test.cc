@@ -143,6 +143,7 @@ TEST_CASE("roofline by hand: L2 and L1 traffic of a hierarchical roofline", "[ro
   CHECK(*r.arithmetic_intensity == Approx(10));      // DRAM: 2e9 / 2e8
   CHECK(*r.l2_arithmetic_intensity == Approx(2.5));  // 2e9 / 8e8
   CHECK(*r.l1_arithmetic_intensity == Approx(0.5));  // 2e9 / 4e9
+  CHECK(*r.l2_over_dram_bytes == Approx(4));         // 8e8 / 2e8
   // One instance without L1 counters: no L1 figure at all, rather than a partial sum.
   Metrics b = a;
   b.erase("l1tex__t_bytes.sum");

@@ -175,6 +175,7 @@ class OperatorBuilder {
     shape.shape.flops = shape.shape.flops.value_or(0) + work->flops;
     shape.shape.bytes = shape.shape.bytes.value_or(0) + work->bytes;
     shape.shape.precision = std::string(model::ToString(work->precision));
+    shape.shape.evidence = report::EvidenceTier::kModeled;  // the shape models' FLOPs
   }
 
   // A bare call's row is named like nsys prints the API ("cudaLaunchKernel_v7000" ->

@@ -78,10 +78,10 @@ std::string RangeText(const std::pair<double, double>& range) {
 // 1.7 FLOP/byte)" when the counters hold it: a kernel far from both roofs that moves many times
 // its DRAM bytes through L2 waits on the cache hierarchy, not on DRAM.
 std::string CacheText(const report::KernelRoofline& r) {
-  if (!r.l2_bytes || !r.dram_bytes || *r.dram_bytes <= 0)
+  if (!r.l2_over_dram_bytes)
     return "";
   return fmt::format("; L2 traffic {:.3g}x the DRAM bytes{}",
-                     *r.l2_bytes / *r.dram_bytes,
+                     *r.l2_over_dram_bytes,
                      r.l2_arithmetic_intensity ? fmt::format(" (L2 intensity {:.3g} FLOP/byte)",
                                                              *r.l2_arithmetic_intensity)
                                                : std::string());

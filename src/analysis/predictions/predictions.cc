@@ -252,6 +252,7 @@ report::Predictions ComputePredictions(const model::Trace& trace,
     return a.kind == model::ActivityKind::kKernel ? static_cast<std::int64_t>(a.name) : kNotAKernel;
   });
   out.device_groups = times.device_groups;
+  out.summed_wall_ns = out.wall_ns * std::max<std::int64_t>(1, out.device_groups);
   out.method = fmt::format(
       "A kernel's critical time is the time it runs with nothing else on its device (any "
       "stream, copies included) while the program waits for it: the next operation on the "
