@@ -9,9 +9,50 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuperf::compare {
+
+// A comparison's verdict: the after side is faster, slower, the same (within the threshold) or
+// the evidence says neither (inconclusive); the sides are incomparable (environment or workload
+// differ: the whole comparison only). compare.json spells them "faster", "slower", "same",
+// "inconclusive" and "incomparable" (ToString).
+enum class Verdict { kFaster, kSlower, kSame, kInconclusive, kIncomparable };
+inline std::string_view ToString(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kFaster:
+      return "faster";
+    case Verdict::kSlower:
+      return "slower";
+    case Verdict::kSame:
+      return "same";
+    case Verdict::kInconclusive:
+      return "inconclusive";
+    case Verdict::kIncomparable:
+      return "incomparable";
+  }
+  return "inconclusive";
+}
+
+// What the whole comparison's verdict rests on: the end-to-end distribution, the kernels' (no
+// end-to-end samples), the environment (incomparable) or identical inputs (equal sha256).
+// compare.json spells them "end_to_end", "kernels", "environment" and "identical_inputs"
+// (ToString, verdict_basis).
+enum class VerdictBasis { kEndToEnd, kKernels, kEnvironment, kIdenticalInputs };
+inline std::string_view ToString(VerdictBasis basis) {
+  switch (basis) {
+    case VerdictBasis::kEndToEnd:
+      return "end_to_end";
+    case VerdictBasis::kKernels:
+      return "kernels";
+    case VerdictBasis::kEnvironment:
+      return "environment";
+    case VerdictBasis::kIdenticalInputs:
+      return "identical_inputs";
+  }
+  return "end_to_end";
+}
 
 // What must agree for two measurements to be comparable. Empty values are unknown.
 struct Fingerprint {
@@ -49,7 +90,7 @@ struct Options {
 };
 
 struct Statistic {
-  std::string verdict;  // "faster", "slower", "same", "inconclusive"
+  Verdict verdict = Verdict::kInconclusive;  // never kIncomparable
   std::string method;
   std::int64_t n_before = 0, n_after = 0;
   double median_before = 0, median_after = 0;
@@ -102,9 +143,9 @@ struct Reconciliation {
 };
 
 struct CompareReport {
-  std::string verdict;        // faster, slower, same, inconclusive, incomparable
-  std::string verdict_basis;  // "end_to_end" or "kernels"
-  std::string summary;        // two lines for a pull-request comment
+  Verdict verdict = Verdict::kInconclusive;
+  VerdictBasis verdict_basis = VerdictBasis::kEndToEnd;
+  std::string summary;  // two lines for a pull-request comment
   Options options;
   std::string method;
   Statistic end_to_end;

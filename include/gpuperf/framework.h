@@ -5,6 +5,9 @@
 // "Framework view" defines every figure and where it differs from TraceLens, HTA and nsys.
 #pragma once
 
+#include "gpuperf/evidence.h"
+#include "gpuperf/report_vocabulary.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,6 +28,7 @@ struct OperatorShape {
   std::optional<double> achieved_flops_per_s;
   std::optional<double> achieved_bytes_per_s;
   std::string precision;  // the modelled arithmetic, "bf16"; "" without a model
+  EvidenceTier evidence = EvidenceTier::kNone;  // kModeled with flops, kNone without
 };
 
 // One framework operator (PyTorch cpu_op, or an NVTX range where the input has no operators),
@@ -50,14 +54,14 @@ struct OperatorRow {
   double call_avg_ns = 0;
   double call_med_ns = 0;
   double call_stddev_ns = 0;
-  std::int64_t launches = 0;        // GPU activities launched directly
-  std::int64_t graph_launches = 0;  // distinct graph-launch calls made directly
-  std::int64_t host_total_ns = 0;   // summed duration of its instances
-  std::int64_t host_self_ns = 0;    // minus the time of child operators
-  double fraction = 0;              // kernel_ns / framework total GPU time
-  std::string category;             // see CategoryRow
-  std::string category_tier;        // "operator", "kernel_name", "activity"
-  std::string top_kernel;           // the kernel name with most of its direct time
+  std::int64_t launches = 0;                         // GPU activities launched directly
+  std::int64_t graph_launches = 0;                   // distinct graph-launch calls made directly
+  std::int64_t host_total_ns = 0;                    // summed duration of its instances
+  std::int64_t host_self_ns = 0;                     // minus the time of child operators
+  double fraction = 0;                               // kernel_ns / framework total GPU time
+  std::string category;                              // see CategoryRow
+  CategoryTier category_tier = CategoryTier::kNone;  // which rule decided `category`
+  std::string top_kernel;                            // the kernel name with most of its direct time
   std::string top_module;  // the innermost nn.Module class around most of its direct time, or ""
   std::vector<OperatorShape> shapes;  // by kernel_ns, at most a few
   std::int64_t shapes_omitted = 0;
@@ -123,6 +127,7 @@ struct StepRow {
   // Of kernel_ns: GEMM, convolution and attention kernels (the FLOPs an MFU counts) launched by
   // operators without a FLOP model, or by none (since 1.12.0).
   std::int64_t unmodeled_math_ns = 0;
+  double unmodeled_math_fraction = 0;  // of kernel_ns; 0 when that is 0 (since 1.21.0)
   // Model FLOPs utilisation: sum over modelled ops of flops / peak(precision, unit) divided by
   // wall_ns (each op against the roof of the arithmetic it runs); absent without a model or roof,
   // and when unmodeled_math_ns is over 10% of kernel_ns: a figure missing those FLOPs would
@@ -223,6 +228,7 @@ struct FrameworkView {
   // Of it, activities without a launch call in the trace (orphans): no operator, module or step
   // can hold them.
   std::int64_t orphan_gpu_ns = 0;
+  double orphan_fraction = 0;  // orphan_gpu_ns / total_gpu_ns; 0 when that is 0 (since 1.21.0)
   std::vector<OperatorRow> operators;       // by kernel_ns then subtree_kernel_ns, descending
   std::vector<CategoryRow> categories;      // the nine, by kernel_ns, zero rows omitted
   std::vector<ModuleRow> modules;           // by kernel_ns

@@ -3,10 +3,10 @@
 // summaries, report.md's labels such as PhaseVerdict::idle_largest_in); writers (JSON, Markdown,
 // terminal, CSV, SVG) only lay these values out, format numbers and spell the enum vocabularies
 // through their one ToString: every figure a writer shows is a field here, none is computed in a
-// writer. The vocabularies that are enum classes: Severity, DiagnosisStatus, DominantKind
-// (gpuperf/report_vocabulary.h), EvidenceTier (gpuperf/evidence.h); the others (bottleneck,
-// roofline bound, category, compare verdict) are still strings with their values listed beside
-// them.
+// writer. The vocabularies that are enum classes: Severity, DiagnosisStatus, DominantKind,
+// Bottleneck, KernelBound, QueueVerdict, PhaseClass, CategoryTier (gpuperf/report_vocabulary.h),
+// EvidenceTier (gpuperf/evidence.h); compare's Verdict and VerdictBasis are in gpuperf/compare.h.
+// The framework category is still a string, with its values listed beside it.
 //
 // Units are in the names (_ns, _bytes, _percent). Every figure here comes from the trace
 // ("source: trace"); later stages (roofline, models) add their own evidence tiers.
@@ -73,11 +73,11 @@ struct KernelRow {
   std::string readable_name{};
 };
 
-// Whether the kernel has a class (a bound other than "unknown") or tensor-core evidence (used, or
+// Whether the kernel has a class (a bound other than kUnknown) or tensor-core evidence (used, or
 // expected and unused): report.md's "Kernel classes" lists it, and UnclassifiedKernels counts the
 // others.
 inline bool HasClassOrTensorCoreEvidence(const KernelRow& k) {
-  return k.classification.bound != "unknown" || k.tensor_cores ||
+  return k.classification.bound != KernelBound::kUnknown || k.tensor_cores ||
          k.classification.tensor_cores_expected_but_unused;
 }
 
@@ -115,9 +115,9 @@ struct LaunchQueue {
   std::int64_t launches = 0;  // distinct launch calls measured
   std::int64_t median_ns = 0;
   std::int64_t p90_ns = 0;
-  // "gpu_bound", "host_bound", "gpu_waits" (deep queue, idle GPU) or "undetermined" (too few
-  // launches, slow launch calls, or a program that drains the queue by synchronizing)
-  std::string verdict;
+  // kGpuBound, kHostBound, kGpuWaits (deep queue, idle GPU) or kUndetermined (too few launches,
+  // slow launch calls, or a program that drains the queue by synchronizing)
+  QueueVerdict verdict = QueueVerdict::kUndetermined;
   std::string sentence;  // "GPU-bound: the host runs 1.2 ms ahead ..."; says why when undetermined
 };
 
@@ -132,10 +132,8 @@ struct Diagnosis {
   // The framework lever of an "operators" statement: "fuse_elementwise", "use_sdpa",
   // "channels_last", "tf32_or_amp", "amp"; "" otherwise (since 1.14.0).
   std::string lever;
-  // "host_bound", "launch_bound", "sync_bound", "dependency_bound", "transfer_bound",
-  // "communication_bound", "memory_bound", "compute_bound", "latency_bound", "cache_bound"
-  // (since 1.8.0), "tensor_cores_unused", "initialization", "unknown"
-  std::string bottleneck;
+  // The class (report_vocabulary.h); kCacheBound since 1.8.0; kNone without a statement.
+  Bottleneck bottleneck = Bottleneck::kNone;
   // The class as the report's prose names it: "memory-bound"; "GPU-bound, kernel class unknown"
   // for an unknown class whose dominant work is kernels (since 1.11.0).
   std::string label;
@@ -235,11 +233,10 @@ struct PhaseVerdict {
   // phase: a host that runs far ahead leaves its phases' GPU work to run in later ones.
   std::int64_t launched_gpu_ns = 0;
   std::int64_t launched_inside_ns = 0;
-  // "runs_behind" (most of its launched GPU work runs after it: the GPU is behind the host, and
-  // the phase's wall is host time the program does not wait for), "gpu_bound" (GPU work runs at
-  // least half of it), "transfer_bound", "dependency_bound", "sync_bound",
-  // "communication_bound", "launch_bound", "allocation_bound", "api_bound", "host_bound"
-  std::string verdict;
+  // kRunsBehind (most of its launched GPU work runs after it: the GPU is behind the host, and
+  // the phase's wall is host time the program does not wait for), kGpuBound (GPU work runs at
+  // least half of it), kTransferBound, else its idle's largest part (report_vocabulary.h)
+  PhaseClass verdict = PhaseClass::kHostBound;
 };
 
 struct Initialization {
@@ -452,6 +449,9 @@ struct Predictions {
   std::int64_t wall_ns = 0;
   std::string wall_source;  // how wall_ns was measured
   std::int64_t device_groups = 0;
+  // wall_ns x device_groups (at least 1): the critical time a share's fraction is of, which
+  // report.md names beside the top kernel's (since 1.21.0).
+  std::int64_t summed_wall_ns = 0;
   std::string method;                  // one paragraph: how critical time is attributed
   std::string ranking;                 // "recoverable_ns" or "critical_ns"
   std::vector<CriticalShare> kernels;  // ranked, at most `kernels_kept`

@@ -218,6 +218,7 @@ void PredictionsFields(P& p, V& v) {
   v("wall_ns", p.wall_ns);
   v("wall_source", p.wall_source);
   v("device_groups", p.device_groups);
+  v("summed_wall_ns", p.summed_wall_ns);  // since 1.21.0
   v("method", p.method);
   v("ranking", p.ranking);
 }

@@ -1,9 +1,12 @@
 // The string vocabularies of the report model that are enum classes (report.h): a finding's
-// severity, a statement's status and what dominates its window, each with the one ToString the
-// writers spell it with (report.json keeps the same strings). The evidence tier, shared with the
-// roofline and occupancy structs, is in gpuperf/evidence.h.
+// severity, a statement's status, what dominates its window and its bottleneck class, a kernel's
+// bound, the launch queue's and a phase's verdict, each with the one ToString the writers spell
+// it with (report.json keeps the same strings), and the typed mappings between the kernel bound
+// and the bottleneck. The evidence tier, shared with the roofline and occupancy structs, is in
+// gpuperf/evidence.h.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 namespace gpuperf::report {
@@ -77,6 +80,215 @@ inline std::string_view ToString(DominantKind kind) {
       return "unknown";
   }
   return "";
+}
+
+// What limits a kernel (docs/metrics.md, "Classification"). The roofline's bound
+// (KernelRoofline::bound) is one of kMemory, kCompute, kLatency and kUnknown; the kernel class
+// (KernelClass::bound) adds kCache (under both roofs, cache traffic without on-chip reuse) and
+// kLaunch (microsecond kernels of a fraction of a wave). report.json spells them "memory",
+// "compute", "latency", "cache", "launch" and "unknown" (ToString).
+enum class KernelBound { kUnknown, kMemory, kCompute, kLatency, kCache, kLaunch };
+inline std::string_view ToString(KernelBound bound) {
+  switch (bound) {
+    case KernelBound::kUnknown:
+      return "unknown";
+    case KernelBound::kMemory:
+      return "memory";
+    case KernelBound::kCompute:
+      return "compute";
+    case KernelBound::kLatency:
+      return "latency";
+    case KernelBound::kCache:
+      return "cache";
+    case KernelBound::kLaunch:
+      return "launch";
+  }
+  return "unknown";
+}
+
+// The class of a bottleneck statement (Diagnosis::bottleneck) or of the framework lever that
+// treats it; kNone before a statement is made. report.json spells them "host_bound",
+// "launch_bound", "sync_bound", "dependency_bound", "transfer_bound", "communication_bound",
+// "memory_bound", "compute_bound", "latency_bound", "cache_bound", "tensor_cores_unused",
+// "initialization", "unknown" and "" (ToString, diagnosis.bottleneck).
+enum class Bottleneck {
+  kNone,
+  kUnknown,
+  kHostBound,
+  kLaunchBound,
+  kSyncBound,
+  kDependencyBound,
+  kTransferBound,
+  kCommunicationBound,
+  kMemoryBound,
+  kComputeBound,
+  kLatencyBound,
+  kCacheBound,
+  kTensorCoresUnused,
+  kInitialization,
+};
+inline std::string_view ToString(Bottleneck bottleneck) {
+  switch (bottleneck) {
+    case Bottleneck::kNone:
+      return "";
+    case Bottleneck::kUnknown:
+      return "unknown";
+    case Bottleneck::kHostBound:
+      return "host_bound";
+    case Bottleneck::kLaunchBound:
+      return "launch_bound";
+    case Bottleneck::kSyncBound:
+      return "sync_bound";
+    case Bottleneck::kDependencyBound:
+      return "dependency_bound";
+    case Bottleneck::kTransferBound:
+      return "transfer_bound";
+    case Bottleneck::kCommunicationBound:
+      return "communication_bound";
+    case Bottleneck::kMemoryBound:
+      return "memory_bound";
+    case Bottleneck::kComputeBound:
+      return "compute_bound";
+    case Bottleneck::kLatencyBound:
+      return "latency_bound";
+    case Bottleneck::kCacheBound:
+      return "cache_bound";
+    case Bottleneck::kTensorCoresUnused:
+      return "tensor_cores_unused";
+    case Bottleneck::kInitialization:
+      return "initialization";
+  }
+  return "";
+}
+
+// The bottleneck class of work a kernel bound limits: kMemory -> kMemoryBound, ...,
+// kLaunch -> kLaunchBound; kUnknown -> kUnknown.
+inline Bottleneck BottleneckOf(KernelBound bound) {
+  switch (bound) {
+    case KernelBound::kUnknown:
+      return Bottleneck::kUnknown;
+    case KernelBound::kMemory:
+      return Bottleneck::kMemoryBound;
+    case KernelBound::kCompute:
+      return Bottleneck::kComputeBound;
+    case KernelBound::kLatency:
+      return Bottleneck::kLatencyBound;
+    case KernelBound::kCache:
+      return Bottleneck::kCacheBound;
+    case KernelBound::kLaunch:
+      return Bottleneck::kLaunchBound;
+  }
+  return Bottleneck::kUnknown;
+}
+
+// The kernel bound a bottleneck class names (BottleneckOf's inverse): kMemoryBound -> kMemory,
+// ...; kUnknown for a class that is not a kernel's (host-, sync-bound, initialization, ...).
+inline KernelBound KernelBoundOf(Bottleneck bottleneck) {
+  for (KernelBound bound : {KernelBound::kMemory,
+                            KernelBound::kCompute,
+                            KernelBound::kLatency,
+                            KernelBound::kCache,
+                            KernelBound::kLaunch}) {
+    if (BottleneckOf(bound) == bottleneck)
+      return bound;
+  }
+  return KernelBound::kUnknown;
+}
+
+// Who sets the pace by the launch queue's depth (LaunchQueue::verdict): the GPU (the host runs
+// ahead), the host, the GPU waiting with a deep queue (an idle GPU: the diagnosis' reading), or
+// undetermined (too few launches, slow launch calls, a program that drains the queue by
+// synchronizing). report.json spells them "gpu_bound", "host_bound", "gpu_waits" and
+// "undetermined" (ToString, diagnosis.queue.verdict).
+enum class QueueVerdict { kUndetermined, kGpuBound, kHostBound, kGpuWaits };
+inline std::string_view ToString(QueueVerdict verdict) {
+  switch (verdict) {
+    case QueueVerdict::kUndetermined:
+      return "undetermined";
+    case QueueVerdict::kGpuBound:
+      return "gpu_bound";
+    case QueueVerdict::kHostBound:
+      return "host_bound";
+    case QueueVerdict::kGpuWaits:
+      return "gpu_waits";
+  }
+  return "undetermined";
+}
+
+// What a phase spent its time on (PhaseVerdict::verdict): its GPU work runs mostly after it
+// (kRunsBehind), GPU work runs half of it or more (kGpuBound, kTransferBound when copies alone
+// run longer than kernels), else the largest part of its idle (the next work already launched,
+// blocking waits, blocking MPI calls, launch calls, device allocations, other CUDA calls, host
+// work). report.json spells them "runs_behind", "gpu_bound", "transfer_bound",
+// "dependency_bound", "sync_bound", "communication_bound", "launch_bound", "allocation_bound",
+// "api_bound" and "host_bound" (ToString, phase_verdicts[].verdict).
+enum class PhaseClass {
+  kRunsBehind,
+  kGpuBound,
+  kTransferBound,
+  kDependencyBound,
+  kSyncBound,
+  kCommunicationBound,
+  kLaunchBound,
+  kAllocationBound,
+  kApiBound,
+  kHostBound,
+};
+inline std::string_view ToString(PhaseClass verdict) {
+  switch (verdict) {
+    case PhaseClass::kRunsBehind:
+      return "runs_behind";
+    case PhaseClass::kGpuBound:
+      return "gpu_bound";
+    case PhaseClass::kTransferBound:
+      return "transfer_bound";
+    case PhaseClass::kDependencyBound:
+      return "dependency_bound";
+    case PhaseClass::kSyncBound:
+      return "sync_bound";
+    case PhaseClass::kCommunicationBound:
+      return "communication_bound";
+    case PhaseClass::kLaunchBound:
+      return "launch_bound";
+    case PhaseClass::kAllocationBound:
+      return "allocation_bound";
+    case PhaseClass::kApiBound:
+      return "api_bound";
+    case PhaseClass::kHostBound:
+      return "host_bound";
+  }
+  return "host_bound";
+}
+
+// Which rule decided a framework operator's category (OperatorRow::category_tier): its own
+// name, its kernels' names, or their activity kind (copies and memsets); kNone before one has.
+// report.json spells them "operator", "kernel_name", "activity" and "" (ToString,
+// framework.operators[].category_tier); ParseCategoryTier reads them back.
+enum class CategoryTier { kNone, kOperator, kKernelName, kActivity };
+inline std::string_view ToString(CategoryTier tier) {
+  switch (tier) {
+    case CategoryTier::kNone:
+      return "";
+    case CategoryTier::kOperator:
+      return "operator";
+    case CategoryTier::kKernelName:
+      return "kernel_name";
+    case CategoryTier::kActivity:
+      return "activity";
+  }
+  return "";
+}
+
+// The tier report.json spells `text`; nullopt for a spelling this version does not know.
+inline std::optional<CategoryTier> ParseCategoryTier(std::string_view text) {
+  for (CategoryTier tier : {CategoryTier::kNone,
+                            CategoryTier::kOperator,
+                            CategoryTier::kKernelName,
+                            CategoryTier::kActivity}) {
+    if (ToString(tier) == text)
+      return tier;
+  }
+  return std::nullopt;
 }
 
 }  // namespace gpuperf::report

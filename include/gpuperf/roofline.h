@@ -4,6 +4,7 @@
 #pragma once
 
 #include "gpuperf/evidence.h"
+#include "gpuperf/report_vocabulary.h"
 
 #include <cstdint>
 #include <optional>
@@ -14,7 +15,8 @@
 namespace gpuperf::report {
 
 // A kernel that reaches less than this fraction of both its compute roof and its memory roof is
-// classified "latency": neither resource limits it (too little parallelism, stalls, launch size).
+// classified KernelBound::kLatency: neither resource limits it (too little parallelism, stalls,
+// launch size).
 inline constexpr double kLatencyBoundFraction = 0.3;
 
 // Summed over the kernel's instances that have counters. Every optional is absent when the
@@ -34,7 +36,7 @@ struct KernelRoofline {
   // Roofline lower bound of the summed duration: sum over instances of
   // max(flops / peak_flops, dram_bytes / bandwidth).
   std::optional<std::int64_t> floor_ns;
-  std::string bound = "unknown";                    // "memory", "compute", "latency" or "unknown"
+  KernelBound bound = KernelBound::kUnknown;        // kMemory, kCompute, kLatency or kUnknown
   EvidenceTier evidence = EvidenceTier::kMeasured;  // counters measured by Nsight Compute
   std::string ceiling_source;                       // the datasheet entry used; "" without ceilings
   // The SM clock (Hz) the compute peaks were scaled to: the clock the counters recorded, when it
@@ -52,6 +54,9 @@ struct KernelRoofline {
   std::optional<double> l1_bytes;
   std::optional<double> l2_arithmetic_intensity;
   std::optional<double> l1_arithmetic_intensity;
+  // l2_bytes / dram_bytes: how many times its DRAM traffic the kernel moves through L2; absent
+  // without either or with no DRAM bytes (since 1.21.0).
+  std::optional<double> l2_over_dram_bytes;
   // When the device is not named (a standalone Nsight Compute CSV) and its compute capability
   // fits several datasheet entries: the entries the counters were placed against, and the range
   // of achieved / peak over them. `bound` is set only when every candidate gives the same one;
@@ -99,11 +104,11 @@ struct TensorCoreEvidence {
 };
 
 // The per-kernel class (docs/metrics.md, "Classification"): the roofline's bound when there is
-// one, else "launch" for microsecond kernels of a fraction of a wave, else "unknown".
+// one, else kLaunch for microsecond kernels of a fraction of a wave, else kUnknown.
 struct KernelClass {
-  // "memory", "compute", "latency", "cache" (since 1.8.0: under both roofs, cache traffic
-  // without on-chip reuse), "launch", "unknown"
-  std::string bound = "unknown";
+  // kMemory, kCompute, kLatency, kCache (since 1.8.0: under both roofs, cache traffic without
+  // on-chip reuse), kLaunch, kUnknown
+  KernelBound bound = KernelBound::kUnknown;
   EvidenceTier evidence = EvidenceTier::kNone;  // the tier of the bound
   std::string reason;                           // one sentence with the numbers
   // What the bound rests on: "roofline", "roofline_candidates" (the range of datasheet entries

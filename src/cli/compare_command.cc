@@ -127,11 +127,11 @@ int CompareCommand::Run() {
   auto fails_on = [&](const char* verdict) {
     return std::find(fail_on_.begin(), fail_on_.end(), verdict) != fail_on_.end();
   };
-  if (result.verdict == "incomparable")
+  if (result.verdict == compare::Verdict::kIncomparable)
     return kCompareIncomparable;
-  if (result.verdict == "slower" && fails_on("slower"))
+  if (result.verdict == compare::Verdict::kSlower && fails_on("slower"))
     return kCompareRegression;
-  if (result.verdict == "inconclusive" && fails_on("inconclusive"))
+  if (result.verdict == compare::Verdict::kInconclusive && fails_on("inconclusive"))
     return kCompareInconclusive;
   return kComparePass;
 }

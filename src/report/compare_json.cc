@@ -13,7 +13,7 @@ Json OrNull(const std::optional<double>& v, int digits) {
 // ratio, ci_low, ci_high, p_value and mean_ratio are null when not computed, so that a CI gate
 // on `ratio` or `ci_high` never reads 0 for "no data".
 Json StatisticJson(const compare::Statistic& s) {
-  Json json{{"verdict", s.verdict},
+  Json json{{"verdict", std::string(compare::ToString(s.verdict))},
             {"method", s.method},
             {"n_before", s.n_before},
             {"n_after", s.n_after},
@@ -52,8 +52,8 @@ Json CompareToJson(const compare::CompareReport& r, const ToolInfo& tool) {
   Json json;
   json["schema_version"] = compare::kCompareSchemaVersion;
   json["tool"] = Json{{"name", tool.name}, {"version", tool.version}};
-  json["verdict"] = r.verdict;
-  json["verdict_basis"] = r.verdict_basis;
+  json["verdict"] = std::string(compare::ToString(r.verdict));
+  json["verdict_basis"] = std::string(compare::ToString(r.verdict_basis));
   json["summary"] = r.summary;
   json["options"] = Json{{"threshold", r.options.threshold},
                          {"alpha", r.options.alpha},

@@ -162,7 +162,7 @@ void KernelTiming(std::string& out, const compare::CompareReport& r, std::size_t
     const compare::Statistic& s = k.statistic;
     t.AddRow({std::to_string(i + 1),
               Shorten(k.name, 100),
-              s.verdict,
+              std::string(compare::ToString(s.verdict)),
               fmt::format("{}/{}", s.n_before, s.n_after),
               util::FormatDuration(s.median_before),
               util::FormatDuration(s.median_after),
@@ -195,7 +195,7 @@ void FrameworkTiming(std::string& out, const compare::CompareReport& r, std::siz
       const compare::KernelResult& k = r.operators[i];
       const compare::Statistic& s = k.statistic;
       t.AddRow({Shorten(k.name, 100),
-                s.verdict,
+                std::string(compare::ToString(s.verdict)),
                 fmt::format("{}/{}", s.n_before, s.n_after),
                 util::FormatDuration(s.median_before),
                 util::FormatDuration(s.median_after),
@@ -228,7 +228,7 @@ void FrameworkTiming(std::string& out, const compare::CompareReport& r, std::siz
 void EndToEnd(std::string& out, const compare::CompareReport& r) {
   out += "## End-to-end effect\n\n";
   const compare::Statistic& s = r.end_to_end;
-  out += fmt::format("**{}**: {}\n\n", s.verdict, EscapeMarkdown(s.reason));
+  out += fmt::format("**{}**: {}\n\n", compare::ToString(s.verdict), EscapeMarkdown(s.reason));
   if (r.reconciliation.empty())
     return;
   out +=

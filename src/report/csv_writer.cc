@@ -60,7 +60,7 @@ std::string Kernels(const AnalysisReport& report) {
                   NsysGeometry(k.block),
                   k.name,
                   fmt::format("{:.1f}", k.wall_percent),
-                  k.classification.bound,
+                  std::string(ToString(k.classification.bound)),
                   std::string(ToString(k.classification.evidence))});
     out += Row(cells);
   }

@@ -31,7 +31,7 @@ Json DiagnosisJson(const Diagnosis& d) {
             {"name", d.dominant_name},
             {"fraction", RoundedNumber(d.dominant_fraction, 6)}}},
       {"lever", d.lever},
-      {"bottleneck", d.bottleneck},
+      {"bottleneck", std::string(ToString(d.bottleneck))},
       {"label", d.label},
       {"status", std::string(ToString(d.status))},
       {"evidence", std::string(ToString(d.evidence))},
@@ -53,7 +53,7 @@ Json DiagnosisJson(const Diagnosis& d) {
        d.queue ? Json{{"launches", d.queue->launches},
                       {"median_ns", d.queue->median_ns},
                       {"p90_ns", d.queue->p90_ns},
-                      {"verdict", d.queue->verdict},
+                      {"verdict", std::string(ToString(d.queue->verdict))},
                       {"sentence", d.queue->sentence}}
                : Json(nullptr)},
       {"secondary", d.secondary.empty() ? Json(nullptr) : DiagnosisJson(d.secondary.front())}};
@@ -104,7 +104,7 @@ Json CeilingsJson(const std::vector<CeilingsUsed>& ceilings) {
 }
 
 Json KernelClassJson(const KernelClass& c) {
-  return Json{{"bound", c.bound},
+  return Json{{"bound", std::string(ToString(c.bound))},
               {"evidence", std::string(ToString(c.evidence))},
               {"reason", c.reason},
               {"basis", c.basis},

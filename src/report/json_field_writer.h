@@ -23,6 +23,7 @@ class JsonFieldWriter {
   template <class T>
   void operator()(std::string_view key, const T& value) {
     static_assert(!std::is_floating_point_v<T>, "a double needs json_fields::Decimals");
+    static_assert(!std::is_enum_v<T>, "an enum is written by its ToString (an overload here)");
     object_[std::string(key)] = value;
   }
   void operator()(std::string_view key, const std::optional<std::int64_t>& value) {
@@ -42,6 +43,9 @@ class JsonFieldWriter {
   }
   void operator()(std::string_view key, const std::string& value, json_fields::NullUnless n) {
     object_[std::string(key)] = n.present ? nlohmann::ordered_json(value) : nullptr;
+  }
+  void operator()(std::string_view key, CategoryTier value) {
+    object_[std::string(key)] = std::string(ToString(value));
   }
   void operator()(std::string_view key, EvidenceTier value, json_fields::NullUnless n) {
     object_[std::string(key)] =

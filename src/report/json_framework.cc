@@ -18,17 +18,16 @@ Json OptionalNumber(const std::optional<double>& value, int decimals) {
 }
 
 Json ShapeJson(const OperatorShape& s) {
-  return Json{
-      {"input_dims", s.input_dims},
-      {"input_types", s.input_types},
-      {"calls", s.calls},
-      {"kernel_ns", s.kernel_ns},
-      {"flops", Optional(s.flops)},
-      {"bytes", Optional(s.bytes)},
-      {"achieved_flops_per_s", OptionalNumber(s.achieved_flops_per_s, 0)},
-      {"achieved_bytes_per_s", OptionalNumber(s.achieved_bytes_per_s, 0)},
-      {"precision", s.precision},
-      {"evidence", std::string(ToString(s.flops ? EvidenceTier::kModeled : EvidenceTier::kNone))}};
+  return Json{{"input_dims", s.input_dims},
+              {"input_types", s.input_types},
+              {"calls", s.calls},
+              {"kernel_ns", s.kernel_ns},
+              {"flops", Optional(s.flops)},
+              {"bytes", Optional(s.bytes)},
+              {"achieved_flops_per_s", OptionalNumber(s.achieved_flops_per_s, 0)},
+              {"achieved_bytes_per_s", OptionalNumber(s.achieved_bytes_per_s, 0)},
+              {"precision", s.precision},
+              {"evidence", std::string(ToString(s.evidence))}};
 }
 
 // The keys that compare reads back first (gpuperf/report_json_fields.h), then the rest.
@@ -87,6 +86,7 @@ Json StepJson(const StepRow& s) {
               {"launched_busy_ns", s.launched_busy_ns},
               {"flops", Optional(s.flops)},
               {"unmodeled_math_ns", s.unmodeled_math_ns},
+              {"unmodeled_math_fraction", RoundedNumber(s.unmodeled_math_fraction, 6)},  // 1.21.0
               {"mfu", OptionalNumber(s.mfu, 6)}};
 }
 
@@ -116,6 +116,7 @@ Json ArrayOf(const std::vector<Row>& rows, ToJson to_json) {
 void AddFrameworkJson(Json& json, const FrameworkView& view) {
   Json framework = ObjectOf(view, [](auto& f, auto& v) { json_fields::FrameworkFields(f, v); });
   framework["orphan_gpu_ns"] = view.orphan_gpu_ns;
+  framework["orphan_fraction"] = RoundedNumber(view.orphan_fraction, 6);  // since 1.21.0
   framework["unmarked_threads"] = ArrayOf(view.unmarked_threads, [](const UnmarkedThread& t) {
     return Json{{"pid", t.pid}, {"tid", t.tid}, {"launches", t.launches}, {"gpu_ns", t.gpu_ns}};
   });

@@ -48,7 +48,7 @@ Json RooflineJson(const KernelRoofline& r) {
   Put(object, "roof_fraction", r.roof_fraction, Significant);
   if (r.floor_ns)
     object["floor_ns"] = *r.floor_ns;
-  object["bound"] = r.bound;
+  object["bound"] = std::string(ToString(r.bound));
   object["evidence"] = std::string(ToString(r.evidence));
   if (!r.ceiling_source.empty())
     object["ceiling_source"] = r.ceiling_source;
@@ -59,6 +59,7 @@ Json RooflineJson(const KernelRoofline& r) {
   Put(object, "l1_bytes", r.l1_bytes, Whole);
   Put(object, "l2_arithmetic_intensity", r.l2_arithmetic_intensity, Significant);
   Put(object, "l1_arithmetic_intensity", r.l1_arithmetic_intensity, Significant);
+  Put(object, "l2_over_dram_bytes", r.l2_over_dram_bytes, Significant);  // since 1.21.0
   if (!r.ceiling_candidates.empty())
     object["ceiling_candidates"] = r.ceiling_candidates;
   for (const auto& [key, range] : {std::pair{"compute_fraction_range", &r.compute_fraction_range},

@@ -21,7 +21,7 @@ std::string Ns(std::int64_t ns) {
 
 // The analysis' label of the class ("memory-bound"); the raw class for a report without one.
 std::string ClassLabel(const Diagnosis& d) {
-  return EscapeMarkdown(d.label.empty() ? d.bottleneck : d.label);
+  return EscapeMarkdown(d.label.empty() ? std::string(ToString(d.bottleneck)) : d.label);
 }
 
 std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
@@ -131,9 +131,9 @@ void AppendPhaseVerdicts(std::string& out,
                        {"launched by it (inside it)", Align::kRight},
                        {"verdict"}});
   for (const PhaseVerdict& v : report.phase_verdicts) {
-    std::string verdict = v.verdict;
+    std::string verdict(ToString(v.verdict));
     std::replace(verdict.begin(), verdict.end(), '_', '-');
-    if (v.verdict == "sync_bound")
+    if (v.verdict == PhaseClass::kSyncBound)
       verdict +=
           fmt::format(" (its waits cause {} of the idle: removing them gives back at most that)",
                       Ns(v.wait_removal_ns));
@@ -162,7 +162,7 @@ void AppendDiagnosis(std::string& out,
                      const AnalysisReport& report,
                      const MarkdownOptions& options) {
   const Diagnosis& d = report.diagnosis;
-  if (d.bottleneck.empty())
+  if (d.bottleneck == Bottleneck::kNone)
     return;
   out += "## Diagnosis\n\n";
   if (d.lead == "input_check")
@@ -314,7 +314,7 @@ void AppendClassification(std::string& out,
       tensor += tensor.empty() ? "expected, not used" : "; expected, not used";
     table.AddRow({std::to_string(i + 1),
                   Shorten(k.name, options.name_chars),
-                  k.classification.bound,
+                  std::string(ToString(k.classification.bound)),
                   std::string(ToString(k.classification.evidence)),
                   k.classification.reason,
                   tensor});

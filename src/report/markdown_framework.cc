@@ -55,7 +55,7 @@ void AppendSteps(std::string& out, const FrameworkView& view) {
     out += fmt::format(
         " No MFU: GEMM, convolution and attention kernels holding {} of a step's GPU time (the "
         "first step's) come from operators without a FLOP model, so their FLOPs are missing.",
-        Share(static_cast<double>(first.unmodeled_math_ns) / static_cast<double>(first.kernel_ns)));
+        Share(first.unmodeled_math_fraction));
   if (s.warmup_steps == 1) {
     out += fmt::format(
         " The first step ({}) is a warm-up outlier: leave it out of step-time "
@@ -275,7 +275,7 @@ void AppendHierarchy(std::string& out,
         "module or step below holds it.\n\n",
         Ns(view.orphan_gpu_ns),
         Ns(view.total_gpu_ns),
-        Share(static_cast<double>(view.orphan_gpu_ns) / static_cast<double>(view.total_gpu_ns)));
+        Share(view.orphan_fraction));
   }
   AppendSteps(out, view);
   AppendModules(out, view, options);

@@ -33,7 +33,7 @@ void AppendLeadSentence(std::string& out, const Predictions& p, const MarkdownOp
                      EscapeMarkdown(Shorten(k.name, options.name_chars)),
                      util::FormatPercent(100.0 * k.fraction),
                      Ns(k.critical_ns),
-                     Ns(p.wall_ns * std::max<std::int64_t>(1, p.device_groups)));
+                     Ns(p.summed_wall_ns));
   if (!k.illustrative_gains.empty()) {
     const IllustrativeGain& gain = k.illustrative_gains.front();
     out += fmt::format(" A {}× kernel speedup bounds the program's gain at {} ({} saved);",

@@ -77,14 +77,11 @@ void AppendCacheLevels(std::string& out,
     if (!r.l2_bytes && !r.l1_bytes)
       continue;
     any = true;
-    std::optional<double> l2_over_dram;
-    if (r.l2_bytes && r.dram_bytes && *r.dram_bytes > 0)
-      l2_over_dram = *r.l2_bytes / *r.dram_bytes;
     table.AddRow({std::to_string(i + 1),
                   Shorten(rows[i]->name, options.name_chars),
                   Or(r.l2_bytes, "B"),
                   ratio(r.l2_arithmetic_intensity),
-                  ratio(l2_over_dram),
+                  ratio(r.l2_over_dram_bytes),
                   Or(r.l1_bytes, "B"),
                   ratio(r.l1_arithmetic_intensity)});
   }
@@ -173,7 +170,9 @@ void AppendRoofline(std::string& out,
                   RoofText(r),
                   r.floor_ns ? util::FormatDuration(static_cast<double>(*r.floor_ns)) : "n/a",
                   // the roofline's "latency" refined by the class: cache traffic, no reuse
-                  rows[i]->classification.bound == "cache" ? "cache" : r.bound});
+                  std::string(ToString(rows[i]->classification.bound == KernelBound::kCache
+                                           ? KernelBound::kCache
+                                           : r.bound))});
   }
   out += table.Render() + "\n";
   AppendShownNote(

@@ -16,22 +16,27 @@ constexpr const char* kRoofColors[] = {"#444444", "#1b7837", "#762a83", "#b35806
 // A white outline under labels inside the plot keeps them legible over lines and circles.
 constexpr const char* kHalo = " stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\"";
 
-const char* BoundColor(const std::string& bound) {
-  if (bound == "memory")
-    return "#2166ac";
-  if (bound == "compute")
-    return "#b2182b";
-  if (bound == "latency")
-    return "#e08214";
-  if (bound == "cache")
-    return "#8c510a";
+const char* BoundColor(KernelBound bound) {
+  switch (bound) {
+    case KernelBound::kMemory:
+      return "#2166ac";
+    case KernelBound::kCompute:
+      return "#b2182b";
+    case KernelBound::kLatency:
+      return "#e08214";
+    case KernelBound::kCache:
+      return "#8c510a";
+    case KernelBound::kLaunch:
+    case KernelBound::kUnknown:
+      break;
+  }
   return "#666666";
 }
 
-// The roofline's bound, "latency" refined to "cache" by the kernel's class (no on-chip reuse).
-const std::string& ShownBound(const KernelRow& row) {
-  static const std::string kCache = "cache";
-  return row.classification.bound == "cache" ? kCache : row.roofline->bound;
+// The roofline's bound, kLatency refined to kCache by the kernel's class (no on-chip reuse).
+KernelBound ShownBound(const KernelRow& row) {
+  return row.classification.bound == KernelBound::kCache ? KernelBound::kCache
+                                                         : row.roofline->bound;
 }
 
 // Circle area grows with the kernel's share of kernel time: 4 px at 0%, 14 px at 100%.
@@ -216,7 +221,7 @@ void AppendLegend(std::string& out, const std::vector<Point>& points, double y) 
     AppendText(out,
                790,
                y,
-               EscapeXml(ShownBound(*p.row)),
+               EscapeXml(ToString(ShownBound(*p.row))),
                fmt::format(" fill=\"{}\"", BoundColor(ShownBound(*p.row))));
     AppendText(out, 860, y, EscapeXml(ToString(p.row->roofline->evidence)));
   }

@@ -120,9 +120,9 @@ void AppendDiagnosis(std::string& out,
                      const TerminalOptions& options,
                      const Painter& paint) {
   const Diagnosis& d = report.diagnosis;
-  if (d.bottleneck.empty())
+  if (d.bottleneck == Bottleneck::kNone)
     return;
-  std::string label = d.bottleneck;
+  std::string label(ToString(d.bottleneck));
   std::replace(label.begin(), label.end(), '_', '-');
   const bool finding = d.status == DiagnosisStatus::kFinding;
   out += paint.Bold(fmt::format("Diagnosis: {} {}", finding ? "bottleneck" : "hypothesis", label)) +

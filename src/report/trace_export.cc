@@ -134,7 +134,7 @@ void WriteGpu(EventWriter& w,
               const analysis::ResultTracks& tracks) {
   std::unordered_map<std::string_view, std::string_view> bound;
   for (const KernelRow& k : report.kernels)
-    bound.emplace(k.name, k.classification.bound);
+    bound.emplace(k.name, ToString(k.classification.bound));
   std::set<std::pair<std::int64_t, std::int64_t>> streams;
   for (std::size_t i = 0; i < trace.activities.size(); ++i) {
     const model::GpuActivity& a = trace.activities[i];
@@ -183,7 +183,7 @@ void WriteDiagnosis(EventWriter& w,
                     const AnalysisReport& report,
                     const analysis::ResultTracks& tracks) {
   const Diagnosis& d = report.diagnosis;
-  if (d.bottleneck.empty())
+  if (d.bottleneck == Bottleneck::kNone)
     return;
   std::string args =
       Arg("status", ToString(d.status)) + "," + Arg("evidence", ToString(d.evidence));
@@ -192,7 +192,7 @@ void WriteDiagnosis(EventWriter& w,
   args += "," + Arg("next experiment", d.next_experiment);
   w.Complete(fmt::format("{}: {}",
                          d.status == DiagnosisStatus::kFinding ? "Bottleneck" : "Hypothesis",
-                         d.bottleneck),
+                         ToString(d.bottleneck)),
              "gpuperf",
              kGpuperfTrackPid,
              kDiagnosisTid,

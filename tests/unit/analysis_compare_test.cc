@@ -54,14 +54,14 @@ compare::Side MakeSide(double wall_shift, double gemm_shift, std::uint64_t seed)
 TEST_CASE("compare: a 3% end-to-end slowdown is a regression", "[compare]") {
   compare::Options options;
   compare::CompareReport r = Compare(MakeSide(1.0, 1.0, 1), MakeSide(1.03, 1.05, 2), options);
-  CHECK(r.verdict == "slower");
-  CHECK(r.verdict_basis == "end_to_end");
+  CHECK(r.verdict == gpuperf::compare::Verdict::kSlower);
+  CHECK(r.verdict_basis == gpuperf::compare::VerdictBasis::kEndToEnd);
   CHECK(r.end_to_end.n_before == 10);
   REQUIRE(r.end_to_end.ratio.has_value());
   CHECK(*r.end_to_end.ratio > 1.02);
   REQUIRE(r.kernels.size() == 2);
   CHECK(r.kernels[0].name == "gemm");
-  CHECK(r.kernels[0].statistic.verdict == "slower");
+  CHECK(r.kernels[0].statistic.verdict == gpuperf::compare::Verdict::kSlower);
   CHECK(r.summary.find("**gpuperf compare: SLOWER**") == 0);
   CHECK(r.summary.find('\n') != std::string::npos);  // two lines
 }
@@ -69,7 +69,7 @@ TEST_CASE("compare: a 3% end-to-end slowdown is a regression", "[compare]") {
 TEST_CASE("compare: identical sides are the same", "[compare]") {
   compare::Side side = MakeSide(1.0, 1.0, 7);
   compare::CompareReport r = Compare(side, side, {});
-  CHECK(r.verdict == "same");
+  CHECK(r.verdict == gpuperf::compare::Verdict::kSame);
   CHECK(r.env_differences.empty());
   CHECK(r.workload_overlap == 1.0);
 }
@@ -81,7 +81,7 @@ TEST_CASE("compare: a different GPU makes the sides incomparable unless allowed"
   after.fingerprint.executable_sha256 = "abc";
   before.fingerprint.executable_sha256 = "def";
   compare::CompareReport r = Compare(before, after, {});
-  CHECK(r.verdict == "incomparable");
+  CHECK(r.verdict == gpuperf::compare::Verdict::kIncomparable);
   REQUIRE(r.env_differences.size() == 2);
   CHECK(r.env_differences[0].field == "gpus");
   CHECK(r.env_differences[0].gating);
@@ -90,7 +90,7 @@ TEST_CASE("compare: a different GPU makes the sides incomparable unless allowed"
   compare::Options allow;
   allow.allow_different_env = true;
   compare::CompareReport allowed = Compare(before, after, allow);
-  CHECK(allowed.verdict == "faster");
+  CHECK(allowed.verdict == gpuperf::compare::Verdict::kFaster);
   CHECK(!allowed.limitations.empty());
 }
 
@@ -100,7 +100,7 @@ TEST_CASE("compare: different workloads are incomparable", "[compare]") {
   for (auto& row : after.report.kernels)
     row.name = "other_" + row.name;
   compare::CompareReport r = Compare(before, after, {});
-  CHECK(r.verdict == "incomparable");
+  CHECK(r.verdict == gpuperf::compare::Verdict::kIncomparable);
   CHECK(r.workload_overlap == 0.0);
   CHECK(r.only_before.size() == 2);
   CHECK(r.only_after.size() == 2);
@@ -112,9 +112,10 @@ TEST_CASE("compare: without end-to-end samples the kernels decide", "[compare]")
   before.wall_samples_ns.clear();
   after.wall_samples_ns.clear();
   compare::CompareReport r = Compare(before, after, {});
-  CHECK(r.verdict_basis == "kernels");
-  CHECK(r.verdict == "faster");  // gemm holds ~99% of kernel time and got 10% faster
-  CHECK(r.end_to_end.verdict == "inconclusive");
+  CHECK(r.verdict_basis == gpuperf::compare::VerdictBasis::kKernels);
+  CHECK(r.verdict ==
+        gpuperf::compare::Verdict::kFaster);  // gemm holds ~99% of kernel time and got 10% faster
+  CHECK(r.end_to_end.verdict == gpuperf::compare::Verdict::kInconclusive);
 }
 
 TEST_CASE("compare: too few end-to-end repeats fall back to the kernels", "[compare]") {
@@ -123,8 +124,8 @@ TEST_CASE("compare: too few end-to-end repeats fall back to the kernels", "[comp
   before.wall_samples_ns.resize(3);
   after.wall_samples_ns.resize(3);
   compare::CompareReport r = Compare(before, after, {});
-  CHECK(r.end_to_end.verdict == "inconclusive");
-  CHECK(r.verdict_basis == "kernels");
+  CHECK(r.end_to_end.verdict == gpuperf::compare::Verdict::kInconclusive);
+  CHECK(r.verdict_basis == gpuperf::compare::VerdictBasis::kKernels);
 }
 
 TEST_CASE("compare: a faster kernel with an unchanged program is flagged", "[compare]") {
@@ -143,7 +144,7 @@ TEST_CASE("compare: a faster kernel with an unchanged program is flagged", "[com
   CHECK_THAT(c.predicted_end_to_end_speedup,
              Catch::Matchers::WithinRel(1.0 / (0.99 + 0.01 / c.kernel_speedup), 1e-12));
   REQUIRE(c.measured_end_to_end_speedup);
-  CHECK(r.end_to_end.verdict != "faster");
+  CHECK(r.end_to_end.verdict != gpuperf::compare::Verdict::kFaster);
   CHECK(c.flag.find("end-to-end priority rule") != std::string::npos);
 }
 
@@ -216,7 +217,7 @@ TEST_CASE("compare: operators, categories and modules match by name across kerne
   compare::CompareReport r = analysis::Compare(before, after, compare::Options{});
   REQUIRE(r.operators.size() == 1);
   CHECK(r.operators[0].name == "aten::addmm");
-  CHECK(r.operators[0].statistic.verdict == "faster");
+  CHECK(r.operators[0].statistic.verdict == gpuperf::compare::Verdict::kFaster);
   CHECK(r.operators[0].statistic.n_before == 50);
   CHECK(r.only_before_operators == std::vector<std::string>{"aten::gelu"});
   CHECK(r.only_after_operators.empty());

@@ -19,7 +19,7 @@ TEST_CASE("The headline states span, busy share, top kernel and copies with thei
   CHECK(h.starts_with("Diagnosis: " + report.diagnosis.label + " (" +
                       std::string(ToString(report.diagnosis.status)) + ")"));
   // The label is the class with hyphens, or says what an unknown class over kernels still is.
-  std::string label = report.diagnosis.bottleneck;
+  std::string label(ToString(report.diagnosis.bottleneck));
   std::replace(label.begin(), label.end(), '_', '-');
   CHECK(report.diagnosis.label == (label == "unknown" && report.diagnosis.dominant_kind ==
                                                              gpuperf::report::DominantKind::kKernel

@@ -100,6 +100,9 @@ TEST_CASE("TraceLens selection drops activities without a launch call", "[analys
   auto report = gpuperf::analysis::Analyze(b.trace);
   CHECK(report.orphan_activities == 2);
   CHECK(report.timeline.busy_ns == 41);
+  // The framework view's share of GPU time without a launch call, divided in the analysis.
+  CHECK(report.framework.orphan_gpu_ns == 31);
+  CHECK(report.framework.orphan_fraction == Catch::Detail::Approx(31.0 / 41.0));
   CHECK(report.timeline_tracelens.busy_ns == 10);
   REQUIRE_FALSE(report.notes.empty());
   CHECK(report.notes.front().find("2 without a launch call") != std::string::npos);

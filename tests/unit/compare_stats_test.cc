@@ -57,11 +57,21 @@ double VerdictRate(double after_factor, Verdict want) {
 }  // namespace
 
 TEST_CASE("Verdict names are the ones users read", "[compare_stats]") {
-  using gpuperf::analysis::ToString;
+  using gpuperf::compare::ToString;
   CHECK(ToString(Verdict::kFaster) == "faster");
   CHECK(ToString(Verdict::kSlower) == "slower");
   CHECK(ToString(Verdict::kSame) == "same");
   CHECK(ToString(Verdict::kInconclusive) == "inconclusive");
+  CHECK(ToString(Verdict::kIncomparable) == "incomparable");
+}
+
+TEST_CASE("Verdict bases keep their compare.json spellings", "[compare_stats]") {
+  using gpuperf::compare::ToString;
+  using gpuperf::compare::VerdictBasis;
+  CHECK(ToString(VerdictBasis::kEndToEnd) == "end_to_end");
+  CHECK(ToString(VerdictBasis::kKernels) == "kernels");
+  CHECK(ToString(VerdictBasis::kEnvironment) == "environment");
+  CHECK(ToString(VerdictBasis::kIdenticalInputs) == "identical_inputs");
 }
 
 TEST_CASE("Mann-Whitney exact p-values match hand counts", "[compare_stats]") {

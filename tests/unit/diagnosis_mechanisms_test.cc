@@ -71,7 +71,7 @@ TEST_CASE("waits: a synchronization while the GPU is busy costs only the idle it
   CHECK(sync->columns.back() == "GPU idle caused (ns)");
   CHECK(sync->rows.at(0).cells.back() == std::to_string(20 * kUs));
   // The idle is not the diagnosis: the GPU was busy 99.8% of the window.
-  CHECK(r.diagnosis.bottleneck != "sync_bound");
+  CHECK(r.diagnosis.bottleneck != gpuperf::report::Bottleneck::kSyncBound);
 }
 
 TEST_CASE("waits: idle after a wait with long host work is capped by the wait's length",
@@ -108,7 +108,7 @@ TEST_CASE("launch queue: median and p90 depth decide GPU-bound versus host-bound
   // Sorted depths: 1195 + 190 i us; median = element 29, p90 = element 53 (nearest rank below).
   CHECK(r.diagnosis.queue->median_ns == 1195 * kUs + 29 * 190 * kUs);
   CHECK(r.diagnosis.queue->p90_ns == 1195 * kUs + 53 * 190 * kUs);
-  CHECK(r.diagnosis.queue->verdict == "gpu_bound");
+  CHECK(r.diagnosis.queue->verdict == gpuperf::report::QueueVerdict::kGpuBound);
   CHECK(Contains(r.diagnosis.queue->sentence,
                  "GPU-bound while it launches: the host runs 6.71 ms ahead"));
 
@@ -123,7 +123,7 @@ TEST_CASE("launch queue: median and p90 depth decide GPU-bound versus host-bound
   }
   r = Analyze(waiting.trace);
   REQUIRE(r.diagnosis.queue);
-  CHECK(r.diagnosis.queue->verdict == "gpu_waits");
+  CHECK(r.diagnosis.queue->verdict == gpuperf::report::QueueVerdict::kGpuWaits);
   CHECK(Contains(r.diagnosis.queue->sentence, "Queued but idle"));
 
   TraceBuilder behind;
@@ -135,7 +135,7 @@ TEST_CASE("launch queue: median and p90 depth decide GPU-bound versus host-bound
   r = Analyze(behind.trace);
   REQUIRE(r.diagnosis.queue);
   CHECK(r.diagnosis.queue->median_ns == 5 * kUs);
-  CHECK(r.diagnosis.queue->verdict == "host_bound");
+  CHECK(r.diagnosis.queue->verdict == gpuperf::report::QueueVerdict::kHostBound);
   CHECK(Contains(r.diagnosis.queue->sentence, "Host-bound"));
 }
 
@@ -157,7 +157,7 @@ TEST_CASE("launch queue: undetermined from too few launches, slow calls or a dra
   // 49 launches: one short of kMinQueueLaunches.
   report::AnalysisReport r = Analyze(build(49, 5, 10, false).trace);
   REQUIRE(r.diagnosis.queue);
-  CHECK(r.diagnosis.queue->verdict == "undetermined");
+  CHECK(r.diagnosis.queue->verdict == gpuperf::report::QueueVerdict::kUndetermined);
   CHECK(r.diagnosis.queue->median_ns == 5 * kUs);  // the figures stay
   CHECK(Contains(r.diagnosis.queue->sentence, "49 launch calls are too few"));
   CHECK(Contains(r.diagnosis.queue->sentence, "median 5.00 µs"));
@@ -167,7 +167,7 @@ TEST_CASE("launch queue: undetermined from too few launches, slow calls or a dra
   // 60 launches whose kernels start 10 us into a 2 ms call: the call's end is no queue entry.
   r = Analyze(build(60, 2000, 10, false).trace);
   REQUIRE(r.diagnosis.queue);
-  CHECK(r.diagnosis.queue->verdict == "undetermined");
+  CHECK(r.diagnosis.queue->verdict == gpuperf::report::QueueVerdict::kUndetermined);
   CHECK(r.diagnosis.queue->median_ns == 0);
   CHECK(Contains(r.diagnosis.queue->sentence,
                  "60 of 60 kernels started before their launch call returned"));
@@ -175,7 +175,7 @@ TEST_CASE("launch queue: undetermined from too few launches, slow calls or a dra
   // 60 launches, each followed by a device synchronize: the program drains the queue.
   r = Analyze(build(60, 5, 10, true).trace);
   REQUIRE(r.diagnosis.queue);
-  CHECK(r.diagnosis.queue->verdict == "undetermined");
+  CHECK(r.diagnosis.queue->verdict == gpuperf::report::QueueVerdict::kUndetermined);
   CHECK(Contains(r.diagnosis.queue->sentence,
                  "the host waits for the GPU 60 times for 60 launch calls"));
   CHECK_FALSE(Contains(r.diagnosis.queue->sentence, "too few"));
@@ -185,7 +185,7 @@ TEST_CASE("launch queue: undetermined from too few launches, slow calls or a dra
     some_syncs.Api("cudaStreamSynchronize", i * 3 * kMs + 30 * kUs, i * 3 * kMs + 40 * kUs);
   r = Analyze(some_syncs.trace);
   REQUIRE(r.diagnosis.queue);
-  CHECK(r.diagnosis.queue->verdict == "host_bound");
+  CHECK(r.diagnosis.queue->verdict == gpuperf::report::QueueVerdict::kHostBound);
 }
 
 TEST_CASE("graph launches: one call counts once, its nodes are not shorter than it",
@@ -205,7 +205,7 @@ TEST_CASE("graph launches: one call counts once, its nodes are not shorter than 
   CHECK(r.kernels.at(0).short_instances == 0);
   CHECK(r.kernels.at(0).graph_instances == 10);
   // A 2 us node under one wave is latency-bound, not launch-bound: it has no launch call.
-  CHECK(r.kernels.at(0).classification.bound == "latency");
+  CHECK(r.kernels.at(0).classification.bound == gpuperf::report::KernelBound::kLatency);
   CHECK(r.kernels.at(0).classification.basis == "launch");
   CHECK(Contains(r.kernels.at(0).classification.reason, "10 of its 10 instances ran as graph"));
   CHECK(Find(r, "launch_overhead") == nullptr);
@@ -307,7 +307,7 @@ TEST_CASE("initialization: first-call outliers, names and capture windows are on
   // Most of the window is one-time work: that is the diagnosis.
   report::AnalysisReport r = Analyze(b.trace);
   CHECK(r.initialization.time_ns == 333 * kMs);
-  CHECK(r.diagnosis.bottleneck == "initialization");
+  CHECK(r.diagnosis.bottleneck == gpuperf::report::Bottleneck::kInitialization);
   CHECK(r.diagnosis.status == report::DiagnosisStatus::kFinding);
   CHECK(Contains(r.diagnosis.next_experiment, "Profile after warm-up"));
   CHECK_FALSE(Contains(r.diagnosis.next_experiment, "CUDA graph"));
@@ -322,7 +322,7 @@ TEST_CASE("initialization: first-call outliers, names and capture windows are on
   once.Api("cudaLaunchKernel", 341 * kMs, 341 * kMs + 5 * kUs, 2);
   once.Kernel("other", 341 * kMs + 10 * kUs, 341 * kMs + 100 * kUs, 2);
   report::AnalysisReport single = Analyze(once.trace);
-  REQUIRE(single.diagnosis.bottleneck == "initialization");
+  REQUIRE(single.diagnosis.bottleneck == gpuperf::report::Bottleneck::kInitialization);
   INFO(single.diagnosis.next_experiment);
   CHECK(Contains(single.diagnosis.next_experiment, "Build a steady state to profile"));
   CHECK(Contains(single.diagnosis.next_experiment, "Run the work several times in one process"));
@@ -409,7 +409,7 @@ TEST_CASE("initialization: the steady-state diagnosis and bounds leave one-time 
   report::AnalysisReport r = Analyze(b.trace);
   CHECK(r.initialization.time_ns == 40 * kMs);
   CHECK(r.initialization.fraction == Approx(0.4));
-  CHECK(r.diagnosis.bottleneck != "initialization");
+  CHECK(r.diagnosis.bottleneck != gpuperf::report::Bottleneck::kInitialization);
   CHECK(r.diagnosis.dominant_kind == gpuperf::report::DominantKind::kKernel);
   // f over the 60 ms steady window: 59 / 60, not 59 / 100.
   CHECK(r.diagnosis.dominant_fraction == Approx(59.0 / 60.0));
@@ -457,7 +457,7 @@ TEST_CASE("initialization: lazily loaded first launches, even when nearly every 
   CHECK(launch->count == 2);
   CHECK(launch->time_ns == 10 * kUs);
   CHECK(Contains(launch->summary, "10 launch calls inside one-time work (30.0 ms"));
-  CHECK(r.diagnosis.bottleneck == "initialization");
+  CHECK(r.diagnosis.bottleneck == gpuperf::report::Bottleneck::kInitialization);
   CHECK_FALSE(Contains(r.diagnosis.next_experiment, "CUDA graph"));
 }
 
@@ -513,7 +513,7 @@ TEST_CASE("coverage gap: a long wait with nothing running or queued is not a syn
   REQUIRE(sync != nullptr);
   CHECK(*sync->gpu_idle_caused_ns == 0);
   CHECK(!sync->bound_speedup_if_removed);
-  CHECK(r.diagnosis.bottleneck != "sync_bound");
+  CHECK(r.diagnosis.bottleneck != gpuperf::report::Bottleneck::kSyncBound);
   bool said = false;
   for (const std::string& line : r.diagnosis.support)
     said = said || Contains(line, "gap in the trace's coverage");
@@ -551,7 +551,7 @@ TEST_CASE("vendor: AMD traces are told the ROCm tools", "[diagnosis][vendor]") {
   b.Api("hipLaunchKernel", 0, 100, 1);
   b.Kernel("big", 100, 900'100, 1);
   report::AnalysisReport r = Analyze(b.trace);
-  CHECK(r.diagnosis.bottleneck == "unknown");
+  CHECK(r.diagnosis.bottleneck == gpuperf::report::Bottleneck::kUnknown);
   CHECK(Contains(r.diagnosis.next_experiment, "rocprof-compute"));
   CHECK_FALSE(Contains(r.diagnosis.next_experiment, "Nsight"));
 }
@@ -616,10 +616,10 @@ TEST_CASE("graph capture: a window that captures graphs is never told to use gra
     return Analyze(b.trace);
   };
   report::AnalysisReport plain = launch_bound(false);
-  CHECK(plain.diagnosis.bottleneck == "launch_bound");
+  CHECK(plain.diagnosis.bottleneck == gpuperf::report::Bottleneck::kLaunchBound);
   CHECK(Contains(plain.diagnosis.next_experiment, "CUDA graph"));
   report::AnalysisReport captured = launch_bound(true);
-  CHECK(captured.diagnosis.bottleneck == "launch_bound");
+  CHECK(captured.diagnosis.bottleneck == gpuperf::report::Bottleneck::kLaunchBound);
   REQUIRE(captured.initialization.items.size() == 1);
   CHECK(captured.initialization.items[0].kind == "graph_capture");
   CHECK_FALSE(Contains(captured.diagnosis.next_experiment, "CUDA graph"));
@@ -646,7 +646,7 @@ TEST_CASE("waits: idle while the next work is already queued is no wait's doing"
   CHECK(*sync->gpu_idle_queued_ns == 4 * kMs);
   CHECK(Contains(sync->summary,
                  "(4.00 ms more idle lies inside them with the next GPU work already queued"));
-  CHECK(r.diagnosis.bottleneck == "dependency_bound");
+  CHECK(r.diagnosis.bottleneck == gpuperf::report::Bottleneck::kDependencyBound);
   // The trace does not record what the queued work waited for: a hypothesis, not a finding.
   CHECK(r.diagnosis.status == report::DiagnosisStatus::kHypothesis);
   CHECK(Contains(r.diagnosis.next_experiment, "Find what the queued work waits for"));
@@ -668,7 +668,8 @@ TEST_CASE("waits: idle while the next work is already queued is no wait's doing"
   orphan.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
   orphan.Kernel("A", 10 * kUs, 1 * kMs, 1);
   orphan.Kernel("B", 5 * kMs, 6 * kMs);
-  CHECK(Analyze(orphan.trace).diagnosis.bottleneck != "dependency_bound");
+  CHECK(Analyze(orphan.trace).diagnosis.bottleneck !=
+        gpuperf::report::Bottleneck::kDependencyBound);
 }
 
 TEST_CASE("waits: idle after the last GPU work is no wait's doing", "[diagnosis][waits]") {
@@ -694,7 +695,7 @@ TEST_CASE("host-bound: Python frames of launching threads only, work outside ope
   b.Api("cudaLaunchKernel", 10 * kMs, 10 * kMs + 5 * kUs, 2);
   b.Kernel("B", 10 * kMs + 10 * kUs, 10 * kMs + 100 * kUs, 2);
   report::AnalysisReport r = Analyze(b.trace);
-  CHECK(r.diagnosis.bottleneck == "host_bound");
+  CHECK(r.diagnosis.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   CHECK(r.diagnosis.status == report::DiagnosisStatus::kFinding);
   CHECK(Contains(r.diagnosis.next_experiment, "preprocess.py(10): normalize"));
   // Overlapping 9.7 ms of host work in a 10.1 ms window leaves max(9.7, 0.4) ms: 1.04x at most,
@@ -723,7 +724,7 @@ TEST_CASE("host-bound: Python frames of launching threads only, work outside ope
   ops.Api("cudaLaunchKernel", 10 * kMs, 10 * kMs + 5 * kUs, 2);
   ops.Kernel("B", 10 * kMs + 10 * kUs, 10 * kMs + 100 * kUs, 2);
   report::AnalysisReport with_ops = Analyze(ops.trace);
-  CHECK(with_ops.diagnosis.bottleneck == "host_bound");
+  CHECK(with_ops.diagnosis.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   CHECK_FALSE(Contains(with_ops.diagnosis.next_experiment, "Move the host work"));
   // A Python frame around an operator (a module's forward, F.linear) is the dispatch path too.
   TraceBuilder forward;
@@ -825,14 +826,14 @@ TEST_CASE("next experiment: PyTorch options only for PyTorch traces", "[diagnosi
   b.Kernel("k", 10 * kUs, 99 * kMs, 1);
   b.trace.metadata.format = "nsys-sqlite";
   report::AnalysisReport r = Analyze(b.trace);
-  REQUIRE(r.diagnosis.bottleneck == "unknown");
+  REQUIRE(r.diagnosis.bottleneck == gpuperf::report::Bottleneck::kUnknown);
   CHECK_FALSE(Contains(r.diagnosis.next_experiment, "PyTorch"));
   CHECK(Contains(r.diagnosis.next_experiment, "gpuperf analyze --model FILE"));
 
   b.trace.metadata.format = "kineto";
   b.Op("aten::custom", 0, 6 * kUs);
   r = Analyze(b.trace);
-  REQUIRE(r.diagnosis.bottleneck == "unknown");
+  REQUIRE(r.diagnosis.bottleneck == gpuperf::report::Bottleneck::kUnknown);
   CHECK(Contains(r.diagnosis.next_experiment, "record shapes (PyTorch record_shapes=True)"));
 }
 
@@ -904,7 +905,7 @@ TEST_CASE("host-bound: graph advice counts the idle under launch calls too", "[d
   }
   gpuperf::report::AnalysisReport r = Analyze(b.trace);
   const gpuperf::report::Diagnosis& d = r.diagnosis;
-  REQUIRE(d.bottleneck == "host_bound");
+  REQUIRE(d.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   REQUIRE(d.status == report::DiagnosisStatus::kFinding);
   CHECK(Contains(d.next_experiment, "capture the step in a CUDA graph"));
   bool counted = false;
@@ -941,7 +942,7 @@ TEST_CASE("dependency-bound: long queued stretches that end at the same work are
   }
   gpuperf::report::AnalysisReport r = Analyze(b.trace);
   const gpuperf::report::Diagnosis& d = r.diagnosis;
-  REQUIRE(d.bottleneck == "dependency_bound");
+  REQUIRE(d.bottleneck == gpuperf::report::Bottleneck::kDependencyBound);
   bool named = false;
   for (const std::string& line : d.support)
     named = named || Contains(line,
@@ -1077,7 +1078,7 @@ TEST_CASE("host-bound: overlapping host work cannot overlap the first input's pr
   b.Api("cudaLaunchKernel", 12 * kMs, 12 * kMs + 5 * kUs, 2);
   b.Kernel("B", 12 * kMs + 10 * kUs, 16 * kMs, 2);
   report::AnalysisReport r = Analyze(b.trace);
-  REQUIRE(r.diagnosis.bottleneck == "host_bound");
+  REQUIRE(r.diagnosis.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   INFO(r.diagnosis.next_experiment);
   CHECK(Contains(r.diagnosis.next_experiment,
                  "Overlapped with the GPU work without getting faster, it gives at most 1.33x "
@@ -1096,7 +1097,7 @@ TEST_CASE("host-bound: overlapping host work cannot overlap the first input's pr
   once.Api("cudaLaunchKernel", 8 * kMs, 8 * kMs + 5 * kUs, 1);
   once.Kernel("A", 8 * kMs + 10 * kUs, 12 * kMs, 1);
   report::AnalysisReport one = Analyze(once.trace);
-  REQUIRE(one.diagnosis.bottleneck == "host_bound");
+  REQUIRE(one.diagnosis.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   INFO(one.diagnosis.next_experiment);
   REQUIRE(one.diagnosis.bound_speedup_overlapped);
   CHECK(*one.diagnosis.bound_speedup_overlapped < 1.05);
@@ -1124,7 +1125,7 @@ TEST_CASE("host-bound: blocking MPI calls in the gaps wait for another rank, not
   b.Kernel("B", 9 * kMs + 10 * kUs, 10 * kMs, 2);
   report::AnalysisReport r = Analyze(b.trace);
   const report::Diagnosis& d = r.diagnosis;
-  REQUIRE(d.bottleneck == "host_bound");
+  REQUIRE(d.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   INFO(d.next_experiment);
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup == Approx(10.0 / 6.0).epsilon(0.01));
@@ -1160,7 +1161,7 @@ TEST_CASE("host-bound: vLLM's graphs hold the model's forward, not the host work
   b.Kernel("embed", 10 * kMs + 10 * kUs, 11 * kMs, 3);
   report::AnalysisReport r = Analyze(b.trace);
   const report::Diagnosis& d = r.diagnosis;
-  REQUIRE(d.bottleneck == "host_bound");
+  REQUIRE(d.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   INFO(d.next_experiment);
   CHECK(Contains(d.next_experiment, "run vLLM with its CUDA graphs"));
   bool outside = false;
@@ -1227,7 +1228,7 @@ TEST_CASE(
   b.Kernel("saxpy", 95 * kMs + 10 * kUs, 100 * kMs, 3);
   report::AnalysisReport r = Analyze(b.trace);
   const report::Diagnosis& d = r.diagnosis;
-  REQUIRE(d.bottleneck == "host_bound");
+  REQUIRE(d.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   // The copies block the host like synchronizations, and the scope says so.
   CHECK(Contains(d.scope, "0 synchronizations and 2 synchronous copy calls, which block the host"));
   INFO(d.next_experiment);
@@ -1238,7 +1239,7 @@ TEST_CASE(
   // they get the statement of the window's copy phase (since 1.18.0; before, an evidence line).
   REQUIRE(d.secondary.size() == 1);
   const report::Diagnosis& copy_phase = d.secondary.front();
-  CHECK(copy_phase.bottleneck == "transfer_bound");
+  CHECK(copy_phase.bottleneck == gpuperf::report::Bottleneck::kTransferBound);
   CHECK(copy_phase.dominant_fraction == Approx(0.40).epsilon(1e-3));
   std::string copies;
   for (const std::string& line : copy_phase.support) {
@@ -1462,7 +1463,7 @@ TEST_CASE("communication: the bound of overlapping communication counts every co
   report::AnalysisReport r = Analyze(b.trace);
   const report::Diagnosis& d = r.diagnosis;
   INFO(d.next_experiment);
-  REQUIRE(d.bottleneck == "communication_bound");
+  REQUIRE(d.bottleneck == gpuperf::report::Bottleneck::kCommunicationBound);
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup == Approx(1.0 / (1.0 - 0.4)).epsilon(0.01));
   bool said = false;
@@ -1518,8 +1519,8 @@ TEST_CASE("TF32 lever: the gain at today's efficiency is an estimate, the TF32 p
   TraceBuilder b = build(true);
   gpuperf::report::AnalysisReport r = Analyze(b.trace);
   const gpuperf::report::Diagnosis& d = r.diagnosis;
-  INFO(d.bottleneck << " / " << gpuperf::report::ToString(d.dominant_kind) << ": "
-                    << d.next_experiment);
+  INFO(gpuperf::report::ToString(d.bottleneck)
+       << " / " << gpuperf::report::ToString(d.dominant_kind) << ": " << d.next_experiment);
   REQUIRE(d.lever == "tf32_or_amp");
   REQUIRE(d.bound_speedup_estimated);
   REQUIRE(d.bound_speedup);
@@ -1542,7 +1543,7 @@ TEST_CASE("TF32 lever: the gain at today's efficiency is an estimate, the TF32 p
   gpuperf::report::AnalysisReport capped = Analyze(build(false).trace);
   const double paced_wall = static_cast<double>(t);
   const gpuperf::report::Diagnosis& c = capped.diagnosis;
-  INFO(c.bottleneck << ": " << c.next_experiment);
+  INFO(gpuperf::report::ToString(c.bottleneck) << ": " << c.next_experiment);
   REQUIRE(c.bound_speedup);
   // The window ends with the last GEMM, a few µs before t: 1e-3 of slack.
   CHECK(*c.bound_speedup <=

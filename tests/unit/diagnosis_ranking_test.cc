@@ -66,7 +66,7 @@ TEST_CASE("ranking: the idle phase of a GPU-bound window is diagnosed and ranked
   // together, 5 ms of 17.1 ms: at most 1 / (1 - 5/17.1) = 1.41x. The round trips (the 700 us
   // after each kernel but the last) hold 9 x 700 us = 6.3 ms: 1 / (1 - 6.3/17.1) = 1.58x. The
   // idle phase bounds more, so it is ranked first and the kernel statement follows.
-  CHECK(d.bottleneck == "sync_bound");
+  CHECK(d.bottleneck == gpuperf::report::Bottleneck::kSyncBound);
   CHECK(d.label == "sync-bound");
   CHECK(d.dominant_kind == gpuperf::report::DominantKind::kIdle);
   CHECK(d.status == report::DiagnosisStatus::kFinding);
@@ -108,7 +108,7 @@ TEST_CASE("flat profile: the GPU statement is over the top kernels, a small wait
   // GPU-bound, of a class to measure, and the headline says so.
   report::AnalysisReport r = Analyze(FlatKernelsWithSyncs(50 * kUs).trace);
   const report::Diagnosis& d = r.diagnosis;
-  CHECK(d.bottleneck == "unknown");
+  CHECK(d.bottleneck == gpuperf::report::Bottleneck::kUnknown);
   CHECK(d.dominant_kind == gpuperf::report::DominantKind::kKernel);
   CHECK(d.label == "GPU-bound, kernel class unknown");
   REQUIRE(d.bound_speedup);
@@ -151,7 +151,7 @@ TEST_CASE("flat profile: one routine's lambda kernels are measured together",
   }
   report::AnalysisReport r = Analyze(b.trace);
   const report::Diagnosis& d = r.diagnosis;
-  CHECK(d.bottleneck == "unknown");
+  CHECK(d.bottleneck == gpuperf::report::Bottleneck::kUnknown);
   CHECK(Contains(d.next_experiment, "Measure the work of advec's 3 kernels together"));
   CHECK(Contains(d.next_experiment, "--kernel-name-base demangled -k regex:advec"));
   REQUIRE(d.bound_speedup_at_2x);
@@ -225,7 +225,7 @@ TEST_CASE("flat profile: a measurement ranks by its gain at 2x, under a measured
   };
   report::AnalysisReport r = Analyze(build(true).trace);
   const report::Diagnosis& d = r.diagnosis;
-  CHECK(d.bottleneck == "host_bound");
+  CHECK(d.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   CHECK(d.status == report::DiagnosisStatus::kFinding);
   REQUIRE(d.secondary.size() == 1);
   CHECK(d.secondary.front().label == "GPU-bound, kernel class unknown");
@@ -242,7 +242,7 @@ TEST_CASE("flat profile: a measurement ranks by its gain at 2x, under a measured
   // over the GPU's 10 ms of busy time.
   report::AnalysisReport free_running = Analyze(build(false).trace);
   const report::Diagnosis& f = free_running.diagnosis;
-  CHECK(f.bottleneck == "host_bound");
+  CHECK(f.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   REQUIRE(f.secondary.size() == 1);
   const report::Diagnosis& gpu = f.secondary.front();
   REQUIRE(gpu.bound_speedup);
@@ -266,7 +266,7 @@ TEST_CASE("headline: the steady-state window's busy time when it is not the GPU 
   b.Api("cudaLaunchKernel", 90 * kMs, 90 * kMs + 5 * kUs, 1);
   b.Kernel("k", 90 * kMs + 10 * kUs, 100 * kMs, 1);
   report::AnalysisReport r = Analyze(b.trace);
-  CHECK(r.diagnosis.bottleneck == "host_bound");
+  CHECK(r.diagnosis.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   CHECK(Contains(r.headline, "The GPU is busy 9.99 ms of the 100 ms steady-state window (10.0%)"));
   CHECK(Contains(r.headline, "busy 100.0% of it"));
   // A window that is the span keeps the span sentence.
@@ -357,7 +357,7 @@ TEST_CASE("host-bound: idle mostly before the first GPU work is said to recur on
   b.Api("cudaLaunchKernel", 8 * kMs, 8 * kMs + 5 * kUs, 1);
   b.Kernel("k", 8 * kMs + 10 * kUs, 9 * kMs, 1);
   report::AnalysisReport r = Analyze(b.trace);
-  REQUIRE(r.diagnosis.bottleneck == "host_bound");
+  REQUIRE(r.diagnosis.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   bool said = false;
   for (const std::string& line : r.diagnosis.support)
     said = said || Contains(line, "of idle lies before the first or after the last GPU activity");
@@ -404,7 +404,7 @@ TEST_CASE("dependency: queued idle inside a graph launch is named", "[diagnosis]
   b.Kernel("node_a", 10 * kUs, 1 * kMs, 1);
   b.Kernel("node_b", 3 * kMs, 4 * kMs, 1);
   report::AnalysisReport r = Analyze(b.trace);
-  CHECK(r.diagnosis.bottleneck == "dependency_bound");
+  CHECK(r.diagnosis.bottleneck == gpuperf::report::Bottleneck::kDependencyBound);
   bool named = false;
   for (const std::string& line : r.diagnosis.support)
     named = named || Contains(line, "2.00 ms of that queued idle lies inside a CUDA graph launch");
@@ -433,7 +433,7 @@ TEST_CASE("host-bound: host records the input holds are named, not asked for",
   b.Api("cudaLaunchKernel", 9 * kMs, 9 * kMs + 5 * kUs, 2);
   b.Kernel("b", 9 * kMs + 10 * kUs, 10 * kMs, 2);
   report::AnalysisReport plain = Analyze(b.trace);
-  REQUIRE(plain.diagnosis.bottleneck == "host_bound");
+  REQUIRE(plain.diagnosis.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   CHECK(Contains(plain.diagnosis.missing_evidence, "host-side ranges or CPU samples"));
   // CPU samples of the launching thread, none in the gap: they are not asked for.
   auto sample = [&](const char* function, std::int64_t t) {
@@ -485,7 +485,7 @@ TEST_CASE("ranking: a material wait gets the idle statement under 15% idle",
   CHECK(r.diagnosis.triage[0].answer == "no");
   CHECK(r.diagnosis.dominant_kind == gpuperf::report::DominantKind::kKernel);
   const report::Diagnosis& s = r.diagnosis.secondary.front();
-  CHECK(s.bottleneck == "sync_bound");
+  CHECK(s.bottleneck == gpuperf::report::Bottleneck::kSyncBound);
   REQUIRE(s.bound_speedup);
   CHECK(*s.bound_speedup > 1.1);
   CHECK(Contains(r.headline, "; idle phase: sync-bound; next experiment: Measure the work of"));
@@ -643,7 +643,7 @@ TEST_CASE("host-bound: a single-process DataLoader is named with its remedy", "[
   b.Api("cudaLaunchKernel", 9 * kMs, 9 * kMs + 5 * kUs, 2);
   b.Kernel("b", 9 * kMs + 10 * kUs, 10 * kMs, 2);
   report::AnalysisReport r = Analyze(b.trace);
-  REQUIRE(r.diagnosis.bottleneck == "host_bound");
+  REQUIRE(r.diagnosis.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   CHECK(Contains(r.diagnosis.next_experiment, "num_workers=0"));
   CHECK(Contains(r.diagnosis.next_experiment, "zoom_shift"));
 }
@@ -671,7 +671,7 @@ TEST_CASE("levers: a GEMM lever says when the GEMMs run kernels for misaligned o
   report::AnalysisReport r = Analyze(b.trace);
   REQUIRE(Find(r, "gemm_misaligned") != nullptr);
   const report::Diagnosis& d = r.diagnosis;
-  CHECK(d.bottleneck == "tensor_cores_unused");
+  CHECK(d.bottleneck == gpuperf::report::Bottleneck::kTensorCoresUnused);
   bool beside = false;
   for (const std::string& line : d.support)
     beside = beside || Contains(line,
@@ -706,7 +706,7 @@ TEST_CASE("levers: an assumed-speedup lever on most of a flat profile is its con
   report::AnalysisReport most = analyze(4);
   INFO(most.diagnosis.next_experiment);
   CHECK(most.diagnosis.lever == "amp");
-  CHECK(most.diagnosis.bottleneck == "tensor_cores_unused");
+  CHECK(most.diagnosis.bottleneck == gpuperf::report::Bottleneck::kTensorCoresUnused);
   bool reference = false;
   for (const std::string& line : most.diagnosis.support)
     reference = reference || Contains(line,
@@ -763,7 +763,7 @@ TEST_CASE("class peers: compute-bound GEMMs of similar time are one statement at
   report::AnalysisReport r = Analyze(traced.trace);
   const report::Diagnosis& d = r.diagnosis;
   INFO(d.next_experiment);
-  CHECK(d.bottleneck == "compute_bound");
+  CHECK(d.bottleneck == gpuperf::report::Bottleneck::kComputeBound);
   CHECK(Contains(d.next_experiment,
                  "Cut the arithmetic time of the top 2 kernels (gemm_a, "
                  "gemm_b): they already run bf16 on tensor cores, so what is "
@@ -788,7 +788,7 @@ TEST_CASE("class peers: compute-bound GEMMs of similar time are one statement at
   // Without counters on gemm_b its class is unknown: the statement stays on gemm_a alone.
   auto [alone, alone_end] = build(false);
   report::AnalysisReport single = Analyze(alone.trace);
-  CHECK(single.diagnosis.bottleneck == "compute_bound");
+  CHECK(single.diagnosis.bottleneck == gpuperf::report::Bottleneck::kComputeBound);
   CHECK(Contains(single.diagnosis.next_experiment,
                  "Cut the arithmetic time of the dominant "
                  "kernel: it already runs bf16 on tensor cores"));

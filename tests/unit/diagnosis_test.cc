@@ -97,7 +97,7 @@ TEST_CASE(
   TraceBuilder b = HostGapTrace();
   report::AnalysisReport r = Analyze(b.trace);
   const report::Diagnosis& d = r.diagnosis;
-  CHECK(d.bottleneck == "host_bound");
+  CHECK(d.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   CHECK(d.status == report::DiagnosisStatus::kHypothesis);
   CHECK(d.evidence == gpuperf::report::EvidenceTier::kInferred);
   CHECK(d.dominant_kind == gpuperf::report::DominantKind::kIdle);
@@ -121,7 +121,7 @@ TEST_CASE(
   op.end_ns = 800'000;
   b.trace.host_ops.push_back(op);
   report::Diagnosis with_ops = Analyze(b.trace).diagnosis;
-  CHECK(with_ops.bottleneck == "host_bound");
+  CHECK(with_ops.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   CHECK(with_ops.status == report::DiagnosisStatus::kFinding);
   CHECK(with_ops.evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(with_ops.missing_evidence.empty());
@@ -184,7 +184,7 @@ TEST_CASE(
   // Under half the host time is recorded and 5 samples are too few to name the rest: a
   // hypothesis, which says so; the trace's own samples are never asked for.
   report::Diagnosis d = Analyze(b.trace).diagnosis;
-  CHECK(d.bottleneck == "host_bound");
+  CHECK(d.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   CHECK(d.status == report::DiagnosisStatus::kHypothesis);
   CHECK(d.next_experiment.find("CPU sampling") == std::string::npos);
   auto said = [](const report::Diagnosis& diagnosis, const std::string& text) {
@@ -227,7 +227,7 @@ TEST_CASE(
   CHECK(idle.top_sampled_host[0].first == "main_loop");
   CHECK(idle.top_sampled_host[1].first == "[libToolsInjection64.so] (the profiler itself)");
   report::Diagnosis found = Analyze(b.trace).diagnosis;
-  CHECK(found.bottleneck == "host_bound");
+  CHECK(found.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   CHECK(found.status == report::DiagnosisStatus::kFinding);
   CHECK(found.next_experiment.find("main_loop (390 µs, samples)") != std::string::npos);
   CHECK(found.next_experiment.find("It is not CUDA dispatch") != std::string::npos);
@@ -257,7 +257,7 @@ TEST_CASE("diagnosis: a synchronize-every-kernel loop is sync-bound", "[diagnosi
   CHECK(idle.sync_gaps == 11);
   CHECK(idle.sync_ns == 200 + 9 * 700 + 100);
   report::Diagnosis d = Analyze(b.trace).diagnosis;
-  CHECK(d.bottleneck == "sync_bound");
+  CHECK(d.bottleneck == gpuperf::report::Bottleneck::kSyncBound);
   CHECK(d.status == report::DiagnosisStatus::kFinding);
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup == Approx(1.0 / (1.0 - 6'600.0 / 9'600.0)));
@@ -265,7 +265,7 @@ TEST_CASE("diagnosis: a synchronize-every-kernel loop is sync-bound", "[diagnosi
   // Recorded with Python stacks: the host time between the waits is profiled host time.
   b.trace.metadata.properties["with_stack"] = "1";
   report::Diagnosis profiled = Analyze(b.trace).diagnosis;
-  REQUIRE(profiled.bottleneck == "sync_bound");
+  REQUIRE(profiled.bottleneck == gpuperf::report::Bottleneck::kSyncBound);
   bool said = false;
   for (const std::string& line : profiled.support)
     said = said || line.find(
@@ -282,7 +282,7 @@ TEST_CASE("diagnosis: exposed copies are transfer-bound", "[diagnosis]") {
   b.Api("cudaLaunchKernel", 8'000, 8'100, 2);
   b.Kernel("k", 8'100, 10'000, 2);
   report::Diagnosis d = Analyze(b.trace).diagnosis;
-  CHECK(d.bottleneck == "transfer_bound");
+  CHECK(d.bottleneck == gpuperf::report::Bottleneck::kTransferBound);
   CHECK(d.status == report::DiagnosisStatus::kFinding);
   CHECK(d.dominant_kind == gpuperf::report::DominantKind::kCopy);
   CHECK(d.dominant_name == "[CUDA memcpy HtoD]");
@@ -305,7 +305,7 @@ TEST_CASE(
   const report::Diagnosis& d = r.diagnosis;
   CHECK(d.dominant_kind == gpuperf::report::DominantKind::kKernel);
   CHECK(d.dominant_name == "big");
-  CHECK(d.bottleneck == "unknown");
+  CHECK(d.bottleneck == gpuperf::report::Bottleneck::kUnknown);
   CHECK(d.status == report::DiagnosisStatus::kHypothesis);
   CHECK(d.next_experiment.find("Nsight Compute") != std::string::npos);
   CHECK_FALSE(d.missing_evidence.empty());
@@ -318,7 +318,7 @@ TEST_CASE("diagnosis: an empty trace says so", "[diagnosis]") {
   b.Api("cudaGetDeviceCount", 0, 10);
   report::Diagnosis d = Analyze(b.trace).diagnosis;
   CHECK(d.dominant_kind == gpuperf::report::DominantKind::kNone);
-  CHECK(d.bottleneck == "unknown");
+  CHECK(d.bottleneck == gpuperf::report::Bottleneck::kUnknown);
   CHECK(d.status == report::DiagnosisStatus::kHypothesis);
 }
 
@@ -333,11 +333,12 @@ TEST_CASE("kernel classes: microsecond kernels under one wave are launch-bound",
   for (const report::KernelRow& row : r.kernels) {
     INFO(row.name);
     if (row.name == "tiny") {
-      CHECK(row.classification.bound == "launch");
+      CHECK(row.classification.bound == gpuperf::report::KernelBound::kLaunch);
       CHECK(row.classification.evidence == gpuperf::report::EvidenceTier::kMeasured);
       CHECK(row.classification.reason.find("0.03 of one wave") != std::string::npos);
     } else {
-      CHECK(row.classification.bound == "unknown");  // 100 us: not small
+      CHECK(row.classification.bound ==
+            gpuperf::report::KernelBound::kUnknown);  // 100 us: not small
     }
   }
   b.trace.devices.clear();
@@ -414,7 +415,7 @@ TEST_CASE("roofline: replay spans give no achieved rates unless gpu__time_durati
   REQUIRE(r.kernels.size() == 1);
   REQUIRE(r.kernels[0].roofline);
   CHECK_FALSE(r.kernels[0].roofline->achieved_bytes_per_s);
-  CHECK(r.kernels[0].roofline->bound == "unknown");
+  CHECK(r.kernels[0].roofline->bound == gpuperf::report::KernelBound::kUnknown);
   CHECK(r.diagnosis.status == report::DiagnosisStatus::kHypothesis);
   CHECK(r.diagnosis.missing_evidence.find("replay spans") != std::string::npos);
 
@@ -422,8 +423,8 @@ TEST_CASE("roofline: replay spans give no achieved rates unless gpu__time_durati
   report::AnalysisReport timed = Analyze(b.trace);
   REQUIRE(timed.kernels[0].roofline->achieved_bytes_per_s);
   CHECK(*timed.kernels[0].roofline->achieved_bytes_per_s == Approx(3.35e12));
-  CHECK(timed.kernels[0].roofline->bound == "memory");
-  CHECK(timed.kernels[0].classification.bound == "memory");
+  CHECK(timed.kernels[0].roofline->bound == gpuperf::report::KernelBound::kMemory);
+  CHECK(timed.kernels[0].classification.bound == gpuperf::report::KernelBound::kMemory);
   CHECK(timed.kernels[0].classification.evidence == gpuperf::report::EvidenceTier::kMeasured);
 }
 

@@ -48,7 +48,7 @@ TEST_CASE("window: time before the first GPU activity with its work queued is un
   report::AnalysisReport r = Analyze(b.trace);
   CHECK(r.initialization.steady_window_ns == 18 * kMs - (8 * kMs - 5 * kUs));
   CHECK(r.predictions.wall_ns == r.initialization.steady_window_ns);
-  CHECK(r.diagnosis.bottleneck != "dependency_bound");
+  CHECK(r.diagnosis.bottleneck != gpuperf::report::Bottleneck::kDependencyBound);
   CHECK(r.diagnosis.dominant_kind == gpuperf::report::DominantKind::kKernel);
   CHECK(AnySupport(r.diagnosis, "Unobserved, not idle"));
   CHECK(Contains(r.predictions.wall_source, "(unobserved)"));
@@ -60,7 +60,7 @@ TEST_CASE("window: time before the first GPU activity with its work queued is un
   body.Api("cudaLaunchKernel", 1 * kMs, 1 * kMs + 5 * kUs, 2);
   body.Kernel("second", 9 * kMs, 10 * kMs, 2);
   report::AnalysisReport q = Analyze(body.trace);
-  CHECK(q.diagnosis.bottleneck == "dependency_bound");
+  CHECK(q.diagnosis.bottleneck == gpuperf::report::Bottleneck::kDependencyBound);
   CHECK_FALSE(AnySupport(q.diagnosis, "Unobserved, not idle"));
 }
 
@@ -79,7 +79,7 @@ TEST_CASE("host-bound: a multi-process data loader's fetch in the gaps is the in
   }
   report::AnalysisReport r = Analyze(b.trace);
   const report::Diagnosis& d = r.diagnosis;
-  CHECK(d.bottleneck == "host_bound");
+  CHECK(d.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   CHECK(d.status == report::DiagnosisStatus::kFinding);
   CHECK(Contains(d.next_experiment, "Speed up the input pipeline"));
   CHECK(Contains(d.next_experiment, "num_workers"));
@@ -152,10 +152,10 @@ TEST_CASE("host-bound: vLLM's operators in the gaps get vLLM's own graph capture
     return b;
   };
   report::AnalysisReport v = Analyze(build("vllm::unified_attention_with_output").trace);
-  CHECK(v.diagnosis.bottleneck == "host_bound");
+  CHECK(v.diagnosis.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   CHECK(Contains(v.diagnosis.next_experiment, "without enforce_eager"));
   report::AnalysisReport t = Analyze(build("aten::scaled_dot_product_attention").trace);
-  CHECK(t.diagnosis.bottleneck == "host_bound");
+  CHECK(t.diagnosis.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   CHECK_FALSE(Contains(t.diagnosis.next_experiment, "enforce_eager"));
 }
 
@@ -332,11 +332,11 @@ TEST_CASE("host-bound: a step that synchronizes is captured in a graph only betw
     return Analyze(b.trace);
   };
   report::AnalysisReport three = build(3);
-  CHECK(three.diagnosis.bottleneck == "host_bound");
+  CHECK(three.diagnosis.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   CHECK(Contains(three.diagnosis.next_experiment,
                  "12 host-blocking synchronizations over its 4 steps (3 a step)"));
   report::AnalysisReport one = build(1);
-  CHECK(one.diagnosis.bottleneck == "host_bound");
+  CHECK(one.diagnosis.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   CHECK_FALSE(Contains(one.diagnosis.next_experiment, "host-blocking synchronizations"));
 }
 
@@ -363,7 +363,7 @@ TEST_CASE("host-bound: the syncs of copies to the device are costed by the idle 
   }
   report::AnalysisReport r = Analyze(b.trace);
   INFO(r.diagnosis.next_experiment);
-  REQUIRE(r.diagnosis.bottleneck == "host_bound");
+  REQUIRE(r.diagnosis.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   // 8 copies of 30 us each block the host 240 us; each 6 us copy runs with no kernel beside it.
   CHECK(
       Contains(r.diagnosis.next_experiment,
@@ -450,7 +450,7 @@ TEST_CASE("host-bound: gradients zeroed with kernels are named with set_to_none"
     }
   }
   report::AnalysisReport r = Analyze(b.trace);
-  REQUIRE(r.diagnosis.bottleneck == "host_bound");
+  REQUIRE(r.diagnosis.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   std::string lines;
   for (const std::string& line : r.diagnosis.support)
     lines += line + "\n";

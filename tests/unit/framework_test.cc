@@ -74,7 +74,7 @@ TEST_CASE("Operators: direct and subtree GPU time as TraceLens defines them", "[
   CHECK(addmm->launches == 3);
   CHECK(addmm->graph_launches == 1);
   CHECK(addmm->category == "gemm");
-  CHECK(addmm->category_tier == "operator");
+  CHECK(addmm->category_tier == gpuperf::report::CategoryTier::kOperator);
   CHECK(addmm->top_kernel == "sm90_xmma_gemm_bf16");
 
   const OperatorRow* linear = FindOp(report, "aten::linear");
@@ -97,7 +97,7 @@ TEST_CASE("Operators: direct and subtree GPU time as TraceLens defines them", "[
   CHECK(bare->calls == 1);
   CHECK(bare->kernel_ns == 20);
   CHECK(bare->category == "elementwise");
-  CHECK(bare->category_tier == "kernel_name");
+  CHECK(bare->category_tier == gpuperf::report::CategoryTier::kKernelName);
 
   CHECK(FindOp(report, "aten::arange") == nullptr);
   CHECK(report.framework.operators.front().name == "aten::addmm");  // by direct GPU time
@@ -409,11 +409,13 @@ TEST_CASE("Steps: MFU only when the FLOP models cover the step's GEMMs and convo
   REQUIRE(covered.framework.steps.size() == 2);
   CHECK(covered.framework.steps[0].flops == 2LL * 1024 * 1024 * 1024);
   CHECK(covered.framework.steps[0].unmodeled_math_ns == 0);
+  CHECK(covered.framework.steps[0].unmodeled_math_fraction == 0);
   CHECK(covered.framework.steps[0].mfu.has_value());
   AnalysisReport partial = build(true);
   const auto& step = partial.framework.steps.at(0);
   CHECK(step.kernel_ns == 10 * kMs);
   CHECK(step.unmodeled_math_ns == 9 * kMs);
+  CHECK(step.unmodeled_math_fraction == Approx(0.9));  // the analysis divides, not the writer
   CHECK(step.flops == 2LL * 1024 * 1024 * 1024);
   CHECK_FALSE(step.mfu.has_value());
   std::string md = gpuperf::report::ToMarkdown(partial);

@@ -108,7 +108,7 @@ TEST_CASE("Input check: a resized embedding puts the check before the experiment
   b.Api("cudaLaunchKernel", 9'000'000, 9'005'000, 2);
   b.Kernel("B", 9'010'000, 10'000'000, 2);
   gpuperf::report::AnalysisReport plain = gpuperf::analysis::Analyze(b.trace);
-  REQUIRE(plain.diagnosis.bottleneck == "host_bound");
+  REQUIRE(plain.diagnosis.bottleneck == gpuperf::report::Bottleneck::kHostBound);
   CHECK(plain.diagnosis.input_check.empty());
   CHECK_FALSE(Contains(plain.diagnosis.next_experiment, "Check the input"));
 
@@ -121,7 +121,8 @@ TEST_CASE("Input check: a resized embedding puts the check before the experiment
   gpuperf::report::AnalysisReport r = gpuperf::analysis::Analyze(b.trace);
   const gpuperf::report::Diagnosis& d = r.diagnosis;
   INFO(d.next_experiment);
-  CHECK(d.bottleneck == "host_bound");  // the class stands; the check comes before its lever
+  CHECK(d.bottleneck == gpuperf::report::Bottleneck::kHostBound);  // the class stands; the check
+                                                                   // comes before its lever
   CHECK(d.input_check ==
         "its TimesformerEmbeddings resize a learned embedding 16x, from 8 to 128 positions");
   CHECK(Contains(d.next_experiment,
@@ -213,7 +214,8 @@ TEST_CASE("Input check: repeated runs of one loaded input come before the experi
   gpuperf::report::AnalysisReport r = gpuperf::analysis::Analyze(b.trace);
   const gpuperf::report::Diagnosis& d = r.diagnosis;
   INFO(d.next_experiment);
-  CHECK(d.bottleneck == "host_bound");  // the class stands; the check comes before its lever
+  CHECK(d.bottleneck == gpuperf::report::Bottleneck::kHostBound);  // the class stands; the check
+                                                                   // comes before its lever
   // Everything after the first run's end goes: the window keeps its first 10 ms.
   std::int64_t window = r.initialization.steady_window_ns;
   REQUIRE(window == 30 * kMs);
@@ -280,7 +282,7 @@ TEST_CASE("Input check: repeats that bound more than the lever lead the diagnosi
   // The headline and report.md then say the repeats first, then the window's class as it is.
   gpuperf::report::AnalysisReport r;
   r.diagnosis = lever_smaller;
-  r.diagnosis.bottleneck = "host_bound";
+  r.diagnosis.bottleneck = gpuperf::report::Bottleneck::kHostBound;
   r.diagnosis.label = "host-bound";
   r.diagnosis.status = gpuperf::report::DiagnosisStatus::kFinding;
   r.timeline.activities = 1;

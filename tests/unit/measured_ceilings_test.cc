@@ -178,7 +178,7 @@ TEST_CASE("roofline: a matching device is placed against its measured ceilings",
   CHECK(*r.peak_bytes_per_s == 2e12);
   CHECK(*r.arithmetic_intensity == Approx(10));
   CHECK(*r.roof_fraction == Approx(0.5));
-  CHECK(r.bound == "memory");
+  CHECK(r.bound == gpuperf::report::KernelBound::kMemory);
   // max(2e10 / 5e13 = 0.4 ms, 2e9 / 2e12 = 1 ms).
   CHECK(*r.floor_ns == 1'000'000);
   CHECK(r.ceiling_source == std::string("measured NVIDIA H100 80GB HBM3: gpuperf ceilings "

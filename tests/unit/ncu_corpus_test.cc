@@ -120,7 +120,7 @@ TEST_CASE("ncu corpus: A100 SGEMM FLOPs are exactly 2*M*N*K", "[ncu][roofline][c
   const double seconds = 25610472227.46 / 764999999.31;
   const double fp32_at_clock = 19.5e12 * 764999999.31 / 1.41e9;
   CHECK(r.ceiling_candidates.size() == 4);
-  CHECK(r.bound == "latency");
+  CHECK(r.bound == gpuperf::report::KernelBound::kLatency);
   CHECK(*r.sm_clock_hz == Approx(764999999.31));
   REQUIRE(r.compute_fraction_range);
   CHECK(r.compute_fraction_range->second == Approx(2 * m * n * k / seconds / fp32_at_clock));

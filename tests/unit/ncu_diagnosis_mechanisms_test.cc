@@ -104,13 +104,13 @@ TEST_CASE(
   // (the roofline says "latency"), but the cache hierarchy carries the traffic: cache-bound.
   report::AnalysisReport r = Analyze(NcuGemm(5e12, 1'000'000).trace);
   const report::KernelRow& gemm = Gemm(r);
-  CHECK(gemm.roofline->bound == "latency");
-  CHECK(gemm.classification.bound == "cache");
+  CHECK(gemm.roofline->bound == gpuperf::report::KernelBound::kLatency);
+  CHECK(gemm.classification.bound == gpuperf::report::KernelBound::kCache);
   CHECK(Contains(gemm.classification.reason,
                  "L1/TEX traffic 50x the DRAM bytes at 0.4 FLOP per L1/TEX byte "
                  "(l1tex__t_bytes.sum, counters): cache/LSU traffic without on-chip reuse"));
   const report::Diagnosis& d = r.diagnosis;
-  CHECK(d.bottleneck == "cache_bound");
+  CHECK(d.bottleneck == gpuperf::report::Bottleneck::kCacheBound);
   // The traffic is measured; that the cache path limits the kernel is not, without a cache unit
   // seen near its peak or the warps' stalls: a hypothesis that names what would confirm it.
   CHECK(gemm.classification.evidence == gpuperf::report::EvidenceTier::kInferred);
@@ -143,7 +143,7 @@ TEST_CASE(
   metrics["gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"] = 72;
   metrics["l1tex__throughput.avg.pct_of_peak_sustained_active"] = 72;
   report::AnalysisReport b = Analyze(busy.trace);
-  CHECK(Gemm(b).classification.bound == "cache");
+  CHECK(Gemm(b).classification.bound == gpuperf::report::KernelBound::kCache);
   CHECK(Gemm(b).classification.evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(Contains(Gemm(b).classification.reason, "the busiest cache unit runs at 72% of its peak"));
   CHECK(b.diagnosis.status == report::DiagnosisStatus::kFinding);
@@ -152,9 +152,9 @@ TEST_CASE(
   report::KernelRoofline roof = *gemm.roofline;
   REQUIRE(analysis::NoOnChipReuse(roof));
   CHECK(analysis::NoOnChipReuse(roof)->level == "L1/TEX");
-  roof.bound = "memory";
+  roof.bound = gpuperf::report::KernelBound::kMemory;
   CHECK_FALSE(analysis::NoOnChipReuse(roof));
-  roof.bound = "latency";
+  roof.bound = gpuperf::report::KernelBound::kLatency;
   roof.flops = 0;
   CHECK_FALSE(analysis::NoOnChipReuse(roof));
   // Without L1 counters L2 speaks: 2e12 L2 bytes, 20x DRAM at 0.5 FLOP/byte.
@@ -171,8 +171,9 @@ TEST_CASE("latency: no larger grid for a grid of many waves, and reuse only belo
   // 4e11 L1 bytes: 4x DRAM at 5 FLOP/byte, so reuse is there and the stall advice stands.
   report::AnalysisReport many = Analyze(NcuGemm(4e11, 1'000'000).trace);
   CHECK_FALSE(analysis::NoOnChipReuse(*Gemm(many).roofline));
-  CHECK(many.diagnosis.bottleneck == "latency_bound");
-  CHECK(Gemm(many).classification.bound == "latency");  // reuse there: not the cache
+  CHECK(many.diagnosis.bottleneck == gpuperf::report::Bottleneck::kLatencyBound);
+  CHECK(Gemm(many).classification.bound ==
+        gpuperf::report::KernelBound::kLatency);  // reuse there: not the cache
   // 1e6 blocks over 108 SMs (every cc 8.0 candidate) x 32 resident blocks: at least 289 waves.
   CHECK(Contains(many.diagnosis.next_experiment, "at least 289 waves"));
   CHECK_FALSE(Contains(many.diagnosis.next_experiment, "larger grid,"));

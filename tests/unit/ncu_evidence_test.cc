@@ -54,7 +54,7 @@ TEST_CASE("unnamed GPU: a bound when every candidate of the compute capability a
   REQUIRE(row.roofline);
   const auto& r = *row.roofline;
   CHECK(r.ceiling_candidates.size() == 4);
-  CHECK(r.bound == "latency");
+  CHECK(r.bound == gpuperf::report::KernelBound::kLatency);
   REQUIRE(r.compute_fraction_range);
   CHECK(r.compute_fraction_range->first == Approx(2.0 / 19.5));
   CHECK(r.compute_fraction_range->second == Approx(2.0 / 19.5));
@@ -64,12 +64,12 @@ TEST_CASE("unnamed GPU: a bound when every candidate of the compute capability a
   CHECK_FALSE(r.roof_fraction);
   REQUIRE(r.floor_ns);
   CHECK(*r.floor_ns == 102'564'103);  // 2e12 FLOP / 19.5e12 FLOP/s
-  CHECK(row.classification.bound == "latency");
+  CHECK(row.classification.bound == gpuperf::report::KernelBound::kLatency);
   CHECK(row.classification.basis == "roofline_candidates");
   CHECK(row.classification.reason.find("10.3% of the fp32 vector peak") != std::string::npos);
   CHECK(row.classification.reason.find("1.2-1.5% of the DRAM bandwidth") != std::string::npos);
   CHECK(row.classification.reason.find("L2 traffic 50x") != std::string::npos);
-  CHECK(report.diagnosis.bottleneck == "latency_bound");
+  CHECK(report.diagnosis.bottleneck == gpuperf::report::Bottleneck::kLatencyBound);
   CHECK(report.diagnosis.next_experiment.find("WarpStateStats") != std::string::npos);
   CHECK(report.diagnosis.next_experiment.find("SourceCounters") != std::string::npos);
 }
@@ -79,7 +79,7 @@ TEST_CASE("unnamed GPU: candidates that disagree leave the bound unknown", "[ncu
   auto b = UnnamedA100(Fp32(1e9, 544e9));
   auto report = gpuperf::analysis::Analyze(b.trace);
   const auto& r = *report.kernels[0].roofline;
-  CHECK(r.bound == "unknown");
+  CHECK(r.bound == gpuperf::report::KernelBound::kUnknown);
   CHECK_FALSE(r.floor_ns);
   REQUIRE(r.memory_fraction_range);
   CHECK(r.memory_fraction_range->second == Approx(544.0 / 1555));
@@ -136,7 +136,8 @@ TEST_CASE("details page: Speed of Light classifies, rules become evidence", "[nc
   CHECK(*row.speed_of_light->compute == Approx((0.4572 + 0.40) / 2));  // equal durations
   CHECK(*row.speed_of_light->memory == Approx(0.4646));
   CHECK(row.speed_of_light->instances == 2);
-  CHECK(row.classification.bound == "latency");  // every unit under 60% of its peak
+  CHECK(row.classification.bound ==
+        gpuperf::report::KernelBound::kLatency);  // every unit under 60% of its peak
   CHECK(row.classification.basis == "speed_of_light");
   REQUIRE(row.ncu_rules.size() == 2);
   CHECK(row.ncu_rules[0].name == "TheoreticalOccupancy");  // largest estimate first
@@ -155,7 +156,8 @@ TEST_CASE("details page: Speed of Light classifies, rules become evidence", "[nc
                      Row(0, sol, "Compute (SM) Throughput", "%", "85") +
                      Row(0, sol, "Memory Throughput", "%", "20");
   model::Trace busy_trace = Import(busy);
-  CHECK(gpuperf::analysis::Analyze(busy_trace).kernels[0].classification.bound == "compute");
+  CHECK(gpuperf::analysis::Analyze(busy_trace).kernels[0].classification.bound ==
+        gpuperf::report::KernelBound::kCompute);
 }
 
 TEST_CASE("speed of light: the busiest unit at its peak is the floor of a kernel without one",
@@ -177,7 +179,7 @@ TEST_CASE("speed of light: the busiest unit at its peak is the floor of a kernel
   CHECK(share.floor_evidence == gpuperf::report::EvidenceTier::kMeasured);
   REQUIRE(share.max_local_speedup);
   CHECK(*share.max_local_speedup == Approx(1 / 0.49));
-  CHECK(report.diagnosis.bottleneck == "latency_bound");
+  CHECK(report.diagnosis.bottleneck == gpuperf::report::Bottleneck::kLatencyBound);
   REQUIRE(report.diagnosis.bound_speedup);
   CHECK(*report.diagnosis.bound_speedup == Approx(1 / 0.49).epsilon(1e-3));
 }
@@ -194,7 +196,7 @@ TEST_CASE("details page: Launch Statistics give the grid and the waves", "[ncu]"
   CHECK(trace.activities[0].block.Volume() == 512);
   auto report = gpuperf::analysis::Analyze(trace);
   const auto& c = report.kernels[0].classification;
-  CHECK(c.bound == "launch");
+  CHECK(c.bound == gpuperf::report::KernelBound::kLaunch);
   CHECK(c.evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(c.reason.find("4 blocks, 0.04 of one wave (Nsight Compute Launch Statistics") !=
         std::string::npos);
@@ -214,9 +216,10 @@ TEST_CASE("counters without durations are not host-bound", "[ncu][diagnosis]") {
                         "12");
   model::Trace trace = Import(csv);
   auto report = gpuperf::analysis::Analyze(trace);
-  CHECK(report.diagnosis.bottleneck == "unknown");
+  CHECK(report.diagnosis.bottleneck == gpuperf::report::Bottleneck::kUnknown);
   CHECK(report.diagnosis.next_experiment.find("gpu__time_duration.sum") != std::string::npos);
-  CHECK(report.kernels[0].classification.bound == "latency");  // from Speed of Light
+  CHECK(report.kernels[0].classification.bound ==
+        gpuperf::report::KernelBound::kLatency);  // from Speed of Light
 }
 
 TEST_CASE("counter join: normalised names, launch configuration, device", "[ncu][join]") {

@@ -246,8 +246,8 @@ TEST_CASE("start-up before the first marked step is left out of the steady windo
                              "loop") != std::string::npos);
   // The start-up's copy is outside the window: the triage sees no exposed copies, and the
   // window is GPU-bound (36 of 40 ms busy), not idle.
-  CHECK(report.diagnosis.bottleneck != "transfer_bound");
-  CHECK(report.diagnosis.bottleneck != "host_bound");
+  CHECK(report.diagnosis.bottleneck != gpuperf::report::Bottleneck::kTransferBound);
+  CHECK(report.diagnosis.bottleneck != gpuperf::report::Bottleneck::kHostBound);
   bool transfer_seen = false;
   for (const auto& step : report.diagnosis.triage) {
     if (step.question == "transfer") {

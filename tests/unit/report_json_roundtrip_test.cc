@@ -60,7 +60,7 @@ AnalysisReport CarriedOnly() {
   op.host_total_ns = 80;
   op.fraction = 0.444444;
   op.category = "gemm";
-  op.category_tier = "operator";
+  op.category_tier = gpuperf::report::CategoryTier::kKernelName;
   op.top_kernel = "gemm_kernel";
   op.top_module = "Linear";
   r.framework.operators.push_back(op);
@@ -80,6 +80,7 @@ AnalysisReport CarriedOnly() {
   p.wall_ns = 1000;
   p.wall_source = "trace window";
   p.device_groups = 1;
+  p.summed_wall_ns = 1000;
   p.method = "critical time";
   p.ranking = "recoverable_ns";
   CriticalShare share;

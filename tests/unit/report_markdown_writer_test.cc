@@ -147,11 +147,11 @@ TEST_CASE("report.md of an empty report says what is missing instead of empty ta
 
 TEST_CASE("report.md: a secondary statement never prints an empty evidence field") {
   AnalysisReport report = testing::SampleReport();
-  report.diagnosis.bottleneck = "host_bound";
+  report.diagnosis.bottleneck = gpuperf::report::Bottleneck::kHostBound;
   report.diagnosis.status = DiagnosisStatus::kFinding;
   report.diagnosis.evidence = EvidenceTier::kMeasured;
   Diagnosis secondary;
-  secondary.bottleneck = "unknown";
+  secondary.bottleneck = gpuperf::report::Bottleneck::kUnknown;
   secondary.status = DiagnosisStatus::kHypothesis;
   secondary.dominant_kind = DominantKind::kKernel;
   secondary.dominant_name = "k";

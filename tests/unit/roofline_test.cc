@@ -100,7 +100,7 @@ TEST_CASE("roofline by hand: a latency-bound kernel left of the ridge", "[roofli
   // Floor: per instance max(1.2e9 / 19.5e12, 4e8 / 1.555e12) = 257.235 us; two of them.
   CHECK(*r.floor_ns == 514469);
   // 25.7% of the bandwidth and 6.2% of FP32 peak: both under 30%.
-  CHECK(r.bound == "latency");
+  CHECK(r.bound == gpuperf::report::KernelBound::kLatency);
   CHECK(r.evidence == gpuperf::report::EvidenceTier::kMeasured);
   CHECK(r.ceiling_source.rfind("datasheet A100 SXM4 40GB: NVIDIA A100", 0) == 0);
 }
@@ -110,7 +110,7 @@ TEST_CASE("roofline by hand: memory- and compute-bound kernels", "[roofline]") {
   auto r = ComputeRoofline({{500'000, &memory}, {500'000, &memory}}, &A100());
   CHECK(*r.roof_fraction == Approx(8e11 / 1555e9));  // 51.4% of the bandwidth
   CHECK(*r.floor_ns == 514469);
-  CHECK(r.bound == "memory");
+  CHECK(r.bound == gpuperf::report::KernelBound::kMemory);
 
   // 4e11 FLOP over 1e9 bytes in 25 ms: AI 400 > ridge, 16 TFLOP/s = 82.1% of 19.5.
   Metrics compute = Fp32(0, 0, 2e11, 1e9, 0);
@@ -118,7 +118,7 @@ TEST_CASE("roofline by hand: memory- and compute-bound kernels", "[roofline]") {
   CHECK(*c.arithmetic_intensity == Approx(400));
   CHECK(*c.roof_fraction == Approx(16e12 / 19.5e12));
   CHECK(*c.floor_ns == 20512821);  // 4e11 / 19.5e12 s
-  CHECK(c.bound == "compute");
+  CHECK(c.bound == gpuperf::report::KernelBound::kCompute);
 
   // No FLOPs at all (a copy kernel with complete counters): the bandwidth roof alone.
   Metrics copy = Fp32(0, 0, 0, 1e9, 1e9);
@@ -128,7 +128,7 @@ TEST_CASE("roofline by hand: memory- and compute-bound kernels", "[roofline]") {
   CHECK(*k.arithmetic_intensity == 0);
   CHECK(*k.floor_ns == 1286174);  // 2e9 / 1.555e12 s
   CHECK(*k.roof_fraction == Approx(1e12 / 1555e9));
-  CHECK(k.bound == "memory");
+  CHECK(k.bound == gpuperf::report::KernelBound::kMemory);
 }
 
 TEST_CASE("roofline by hand: L2 and L1 traffic of a hierarchical roofline", "[roofline]") {
@@ -143,6 +143,7 @@ TEST_CASE("roofline by hand: L2 and L1 traffic of a hierarchical roofline", "[ro
   CHECK(*r.arithmetic_intensity == Approx(10));      // DRAM: 2e9 / 2e8
   CHECK(*r.l2_arithmetic_intensity == Approx(2.5));  // 2e9 / 8e8
   CHECK(*r.l1_arithmetic_intensity == Approx(0.5));  // 2e9 / 4e9
+  CHECK(*r.l2_over_dram_bytes == Approx(4));         // 8e8 / 2e8
   // One instance without L1 counters: no L1 figure at all, rather than a partial sum.
   Metrics b = a;
   b.erase("l1tex__t_bytes.sum");
@@ -162,7 +163,7 @@ TEST_CASE("roofline without ceilings or without counters stays honest", "[roofli
   CHECK(*r.arithmetic_intensity == Approx(3.0));
   CHECK_FALSE(r.roof_fraction);
   CHECK_FALSE(r.floor_ns);
-  CHECK(r.bound == "unknown");
+  CHECK(r.bound == gpuperf::report::KernelBound::kUnknown);
   CHECK(r.ceiling_source.empty());
 
   Metrics bytes_only = {{"dram__bytes.sum", 1e6}};
@@ -171,7 +172,7 @@ TEST_CASE("roofline without ceilings or without counters stays honest", "[roofli
   CHECK(*b.dram_bytes == 1e6);
   CHECK(*b.achieved_bytes_per_s == Approx(1e12));
   CHECK_FALSE(b.arithmetic_intensity);
-  CHECK(b.bound == "unknown");
+  CHECK(b.bound == gpuperf::report::KernelBound::kUnknown);
 
   // FP64 work on a part whose datasheet gives no FP64 rate (L4): no roof, bound unknown.
   Metrics fp64 = {{kOp + "dadd_pred_on.sum", 0},
@@ -181,7 +182,7 @@ TEST_CASE("roofline without ceilings or without counters stays honest", "[roofli
   auto l4 = ComputeRoofline({{1'000, &fp64}}, model::FindCeilings("NVIDIA L4").entry);
   CHECK(l4.precision == "fp64");
   CHECK_FALSE(l4.floor_ns);
-  CHECK(l4.bound == "unknown");
+  CHECK(l4.bound == gpuperf::report::KernelBound::kUnknown);
 }
 
 TEST_CASE("roofline in the analysis: KernelRow::roofline and a note", "[roofline]") {
@@ -198,7 +199,7 @@ TEST_CASE("roofline in the analysis: KernelRow::roofline and a note", "[roofline
   REQUIRE(report.kernels.size() == 2);
   CHECK(report.kernels[0].name == "gemm");
   REQUIRE(report.kernels[0].roofline);
-  CHECK(report.kernels[0].roofline->bound == "compute");
+  CHECK(report.kernels[0].roofline->bound == gpuperf::report::KernelBound::kCompute);
   CHECK_FALSE(report.kernels[1].roofline);
   bool note = false;
   for (const auto& text : report.notes)

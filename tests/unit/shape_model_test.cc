@@ -245,14 +245,15 @@ TEST_CASE("shape: modelled rooflines against the H100 datasheet, floors reach th
   CHECK(gemm.ceiling_source.find("H100 SXM5 80GB") != std::string::npos);
   // max(33619968 / 989.5e12, 459776 / 3.35e12) s = max(33.98, 137.25) ns -> 137 ns.
   CHECK(*gemm.floor_ns == 137);
-  CHECK(gemm.bound == "latency");  // 459776 B in 1000 ns is 4% of 3.35 TB/s
+  CHECK(gemm.bound ==
+        gpuperf::report::KernelBound::kLatency);  // 459776 B in 1000 ns is 4% of 3.35 TB/s
   CHECK_FALSE(rows.at("splitk_reduce")->roofline.has_value());
   // add_kernel: fp32, 1048576 FLOPs, 12582912 bytes: floor 12582912 / 3.35e12 s = 3756 ns.
   const auto& add = *rows.at("add_kernel")->roofline;
   CHECK(add.precision == "fp32");
   CHECK(add.unit == "vector");
   CHECK(*add.floor_ns == 3756);
-  CHECK(add.bound == "memory");
+  CHECK(add.bound == gpuperf::report::KernelBound::kMemory);
 
   // The predictions use the floors, scaled to all instances (gemm: 137 x 2 / 1).
   CHECK(report.predictions.ranking == "critical_ns");
@@ -414,8 +415,8 @@ TEST_CASE("shape: an FP8 scaled GEMM near the FP8 tensor roof is compute-bound, 
   const auto& roof = *report.kernels[0].roofline;
   CHECK(roof.precision == "fp8");
   CHECK(roof.unit == "tensor");
-  CHECK(roof.bound == "compute");
-  CHECK(report.kernels[0].classification.bound == "compute");
+  CHECK(roof.bound == gpuperf::report::KernelBound::kCompute);
+  CHECK(report.kernels[0].classification.bound == gpuperf::report::KernelBound::kCompute);
 }
 
 TEST_CASE("shape: softmax is modelled as one read and one write, five FLOPs per element",

@@ -452,8 +452,9 @@ TEST_CASE("copy phase: pageable copies beside an idle phase get their own ranked
   INFO(r.headline);
   // The idle (launch) phase and the copy phase are both statements; the larger bound leads.
   const gpuperf::report::Diagnosis* copies =
-      d.bottleneck == "transfer_bound" ? &d
-      : !d.secondary.empty() && d.secondary.front().bottleneck == "transfer_bound"
+      d.bottleneck == gpuperf::report::Bottleneck::kTransferBound ? &d
+      : !d.secondary.empty() &&
+              d.secondary.front().bottleneck == gpuperf::report::Bottleneck::kTransferBound
           ? &d.secondary.front()
           : nullptr;
   REQUIRE(copies);
@@ -608,22 +609,22 @@ TEST_CASE("phase verdicts: each NVTX phase gets its own class from what fills it
   };
   const auto* copy = verdict("phase:copy");
   REQUIRE(copy);
-  CHECK(copy->verdict == "transfer_bound");
+  CHECK(copy->verdict == gpuperf::report::PhaseClass::kTransferBound);
   CHECK(copy->copy_exposed_ns == 40 * kMs);
   CHECK(copy->idle_ns == 10 * kMs);
   CHECK(copy->idle_sync_ns == kMs);  // the copy call's own wait before the copy starts
   const auto* launch = verdict("phase:launch");
   REQUIRE(launch);
-  CHECK(launch->verdict == "launch_bound");
+  CHECK(launch->verdict == gpuperf::report::PhaseClass::kLaunchBound);
   CHECK(launch->kernel_ns == 100 * 5 * kUs);
   CHECK(launch->idle_launch_ns == 100 * 290 * kUs);
   const auto* alloc = verdict("phase:alloc");
   REQUIRE(alloc);
-  CHECK(alloc->verdict == "allocation_bound");
+  CHECK(alloc->verdict == gpuperf::report::PhaseClass::kAllocationBound);
   CHECK(alloc->idle_alloc_ns == 20 * 990 * kUs);
   const auto* mpi = verdict("MPI_Send");
   REQUIRE(mpi);
-  CHECK(mpi->verdict == "communication_bound");
+  CHECK(mpi->verdict == gpuperf::report::PhaseClass::kCommunicationBound);
   CHECK(mpi->idle_mpi_ns == 10 * kMs);
   // First the longest.
   CHECK(r.phase_verdicts.front().name == "phase:copy");
@@ -644,11 +645,11 @@ TEST_CASE("phase verdicts: each NVTX phase gets its own class from what fills it
   REQUIRE(behind.phase_verdicts.size() == 2);
   for (const auto& v : behind.phase_verdicts) {
     if (v.name == "A") {
-      CHECK(v.verdict == "runs_behind");
+      CHECK(v.verdict == gpuperf::report::PhaseClass::kRunsBehind);
       CHECK(v.launched_gpu_ns == 20 * kMs);
       CHECK(v.launched_inside_ns == 0);
     } else {
-      CHECK(v.verdict == "gpu_bound");
+      CHECK(v.verdict == gpuperf::report::PhaseClass::kGpuBound);
       CHECK(v.kernel_ns == 20 * kMs);
     }
   }
@@ -714,7 +715,7 @@ TEST_CASE(
   for (const auto& v : r.phase_verdicts)
     sync = v.name == "phase:sync" ? &v : sync;
   REQUIRE(sync);
-  CHECK(sync->verdict == "sync_bound");
+  CHECK(sync->verdict == gpuperf::report::PhaseClass::kSyncBound);
   CHECK(sync->idle_round_trip_ns == kCycles * 6500);
   CHECK(sync->idle_sync_ns - sync->idle_round_trip_ns == kCycles * 2500);
   // Removing the waits gives back what the sync finding says they cost, not the round trips:

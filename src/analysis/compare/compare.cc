@@ -112,30 +112,30 @@ void CompareKernels(const Side& before,
   });
 }
 
-std::string VerdictFromKernels(const CompareReport& out) {
+compare::Verdict VerdictFromKernels(const CompareReport& out) {
   double same_share = 0;
   bool slower = false, faster = false;
   for (const auto& k : out.kernels) {
-    const std::string& v = k.statistic.verdict;
+    const compare::Verdict v = k.statistic.verdict;
     if (k.share_before >= kSignificantKernelShare) {
-      slower |= v == "slower";
-      faster |= v == "faster";
+      slower |= v == compare::Verdict::kSlower;
+      faster |= v == compare::Verdict::kFaster;
     }
-    if (v == "same")
+    if (v == compare::Verdict::kSame)
       same_share += k.share_before;
   }
   if (slower)
-    return "slower";
+    return compare::Verdict::kSlower;
   if (faster)
-    return "faster";
-  return same_share >= kSameCoverage ? "same" : "inconclusive";
+    return compare::Verdict::kFaster;
+  return same_share >= kSameCoverage ? compare::Verdict::kSame : compare::Verdict::kInconclusive;
 }
 
 }  // namespace
 
 compare::Statistic ToStatistic(const SampleComparison& c) {
   Statistic s;
-  s.verdict = std::string(ToString(c.verdict));
+  s.verdict = c.verdict;
   s.method = c.method;
   s.n_before = c.n_before;
   s.n_after = c.n_after;
@@ -217,7 +217,7 @@ compare::CompareReport Compare(const Side& before,
                                 ? before.wall_samples_source
                                 : before.wall_samples_source + " / " + after.wall_samples_source;
   } else {
-    out.end_to_end.verdict = "inconclusive";
+    out.end_to_end.verdict = compare::Verdict::kInconclusive;
     out.end_to_end.reason = "no end-to-end samples on at least one side";
   }
   CompareKernels(before, after, options, out);
@@ -230,24 +230,25 @@ compare::CompareReport Compare(const Side& before,
                       out.end_to_end.n_after >= options.min_repeats;
   const bool identical = !before.sha256.empty() && before.sha256 == after.sha256;
   if (gating && !options.allow_different_env) {
-    out.verdict = "incomparable";
-    out.verdict_basis = "environment";
+    out.verdict = compare::Verdict::kIncomparable;
+    out.verdict_basis = compare::VerdictBasis::kEnvironment;
   } else if (identical) {
-    out.verdict = "same";  // nothing can differ; the statistics below are shown as computed
-    out.verdict_basis = "identical_inputs";
+    out.verdict =
+        compare::Verdict::kSame;  // nothing can differ; the statistics below are shown as computed
+    out.verdict_basis = compare::VerdictBasis::kIdenticalInputs;
   } else if (e2e_testable) {
     out.verdict = out.end_to_end.verdict;
-    out.verdict_basis = "end_to_end";
+    out.verdict_basis = compare::VerdictBasis::kEndToEnd;
   } else {
     out.verdict = VerdictFromKernels(out);
-    out.verdict_basis = "kernels";
+    out.verdict_basis = compare::VerdictBasis::kKernels;
   }
   CompareAudit(before, after, out);
   Reconcile(before, out);
   if (out.kernels.size() > options.kernels_kept)
     out.kernels.resize(options.kernels_kept);
 
-  if (out.verdict_basis == "kernels")
+  if (out.verdict_basis == compare::VerdictBasis::kKernels)
     out.limitations.push_back(
         "No end-to-end distribution (fewer than the minimum samples per side): the verdict comes "
         "from kernel timings, and a faster kernel is not yet a faster program.");

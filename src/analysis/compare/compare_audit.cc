@@ -14,7 +14,7 @@ using compare::Side;
 using compare::Statistic;
 
 std::optional<double> MeasuredSpeedup(const Statistic& s) {
-  if (s.verdict == "inconclusive" && s.n_before == 0)
+  if (s.verdict == compare::Verdict::kInconclusive && s.n_before == 0)
     return std::nullopt;
   if (s.median_after <= 0 || s.median_before <= 0)
     return std::nullopt;
@@ -34,9 +34,10 @@ void Reconcile(const Side& before, CompareReport& out) {
   std::map<std::string, double> fraction;
   for (const auto& share : before.report.predictions.kernels)
     fraction[share.name] = share.fraction;
-  bool e2e_measured = out.verdict_basis == "end_to_end";
+  bool e2e_measured = out.verdict_basis == compare::VerdictBasis::kEndToEnd;
   for (const auto& k : out.kernels) {
-    if (k.statistic.verdict != "faster" && k.statistic.verdict != "slower")
+    if (k.statistic.verdict != compare::Verdict::kFaster &&
+        k.statistic.verdict != compare::Verdict::kSlower)
       continue;
     auto f = fraction.find(k.name);
     if (f == fraction.end() || k.statistic.median_after <= 0)
@@ -48,14 +49,14 @@ void Reconcile(const Side& before, CompareReport& out) {
     r.predicted_end_to_end_speedup = AmdahlSpeedup(f->second, r.kernel_speedup);
     if (e2e_measured)
       r.measured_end_to_end_speedup = MeasuredSpeedup(out.end_to_end);
-    if (k.statistic.verdict == "faster") {
+    if (k.statistic.verdict == compare::Verdict::kFaster) {
       if (!e2e_measured) {
         r.flag = "no end-to-end measurement: a faster kernel is not yet a faster program";
-      } else if (out.end_to_end.verdict != "faster") {
+      } else if (out.end_to_end.verdict != compare::Verdict::kFaster) {
         r.flag = fmt::format(
             "the kernel got faster but the program is {} (end-to-end priority rule): look for "
             "what now limits the program",
-            out.end_to_end.verdict);
+            compare::ToString(out.end_to_end.verdict));
       }
     }
     out.reconciliation.push_back(std::move(r));

@@ -209,20 +209,6 @@ void Decide(SampleComparison& c, const CompareStatsOptions& o, std::string_view 
 
 }  // namespace
 
-std::string_view ToString(Verdict v) {
-  switch (v) {
-    case Verdict::kFaster:
-      return "faster";
-    case Verdict::kSlower:
-      return "slower";
-    case Verdict::kSame:
-      return "same";
-    case Verdict::kInconclusive:
-      return "inconclusive";
-  }
-  return "inconclusive";
-}
-
 double StudentTTwoSidedPValue(double t, double df) {
   if (std::isnan(t) || !(df > 0))
     return 1;

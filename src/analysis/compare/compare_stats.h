@@ -18,6 +18,8 @@
 // CompareStatsOptions::seed, so the same input gives the same output on every platform.
 #pragma once
 
+#include "gpuperf/compare.h"
+
 #include <cstdint>
 #include <span>
 #include <string>
@@ -25,10 +27,9 @@
 
 namespace gpuperf::analysis {
 
-enum class Verdict { kFaster, kSlower, kSame, kInconclusive };
-
-// "faster", "slower", "same", "inconclusive".
-std::string_view ToString(Verdict v);
+// The compare model's verdict (gpuperf/compare.h, with its ToString): a statistic is never
+// kIncomparable.
+using Verdict = compare::Verdict;
 
 struct CompareStatsOptions {
   double threshold = 0.01;  // relative change that matters (0.01 = 1%)

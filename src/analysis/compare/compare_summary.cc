@@ -40,7 +40,7 @@ std::string Joined(const std::vector<std::string>& values) {
 
 void Summarize(CompareReport& out) {
   std::string first;
-  if (out.verdict == "incomparable") {
+  if (out.verdict == compare::Verdict::kIncomparable) {
     std::vector<std::string> fields;
     for (const auto& d : out.env_differences) {
       if (d.gating)
@@ -48,12 +48,12 @@ void Summarize(CompareReport& out) {
     }
     first = fmt::format("**gpuperf compare: INCOMPARABLE**: the sides differ in {}.",
                         fields.empty() ? std::string("workload") : Joined(fields));
-  } else if (out.verdict_basis == "end_to_end") {
+  } else if (out.verdict_basis == compare::VerdictBasis::kEndToEnd) {
     const Statistic& s = out.end_to_end;
     first = fmt::format(
         "**gpuperf compare: {}**: end-to-end median {} → {} ({}; {:.0f}% CI {} to {}; p = {}; "
         "n = {}/{}; {}).",
-        Upper(out.verdict),
+        Upper(std::string(compare::ToString(out.verdict))),
         Human(s.median_before),
         Human(s.median_after),
         Signed(s.ratio),
@@ -64,27 +64,28 @@ void Summarize(CompareReport& out) {
         s.n_before,
         s.n_after,
         out.end_to_end_source);
-  } else if (out.verdict_basis == "identical_inputs") {
+  } else if (out.verdict_basis == compare::VerdictBasis::kIdenticalInputs) {
     first = "**gpuperf compare: SAME**: both sides are the same bytes (equal sha256).";
   } else {
     first = fmt::format(
         "**gpuperf compare: {}** from per-kernel timings ({}); no end-to-end samples to test.",
-        Upper(out.verdict),
+        Upper(std::string(compare::ToString(out.verdict))),
         out.end_to_end.reason);
   }
-  std::map<std::string, int> counts;
+  std::map<compare::Verdict, int> counts;
   const compare::KernelResult* largest = nullptr;
   for (const auto& k : out.kernels) {
     ++counts[k.statistic.verdict];
-    if ((k.statistic.verdict == "faster" || k.statistic.verdict == "slower") &&
+    if ((k.statistic.verdict == compare::Verdict::kFaster ||
+         k.statistic.verdict == compare::Verdict::kSlower) &&
         (largest == nullptr || k.share_before > largest->share_before))
       largest = &k;
   }
   std::string second = fmt::format("Kernels: {} slower, {} faster, {} same, {} inconclusive",
-                                   counts["slower"],
-                                   counts["faster"],
-                                   counts["same"],
-                                   counts["inconclusive"]);
+                                   counts[compare::Verdict::kSlower],
+                                   counts[compare::Verdict::kFaster],
+                                   counts[compare::Verdict::kSame],
+                                   counts[compare::Verdict::kInconclusive]);
   if (!out.only_before.empty() || !out.only_after.empty())
     second += fmt::format(
         "; {} only before, {} only after", out.only_before.size(), out.only_after.size());

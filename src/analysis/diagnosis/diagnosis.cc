@@ -70,7 +70,7 @@ namespace {
 
 // Transfer- and communication-bound: time not hidden behind computation, measured on the trace.
 void SetExposedClass(report::Diagnosis& d,
-                     const char* bottleneck,
+                     report::Bottleneck bottleneck,
                      report::DominantKind kind,
                      std::int64_t exposed_ns,
                      std::int64_t window_ns) {
@@ -98,9 +98,10 @@ std::int64_t ReplaySpans(const model::Trace& trace) {
 // "memory_bound" -> "memory-bound"; an unknown class over kernel work is still GPU-bound, and
 // "unknown" alone reads as no verdict.
 std::string Label(const report::Diagnosis& d) {
-  if (d.bottleneck == "unknown" && d.dominant_kind == report::DominantKind::kKernel)
+  if (d.bottleneck == report::Bottleneck::kUnknown &&
+      d.dominant_kind == report::DominantKind::kKernel)
     return "GPU-bound, kernel class unknown";
-  std::string label = d.bottleneck;
+  std::string label(report::ToString(d.bottleneck));
   std::replace(label.begin(), label.end(), '_', '-');
   return label;
 }
@@ -130,7 +131,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   const report::Timeline& t = r.timeline;
   if (t.activities == 0) {
     d.dominant_kind = report::DominantKind::kNone;
-    d.bottleneck = "unknown";
+    d.bottleneck = report::Bottleneck::kUnknown;
     d.status = report::DiagnosisStatus::kHypothesis;
     SetExperiment(d, subject, context);
     if (std::string other = UnsupportedDevice(trace); !other.empty())
@@ -162,7 +163,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   };
   // Work waiting in the launch queue means the GPU sets the pace: a minority of idle time then
   // does not make the program host-bound.
-  bool queued = d.queue && d.queue->verdict == "gpu_bound";
+  bool queued = d.queue && d.queue->verdict == report::QueueVerdict::kGpuBound;
   bool idle_decides = idle_share >= kDominantShare || (idle_share == largest && !queued);
   // Nsight Compute replays each kernel alone: no timeline, so no idle, copy or overlap question.
   bool has_timeline = trace.metadata.format != "ncu-csv";
@@ -214,8 +215,11 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
        fmt::format("copies not overlapped by kernels: {} of the window (trace)", Pct(transfer)),
        transfer >= kDominantShare || transfer == largest,
        [&] {
-         SetExposedClass(
-             d, "transfer_bound", report::DominantKind::kCopy, steady.exposed_memcpy_ns, window);
+         SetExposedClass(d,
+                         report::Bottleneck::kTransferBound,
+                         report::DominantKind::kCopy,
+                         steady.exposed_memcpy_ns,
+                         window);
          if (!r.memory_ops.empty())
            d.dominant_name = subject = r.memory_ops.front().operation;
          if (const report::Finding* f = FindFinding(r, report::finding_id::kPageableAsyncMemcpy))
@@ -231,7 +235,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
        comm >= kDominantShare || comm == largest,
        [&] {
          SetExposedClass(d,
-                         "communication_bound",
+                         report::Bottleneck::kCommunicationBound,
                          report::DominantKind::kCommunication,
                          steady.exposed_communication_ns,
                          window);
@@ -293,7 +297,8 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
       k && d.dominant_kind == report::DominantKind::kKernel)
     AdviseFromCounters(d, *k);
   const HostWaitCap* cap = context.host_wait_cap ? &*context.host_wait_cap : nullptr;
-  if (d.dominant_kind == report::DominantKind::kKernel && d.bottleneck != "launch_bound") {
+  if (d.dominant_kind == report::DominantKind::kKernel &&
+      d.bottleneck != report::Bottleneck::kLaunchBound) {
     AddCollectiveEvidence(d, r, context.collective_wait);
     ApplyLever(d, trace, roofs, *gpu_phase, SteadyWall(r, idle), kernel_evidence_from, cap);
   }
@@ -342,7 +347,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
                                                SteadyWall(r, idle),
                                                steady.exposed_memcpy_ns,
                                                context);
-  } else if (has_timeline && idle.has_api_calls && !d.bottleneck.empty() &&
+  } else if (has_timeline && idle.has_api_calls && d.bottleneck != report::Bottleneck::kNone &&
              (idle_share >= kSecondaryIdleShare ||
               LargestWaitBound(r) >
                   std::min(d.bound_speedup_at_2x.value_or(d.bound_speedup.value_or(1.0)),
@@ -385,7 +390,7 @@ report::Diagnosis Diagnose(const model::Trace& trace,
                            std::optional<report::LaunchQueue> queue) {
   report::Diagnosis d = DiagnoseWindow(trace, roofs, index, r, idle, std::move(queue));
   PrependInputCheck(d, r.framework, SteadyWall(r, idle));
-  if (d.lead.empty() && !d.bottleneck.empty())
+  if (d.lead.empty() && d.bottleneck != report::Bottleneck::kNone)
     d.lead = "bottleneck";
   d.label = Label(d);
   for (report::Diagnosis& s : d.secondary)

@@ -2,6 +2,7 @@
 // and the evidence a hypothesis lacks (AdviceFor), the first step of a table that applies. Part
 // of the next experiment (diagnosis_experiments.cc); the steps' texts are in
 // diagnosis_advice_{idle,host,gpu}.cc.
+#include <optional>
 #include <string_view>
 
 #include "analysis/diagnosis/diagnosis.h"
@@ -14,14 +15,17 @@ namespace {
 
 using advice::AdviceInput;
 
-// One step: for the class `bottleneck` (any class when empty), when `applies` holds (always
-// when null), the advice `advise` gives. The first step that matches wins, so a case comes
+// One step: for the class `bottleneck` (any class when kAny, no class), when `applies` holds
+// (always when null), the advice `advise` gives. The first step that matches wins, so a case comes
 // before its class's general step.
 struct AdviceStep {
-  std::string_view bottleneck;
+  std::optional<report::Bottleneck> bottleneck;
   bool (*applies)(const AdviceInput& in);
   Advice (*advise)(const AdviceInput& in);
 };
+
+constexpr std::optional<report::Bottleneck> kAny = std::nullopt;
+using report::Bottleneck;
 
 bool IsOneShot(const AdviceInput& in) {
   return in.context.one_shot;
@@ -62,28 +66,28 @@ bool HasFlatKernels(const AdviceInput& in) {
 // In order: the idle classes, the host-bound cases, the GPU classes, then (for a dominant kernel
 // nothing classifies) the flat profile and the measurement of the dominant kernel.
 constexpr AdviceStep kSteps[] = {
-    {"initialization", IsOneShot, advice::InitializationOneShot},
-    {"initialization", nullptr, advice::Initialization},
-    {"dependency_bound", nullptr, advice::DependencyBound},
-    {"sync_bound", HasImplicitSync, advice::ImplicitSync},
-    {"sync_bound", nullptr, advice::SyncBound},
-    {"launch_bound", InGraphs, advice::LaunchBoundInGraphs},
-    {"launch_bound", nullptr, advice::LaunchBound},
-    {"", LoaderFillsGaps, advice::InputPipeline},
-    {"host_bound", OverlapPaysLittle, advice::HostWorkBeforeGpu},
-    {"host_bound", FindingOutsideOperators, advice::HostOutsideOperators},
-    {"host_bound", IsFinding, advice::HostInOperators},
-    {"host_bound", nullptr, advice::HostUnrecorded},
-    {"transfer_bound", nullptr, advice::TransferBound},
-    {"communication_bound", nullptr, advice::CommunicationBound},
-    {"memory_bound", nullptr, advice::MemoryBound},
-    {"compute_bound", nullptr, advice::ComputeBound},
-    {"cache_bound", HasNoReuse, advice::NoOnChipReuse},
-    {"latency_bound", HasNoReuse, advice::NoOnChipReuse},
-    {"latency_bound", nullptr, advice::LatencyBound},
-    {"tensor_cores_unused", nullptr, advice::TensorCoresUnused},
-    {"", HasFlatRoutine, advice::FlatRoutine},
-    {"", HasFlatKernels, advice::FlatKernels},
+    {Bottleneck::kInitialization, IsOneShot, advice::InitializationOneShot},
+    {Bottleneck::kInitialization, nullptr, advice::Initialization},
+    {Bottleneck::kDependencyBound, nullptr, advice::DependencyBound},
+    {Bottleneck::kSyncBound, HasImplicitSync, advice::ImplicitSync},
+    {Bottleneck::kSyncBound, nullptr, advice::SyncBound},
+    {Bottleneck::kLaunchBound, InGraphs, advice::LaunchBoundInGraphs},
+    {Bottleneck::kLaunchBound, nullptr, advice::LaunchBound},
+    {kAny, LoaderFillsGaps, advice::InputPipeline},
+    {Bottleneck::kHostBound, OverlapPaysLittle, advice::HostWorkBeforeGpu},
+    {Bottleneck::kHostBound, FindingOutsideOperators, advice::HostOutsideOperators},
+    {Bottleneck::kHostBound, IsFinding, advice::HostInOperators},
+    {Bottleneck::kHostBound, nullptr, advice::HostUnrecorded},
+    {Bottleneck::kTransferBound, nullptr, advice::TransferBound},
+    {Bottleneck::kCommunicationBound, nullptr, advice::CommunicationBound},
+    {Bottleneck::kMemoryBound, nullptr, advice::MemoryBound},
+    {Bottleneck::kComputeBound, nullptr, advice::ComputeBound},
+    {Bottleneck::kCacheBound, HasNoReuse, advice::NoOnChipReuse},
+    {Bottleneck::kLatencyBound, HasNoReuse, advice::NoOnChipReuse},
+    {Bottleneck::kLatencyBound, nullptr, advice::LatencyBound},
+    {Bottleneck::kTensorCoresUnused, nullptr, advice::TensorCoresUnused},
+    {kAny, HasFlatRoutine, advice::FlatRoutine},
+    {kAny, HasFlatKernels, advice::FlatKernels},
 };
 
 }  // namespace
@@ -93,7 +97,7 @@ Advice AdviceFor(const report::Diagnosis& d,
                  const ExperimentContext& context) {
   const AdviceInput in{d, subject, context, ToolsFor(context.amd)};
   for (const AdviceStep& step : kSteps) {
-    if (!step.bottleneck.empty() && step.bottleneck != d.bottleneck)
+    if (step.bottleneck && *step.bottleneck != d.bottleneck)
       continue;
     if (step.applies == nullptr || step.applies(in))
       return step.advise(in);

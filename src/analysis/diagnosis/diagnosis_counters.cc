@@ -75,7 +75,7 @@ void AdviseFromCounters(report::Diagnosis& d, const report::KernelRow& row) {
   if (!row.roofline || row.roofline->evidence != report::EvidenceTier::kMeasured)
     return;  // no counters on the dominant kernel: the general advice stands
   AddTopRule(d, row);
-  if (d.bottleneck != "unknown")
+  if (d.bottleneck != report::Bottleneck::kUnknown)
     return;
   std::vector<std::string> missing = MissingForClass(row);
   if (missing.empty())
@@ -89,14 +89,14 @@ void AdviseFromCounters(report::Diagnosis& d, const report::KernelRow& row) {
 }
 
 void DiagnoseWithoutDurations(report::Diagnosis& d, const report::AnalysisReport& r) {
-  std::map<std::string, std::int64_t> classes;
+  std::map<std::string, std::int64_t> classes;  // by spelling: the sentence lists them so
   for (const report::KernelRow& k : r.kernels)
-    ++classes[k.classification.bound];
+    ++classes[std::string(report::ToString(k.classification.bound))];
   std::string counts;
   for (const auto& [bound, n] : classes)
     counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, bound);
   d.dominant_kind = report::DominantKind::kUnknown;  // GPU work exists, its time is not recorded
-  d.bottleneck = "unknown";
+  d.bottleneck = report::Bottleneck::kUnknown;
   d.status = report::DiagnosisStatus::kHypothesis;
   d.evidence = report::EvidenceTier::kNone;
   d.support.push_back(fmt::format(

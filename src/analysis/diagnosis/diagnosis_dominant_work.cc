@@ -56,13 +56,13 @@ void SetKernelClass(report::Diagnosis& d,
   else if (f < 1.0)
     d.bound_speedup = AmdahlLimit(f);
   if (!row) {
-    d.bottleneck = "unknown";
+    d.bottleneck = report::Bottleneck::kUnknown;
     d.status = report::DiagnosisStatus::kHypothesis;
     return;
   }
   const report::KernelClass& c = row->classification;
   if (!c.reason.empty())
-    d.support.push_back(fmt::format("Class {}: {}.", c.bound, c.reason));
+    d.support.push_back(fmt::format("Class {}: {}.", report::ToString(c.bound), c.reason));
   if (row->tensor_cores)
     d.support.push_back(fmt::format("Tensor cores: {} ({}, {}).",
                                     row->tensor_cores->detail,
@@ -81,12 +81,12 @@ void SetKernelClass(report::Diagnosis& d,
                                     achieved));
   }
   if (c.tensor_cores_expected_but_unused) {
-    d.bottleneck = "tensor_cores_unused";
+    d.bottleneck = report::Bottleneck::kTensorCoresUnused;
     d.evidence = report::EvidenceTier::kMeasured;
     d.status = report::DiagnosisStatus::kFinding;
     return;
   }
-  d.bottleneck = c.bound == "unknown" ? "unknown" : c.bound + "_bound";
+  d.bottleneck = report::BottleneckOf(c.bound);
   d.evidence = c.evidence;
   d.status = c.evidence == report::EvidenceTier::kMeasured ? report::DiagnosisStatus::kFinding
                                                            : report::DiagnosisStatus::kHypothesis;
@@ -96,7 +96,7 @@ void SetKernelClass(report::Diagnosis& d,
 // "latency" on the basis "launch" (small kernels under one wave run as graph nodes,
 // kernel_class.cc: fewer nodes by fusion remove it, graphs are already used).
 double ClassShare(const report::AnalysisReport& r,
-                  std::string_view bound,
+                  report::KernelBound bound,
                   std::string_view basis = {}) {
   std::int64_t total = 0, in_class = 0;
   for (const report::KernelRow& k : r.kernels) {
@@ -110,11 +110,11 @@ double ClassShare(const report::AnalysisReport& r,
 }  // namespace
 
 double LaunchClassShare(const report::AnalysisReport& r) {
-  return ClassShare(r, "launch");
+  return ClassShare(r, report::KernelBound::kLaunch);
 }
 
 double SmallGraphNodeShare(const report::AnalysisReport& r) {
-  return ClassShare(r, "latency", "launch");
+  return ClassShare(r, report::KernelBound::kLatency, "launch");
 }
 
 namespace {
@@ -198,7 +198,7 @@ void DescribeDominantKernel(const model::Trace& trace,
   if (!row)
     return;
   if (row->roofline && (row->roofline->evidence == report::EvidenceTier::kMeasured ||
-                        row->classification.bound == "cache")) {
+                        row->classification.bound == report::KernelBound::kCache)) {
     if (auto reuse = NoOnChipReuse(*row->roofline))
       context.no_reuse = NoReuseText(*reuse);
   }
@@ -249,7 +249,7 @@ void ClassifyDominantWork(const model::Trace& trace,
   } else if (top)
     SetKernelClass(d, r, idle, *top, subject);
   if (launch_share >= kDominantShare) {
-    d.bottleneck = "launch_bound";
+    d.bottleneck = report::Bottleneck::kLaunchBound;
     d.evidence = report::EvidenceTier::kMeasured;
     d.status = report::DiagnosisStatus::kFinding;
     d.support.push_back(fmt::format(
@@ -258,11 +258,11 @@ void ClassifyDominantWork(const model::Trace& trace,
         Pct(launch_share),
         r.audit.kernel_launches));
   } else if (!top) {
-    d.bottleneck = "unknown";
+    d.bottleneck = report::Bottleneck::kUnknown;
     d.status = report::DiagnosisStatus::kHypothesis;
   }
   if (top && d.dominant_kind == report::DominantKind::kKernel && d.dominant_name == top->name &&
-      d.bottleneck != "launch_bound")
+      d.bottleneck != report::Bottleneck::kLaunchBound)
     DescribeDominantKernel(trace, roofs, r, *top, context);
   WidenToFlatProfile(d, r, SteadyWall(r, idle), context);
   WidenToClassPeers(d, r, SteadyWall(r, idle), context);

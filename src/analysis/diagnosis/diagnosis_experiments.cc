@@ -23,9 +23,10 @@ bool AdvisesTensorCores(const report::Diagnosis& d, const ExperimentContext& con
   if (!context.tensor_local_speedup || !context.matrix_shaped ||
       d.dominant_kind != report::DominantKind::kKernel)
     return false;
-  const std::string& c = d.bottleneck;
-  return c == "compute_bound" ||
-         ((c == "cache_bound" || c == "latency_bound") && !context.no_reuse.empty());
+  const report::Bottleneck c = d.bottleneck;
+  return c == report::Bottleneck::kComputeBound ||
+         ((c == report::Bottleneck::kCacheBound || c == report::Bottleneck::kLatencyBound) &&
+          !context.no_reuse.empty());
 }
 
 }  // namespace
@@ -46,8 +47,9 @@ double BesideGpu(std::int64_t window_ns, std::int64_t host_ns, std::int64_t lead
 namespace {
 
 std::optional<double> OverlapBound(const report::Diagnosis& d, const ExperimentContext& context) {
-  if (d.bottleneck != "host_bound" || d.status != report::DiagnosisStatus::kFinding ||
-      !context.host_outside_ops || InputPipelineLever(d, context) || context.host_work_ns <= 0 ||
+  if (d.bottleneck != report::Bottleneck::kHostBound ||
+      d.status != report::DiagnosisStatus::kFinding || !context.host_outside_ops ||
+      InputPipelineLever(d, context) || context.host_work_ns <= 0 ||
       context.window_ns <= context.host_work_ns)
     return std::nullopt;
   return BesideGpu(context.window_ns, context.host_work_ns, context.lead_ns);
@@ -145,8 +147,9 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
 }  // namespace
 
 bool InputPipelineLever(const report::Diagnosis& d, const ExperimentContext& context) {
-  return d.bottleneck == "host_bound" && d.status == report::DiagnosisStatus::kFinding &&
-         context.host_outside_ops && context.loader_multiprocess &&
+  return d.bottleneck == report::Bottleneck::kHostBound &&
+         d.status == report::DiagnosisStatus::kFinding && context.host_outside_ops &&
+         context.loader_multiprocess &&
          context.loader_ns > context.host_work_ns - context.loader_ns;  // half, no overflow
 }
 

@@ -112,7 +112,8 @@ void WidenToFlatProfile(report::Diagnosis& d,
                         const report::AnalysisReport& r,
                         std::int64_t wall_ns,
                         ExperimentContext& context) {
-  if (d.bottleneck != "unknown" || d.dominant_kind != report::DominantKind::kKernel)
+  if (d.bottleneck != report::Bottleneck::kUnknown ||
+      d.dominant_kind != report::DominantKind::kKernel)
     return;
   std::vector<const report::CriticalShare*> shares;
   std::int64_t total = 0;
@@ -191,7 +192,8 @@ void WidenToClassPeers(report::Diagnosis& d,
                        std::int64_t wall_ns,
                        ExperimentContext& context) {
   if (d.dominant_kind != report::DominantKind::kKernel ||
-      (d.bottleneck != "compute_bound" && d.bottleneck != "memory_bound"))
+      (d.bottleneck != report::Bottleneck::kComputeBound &&
+       d.bottleneck != report::Bottleneck::kMemoryBound))
     return;
   std::vector<const report::CriticalShare*> shares;
   for (const report::CriticalShare& s : r.predictions.kernels) {
@@ -204,7 +206,7 @@ void WidenToClassPeers(report::Diagnosis& d,
   if (shares.size() < 2 || shares.front()->name != d.dominant_name ||
       !shares.front()->max_local_speedup)
     return;
-  const std::string bound = d.bottleneck.substr(0, d.bottleneck.find('_'));
+  const report::KernelBound bound = report::KernelBoundOf(d.bottleneck);
   std::int64_t group = 0;
   double saved = 0, saved_at_half = 0;  // at the floors; at half the floors (FP8's doubled roof)
   std::vector<std::string> names, roofs;
@@ -266,7 +268,7 @@ void WidenToClassPeers(report::Diagnosis& d,
       "and roofline).",
       n,
       kPeerShare * 100,
-      bound,
+      report::ToString(bound),
       context.flat_names,
       roof_list,
       Pct(f),

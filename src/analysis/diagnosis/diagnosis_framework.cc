@@ -77,7 +77,7 @@ void SetCollectiveClass(report::Diagnosis& d,
                         const report::AnalysisReport& r,
                         const report::CriticalShare& share,
                         std::string& subject) {
-  d.bottleneck = "communication_bound";
+  d.bottleneck = report::Bottleneck::kCommunicationBound;
   d.dominant_kind = report::DominantKind::kCommunication;
   d.dominant_name = subject = share.name;
   d.dominant_fraction = share.fraction;
@@ -192,12 +192,12 @@ bool ApplyLever(report::Diagnosis& d,
   // A lever on work beside the dominant kind (the optimizer step beside GEMMs measured at their
   // roof) leaves the measured class as it is: it is the next experiment, not the window's class.
   if (lever.kind == "fused_optimizer" && d.status == report::DiagnosisStatus::kFinding &&
-      !d.bottleneck.empty()) {
+      d.bottleneck != report::Bottleneck::kNone) {
     d.support.insert(
         d.support.begin() + static_cast<std::ptrdiff_t>(at),
         fmt::format("The class stays the measured one ({}): the lever acts on work beside the "
                     "dominant kernels, which are near their roofs.",
-                    d.bottleneck));
+                    report::ToString(d.bottleneck)));
   } else {
     d.bottleneck = lever.bottleneck;
     d.status = report::DiagnosisStatus::kHypothesis;
@@ -304,9 +304,8 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
     s.dominant_fraction = top->fraction;
     s.bound_speedup = top->bound_speedup_at_roof ? top->bound_speedup_at_roof : top->limit_speedup;
     const report::KernelRow* row = FindKernel(r, top->name);
-    s.bottleneck = row && row->classification.bound != "unknown"
-                       ? row->classification.bound + "_bound"
-                       : "unknown";
+    s.bottleneck =
+        row ? report::BottleneckOf(row->classification.bound) : report::Bottleneck::kUnknown;
     s.evidence = row ? row->classification.evidence : report::EvidenceTier::kInferred;
     s.status = s.evidence == report::EvidenceTier::kMeasured ? report::DiagnosisStatus::kFinding
                                                              : report::DiagnosisStatus::kHypothesis;
@@ -326,8 +325,8 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
   ApplyHostWaitCap(s, cap);
   if (r.predictions.on_gpu_timeline)
     s.support.push_back(kGpuPhaseTimeText);
-  if (s.bottleneck.empty())
-    s.bottleneck = "unknown";
+  if (s.bottleneck == report::Bottleneck::kNone)
+    s.bottleneck = report::Bottleneck::kUnknown;
   if (s.status == report::DiagnosisStatus::kNone)
     s.status = report::DiagnosisStatus::kHypothesis;
   return {std::move(s)};

@@ -42,7 +42,7 @@ void SetIdleClass(const model::Trace& trace,
       idle.gaps,
       Ms(idle.edge_ns)));
   if (!idle.has_api_calls) {
-    d.bottleneck = "host_bound";
+    d.bottleneck = report::Bottleneck::kHostBound;
     d.status = report::DiagnosisStatus::kHypothesis;
     d.evidence = report::EvidenceTier::kInferred;
     d.support.push_back(
@@ -97,7 +97,7 @@ void SetIdleClass(const model::Trace& trace,
     // Work was queued and the whole GPU still idled, so the work waited on nothing running on
     // this GPU: an event the host records late, another device or rank, or a host-staged copy
     // ahead of it in stream order. The trace does not record which: a hypothesis to test.
-    d.bottleneck = "dependency_bound";
+    d.bottleneck = report::Bottleneck::kDependencyBound;
     d.status = report::DiagnosisStatus::kHypothesis;
     context.ranks = r.source.rank.has_value();
     context.collectives = r.timeline.communication_ns > 0;
@@ -119,7 +119,7 @@ void SetIdleClass(const model::Trace& trace,
         !stretches.empty())
       d.support.push_back(stretches);
   } else if (attributed == sync_cost) {
-    d.bottleneck = "sync_bound";
+    d.bottleneck = report::Bottleneck::kSyncBound;
     // The wait finding that causes the most idle names the call.
     const report::Finding* sync = nullptr;
     for (std::string_view id : kWaitFindings) {
@@ -140,7 +140,7 @@ void SetIdleClass(const model::Trace& trace,
         !overhead.empty())
       d.support.push_back(overhead);
   } else if (attributed == idle.launch_ns) {
-    d.bottleneck = "launch_bound";
+    d.bottleneck = report::Bottleneck::kLaunchBound;
     d.support.push_back(fmt::format(
         "{} kernel launches; launch calls took {} against {} of kernel time (ratio {:.2f}, each "
         "call counted once, trace).{}",
@@ -150,7 +150,7 @@ void SetIdleClass(const model::Trace& trace,
         r.launch.api_to_kernel_ratio,
         GraphSentence(r.launch)));
   } else {
-    d.bottleneck = "host_bound";
+    d.bottleneck = report::Bottleneck::kHostBound;
     // Host ops (framework operators) in the gaps show what the host did; without them the trace
     // shows only that the host was not in CUDA.
     // CPU samples explain the rest where there are enough of them (an estimate, but a
@@ -262,9 +262,9 @@ void SetIdleClass(const model::Trace& trace,
   // A faster input pipeline removes the idle inside the loader's fetch, not the other host time
   // in the gaps (resnet: 4.93 s of 5.65 s; the rest is the main thread between the fetch and
   // the next operator).
-  if (d.bottleneck == "host_bound" && InputPipelineLever(d, context))
+  if (d.bottleneck == report::Bottleneck::kHostBound && InputPipelineLever(d, context))
     AddStarvedSteps(d, r);
-  if (d.bottleneck == "host_bound" && InputPipelineLever(d, context) &&
+  if (d.bottleneck == report::Bottleneck::kHostBound && InputPipelineLever(d, context) &&
       idle.loader_ns < attributed) {
     d.support.push_back(fmt::format(
         "The bound counts the {} of idle inside the DataLoader's fetch, which a faster input "
@@ -275,9 +275,9 @@ void SetIdleClass(const model::Trace& trace,
   }
   // The advice is a captured graph, which removes the launch calls with the host time between
   // them: the idle under launch calls comes back too (linear: 104 ms beside 527 ms).
-  if (d.bottleneck == "host_bound" && d.status == report::DiagnosisStatus::kFinding &&
-      !context.host_outside_ops && !context.graphs && !InputPipelineLever(d, context) &&
-      idle.launch_ns > 0) {
+  if (d.bottleneck == report::Bottleneck::kHostBound &&
+      d.status == report::DiagnosisStatus::kFinding && !context.host_outside_ops &&
+      !context.graphs && !InputPipelineLever(d, context) && idle.launch_ns > 0) {
     attributed += idle.launch_ns;
     d.support.push_back(fmt::format(
         "The bound counts the {} of idle under launch calls too: a captured graph removes the "
@@ -286,8 +286,9 @@ void SetIdleClass(const model::Trace& trace,
   }
   // vLLM's graphs hold the model's forward only: the idle around it (input preparation,
   // sampling, logits) stays (b200: 8 ms of 70 ms outside GptOssForCausalLM).
-  if (d.bottleneck == "host_bound" && d.status == report::DiagnosisStatus::kFinding &&
-      context.vllm && !context.host_outside_ops && !context.graphs) {
+  if (d.bottleneck == report::Bottleneck::kHostBound &&
+      d.status == report::DiagnosisStatus::kFinding && context.vllm && !context.host_outside_ops &&
+      !context.graphs) {
     ModelForward forward = FindModelForward(trace);
     std::int64_t gaps = util::TotalLength(idle.other_gaps);
     std::int64_t outside =

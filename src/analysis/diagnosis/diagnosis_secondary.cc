@@ -106,7 +106,7 @@ void RankStatements(report::Diagnosis& d) {
       : s.dominant_kind == report::DominantKind::kCopy ? "copy"
                                                        : "GPU",
       main_bound,
-      s.bottleneck));
+      report::ToString(s.bottleneck)));
 }
 
 }  // namespace gpuperf::analysis

@@ -328,7 +328,7 @@ bool InitializationStep(report::Diagnosis& d,
       items));
   if (!dominant)
     return false;
-  d.bottleneck = "initialization";
+  d.bottleneck = report::Bottleneck::kInitialization;
   d.dominant_kind = report::DominantKind::kInitialization;
   d.dominant_name = init.items.empty() ? "" : init.items.front().name;
   d.dominant_fraction = critical;

@@ -130,9 +130,10 @@ void AddPhase(report::Diagnosis& d, const model::Trace& trace, const report::Ana
 // work waits on something other than the host (another stream, a collective, another rank).
 // Idle with nothing queued (before the first launch, host phases) says nothing about the queue.
 void QueueAgainstIdle(report::Diagnosis& d, double queued_idle_share) {
-  if (!d.queue || d.queue->verdict != "gpu_bound" || queued_idle_share < kDominantShare)
+  if (!d.queue || d.queue->verdict != report::QueueVerdict::kGpuBound ||
+      queued_idle_share < kDominantShare)
     return;
-  d.queue->verdict = "gpu_waits";
+  d.queue->verdict = report::QueueVerdict::kGpuWaits;
   d.queue->sentence = fmt::format(
       "Queued but idle: the host runs {} ahead of the GPU (median launch-queue depth; p90 {}; {} "
       "launch calls, trace), yet the GPU idles {} of the steady-state window with its next "
@@ -147,8 +148,9 @@ void QueueAgainstIdle(report::Diagnosis& d, double queued_idle_share) {
 // A window whose idle time is the host's (host-, launch- or sync-bound) while its launch queue
 // runs deep when it launches has two phases: say so, instead of "GPU-bound" beside "host-bound".
 void QueueAgainstHostPhases(report::Diagnosis& d, const IdleAttribution& idle) {
-  if (!d.queue || d.queue->verdict != "gpu_bound" ||
-      d.dominant_kind != report::DominantKind::kIdle || d.bottleneck == "dependency_bound")
+  if (!d.queue || d.queue->verdict != report::QueueVerdict::kGpuBound ||
+      d.dominant_kind != report::DominantKind::kIdle ||
+      d.bottleneck == report::Bottleneck::kDependencyBound)
     return;
   d.queue->sentence = fmt::format(
       "Host-bound between its GPU phases, GPU-bound within them: while it launches, the host "

@@ -38,7 +38,7 @@ double Share(std::int64_t part, std::int64_t whole) {
 // it say the same thing: the class, its status, the first clause of the next experiment and its
 // Amdahl bound.
 std::string Verdict(const report::Diagnosis& d) {
-  if (d.bottleneck.empty())
+  if (d.bottleneck == report::Bottleneck::kNone)
     return "";
   // Repeats that bound more than the statement's lever lead: the class is of what each repeat
   // does.

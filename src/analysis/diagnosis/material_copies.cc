@@ -256,7 +256,9 @@ void AddMaterialCopies(report::Diagnosis& d,
                        double triage_share,
                        std::int64_t window_ns,
                        std::int64_t exposed_copy_ns) {
-  auto about_copies = [](const report::Diagnosis& s) { return s.bottleneck == "transfer_bound"; };
+  auto about_copies = [](const report::Diagnosis& s) {
+    return s.bottleneck == report::Bottleneck::kTransferBound;
+  };
   if (transfer < kMaterialCopyShare || about_copies(d) ||
       std::any_of(d.secondary.begin(), d.secondary.end(), about_copies) || r.memory_ops.empty())
     return;
@@ -344,7 +346,7 @@ std::vector<report::Diagnosis> SecondaryTransferStatement(const model::Trace& tr
       {"transfer",
        "yes",
        fmt::format("copies not overlapped by kernels: {} of the window (trace)", Pct(transfer))});
-  s.bottleneck = "transfer_bound";
+  s.bottleneck = report::Bottleneck::kTransferBound;
   s.dominant_kind = report::DominantKind::kCopy;
   s.dominant_fraction = transfer;
   s.status = report::DiagnosisStatus::kFinding;

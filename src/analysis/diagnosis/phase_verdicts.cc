@@ -91,17 +91,25 @@ HostCalls CollectHostCalls(const model::Trace& trace, const CorrelationIndex& in
 // verdict each names when it is the largest, and where report.md says the idle mostly lies.
 struct IdlePart {
   std::int64_t report::PhaseVerdict::*ns;
-  std::string_view verdict;
+  report::PhaseClass verdict;
   const char* where;
 };
 constexpr IdlePart kIdleParts[] = {
-    {&report::PhaseVerdict::idle_queued_ns, "dependency_bound", "next work already launched"},
-    {&report::PhaseVerdict::idle_sync_ns, "sync_bound", "blocking waits and their round trips"},
-    {&report::PhaseVerdict::idle_mpi_ns, "communication_bound", "blocking MPI calls"},
-    {&report::PhaseVerdict::idle_launch_ns, "launch_bound", "launch calls"},
-    {&report::PhaseVerdict::idle_alloc_ns, "allocation_bound", "device allocations"},
-    {&report::PhaseVerdict::idle_other_api_ns, "api_bound", "other CUDA calls"},
-    {&report::PhaseVerdict::idle_host_ns, "host_bound", "host work"},
+    {&report::PhaseVerdict::idle_queued_ns,
+     report::PhaseClass::kDependencyBound,
+     "next work already launched"},
+    {&report::PhaseVerdict::idle_sync_ns,
+     report::PhaseClass::kSyncBound,
+     "blocking waits and their round trips"},
+    {&report::PhaseVerdict::idle_mpi_ns,
+     report::PhaseClass::kCommunicationBound,
+     "blocking MPI calls"},
+    {&report::PhaseVerdict::idle_launch_ns, report::PhaseClass::kLaunchBound, "launch calls"},
+    {&report::PhaseVerdict::idle_alloc_ns,
+     report::PhaseClass::kAllocationBound,
+     "device allocations"},
+    {&report::PhaseVerdict::idle_other_api_ns, report::PhaseClass::kApiBound, "other CUDA calls"},
+    {&report::PhaseVerdict::idle_host_ns, report::PhaseClass::kHostBound, "host work"},
 };
 
 // The largest part of the phase's idle; a tie goes to the earlier part.
@@ -114,13 +122,14 @@ const IdlePart& LargestIdlePart(const report::PhaseVerdict& v) {
   return *largest;
 }
 
-std::string_view VerdictOf(const report::PhaseVerdict& v) {
+report::PhaseClass VerdictOf(const report::PhaseVerdict& v) {
   // Its GPU work runs mostly after it: the host is ahead, and the phase's own time is not what
   // the program waits for (hta negative_queue: backward launches 269 ms, none inside it).
   if (v.launched_gpu_ns > 0 && 2 * v.launched_inside_ns < v.launched_gpu_ns)
-    return "runs_behind";
+    return report::PhaseClass::kRunsBehind;
   if (2 * (v.kernel_ns + v.copy_exposed_ns) >= v.wall_ns)
-    return v.copy_exposed_ns > v.kernel_ns ? "transfer_bound" : "gpu_bound";
+    return v.copy_exposed_ns > v.kernel_ns ? report::PhaseClass::kTransferBound
+                                           : report::PhaseClass::kGpuBound;
   return LargestIdlePart(v).verdict;  // the largest share names the verdict
 }
 
@@ -275,7 +284,7 @@ std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
     }
     v.idle_host_ns = util::TotalLength(idle);
     NameLargestIdle(v);
-    v.verdict = std::string(VerdictOf(v));
+    v.verdict = VerdictOf(v);
     out.push_back(std::move(v));
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
@@ -291,7 +300,7 @@ std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
 void DropRunsBehindLimits(const std::vector<report::PhaseVerdict>& verdicts,
                           std::vector<report::CriticalShare>& phases) {
   for (const report::PhaseVerdict& v : verdicts) {
-    if (v.verdict != "runs_behind")
+    if (v.verdict != report::PhaseClass::kRunsBehind)
       continue;
     for (report::CriticalShare& p : phases) {
       if (p.name == v.name && p.kind == v.kind) {

@@ -20,6 +20,9 @@ report::FrameworkView ComputeFrameworkView(const model::Trace& trace,
   view.op_source = tree.op_source;
   view.total_gpu_ns = input.total_gpu_ns;
   view.orphan_gpu_ns = input.orphan_gpu_ns;
+  if (view.total_gpu_ns > 0)
+    view.orphan_fraction =
+        static_cast<double>(view.orphan_gpu_ns) / static_cast<double>(view.total_gpu_ns);
   view.categories = CategoryTable(input);
   view.operators = OperatorTable(input, kernels);
   view.unmarked_threads = UnmarkedLaunchThreads(input);

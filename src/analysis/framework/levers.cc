@@ -29,37 +29,40 @@ void LeverFinder::ClassFromKernels(Lever& lever,
     for (const report::KernelRow& k : r_.kernels)
       kernel_rows_.emplace(k.name, &k);
   }
-  std::map<std::string, std::int64_t> by_class;
+  std::map<report::KernelBound, std::int64_t> by_class;
   std::int64_t classified = 0;
   for (const report::OperatorRow* op : ops) {
     auto it = kernel_rows_.find(op->top_kernel);
     if (it == kernel_rows_.end() || op->kernel_ns <= 0)
       continue;
-    const std::string& bound = it->second->classification.bound;
-    if (bound.empty() || bound == "unknown")
+    const report::KernelBound bound = it->second->classification.bound;
+    if (bound == report::KernelBound::kUnknown)
       continue;
     by_class[bound] += op->kernel_ns;
     classified += op->kernel_ns;
   }
   if (classified <= 0)
     return;
-  std::vector<std::pair<std::string, std::int64_t>> split(by_class.begin(), by_class.end());
-  std::stable_sort(
-      split.begin(), split.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  // By time, a tie by spelling ("compute" before "memory").
+  std::vector<std::pair<report::KernelBound, std::int64_t>> split(by_class.begin(), by_class.end());
+  std::sort(split.begin(), split.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second
+                                : report::ToString(a.first) < report::ToString(b.first);
+  });
   std::vector<std::string> parts;
   for (const auto& [bound, ns] : split)
-    parts.push_back(fmt::format("{} {}", bound, Ms(ns)));
+    parts.push_back(fmt::format("{} {}", report::ToString(bound), Ms(ns)));
   lever.basis += fmt::format("; its operators' top kernels by class (kernel table): {}",
                              fmt::join(parts, ", "));
-  const std::string& top = split.front().first;
-  if (split.front().second * 2 <= classified || top == "launch" ||
-      top + "_bound" == lever.bottleneck)
+  const report::KernelBound top = split.front().first;
+  if (split.front().second * 2 <= classified || top == report::KernelBound::kLaunch ||
+      report::BottleneckOf(top) == lever.bottleneck)
     return;
-  lever.bottleneck = top + "_bound";
+  lever.bottleneck = report::BottleneckOf(top);
   lever.missing_evidence = fmt::format(
       "Nsight Compute on its kernels (Speed of Light, warp-state stalls) would show what "
       "limits them; the kernel table classes most of their time {}",
-      top);
+      report::ToString(top));
 }
 
 std::vector<Lever> FindLevers(const model::Trace& trace,

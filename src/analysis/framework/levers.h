@@ -22,10 +22,11 @@ struct Lever {
   // "fuse_elementwise", "use_sdpa", "channels_last", "tf32_or_amp", "amp", "fused_optimizer"
   std::string kind;
   std::string subject;  // the operators, module or category it acts on, for the sentences
-  // The bottleneck class it treats: "memory_bound" (intermediates written and read back:
+  // The bottleneck class it treats: kMemoryBound (intermediates written and read back:
   // elementwise chains, eager attention's score matrix, layout conversions) or
-  // "tensor_cores_unused" (FP32 GEMMs on a tensor-core GPU).
-  std::string bottleneck;
+  // kTensorCoresUnused (FP32 GEMMs on a tensor-core GPU); a class of its kernels' bounds when
+  // most of their time has one (LeverFinder::ClassFromKernels).
+  report::Bottleneck bottleneck = report::Bottleneck::kNone;
   std::string missing_evidence;  // the counters that would turn the hypothesis into a finding
   std::int64_t time_ns = 0;      // GPU time of the work it acts on
   std::int64_t saved_ns = 0;     // at most this much comes back (the bound's numerator)

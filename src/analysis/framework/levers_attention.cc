@@ -86,7 +86,7 @@ void LeverFinder::EagerAttention() {
       continue;
     Lever lever;
     lever.kind = "use_sdpa";
-    lever.bottleneck = "memory_bound";
+    lever.bottleneck = report::Bottleneck::kMemoryBound;
     lever.missing_evidence =
         "DRAM bytes of the softmax and elementwise kernels (Nsight Compute "
         "dram__bytes_read.sum / dram__bytes_write.sum) near the size of the score matrix "

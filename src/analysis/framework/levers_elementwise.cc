@@ -49,7 +49,7 @@ void LeverFinder::ElementwiseChain() {
   ops_ns = std::min(ops_ns, total);
   Lever lever;
   lever.kind = "fuse_elementwise";
-  lever.bottleneck = "memory_bound";
+  lever.bottleneck = report::Bottleneck::kMemoryBound;
   lever.missing_evidence =
       "Counters on the elementwise kernels (Nsight Compute memory throughput near the DRAM "
       "roof, low sm__throughput) would confirm that they are memory-bound";
@@ -151,7 +151,7 @@ void LeverFinder::LayoutKernels() {
     return;
   Lever lever;
   lever.kind = "channels_last";
-  lever.bottleneck = "memory_bound";
+  lever.bottleneck = report::Bottleneck::kMemoryBound;
   lever.subject = "NCHW/NHWC conversion kernels";
   lever.time_ns = layout;
   lever.saved_ns = layout;

@@ -114,7 +114,7 @@ void LeverFinder::Fp32Gemms() {
     return;
   Lever lever;
   lever.kind = "tf32_or_amp";
-  lever.bottleneck = "tensor_cores_unused";
+  lever.bottleneck = report::Bottleneck::kTensorCoresUnused;
   lever.missing_evidence =
       "Tensor-pipe counters (sm__pipe_tensor_op_hmma_cycles_active) at zero on the GEMM "
       "kernels would confirm that they run on the FP32 units";
@@ -216,7 +216,7 @@ void LeverFinder::Fp32MathByName() {
     return;
   Lever lever;
   lever.kind = "amp";
-  lever.bottleneck = "tensor_cores_unused";
+  lever.bottleneck = report::Bottleneck::kTensorCoresUnused;
   // What the kernels serve, by their launching operators' category (nine tenths of their time
   // names them): cuDNN runs convolutions
   // as SGEMM kernels too (nsres: volta_sgemm under convolution_backward), which are no GEMMs

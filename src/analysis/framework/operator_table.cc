@@ -175,6 +175,7 @@ class OperatorBuilder {
     shape.shape.flops = shape.shape.flops.value_or(0) + work->flops;
     shape.shape.bytes = shape.shape.bytes.value_or(0) + work->bytes;
     shape.shape.precision = std::string(model::ToString(work->precision));
+    shape.shape.evidence = report::EvidenceTier::kModeled;  // the shape models' FLOPs
   }
 
   // A bare call's row is named like nsys prints the API ("cudaLaunchKernel_v7000" ->
@@ -223,7 +224,7 @@ class OperatorBuilder {
   void FinishCategory(RowAccumulator& acc) {
     if (auto c = CategoryOfOperator(acc.row.name); c && acc.row.source != "launch_call") {
       acc.row.category = std::string(ToString(*c));
-      acc.row.category_tier = "operator";
+      acc.row.category_tier = report::CategoryTier::kOperator;
       return;
     }
     std::string_view best;  // the most time; a tie goes to the name first in the alphabet
@@ -234,7 +235,9 @@ class OperatorBuilder {
         best = name, best_ns = ns;
     }
     acc.row.category = best.empty() ? "other" : std::string(best);
-    acc.row.category_tier = best == "copy_layout" || best == "memset" ? "activity" : "kernel_name";
+    acc.row.category_tier = best == "copy_layout" || best == "memset"
+                                ? report::CategoryTier::kActivity
+                                : report::CategoryTier::kKernelName;
   }
   std::vector<report::OperatorRow> Finish(KernelFrameworkMap& kernels) {
     for (std::size_t op = 0; op < tree_.ops.size(); ++op) {

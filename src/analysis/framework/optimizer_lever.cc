@@ -98,7 +98,7 @@ std::optional<Lever> UnfusedOptimizerLever(const model::Trace& trace,
   std::string optimizer = classes.size() == 1 ? *classes.begin() : std::string();
   Lever lever;
   lever.kind = "fused_optimizer";
-  lever.bottleneck = "memory_bound";
+  lever.bottleneck = report::Bottleneck::kMemoryBound;
   lever.subject = optimizer.empty() ? "the optimizer step" : "the " + optimizer + " step";
   lever.missing_evidence =
       "Nsight Compute on the optimizer's kernels (DRAM throughput near the roof, low "

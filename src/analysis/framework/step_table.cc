@@ -89,6 +89,9 @@ class StepBuilder {
                     : -1;  // one op without a roof: no MFU
     }
     row.launched_busy_ns = util::TotalLength(util::MergeIntervals(std::move(launched)));
+    if (row.kernel_ns > 0)
+      row.unmodeled_math_fraction =
+          static_cast<double>(row.unmodeled_math_ns) / static_cast<double>(row.kernel_ns);
     if (any_model) {
       row.flops = flops;
       // Missing the FLOPs of unmodelled GEMMs, convolutions or attention, the figure would

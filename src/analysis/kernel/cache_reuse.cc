@@ -6,7 +6,7 @@ namespace gpuperf::analysis {
 
 std::optional<CacheReuse> NoOnChipReuse(const report::KernelRoofline& r) {
   // A DRAM- or compute-bound kernel has its answer; reuse is the question below both roofs.
-  if (r.bound == "memory" || r.bound == "compute")
+  if (r.bound == report::KernelBound::kMemory || r.bound == report::KernelBound::kCompute)
     return std::nullopt;
   if (!r.flops || *r.flops <= 0 || !r.dram_bytes || *r.dram_bytes <= 0)
     return std::nullopt;

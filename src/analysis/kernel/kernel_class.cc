@@ -78,10 +78,10 @@ std::string RangeText(const std::pair<double, double>& range) {
 // 1.7 FLOP/byte)" when the counters hold it: a kernel far from both roofs that moves many times
 // its DRAM bytes through L2 waits on the cache hierarchy, not on DRAM.
 std::string CacheText(const report::KernelRoofline& r) {
-  if (!r.l2_bytes || !r.dram_bytes || *r.dram_bytes <= 0)
+  if (!r.l2_over_dram_bytes)
     return "";
   return fmt::format("; L2 traffic {:.3g}x the DRAM bytes{}",
-                     *r.l2_bytes / *r.dram_bytes,
+                     *r.l2_over_dram_bytes,
                      r.l2_arithmetic_intensity ? fmt::format(" (L2 intensity {:.3g} FLOP/byte)",
                                                              *r.l2_arithmetic_intensity)
                                                : std::string());
@@ -127,13 +127,13 @@ std::string RooflineReason(const report::KernelRoofline& r) {
     return CandidateReason(r);
   std::string where =
       r.arithmetic_intensity ? fmt::format(" at {:.3g} FLOP/byte", *r.arithmetic_intensity) : "";
-  if (r.bound == "memory") {
+  if (r.bound == report::KernelBound::kMemory) {
     return fmt::format("{:.0f}% of the DRAM roof{} ({} roofline)",
                        r.roof_fraction.value_or(0) * 100,
                        where,
                        ToString(r.evidence));  // the DRAM roof does not scale with the SM clock
   }
-  if (r.bound == "compute") {
+  if (r.bound == report::KernelBound::kCompute) {
     return fmt::format("{:.0f}% of the {} {} compute roof{} ({} roofline){}",
                        r.roof_fraction.value_or(0) * 100,
                        r.precision,
@@ -190,7 +190,7 @@ std::optional<report::KernelClass> SpeedOfLightClass(const report::SpeedOfLight&
   };
   units += part("DRAM", sol.dram) + part("L1/TEX", sol.l1) + part("L2", sol.l2);
   if (top < kSpeedOfLightBusyFraction) {
-    c.bound = "latency";
+    c.bound = report::KernelBound::kLatency;
     c.reason = fmt::format(
         "every unit under {:.0f}% of its peak: {} (Nsight Compute Speed of "
         "Light, {} instance(s))",
@@ -198,11 +198,12 @@ std::optional<report::KernelClass> SpeedOfLightClass(const report::SpeedOfLight&
         units,
         sol.instances);
   } else {
-    c.bound = *sol.compute >= *memory ? "compute" : "memory";
+    c.bound =
+        *sol.compute >= *memory ? report::KernelBound::kCompute : report::KernelBound::kMemory;
     c.reason = fmt::format(
         "{} at {:.0f}% of its peak: {} (Nsight Compute Speed of Light, {} "
         "instance(s))",
-        c.bound == "compute" ? "compute (SM)" : "the busiest memory unit",
+        c.bound == report::KernelBound::kCompute ? "compute (SM)" : "the busiest memory unit",
         top * 100,
         units,
         sol.instances);
@@ -218,7 +219,8 @@ report::KernelClass Classify(const model::Trace& trace,
                              const LaunchShape* shape) {
   report::KernelClass c;
   const report::KernelRoofline* roof = row.roofline ? &*row.roofline : nullptr;
-  bool roof_bound = roof && (roof->bound == "memory" || roof->bound == "compute");
+  bool roof_bound = roof && (roof->bound == report::KernelBound::kMemory ||
+                             roof->bound == report::KernelBound::kCompute);
   std::optional<double> wave = shape ? WaveFraction(trace, row, *shape) : std::nullopt;
   // A kernel without a recorded duration (an ncu CSV without gpu__time_duration) is not small.
   bool small = row.duration_ns.max > 0 && row.duration_ns.med < static_cast<double>(kSmallKernelNs);
@@ -230,7 +232,7 @@ report::KernelClass Classify(const model::Trace& trace,
     c.reason = RooflineReason(*roof);
     c.basis = roof_basis;
   } else if (small && (!wave || *wave < 1.0)) {
-    c.bound = "launch";
+    c.bound = report::KernelBound::kLaunch;
     c.basis = "launch";
     c.evidence = wave ? report::EvidenceTier::kMeasured : report::EvidenceTier::kInferred;
     c.reason =
@@ -250,15 +252,15 @@ report::KernelClass Classify(const model::Trace& trace,
     // Graph nodes have no launch call each: what a small node costs is the GPU's fixed
     // per-kernel latency, which fusion removes and graphs (already used) do not.
     if (row.graph_instances * 2 > row.duration_ns.count) {
-      c.bound = "latency";
+      c.bound = report::KernelBound::kLatency;
       c.reason += fmt::format(
           "; {} of its {} instances ran as graph nodes, with no launch call of their own: its "
           "time is the GPU's fixed per-kernel latency, not host launch cost",
           row.graph_instances,
           row.duration_ns.count);
     }
-  } else if (roof && roof->bound == "latency") {
-    c.bound = "latency";
+  } else if (roof && roof->bound == report::KernelBound::kLatency) {
+    c.bound = report::KernelBound::kLatency;
     c.evidence = roof->evidence;
     c.reason = RooflineReason(*roof);
     c.basis = roof_basis;
@@ -277,7 +279,7 @@ report::KernelClass Classify(const model::Trace& trace,
           occupancy->theoretical * 100,
           *wave);
     if (auto reuse = NoOnChipReuse(*roof)) {
-      c.bound = "cache";
+      c.bound = report::KernelBound::kCache;
       c.reason += "; " + NoReuseText(*reuse);
       // The traffic is measured; that the cache path limits the kernel is an inference until
       // a cache unit is seen near its peak (Speed of Light) or the warps stall on it.

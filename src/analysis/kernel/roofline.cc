@@ -152,6 +152,8 @@ report::KernelRoofline ComputeRoofline(const std::vector<RooflineInstance>& inst
     r.l2_arithmetic_intensity = *r.flops / *r.l2_bytes;
   if (r.flops && r.l1_bytes && *r.l1_bytes > 0)
     r.l1_arithmetic_intensity = *r.flops / *r.l1_bytes;
+  if (r.l2_bytes && r.dram_bytes && *r.dram_bytes > 0)
+    r.l2_over_dram_bytes = *r.l2_bytes / *r.dram_bytes;
   return r;
 }
 
@@ -253,9 +255,9 @@ report::KernelRoofline RooflineFromWork(const std::vector<InstanceWork>& instanc
   r.roof_fraction = memory_side ? memory_fraction : compute_fraction;
   if (memory_fraction < report::kLatencyBoundFraction &&
       compute_fraction < report::kLatencyBoundFraction) {
-    r.bound = "latency";
+    r.bound = report::KernelBound::kLatency;
   } else {
-    r.bound = memory_side ? "memory" : "compute";
+    r.bound = memory_side ? report::KernelBound::kMemory : report::KernelBound::kCompute;
   }
   return r;
 }

@@ -34,7 +34,7 @@ report::KernelRoofline CandidateRoofline(
   out.peak_flops_per_s.reset();
   out.peak_bytes_per_s.reset();
   out.floor_ns.reset();
-  out.bound = "unknown";
+  out.bound = report::KernelBound::kUnknown;
   bool agree = true;
   for (std::size_t i = 0; i < each.size(); ++i) {
     const report::KernelRoofline& r = each[i];
@@ -43,7 +43,7 @@ report::KernelRoofline CandidateRoofline(
       Widen(out.compute_fraction_range, *r.achieved_flops_per_s / *r.peak_flops_per_s);
     if (r.achieved_bytes_per_s && r.peak_bytes_per_s && *r.peak_bytes_per_s > 0)
       Widen(out.memory_fraction_range, *r.achieved_bytes_per_s / *r.peak_bytes_per_s);
-    agree = agree && r.bound != "unknown" && r.bound == each.front().bound &&
+    agree = agree && r.bound != report::KernelBound::kUnknown && r.bound == each.front().bound &&
             r.precision == each.front().precision && r.unit == each.front().unit && r.floor_ns;
   }
   if (agree) {

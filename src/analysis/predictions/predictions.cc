@@ -260,6 +260,7 @@ report::Predictions ComputePredictions(const model::Trace& trace,
   }
   CriticalTimes gpu_times = AttributeCriticalTime(trace, on_gpu, kernel_key);
   out.device_groups = times.device_groups;
+  out.summed_wall_ns = out.wall_ns * std::max<std::int64_t>(1, out.device_groups);
   out.method = fmt::format(
       "A kernel's critical time is the time it runs with nothing else on its device (any "
       "stream, copies included) while the program waits for it: a host thread was blocked in a "

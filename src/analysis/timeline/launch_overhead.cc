@@ -141,7 +141,7 @@ std::optional<report::LaunchQueue> LaunchQueueDepth(const model::Trace& trace,
   out.p90_ns = at(0.9);
   auto ms = [](std::int64_t ns) { return util::FormatDuration(static_cast<double>(ns)); };
   if (std::string why = Undetermined(out, negative, host_syncs); !why.empty()) {
-    out.verdict = "undetermined";
+    out.verdict = report::QueueVerdict::kUndetermined;
     out.sentence = fmt::format(
         "Neither GPU- nor host-bound by the launch queue: {} (depth, kernel start - launch-call "
         "end: median {}, p90 {}; trace).",
@@ -151,7 +151,7 @@ std::optional<report::LaunchQueue> LaunchQueueDepth(const model::Trace& trace,
     return out;
   }
   bool gpu_bound = out.median_ns >= kQueuedNs;
-  out.verdict = gpu_bound ? "gpu_bound" : "host_bound";
+  out.verdict = gpu_bound ? report::QueueVerdict::kGpuBound : report::QueueVerdict::kHostBound;
   out.sentence = gpu_bound
                      ? fmt::format(
                            "GPU-bound while it launches: the host runs {} ahead of the GPU (median "

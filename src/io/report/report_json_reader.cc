@@ -79,6 +79,10 @@ class FieldReader {
     out = Text(object_, std::string(key));
   }
   // A tier this version does not know reads as none.
+  void operator()(std::string_view key, report::CategoryTier& out) {
+    out = report::ParseCategoryTier(Text(object_, std::string(key)))
+              .value_or(report::CategoryTier::kNone);
+  }
   void operator()(std::string_view key, report::EvidenceTier& out, fields::NullUnless) {
     out = report::ParseEvidenceTier(Text(object_, std::string(key)))
               .value_or(report::EvidenceTier::kNone);
