@@ -576,3 +576,30 @@ TEST_CASE("clocks: joined counters scale the roofs when the trace's durations ag
   // A trace 20% slower than the replayed launches ran at another clock: the roofs stay.
   CHECK_FALSE(gpuperf::analysis::RoofsOf(build(1.2).trace, 0).scaled);
 }
+
+TEST_CASE("idle attribution: a wait gives back at most its length of the round trip after it",
+          "[diagnosis][idle]") {
+  // A runs 100-200; the host waits for it 150-210 (60 ns), then works 210-800 before launching B,
+  // which starts at 900: a 700 ns gap after the drain. Without the wait the host work starts
+  // 60 ns sooner, and so does B: 60 ns come back, not the 700 ns round trip.
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 100, 1);
+  b.Kernel("A", 100, 200, 1);
+  b.Api("cudaDeviceSynchronize", 150, 210);
+  b.Op("aten::item_consumer", 210, 800);
+  b.Api("cudaLaunchKernel", 800, 810, 2);
+  b.Kernel("B", 900, 1000, 2);
+  gpuperf::analysis::IdleAttribution idle = Attribute(b.trace);
+  REQUIRE(idle.round_trip_gaps.size() == 1);
+  CHECK(idle.CausedBy({{150, 210}}) == 60);
+  // A wait longer than the gap after it: all of the gap from the wait's start is its doing.
+  TraceBuilder quick;
+  quick.Api("cudaLaunchKernel", 0, 100, 1);
+  quick.Kernel("A", 100, 600, 1);
+  quick.Api("cudaDeviceSynchronize", 150, 610);
+  quick.Api("cudaLaunchKernel", 610, 620, 2);
+  quick.Kernel("B", 640, 700, 2);
+  gpuperf::analysis::IdleAttribution quick_idle = Attribute(quick.trace);
+  REQUIRE(quick_idle.round_trip_gaps.size() == 1);
+  CHECK(quick_idle.CausedBy({{150, 610}}) == 40);  // the 600-640 round trip
+}

@@ -727,7 +727,7 @@ TEST_CASE(
   REQUIRE(finding->gpu_idle_caused_ns);
   CHECK(sync->wait_removal_ns == *finding->gpu_idle_caused_ns);
   // The loop's cost is no sum of its rows: their column says what they hold.
-  CHECK(finding->columns.back() == "GPU idle under it and its round trip (ns)");
+  CHECK(finding->columns.back() == "GPU idle removing it alone gives back (ns)");
   CHECK(sync->wait_removal_ns > 0);
   CHECK(sync->wait_removal_ns < sync->idle_sync_ns);
 }

@@ -132,7 +132,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   } else if (drain.loop_cycles > 0) {
     f.gpu_idle_caused_ns = drain.idle_ns;
     // The cycle model's cost is the loop's, not a sum over its rows.
-    f.columns.back() = "GPU idle under it and its round trip (ns)";
+    f.columns.back() = "GPU idle removing it alone gives back (ns)";
     // Refill: in most cycles the host needs less than the GPU and would stay ahead.
     bool refill = 2 * drain.refill_cycles > drain.cycles;
     f.summary = fmt::format(
@@ -142,8 +142,9 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
         "the GPU {} of work, and without the waits each cycle takes at least the longer of the "
         "two (after the last wait, the host's part and then the GPU work still running), {} in "
         "all; they cost {} of GPU idle time, {}, before any synchronous copy or free in the "
-        "cycle (trace): only that can come back. The rows give the idle each wait overlaps and "
-        "the round trip after it, whatever call fills it: not its share of that cost.",
+        "cycle (trace): only that can come back. The rows give what removing each wait alone "
+        "would give back, at most its length, of the idle it overlaps and the "
+        "round trip after it: not its share of the loop's cost.",
         SyncCountText(count),
         Ms(time_ns),
         refill ? "Each empties the launch queue, and the GPU then idles between kernels while "

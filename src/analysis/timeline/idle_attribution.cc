@@ -224,11 +224,15 @@ std::int64_t IdleAttribution::CausedBy(std::vector<Interval> waits,
   };
   std::int64_t caused = 0;
   std::int64_t first = 0;
-  // A round trip from the first wait on: idle before the wait began was not its doing.
+  // A round trip from the first wait on: idle before the wait began was not its doing. Without
+  // the waits the host work after them starts their length sooner, so the next launch comes at
+  // most that much sooner: a 22 us wait followed by 540 us of host work gives back 22 us, not the
+  // 561 us round trip (with the host's work after it unchanged, a round trip shorter than the
+  // wait is all the wait's doing).
   for (std::size_t i : TouchedGaps(round_trip_gaps, all)) {
     const Interval& g = round_trip_gaps[i];
-    overlap(all, g.start, g.end, &first);
-    caused += g.end - std::max(g.start, first);
+    std::int64_t length = overlap(all, g.start, g.end, &first);
+    caused += std::min(length, g.end - std::max(g.start, first));
   }
   next = 0;
   for (std::size_t i : TouchedGaps(other_gaps, all)) {
@@ -241,7 +245,8 @@ std::int64_t IdleAttribution::CausedBy(std::vector<Interval> waits,
     credit += util::CoveredLength(data_waits, g.start, g.end);
     caused += std::min(g.end - g.start, credit);
   }
-  return caused;
+  // Across the stretches too: the waits move the host's work by their length at most.
+  return std::min(caused, util::TotalLength(all));
 }
 
 std::int64_t IdleAttribution::QueuedDuring(std::vector<Interval> waits) const {
