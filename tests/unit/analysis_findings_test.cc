@@ -72,6 +72,15 @@ TEST_CASE("pageable_async_memcpy and sync_memset", "[analysis][findings]") {
   CHECK(pageable->count == 1);
   CHECK(pageable->time_ns == 50);
   CHECK(pageable->rows.at(0).cells[3] == "Pageable");
+  CHECK_THAT(pageable->summary, Catch::Contains("copy to pageable host memory"));
+  // With a host-to-device copy from pageable memory beside it, staging is the cause for that one.
+  b.Api("cudaMemcpyAsync_v3020", 700, 710, 6);
+  b.Memcpy(CopyKind::kHtoD, 720, 770, 4096, 6, MemoryKind::kPageable, MemoryKind::kDevice);
+  auto mixed = Analyze(b.trace);
+  const Finding* both = Find(mixed, "pageable_async_memcpy");
+  REQUIRE(both != nullptr);
+  CHECK_THAT(both->summary,
+             Catch::Contains("stage them synchronously (1 of the calls copy to the host"));
   const Finding* memset = Find(report, "sync_memset");
   REQUIRE(memset != nullptr);
   CHECK(memset->count == 1);

@@ -188,11 +188,27 @@ std::optional<report::Finding> PageableAsyncMemcpyRule(const RuleInput& in) {
   report::Finding f = Make(in, m, false);
   f.id = report::finding_id::kPageableAsyncMemcpy;
   f.title = "Async memcpy with pageable memory";
+  // A copy to pageable memory returns only once it is done, and it runs only after the work
+  // queued before it on its stream: the host waits for that work, whatever the staging costs
+  // (hta trace_diff/control: 60 copies of 8 B to 7.8 kB blocked the host 75.7 ms for 107 us of
+  // copying).
+  const std::size_t to_host = m.data_waits.size();
+  const std::size_t calls = to_host + m.waits.size();
+  std::string why =
+      to_host == calls
+          ? "copy to pageable host memory, so each call returns only once its copy is done, and "
+            "the copy runs only after the work queued before it on its stream"
+      : to_host > 0
+          ? fmt::format("have a pageable host side, which makes the runtime stage them "
+                        "synchronously ({} of the calls copy to the host: those also wait for the "
+                        "work queued before them on their stream)",
+                        to_host)
+          : "have a pageable host side, which makes the runtime stage them synchronously";
   f.summary = fmt::format(
-      "{} asynchronous copies have a pageable host side, which makes the runtime stage them "
-      "synchronously: an implicit synchronization that blocked the host for {}{} (the copies "
-      "themselves took {} on the GPU).",
+      "{} asynchronous copies {}: an implicit synchronization that blocked the host for {}{} (the "
+      "copies themselves took {} on the GPU).",
       m.count,
+      why,
       Ms(f.host_blocked_ns.value_or(0)),
       IdleCausedText(f),
       Ms(m.time_ns));
