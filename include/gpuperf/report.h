@@ -392,6 +392,13 @@ struct IllustrativeGain {
   std::int64_t time_saved_ns = 0;  // critical_ns * (1 - 1 / s), per trace window
 };
 
+// A kernel's time alone on its device inside one run of queued GPU work the program waited for
+// (analysis/timeline/critical_time.h): `run` indexes Predictions::run_budget_ns.
+struct RunTime {
+  std::int32_t run = 0;
+  std::int64_t ns = 0;
+};
+
 struct CriticalShare {
   std::string name;
   std::string kind;  // "kernel", or the range kind for a phase ("nvtx", "user_annotation")
@@ -411,6 +418,12 @@ struct CriticalShare {
   EvidenceTier floor_evidence = EvidenceTier::kNone;  // kNone without a floor
   // One entry per Predictions::illustrative_speedups, in that order.
   std::vector<IllustrativeGain> illustrative_gains;
+  // Not in report.json: critical_ns by run, so that a speedup's gain is the run's budget or the
+  // time it removes there, whichever is smaller (GainNs, analysis/core/run_gains.h), and
+  // several kernels of one run share its budget. `unbounded_ns`: the part in runs without a
+  // budget (the device's last work with no host call to compare, unknown launches).
+  std::vector<RunTime> runs;
+  std::int64_t unbounded_ns = 0;
 };
 
 // GPU work from before the recording (analysis/preroll.h), left out of the window: orphan GPU
@@ -464,6 +477,8 @@ struct Predictions {
   // Set on the diagnosis' copy whose kernels are gpu_timeline_kernels (never in report.json):
   // its sentences say "GPU-phase time" where they would say "critical time".
   bool on_gpu_timeline = false;
+  // Not in report.json: what each run of queued GPU work gives back at most (CriticalShare::runs).
+  std::vector<std::int64_t> run_budget_ns;
   std::vector<CriticalShare> phases;      // NVTX / user-annotation ranges by host time
   std::optional<PreRollSummary> preroll;  // since 1.8.0
   // The local speedups every kernel's and phase's illustrative_gains are computed at.

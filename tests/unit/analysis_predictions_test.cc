@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/core/correlation.h"
+#include "analysis/core/run_gains.h"
 #include "analysis/predictions/amdahl.h"
 #include "analysis/predictions/predictions.h"
 #include "analysis/timeline/critical_time.h"
@@ -261,6 +262,47 @@ TEST_CASE("finding bounds: the share of wall time and the removal limit", "[pred
   CHECK_THAT(*findings[0].wall_fraction, WithinRel(0.25, 1e-12));
   CHECK_THAT(*findings[0].bound_speedup_if_removed, WithinRel(4.0 / 3.0, 1e-12));
   CHECK(!findings[1].wall_fraction);
+}
+
+TEST_CASE("predictions: a speedup gives back, run by run, the smaller of its run's budget and the "
+          "time it removes",
+          "[predictions]") {
+  // K 10-110 and L 110-210 queued together; the host reaches its sync at 160 and waits until
+  // L ends: the run's budget is 50 ns. M runs alone later.
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5, 1);
+  b.Kernel("K", 10, 110, 1);
+  b.Api("cudaLaunchKernel", 5, 8, 2);
+  b.Kernel("L", 110, 210, 2);
+  b.Api("cudaDeviceSynchronize", 160, 215);
+  b.Api("cudaLaunchKernel", 300, 305, 3);
+  b.Kernel("M", 310, 320, 3);
+  CorrelationIndex index(b.trace);
+  auto kernels = KernelTable(b.trace, index, 400);
+  report::Predictions p = ComputePredictions(b.trace, index, kernels, {}, 20);
+  const report::CriticalShare* k = nullptr;
+  const report::CriticalShare* l = nullptr;
+  for (const report::CriticalShare& share : p.kernels) {
+    if (share.name == "K")
+      k = &share;
+    if (share.name == "L")
+      l = &share;
+  }
+  REQUIRE(k);
+  REQUIRE(l);
+  CHECK(k->critical_ns == 50);  // free: the whole budget
+  // At 1.25x K's 100 ns lose 20 ns, under the budget; at 2x 50 ns, the budget.
+  REQUIRE(k->illustrative_gains.size() == 2);
+  CHECK(k->illustrative_gains[0].time_saved_ns == 20);
+  CHECK(k->illustrative_gains[1].time_saved_ns == 50);
+  // Not 20 ns at 1.25x from the capped 50 ns (the speedup removes 20 of K's 100), and together
+  // K and L share the 50 ns: not 100.
+  CHECK(GainNs(p, {k, l}, kFree) == 50);
+  CHECK(GainNs(p, {k, l}, 1.25) == 40);
+  // A row without runs (built by hand) counts its critical time without a budget.
+  report::CriticalShare alone;
+  alone.critical_ns = 80;
+  CHECK(GainNs(p, alone, 2.0) == 40);
 }
 
 }  // namespace gpuperf::analysis

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/core/run_gains.h"
 #include "analysis/core/critical_term.h"
 #include "analysis/diagnosis/diagnosis.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
@@ -41,8 +42,8 @@ double GroupFraction(const report::AnalysisReport& r, std::int64_t group_ns, std
       1.0, Fraction(group_ns, wall_ns * std::max<std::int64_t>(1, r.predictions.device_groups)));
 }
 
-std::string SetGroupBounds(report::Diagnosis& d, double f) {
-  d.bound_speedup_at_2x = AmdahlSpeedup(f, kFlatAssumedSpeedup);
+std::string SetGroupBounds(report::Diagnosis& d, double f, double f_at_2x) {
+  d.bound_speedup_at_2x = AmdahlLimit(std::min(0.99, f_at_2x));
   d.bound_speedup = f < 1.0 ? std::optional<double>(AmdahlLimit(f)) : std::nullopt;
   return fmt::format(
       "Made {:.0f}x faster they would give {:.2f}x (an assumed local speedup: their class is not "
@@ -64,15 +65,19 @@ bool RoutineGroup(report::Diagnosis& d,
   struct Routine {
     std::int64_t critical_ns = 0;
     std::size_t kernels = 0;
+    std::vector<const report::CriticalShare*> rows;
   };
   std::map<std::string_view, Routine> routines;
   for (const report::CriticalShare* s : shares) {
     std::string_view routine = LambdaRoutine(s->name);
     if (routine.empty())
       continue;
-    routines[routine].critical_ns += s->critical_ns;
+    routines[routine].rows.push_back(s);
     routines[routine].kernels += 1;
   }
+  // Kernels of one run share its budget: the routine's critical time is their gain when free.
+  for (auto& [unused, routine] : routines)
+    routine.critical_ns = GainNs(r.predictions, routine.rows, kFree);
   auto top = std::max_element(routines.begin(), routines.end(), [](const auto& a, const auto& b) {
     return a.second.critical_ns < b.second.critical_ns;
   });
@@ -80,12 +85,14 @@ bool RoutineGroup(report::Diagnosis& d,
       Fraction(top->second.critical_ns, total) < kFlatTopShare)
     return false;
   double f = GroupFraction(r, top->second.critical_ns, wall_ns);
+  double f_at_2x =
+      GroupFraction(r, GainNs(r.predictions, top->second.rows, kFlatAssumedSpeedup), wall_ns);
   context.flat_kernels = top->second.kernels;
   context.flat_peers = false;
   context.flat_routine = std::string(top->first);
   context.flat_names = context.flat_routine;
   context.flat_fraction = f;
-  std::string bounds = SetGroupBounds(d, f);
+  std::string bounds = SetGroupBounds(d, f, f_at_2x);
   d.support.push_back(fmt::format(
       "No kernel dominates by name (the top one holds {} of the {} kernel time, {} "
       "kernels), but {} of them instantiate lambdas of one routine, {}: together {} of the "
@@ -144,9 +151,12 @@ void WidenToFlatProfile(report::Diagnosis& d,
   std::int64_t group = 0;
   std::size_t n = 0;
   std::vector<std::string> names;
+  std::vector<const report::CriticalShare*> members;
   while (n < shares.size() && n < kFlatGroupMax &&
          (flat ? Fraction(group, total) < kFlatGroupShare : n < peers)) {
-    group += shares[n]->critical_ns;
+    members.push_back(shares[n]);
+    // Kernels of one run share its budget: the group's time is its gain when free.
+    group = GainNs(r.predictions, members, kFree);
     if (names.size() < 3) {
       const report::KernelRow* row = FindKernel(r, shares[n]->name);
       names.push_back(row && !row->readable_name.empty() ? row->readable_name
@@ -155,6 +165,7 @@ void WidenToFlatProfile(report::Diagnosis& d,
     ++n;
   }
   double f = GroupFraction(r, group, wall_ns);
+  double f_at_2x = GroupFraction(r, GainNs(r.predictions, members, kFlatAssumedSpeedup), wall_ns);
   context.flat_kernels = n;
   context.flat_peers = !flat;
   context.flat_names.clear();
@@ -166,7 +177,7 @@ void WidenToFlatProfile(report::Diagnosis& d,
   // does not make kernels free: the bound assumes the measured kernels end up kFlatAssumedSpeedup
   // times faster (an assumption, said), and the zero-time limit is only quoted.
   context.flat_fraction = f;
-  std::string bounds = SetGroupBounds(d, f);
+  std::string bounds = SetGroupBounds(d, f, f_at_2x);
   d.support.push_back(fmt::format(
       "{}: the top kernel holds {} of the {} kernel time ({} kernels); the "
       "top {} together hold {}, f = {} of the steady-state wall time (trace). {}",
@@ -209,6 +220,8 @@ void WidenToClassPeers(report::Diagnosis& d,
   const report::KernelBound bound = report::KernelBoundOf(d.bottleneck);
   std::int64_t group = 0;
   double saved = 0, saved_at_half = 0;  // at the floors; at half the floors (FP8's doubled roof)
+  std::vector<std::pair<const report::CriticalShare*, double>> at_floor, at_half;
+  std::vector<const report::CriticalShare*> members;
   std::vector<std::string> names, roofs;
   std::size_t n = 0;
   for (const report::CriticalShare* s : shares) {
@@ -220,10 +233,13 @@ void WidenToClassPeers(report::Diagnosis& d,
         row->classification.evidence != report::EvidenceTier::kMeasured || !s->max_local_speedup ||
         !row->roofline || !row->roofline->roof_fraction)
       break;
-    group += s->critical_ns;
-    saved += static_cast<double>(s->critical_ns) * (1.0 - 1.0 / *s->max_local_speedup);
-    saved_at_half +=
-        static_cast<double>(s->critical_ns) * (1.0 - 1.0 / (2.0 * *s->max_local_speedup));
+    // Run by run, each run's budget shared by the kernels in it (GainNs).
+    members.push_back(s);
+    at_floor.emplace_back(s, *s->max_local_speedup);
+    at_half.emplace_back(s, 2.0 * *s->max_local_speedup);
+    group = GainNs(r.predictions, members, kFree);
+    saved = static_cast<double>(GainNs(r.predictions, at_floor));
+    saved_at_half = static_cast<double>(GainNs(r.predictions, at_half));
     names.push_back(!row->readable_name.empty() ? row->readable_name : ReadableKernelName(s->name));
     roofs.push_back(fmt::format("{:.0f}%", *row->roofline->roof_fraction * 100));
     ++n;

@@ -11,6 +11,7 @@
 
 #include "analysis/core/critical_term.h"
 #include "analysis/core/names.h"
+#include "analysis/core/run_gains.h"
 #include "analysis/findings/findings.h"
 #include "analysis/framework/categories.h"
 #include "analysis/framework/lever_finder.h"
@@ -67,23 +68,19 @@ void LeverFinder::Fp32Gemms() {
   if (!tf32 || !fp32 || *tf32 <= 0 || *fp32 <= 0)
     return;
   // Only a GEMM's critical time comes back (the time it runs alone while the program waits for
-  // it, predictions.kernels): each operator's savings are scaled by its top kernel's share of
-  // critical time, the convention of the speedup table's recoverable column. An operator whose
+  // it, predictions.kernels), run by run at most the run's budget (GainNs): the operators' top
+  // kernels made as much faster as the shapes' time over their floors says. An operator whose
   // top kernel is outside the table's kept rows counts nothing (an understatement).
   std::unordered_map<std::string_view, const report::CriticalShare*> shares;
   for (const report::CriticalShare& k : r_.predictions.kernels)
     shares.emplace(k.name, &k);
-  std::int64_t critical_time = 0;
+  std::vector<const report::CriticalShare*> rows;
+  std::int64_t floor_total = 0, roof_total = 0;
   for (const report::OperatorRow& op : view_.operators) {
     if (op.category != "gemm")
       continue;
     auto share = shares.find(op.top_kernel);
-    double critical_share =
-        share == shares.end() || share->second->total_ns <= 0
-            ? 0.0
-            : std::min(1.0,
-                       static_cast<double>(share->second->critical_ns) /
-                           static_cast<double>(share->second->total_ns));
+    bool counted = false;
     for (const report::OperatorShape& s : op.shapes) {
       if (s.precision != "fp32" || !s.flops || *s.flops <= 0 || s.kernel_ns <= 0)
         continue;
@@ -97,19 +94,34 @@ void LeverFinder::Fp32Gemms() {
       auto floor_ns =
           static_cast<std::int64_t>(std::max(flops / (*tf32 * fraction), bytes_s) * 1e9);
       auto roof_ns = static_cast<std::int64_t>(std::max(flops / *tf32, bytes_s) * 1e9);
-      auto critical = [critical_share](std::int64_t ns) {
-        return static_cast<std::int64_t>(critical_share * static_cast<double>(ns));
-      };
       time += s.kernel_ns;
-      critical_time += critical(s.kernel_ns);
-      saved += critical(std::max<std::int64_t>(0, s.kernel_ns - floor_ns));
-      ceiling_saved += critical(std::max<std::int64_t>(0, s.kernel_ns - roof_ns));
+      floor_total += std::min(s.kernel_ns, floor_ns);
+      roof_total += std::min(s.kernel_ns, roof_ns);
+      counted = true;
       min_fraction = std::min(min_fraction, fraction);
       max_fraction = std::max(max_fraction, fraction);
       if (names.empty() || names.back() != op.name)
         names.push_back(op.name);
     }
+    if (counted && share != shares.end() &&
+        std::find(rows.begin(), rows.end(), share->second) == rows.end())
+      rows.push_back(share->second);
   }
+  // An operator launches more kernels than its top one (addmm: sgemm 128x64 and 128x32 by shape):
+  // every FP32 GEMM kernel by its name counts, each once.
+  for (const report::KernelRow& k : r_.kernels) {
+    auto share = shares.find(k.name);
+    if (k.category == "gemm" && Fp32MathKernel(k.name) && share != shares.end() &&
+        std::find(rows.begin(), rows.end(), share->second) == rows.end())
+      rows.push_back(share->second);
+  }
+  // The shapes' time over their floors: the local speedup the estimate and the ceiling assume.
+  auto speedup_over = [&](std::int64_t floor) {
+    return floor > 0 ? static_cast<double>(time) / static_cast<double>(floor) : kFree;
+  };
+  const std::int64_t critical_time = GainNs(r_.predictions, rows, kFree);
+  saved = GainNs(r_.predictions, rows, speedup_over(floor_total));
+  ceiling_saved = GainNs(r_.predictions, rows, speedup_over(roof_total));
   if (Share(time) < kMinShare || saved <= 0)
     return;
   Lever lever;
@@ -193,25 +205,28 @@ void LeverFinder::Fp32MathByName() {
     return;
   }
   // Their critical time: the part of their time nothing else on the GPU overlaps (copies,
-  // collectives, other streams), which is all their speedup can give back. A kernel outside
-  // the predictions' kept rows counts nothing (an understatement, never an overstatement).
-  std::unordered_map<std::string_view, std::int64_t> critical;
+  // collectives, other streams) while the program waits for it, which is all their speedup can
+  // give back; kernels of one run share its budget (GainNs). A kernel outside the predictions'
+  // kept rows counts nothing (an understatement, never an overstatement).
+  std::unordered_map<std::string_view, const report::CriticalShare*> critical;
   for (const report::CriticalShare& s : r_.predictions.kernels)
-    critical.emplace(s.name, s.critical_ns);
-  std::int64_t time = 0, convolution_ns = 0;
+    critical.emplace(s.name, &s);
+  std::vector<const report::CriticalShare*> rows, convolutions;
   std::vector<std::string> names;
   for (const report::KernelRow& k : r_.kernels) {
     if ((k.category != "gemm" && k.category != "convolution") || !Fp32MathKernel(k.name))
       continue;
     auto it = critical.find(k.name);
-    if (it == critical.end() || it->second <= 0)
+    if (it == critical.end() || it->second->critical_ns <= 0)
       continue;
-    time += it->second;
+    rows.push_back(it->second);
     if (k.category == "convolution")
-      convolution_ns += it->second;
+      convolutions.push_back(it->second);
     if (names.size() < 3)
       names.push_back(std::string(ReadableKernelName(k.name)));
   }
+  const std::int64_t time = GainNs(r_.predictions, rows, kFree);
+  const std::int64_t convolution_ns = GainNs(r_.predictions, convolutions, kFree);
   if (Share(time) < kMinShare)
     return;
   Lever lever;
@@ -242,8 +257,7 @@ void LeverFinder::Fp32MathByName() {
                "do not cover their operators' recorded shapes)"
              : "recorded shapes (record_shapes=True)");
   lever.time_ns = time;
-  lever.saved_ns =
-      static_cast<std::int64_t>(static_cast<double>(time) * (1.0 - 1.0 / kAmpAssumedSpeedup));
+  lever.saved_ns = GainNs(r_.predictions, rows, kAmpAssumedSpeedup);
   lever.assumed_ns = lever.saved_ns;
   lever.assumed_local_speedup = kAmpAssumedSpeedup;
   lever.basis = fmt::format(

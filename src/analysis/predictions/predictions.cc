@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "analysis/core/run_gains.h"
 #include "analysis/findings/findings.h"
 #include "analysis/predictions/amdahl.h"
 #include "analysis/timeline/critical_time.h"
@@ -33,15 +34,29 @@ void SetLimit(report::CriticalShare& share) {
     share.limit_speedup = AmdahlLimit(share.fraction);
 }
 
-// What each illustrative local speedup would give the program: the Amdahl bound and the wall
-// time saved per trace window.
-void AddIllustrativeGains(report::CriticalShare& share) {
-  for (double s : kIllustrativeSpeedups)
-    share.illustrative_gains.push_back(
-        {s, AmdahlSpeedup(share.fraction, s), TimeSavedNs(share.critical_ns, s)});
+// The whole-program bound when `saved_ns` of critical time comes back (Amdahl over the summed
+// wall of every device group).
+double BoundWith(const report::Predictions& p, std::int64_t saved_ns) {
+  const double walls = static_cast<double>(p.wall_ns) *
+                       static_cast<double>(std::max<std::int64_t>(1, p.device_groups));
+  return walls > static_cast<double>(saved_ns) ? walls / (walls - static_cast<double>(saved_ns))
+                                               : 1.0;
 }
 
-void ApplyFloor(report::CriticalShare& share, const KernelFloor& floor, std::int64_t min_latency) {
+// What each illustrative local speedup would give the program: the wall time saved per trace
+// window (run by run, each at most its run's budget: GainNs) and the Amdahl bound over it.
+void AddIllustrativeGains(report::CriticalShare& share, const report::Predictions& p) {
+  for (double s : kIllustrativeSpeedups) {
+    std::int64_t saved = s < 1.0 ? TimeSavedNs(share.critical_ns, s) : GainNs(p, share, s);
+    share.illustrative_gains.push_back(
+        {s, s < 1.0 ? AmdahlSpeedup(share.fraction, s) : BoundWith(p, saved), saved});
+  }
+}
+
+void ApplyFloor(report::CriticalShare& share,
+                const KernelFloor& floor,
+                std::int64_t min_latency,
+                const report::Predictions& p) {
   if (floor.floor_ns <= 0 || share.total_ns <= 0)
     return;
   share.floor_ns = floor.floor_ns;
@@ -51,8 +66,8 @@ void ApplyFloor(report::CriticalShare& share, const KernelFloor& floor, std::int
   // A kernel already at (or, by measurement noise, past) its roof has nothing left to give.
   double s = std::max(1.0, static_cast<double>(share.total_ns) / static_cast<double>(effective));
   share.max_local_speedup = s;
-  share.bound_speedup_at_roof = AmdahlSpeedup(share.fraction, s);
-  share.recoverable_ns = TimeSavedNs(share.critical_ns, s);
+  share.recoverable_ns = GainNs(p, share, s);
+  share.bound_speedup_at_roof = BoundWith(p, *share.recoverable_ns);
 }
 
 // From this share of the steady-state window on, a phase is a range around the run.
@@ -251,15 +266,13 @@ report::Predictions ComputePredictions(const model::Trace& trace,
     const model::GpuActivity& a = trace.activities[i];
     return a.kind == model::ActivityKind::kKernel ? static_cast<std::int64_t>(a.name) : kNotAKernel;
   };
-  CriticalTimes times = AttributeCriticalTime(trace, critical, kernel_key);
-  // The GPU's own timeline: every activity outside the pre-roll counts whole.
-  CriticalChains on_gpu = CriticalChains::Unbounded(trace);
-  for (std::size_t i = 0; preroll && !preroll->empty() && i < trace.activities.size(); ++i) {
-    if (preroll->Holds(trace.activities[i], index))
-      on_gpu.chain[i] = CriticalChains::kNotCritical;
-  }
-  CriticalTimes gpu_times = AttributeCriticalTime(trace, on_gpu, kernel_key);
+  // The GPU's own timeline (gpu_timeline_kernels): every activity outside the pre-roll.
+  std::vector<bool> on_gpu(trace.activities.size(), true);
+  for (std::size_t i = 0; preroll && !preroll->empty() && i < trace.activities.size(); ++i)
+    on_gpu[i] = !preroll->Holds(trace.activities[i], index);
+  CriticalTimes times = AttributeCriticalTime(trace, critical, kernel_key, &on_gpu);
   out.device_groups = times.device_groups;
+  out.run_budget_ns = critical.budget_ns;
   out.summed_wall_ns = out.wall_ns * std::max<std::int64_t>(1, out.device_groups);
   out.method = fmt::format(
       "A kernel's critical time is the time it runs with nothing else on its device (any "
@@ -280,23 +293,32 @@ report::Predictions ComputePredictions(const model::Trace& trace,
   // No instance runs faster than an empty kernel: a roof far below that promises speedups no
   // launch can reach.
   std::int64_t min_latency = kMinKernelLatencyNs;
-  auto share_of = [&](const report::KernelRow& row, const CriticalTimes& by_name) {
+  auto share_of = [&](const report::KernelRow& row, bool gpu_timeline) {
     report::CriticalShare share;
     share.name = row.name;
     share.kind = "kernel";
     share.instances = row.duration_ns.count;
     share.total_ns = row.duration_ns.total;
     if (auto id = name_ids.find(row.name); id != name_ids.end()) {
-      if (auto t = by_name.by_key.find(id->second); t != by_name.by_key.end()) {
+      if (auto t = times.by_key.find(id->second); t != times.by_key.end()) {
         share.exclusive_ns = t->second.exclusive_ns;
-        share.critical_ns = t->second.critical_ns;
+        share.critical_ns = gpu_timeline ? t->second.timeline_ns : t->second.critical_ns;
       }
     }
     share.fraction = Fraction(share.critical_ns, out.wall_ns, out.device_groups);
     SetLimit(share);
+    if (gpu_timeline) {
+      share.unbounded_ns = share.critical_ns;
+    } else if (auto id = name_ids.find(row.name); id != name_ids.end()) {
+      if (auto t = times.by_key.find(id->second); t != times.by_key.end()) {
+        share.unbounded_ns = t->second.unbounded_ns;
+        for (const auto& [run, ns] : t->second.runs)
+          share.runs.push_back({run, ns});
+      }
+    }
     if (auto floor = floors.find(row.name); floor != floors.end())
-      ApplyFloor(share, floor->second, min_latency);
-    AddIllustrativeGains(share);
+      ApplyFloor(share, floor->second, min_latency, out);
+    AddIllustrativeGains(share, out);
     return share;
   };
   // Critical time first: a kernel without a floor still holds its time (recoverable time is a
@@ -317,8 +339,8 @@ report::Predictions ComputePredictions(const model::Trace& trace,
   out.illustrative_speedups.assign(std::begin(kIllustrativeSpeedups),
                                    std::end(kIllustrativeSpeedups));
   for (const report::KernelRow& row : kernels) {
-    out.kernels.push_back(share_of(row, times));
-    out.gpu_timeline_kernels.push_back(share_of(row, gpu_times));
+    out.kernels.push_back(share_of(row, false));
+    out.gpu_timeline_kernels.push_back(share_of(row, true));
   }
   out.ranking = "critical_ns";
   out.kernels_omitted = rank_and_keep(out.kernels);
@@ -326,7 +348,7 @@ report::Predictions ComputePredictions(const model::Trace& trace,
   out.phases = steady ? Phases(trace, *steady, out.wall_ns)
                       : Phases(trace, {{window.start_ns, window.end_ns}}, window.length_ns());
   for (report::CriticalShare& share : out.phases)
-    AddIllustrativeGains(share);
+    AddIllustrativeGains(share, out);
   return out;
 }
 

@@ -99,13 +99,6 @@ class HostWaits {
 
 }  // namespace
 
-CriticalChains CriticalChains::Unbounded(const model::Trace& trace) {
-  CriticalChains out;
-  out.chain.assign(trace.activities.size(), 0);
-  out.budget_ns.push_back(kUnbounded);
-  return out;
-}
-
 CriticalChains CriticalActivities(const model::Trace& trace, const CorrelationIndex& index) {
   CriticalChains out;
   out.chain.assign(trace.activities.size(), CriticalChains::kNotCritical);
@@ -176,7 +169,8 @@ CriticalChains CriticalActivities(const model::Trace& trace, const CorrelationIn
 
 CriticalTimes AttributeCriticalTime(const model::Trace& trace,
                                     const CriticalChains& chains,
-                                    const std::function<std::int64_t(std::size_t)>& key) {
+                                    const std::function<std::int64_t(std::size_t)>& key,
+                                    const std::vector<bool>* on_timeline) {
   CriticalTimes out;
   struct Edge {
     std::int64_t time;
@@ -217,6 +211,7 @@ CriticalTimes AttributeCriticalTime(const model::Trace& trace,
     // The running activities' chains: their sum names the chain when one activity runs; the
     // count of those in an unbounded chain says whether any is.
     std::int64_t chain_sum = 0, running_unbounded = 0, running_critical = 0;
+    std::int64_t running_on_timeline = 0;
     std::int64_t previous = 0;
     for (const Edge& e : edges) {
       if (running > 0 && distinct_keys == 1 && e.time > previous) {
@@ -225,8 +220,13 @@ CriticalTimes AttributeCriticalTime(const model::Trace& trace,
         CriticalTime& t = out.by_key[k];
         std::int64_t span = e.time - previous;
         t.exclusive_ns += span;
+        if (running_on_timeline > 0)
+          t.timeline_ns += span;
         if (running_unbounded > 0 || (running_critical > 1))
+        {
           t.critical_ns += span;  // unbounded, or the key overlapping itself: an upper bound
+          t.unbounded_ns += span;
+        }
         else if (running_critical == 1)
           bounded[{k, static_cast<std::int32_t>(chain_sum)}] += span;
       }
@@ -235,6 +235,8 @@ CriticalTimes AttributeCriticalTime(const model::Trace& trace,
       std::int64_t step = e.start ? 1 : -1;
       running += step;
       key_sum += step * k;
+      if (!on_timeline || (*on_timeline)[e.activity])
+        running_on_timeline += step;
       std::int32_t c = chains.chain[e.activity];
       if (std::int64_t b = budget(c); b > 0) {
         running_critical += step;
@@ -250,8 +252,14 @@ CriticalTimes AttributeCriticalTime(const model::Trace& trace,
         --distinct_keys;
     }
   }
-  for (const auto& [key_chain, ns] : bounded)
-    out.by_key[key_chain.key].critical_ns += std::min(ns, budget(key_chain.chain));
+  for (const auto& [key_chain, ns] : bounded) {
+    CriticalTime& t = out.by_key[key_chain.key];
+    t.critical_ns += std::min(ns, budget(key_chain.chain));
+    t.runs.emplace_back(key_chain.chain, ns);
+  }
+  // Hash order is not an order: by run, so that every sum over them is reproducible.
+  for (auto& [unused, t] : out.by_key)
+    std::sort(t.runs.begin(), t.runs.end());
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "analysis/core/correlation.h"
@@ -35,9 +36,6 @@ struct CriticalChains {
     return chain[activity] != kNotCritical &&
            budget_ns[static_cast<std::size_t>(chain[activity])] > 0;
   }
-  // Every activity in one chain without a budget: the GPU's own timeline, where all the time
-  // an activity runs alone counts.
-  static CriticalChains Unbounded(const model::Trace& trace);
 };
 CriticalChains CriticalActivities(const model::Trace& trace, const CorrelationIndex& index);
 
@@ -47,6 +45,13 @@ struct CriticalTime {
   // at most that chain's budget (an upper bound for the key alone; summed over keys it can
   // exceed a shared chain's budget).
   std::int64_t critical_ns = 0;
+  // Of exclusive_ns, the part during which a running activity is on the timeline asked for
+  // (AttributeCriticalTime's on_timeline; all of it without one): the GPU's own timeline.
+  std::int64_t timeline_ns = 0;
+  // critical_ns by run: the part in runs without a budget, and exclusive time per bounded run
+  // (before the budget caps it; critical_ns = unbounded_ns + the sum of min(ns, budget)).
+  std::int64_t unbounded_ns = 0;
+  std::vector<std::pair<std::int32_t, std::int64_t>> runs;
 };
 
 struct CriticalTimes {
@@ -57,10 +62,12 @@ struct CriticalTimes {
 // Attributes GPU time per key: a stretch of a (pid, device) in which every running activity has
 // the same key belongs to that key. `key(i)` gives trace.activities[i]'s key; every activity
 // (kernels, copies, memsets) takes part, so a copy running beside a kernel makes that stretch
-// nobody's. Zero-length activities take no time.
+// nobody's. Zero-length activities take no time. `on_timeline`: one flag per activity for
+// CriticalTime::timeline_ns (null: every activity).
 CriticalTimes AttributeCriticalTime(const model::Trace& trace,
                                     const CriticalChains& chains,
-                                    const std::function<std::int64_t(std::size_t)>& key);
+                                    const std::function<std::int64_t(std::size_t)>& key,
+                                    const std::vector<bool>* on_timeline = nullptr);
 
 // The window the trace covers: first start to last end over GPU activities, host API calls,
 // host ops, ranges and sync records. Amdahl's denominator for a trace.
