@@ -121,7 +121,9 @@ CriticalChains CriticalActivities(const model::Trace& trace, const CorrelationIn
     bool unbounded = false;
   };
   std::vector<Run> runs;
-  for (const auto& [unused, group] : GroupsByPidDevice(trace)) {
+  for (auto& [unused, group] : GroupsByPidDevice(trace))
+    out.groups.push_back(std::move(group));
+  for (const std::vector<std::size_t>& group : out.groups) {
     std::vector<std::int64_t> starts;
     starts.reserve(group.size());
     for (std::size_t i : group)
@@ -195,7 +197,13 @@ CriticalTimes AttributeCriticalTime(const model::Trace& trace,
   auto budget = [&](std::int32_t chain) {
     return chain == CriticalChains::kNotCritical ? 0 : chains.budget_ns[static_cast<std::size_t>(chain)];
   };
-  for (const auto& [unused, group] : GroupsByPidDevice(trace)) {
+  // The groups CriticalActivities sorted, when the chains come from it.
+  std::vector<std::vector<std::size_t>> sorted;
+  if (chains.groups.empty()) {
+    for (auto& [unused, group] : GroupsByPidDevice(trace))
+      sorted.push_back(std::move(group));
+  }
+  for (const std::vector<std::size_t>& group : chains.groups.empty() ? sorted : chains.groups) {
     ++out.device_groups;
     edges.clear();
     for (std::size_t i : group) {

@@ -31,6 +31,9 @@ struct CriticalChains {
   static constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::max();
   std::vector<std::int32_t> chain;    // per trace.activities entry: its run, or kNotCritical
   std::vector<std::int64_t> budget_ns;  // per run: the most its work gives back together
+  // The activities of each (pid, device) with positive length, by start: AttributeCriticalTime
+  // reuses them instead of sorting again.
+  std::vector<std::vector<std::size_t>> groups;
 
   bool Critical(std::size_t activity) const {
     return chain[activity] != kNotCritical &&
