@@ -279,8 +279,14 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
            context.host_wait_cap->beside_idle_phase = idle_share >= kSecondaryIdleShare;
          }
          ClassifyDominantWork(trace, roofs, d, *gpu_phase, idle, subject, context);
-         if (gpu_phase->predictions.on_gpu_timeline)
-           d.support.push_back(kGpuPhaseTimeText);
+         // The term's meaning before the first line that uses it.
+         if (gpu_phase->predictions.on_gpu_timeline) {
+           kernel_evidence_from = std::min(kernel_evidence_from, d.support.size());
+           d.support.insert(
+               d.support.begin() + static_cast<std::ptrdiff_t>(kernel_evidence_from),
+               kGpuPhaseTimeText);
+           ++kernel_evidence_from;  // the evidence a lever may replace starts after it
+         }
        }},
   };
   for (const TriageStep& step : steps) {

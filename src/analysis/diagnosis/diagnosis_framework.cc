@@ -323,8 +323,9 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
       s.dominant_kind == report::DominantKind::kUnset)
     return {};
   ApplyHostWaitCap(s, cap);
+  // The term's meaning before the first line that uses it.
   if (r.predictions.on_gpu_timeline)
-    s.support.push_back(kGpuPhaseTimeText);
+    s.support.insert(s.support.begin(), kGpuPhaseTimeText);
   if (s.bottleneck == report::Bottleneck::kNone)
     s.bottleneck = report::Bottleneck::kUnknown;
   if (s.status == report::DiagnosisStatus::kNone)
