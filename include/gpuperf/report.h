@@ -118,7 +118,24 @@ struct LaunchQueue {
   // kGpuBound, kHostBound, kGpuWaits (deep queue, idle GPU) or kUndetermined (too few launches,
   // slow launch calls, or a program that drains the queue by synchronizing)
   QueueVerdict verdict = QueueVerdict::kUndetermined;
-  std::string sentence;  // "GPU-bound: the host runs 1.2 ms ahead ..."; says why when undetermined
+  // The sentence: "GPU-bound: the host runs 1.2 ms ahead ..."; says why when undetermined. Built
+  // by the diagnosis (QueueSentence) from the verdict and the fields below.
+  std::string sentence;
+  // Why kUndetermined (any of them; the timeline sets them, not in report.json): fewer launch
+  // calls than the minimum, most kernels starting before their call returned (`started_early`
+  // of them: slow calls), at least one host wait for the GPU per two launch calls (`host_syncs`
+  // of them: the program drains the queue itself).
+  bool too_few_launches = false;
+  bool slow_launch_calls = false;
+  bool host_drains_queue = false;
+  std::int64_t started_early = 0;
+  std::int64_t host_syncs = 0;
+  // Set by the diagnosis (not in report.json): with kGpuWaits, the share of the steady-state
+  // window the GPU idled with its next work queued; with kGpuBound, when the window's idle time
+  // is the host's and lies where nothing was launched (host-bound between its GPU phases), that
+  // idle time before the first and after the last GPU activity.
+  double queued_idle_share = 0;
+  std::optional<std::int64_t> between_phases_idle_ns;
 };
 
 // The bottleneck statement (docs/method.md, "The bottleneck statement"): report.json `diagnosis`.
