@@ -146,9 +146,9 @@ struct Diagnosis {
   DominantKind dominant_kind = DominantKind::kUnset;
   std::string dominant_name;
   double dominant_fraction = 0;  // of the target metric's window
-  // The framework lever of an "operators" statement: "fuse_elementwise", "use_sdpa",
-  // "channels_last", "tf32_or_amp", "amp"; "" otherwise (since 1.14.0).
-  std::string lever;
+  // The framework lever of an "operators" statement (report_vocabulary.h); kNone otherwise
+  // (since 1.14.0).
+  LeverKind lever = LeverKind::kNone;
   // The class (report_vocabulary.h); kCacheBound since 1.8.0; kNone without a statement.
   Bottleneck bottleneck = Bottleneck::kNone;
   // The class as the report's prose names it: "memory-bound"; "GPU-bound, kernel class unknown"
@@ -187,10 +187,10 @@ struct Diagnosis {
   std::string input_check;
   // The bound if the repeated runs of one loaded input were one computation (since 1.15.0).
   std::optional<double> input_check_bound_speedup;
-  // What the diagnosis leads with (since 1.16.0): "input_check" when the input check bounds more
+  // What the diagnosis leads with (since 1.16.0): kInputCheck when the input check bounds more
   // than the statement's own lever (the repeats hold more of the window than the lever could
-  // give back), else "bottleneck"; "" without a bottleneck.
-  std::string lead;
+  // give back), else kBottleneck; kNone without a bottleneck.
+  DiagnosisLead lead = DiagnosisLead::kNone;
   std::string falsified_by;          // the measurement that would falsify the hypothesis
   std::string missing_evidence;      // for a hypothesis: what would turn it into a finding
   std::optional<LaunchQueue> queue;  // absent without launch calls joined to kernels

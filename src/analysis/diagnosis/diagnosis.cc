@@ -391,8 +391,8 @@ report::Diagnosis Diagnose(const model::Trace& trace,
   if (d.queue)
     d.queue->sentence = QueueSentence(*d.queue);
   PrependInputCheck(d, r.framework, SteadyWall(r, idle));
-  if (d.lead.empty() && d.bottleneck != report::Bottleneck::kNone)
-    d.lead = "bottleneck";
+  if (d.lead == report::DiagnosisLead::kNone && d.bottleneck != report::Bottleneck::kNone)
+    d.lead = report::DiagnosisLead::kBottleneck;
   d.label = Label(d);
   for (report::Diagnosis& s : d.secondary)
     s.label = Label(s);

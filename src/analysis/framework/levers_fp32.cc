@@ -78,12 +78,11 @@ void LeverFinder::Fp32Gemms() {
     if (op.category != "gemm")
       continue;
     auto share = shares.find(op.top_kernel);
-    double critical_share =
-        share == shares.end() || share->second->total_ns <= 0
-            ? 0.0
-            : std::min(1.0,
-                       static_cast<double>(share->second->critical_ns) /
-                           static_cast<double>(share->second->total_ns));
+    double critical_share = share == shares.end() || share->second->total_ns <= 0
+                                ? 0.0
+                                : std::min(1.0,
+                                           static_cast<double>(share->second->critical_ns) /
+                                               static_cast<double>(share->second->total_ns));
     for (const report::OperatorShape& s : op.shapes) {
       if (s.precision != "fp32" || !s.flops || *s.flops <= 0 || s.kernel_ns <= 0)
         continue;
@@ -113,7 +112,7 @@ void LeverFinder::Fp32Gemms() {
   if (Share(time) < kMinShare || saved <= 0)
     return;
   Lever lever;
-  lever.kind = "tf32_or_amp";
+  lever.kind = report::LeverKind::kTf32OrAmp;
   lever.bottleneck = report::Bottleneck::kTensorCoresUnused;
   lever.missing_evidence =
       "Tensor-pipe counters (sm__pipe_tensor_op_hmma_cycles_active) at zero on the GEMM "
@@ -158,8 +157,9 @@ void LeverFinder::Fp32Gemms() {
 }
 
 void LeverFinder::Fp32MathByName() {
-  if (std::any_of(
-          levers_.begin(), levers_.end(), [](const Lever& l) { return l.kind == "tf32_or_amp"; }))
+  if (std::any_of(levers_.begin(), levers_.end(), [](const Lever& l) {
+        return l.kind == report::LeverKind::kTf32OrAmp;
+      }))
     return;  // the shape models bound it
   const model::DeviceCeilings* entry = nullptr;
   const model::Device* tensor_device = nullptr;  // known by its compute capability alone
@@ -215,7 +215,7 @@ void LeverFinder::Fp32MathByName() {
   if (Share(time) < kMinShare)
     return;
   Lever lever;
-  lever.kind = "amp";
+  lever.kind = report::LeverKind::kAmp;
   lever.bottleneck = report::Bottleneck::kTensorCoresUnused;
   // What the kernels serve, by their launching operators' category (nine tenths of their time
   // names them): cuDNN runs convolutions
