@@ -118,7 +118,24 @@ struct LaunchQueue {
   // kGpuBound, kHostBound, kGpuWaits (deep queue, idle GPU) or kUndetermined (too few launches,
   // slow launch calls, or a program that drains the queue by synchronizing)
   QueueVerdict verdict = QueueVerdict::kUndetermined;
-  std::string sentence;  // "GPU-bound: the host runs 1.2 ms ahead ..."; says why when undetermined
+  // The sentence: "GPU-bound: the host runs 1.2 ms ahead ..."; says why when undetermined. Built
+  // by the diagnosis (QueueSentence) from the verdict and the fields below.
+  std::string sentence;
+  // Why kUndetermined (any of them; the timeline sets them, not in report.json): fewer launch
+  // calls than the minimum, most kernels starting before their call returned (`started_early`
+  // of them: slow calls), at least one host wait for the GPU per two launch calls (`host_syncs`
+  // of them: the program drains the queue itself).
+  bool too_few_launches = false;
+  bool slow_launch_calls = false;
+  bool host_drains_queue = false;
+  std::int64_t started_early = 0;
+  std::int64_t host_syncs = 0;
+  // Set by the diagnosis (not in report.json): with kGpuWaits, the share of the steady-state
+  // window the GPU idled with its next work queued; with kGpuBound, when the window's idle time
+  // is the host's and lies where nothing was launched (host-bound between its GPU phases), that
+  // idle time before the first and after the last GPU activity.
+  double queued_idle_share = 0;
+  std::optional<std::int64_t> between_phases_idle_ns;
 };
 
 // The bottleneck statement (docs/method.md, "The bottleneck statement"): report.json `diagnosis`.
@@ -129,9 +146,9 @@ struct Diagnosis {
   DominantKind dominant_kind = DominantKind::kUnset;
   std::string dominant_name;
   double dominant_fraction = 0;  // of the target metric's window
-  // The framework lever of an "operators" statement: "fuse_elementwise", "use_sdpa",
-  // "channels_last", "tf32_or_amp", "amp"; "" otherwise (since 1.14.0).
-  std::string lever;
+  // The framework lever of an "operators" statement (report_vocabulary.h); kNone otherwise
+  // (since 1.14.0).
+  LeverKind lever = LeverKind::kNone;
   // The class (report_vocabulary.h); kCacheBound since 1.8.0; kNone without a statement.
   Bottleneck bottleneck = Bottleneck::kNone;
   // The class as the report's prose names it: "memory-bound"; "GPU-bound, kernel class unknown"
@@ -170,10 +187,10 @@ struct Diagnosis {
   std::string input_check;
   // The bound if the repeated runs of one loaded input were one computation (since 1.15.0).
   std::optional<double> input_check_bound_speedup;
-  // What the diagnosis leads with (since 1.16.0): "input_check" when the input check bounds more
+  // What the diagnosis leads with (since 1.16.0): kInputCheck when the input check bounds more
   // than the statement's own lever (the repeats hold more of the window than the lever could
-  // give back), else "bottleneck"; "" without a bottleneck.
-  std::string lead;
+  // give back), else kBottleneck; kNone without a bottleneck.
+  DiagnosisLead lead = DiagnosisLead::kNone;
   std::string falsified_by;          // the measurement that would falsify the hypothesis
   std::string missing_evidence;      // for a hypothesis: what would turn it into a finding
   std::optional<LaunchQueue> queue;  // absent without launch calls joined to kernels

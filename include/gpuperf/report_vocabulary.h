@@ -215,6 +215,57 @@ inline std::string_view ToString(QueueVerdict verdict) {
   return "undetermined";
 }
 
+// The change a framework lever names (Diagnosis::lever, the framework Lever::kind): fuse an
+// elementwise chain, scaled_dot_product_attention for eager attention, channels_last for layout
+// conversions, TF32 or AMP for FP32 GEMMs, AMP for FP32 convolutions and GEMMs on a GPU without
+// TF32, a fused optimizer step. report.json spells them "fuse_elementwise", "use_sdpa",
+// "channels_last", "tf32_or_amp", "amp", "fused_optimizer" and "" without a lever (ToString,
+// diagnosis.lever).
+enum class LeverKind {
+  kNone,
+  kFuseElementwise,
+  kUseSdpa,
+  kChannelsLast,
+  kTf32OrAmp,
+  kAmp,
+  kFusedOptimizer
+};
+inline std::string_view ToString(LeverKind kind) {
+  switch (kind) {
+    case LeverKind::kNone:
+      return "";
+    case LeverKind::kFuseElementwise:
+      return "fuse_elementwise";
+    case LeverKind::kUseSdpa:
+      return "use_sdpa";
+    case LeverKind::kChannelsLast:
+      return "channels_last";
+    case LeverKind::kTf32OrAmp:
+      return "tf32_or_amp";
+    case LeverKind::kAmp:
+      return "amp";
+    case LeverKind::kFusedOptimizer:
+      return "fused_optimizer";
+  }
+  return "";
+}
+
+// What the diagnosis leads with (Diagnosis::lead): the input check, when it bounds more than the
+// statement's own lever, else the bottleneck; kNone without a bottleneck. report.json spells
+// them "input_check" and "bottleneck", and kNone as null (ToString gives "", diagnosis.lead).
+enum class DiagnosisLead { kNone, kInputCheck, kBottleneck };
+inline std::string_view ToString(DiagnosisLead lead) {
+  switch (lead) {
+    case DiagnosisLead::kNone:
+      return "";
+    case DiagnosisLead::kInputCheck:
+      return "input_check";
+    case DiagnosisLead::kBottleneck:
+      return "bottleneck";
+  }
+  return "";
+}
+
 // What a phase spent its time on (PhaseVerdict::verdict): its GPU work runs mostly after it
 // (kRunsBehind), GPU work runs half of it or more (kGpuBound, kTransferBound when copies alone
 // run longer than kernels), else the largest part of its idle (the next work already launched,

@@ -65,6 +65,10 @@ struct KernelRoofline {
   std::vector<std::string> ceiling_candidates;
   std::optional<std::pair<double, double>> compute_fraction_range;  // min, max; 0-1
   std::optional<std::pair<double, double>> memory_fraction_range;   // DRAM; min, max; 0-1
+  // `bound` as report.md's roofline table and roofline.svg show it: refined to kCache where the
+  // kernel's class is cache-bound (cache traffic, no on-chip reuse). Set by the classification
+  // (ClassifyKernels); not in report.json.
+  KernelBound shown_bound{};
 };
 
 // Nsight Compute's "GPU Speed Of Light Throughput" section: each unit's achieved throughput as a

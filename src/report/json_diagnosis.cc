@@ -30,7 +30,7 @@ Json DiagnosisJson(const Diagnosis& d) {
        Json{{"kind", std::string(ToString(d.dominant_kind))},
             {"name", d.dominant_name},
             {"fraction", RoundedNumber(d.dominant_fraction, 6)}}},
-      {"lever", d.lever},
+      {"lever", std::string(ToString(d.lever))},
       {"bottleneck", std::string(ToString(d.bottleneck))},
       {"label", d.label},
       {"status", std::string(ToString(d.status))},
@@ -46,7 +46,8 @@ Json DiagnosisJson(const Diagnosis& d) {
       {"bound_speedup_estimated", Optional(d.bound_speedup_estimated, 6)},  // since 1.20.0
       {"input_check", d.input_check},
       {"input_check_bound_speedup", Optional(d.input_check_bound_speedup, 6)},
-      {"lead", d.lead.empty() ? Json(nullptr) : Json(d.lead)},
+      {"lead",
+       d.lead == DiagnosisLead::kNone ? Json(nullptr) : Json(std::string(ToString(d.lead)))},
       {"falsified_by", d.falsified_by},
       {"missing_evidence", d.missing_evidence},
       {"queue",

@@ -165,7 +165,7 @@ void AppendDiagnosis(std::string& out,
   if (d.bottleneck == Bottleneck::kNone)
     return;
   out += "## Diagnosis\n\n";
-  if (d.lead == "input_check")
+  if (d.lead == DiagnosisLead::kInputCheck)
     out += fmt::format(
         "**Lead: the work may repeat on one input** (a check: the trace records shapes, not "
         "values): {}. It bounds more than the bottleneck's own lever, which follows for the input "

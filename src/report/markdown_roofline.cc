@@ -169,10 +169,7 @@ void AppendRoofline(std::string& out,
                   Or(r.achieved_bytes_per_s, "B/s"),
                   RoofText(r),
                   r.floor_ns ? util::FormatDuration(static_cast<double>(*r.floor_ns)) : "n/a",
-                  // the roofline's "latency" refined by the class: cache traffic, no reuse
-                  std::string(ToString(rows[i]->classification.bound == KernelBound::kCache
-                                           ? KernelBound::kCache
-                                           : r.bound))});
+                  std::string(ToString(r.shown_bound))});
   }
   out += table.Render() + "\n";
   AppendShownNote(

@@ -33,12 +33,6 @@ const char* BoundColor(KernelBound bound) {
   return "#666666";
 }
 
-// The roofline's bound, kLatency refined to kCache by the kernel's class (no on-chip reuse).
-KernelBound ShownBound(const KernelRow& row) {
-  return row.classification.bound == KernelBound::kCache ? KernelBound::kCache
-                                                         : row.roofline->bound;
-}
-
 // Circle area grows with the kernel's share of kernel time: 4 px at 0%, 14 px at 100%.
 double Radius(const KernelRow& row) {
   return 4 + 10 * std::sqrt(std::clamp(row.time_percent, 0.0, 100.0) / 100);
@@ -46,7 +40,7 @@ double Radius(const KernelRow& row) {
 
 // Filled for counters (measured), hollow for shape models (modeled).
 std::string Marker(double cx, double cy, double r, const KernelRow& row) {
-  const char* color = BoundColor(ShownBound(row));
+  const char* color = BoundColor(row.roofline->shown_bound);
   const bool measured = row.roofline->evidence != EvidenceTier::kModeled;
   return fmt::format(
       "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" fill-opacity=\"{}\" stroke=\"{}\" "
@@ -221,8 +215,8 @@ void AppendLegend(std::string& out, const std::vector<Point>& points, double y) 
     AppendText(out,
                790,
                y,
-               EscapeXml(ToString(ShownBound(*p.row))),
-               fmt::format(" fill=\"{}\"", BoundColor(ShownBound(*p.row))));
+               EscapeXml(ToString(p.row->roofline->shown_bound)),
+               fmt::format(" fill=\"{}\"", BoundColor(p.row->roofline->shown_bound)));
     AppendText(out, 860, y, EscapeXml(ToString(p.row->roofline->evidence)));
   }
 }

@@ -1050,16 +1050,18 @@ TEST_CASE("GPU-bound: which changes keep the launch count", "[diagnosis]") {
   d.dominant_kind = gpuperf::report::DominantKind::kKernel;
   CHECK(gpuperf::analysis::KeepsLaunchCount(d));
   d.dominant_kind = gpuperf::report::DominantKind::kOperators;
-  for (const char* kind : {"amp", "tf32_or_amp"}) {
+  using gpuperf::report::LeverKind;
+  for (LeverKind kind : {LeverKind::kAmp, LeverKind::kTf32OrAmp}) {
     d.lever = kind;
     CHECK(gpuperf::analysis::KeepsLaunchCount(d));
   }
-  for (const char* kind : {"fuse_elementwise", "use_sdpa", "channels_last"}) {
+  for (LeverKind kind :
+       {LeverKind::kFuseElementwise, LeverKind::kUseSdpa, LeverKind::kChannelsLast}) {
     d.lever = kind;
     CHECK_FALSE(gpuperf::analysis::KeepsLaunchCount(d));
   }
   d.dominant_kind = gpuperf::report::DominantKind::kIdle;
-  d.lever.clear();
+  d.lever = LeverKind::kNone;
   CHECK_FALSE(gpuperf::analysis::KeepsLaunchCount(d));
 }
 
@@ -1520,7 +1522,7 @@ TEST_CASE("TF32 lever: the gain at today's efficiency is an estimate, the TF32 p
   const gpuperf::report::Diagnosis& d = r.diagnosis;
   INFO(gpuperf::report::ToString(d.bottleneck)
        << " / " << gpuperf::report::ToString(d.dominant_kind) << ": " << d.next_experiment);
-  REQUIRE(d.lever == "tf32_or_amp");
+  REQUIRE(d.lever == gpuperf::report::LeverKind::kTf32OrAmp);
   REQUIRE(d.bound_speedup_estimated);
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup > *d.bound_speedup_estimated);

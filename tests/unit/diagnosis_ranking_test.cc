@@ -705,7 +705,7 @@ TEST_CASE("levers: an assumed-speedup lever on most of a flat profile is its con
   // Four of ten: AMP gives back 2 ms (1.25x), the measurement 2.5 ms (1.33x).
   report::AnalysisReport most = analyze(4);
   INFO(most.diagnosis.next_experiment);
-  CHECK(most.diagnosis.lever == "amp");
+  CHECK(most.diagnosis.lever == gpuperf::report::LeverKind::kAmp);
   CHECK(most.diagnosis.bottleneck == gpuperf::report::Bottleneck::kTensorCoresUnused);
   bool reference = false;
   for (const std::string& line : most.diagnosis.support)
@@ -722,7 +722,7 @@ TEST_CASE("levers: an assumed-speedup lever on most of a flat profile is its con
   for (const std::string& line : few.diagnosis.support)
     lines += line + "\n";
   INFO(lines);
-  CHECK(few.diagnosis.lever.empty());
+  CHECK(few.diagnosis.lever == gpuperf::report::LeverKind::kNone);
   CHECK(few.diagnosis.dominant_kind == gpuperf::report::DominantKind::kKernel);
   REQUIRE(few.diagnosis.bound_speedup_at_2x);
 }

@@ -241,7 +241,7 @@ TEST_CASE("Input check: repeated runs of one loaded input come before the experi
   // class leads.
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup > 3.0);
-  CHECK(d.lead == "bottleneck");
+  CHECK(d.lead == gpuperf::report::DiagnosisLead::kBottleneck);
   // The per-run preprocessing between the first run's end and the last's is part of the repeats.
   // The idle from the first run's end (10 ms) to the last's (30 ms): 2 x 9 ms.
   CHECK(Contains(d.next_experiment,
@@ -270,14 +270,14 @@ TEST_CASE("Input check: repeats that bound more than the lever lead the diagnosi
   lever_smaller.next_experiment = "Move the host work.";
   lever_smaller.bound_speedup = 2.0;
   gpuperf::analysis::PrependInputCheck(lever_smaller, view, 1000);
-  CHECK(lever_smaller.lead == "input_check");
+  CHECK(lever_smaller.lead == gpuperf::report::DiagnosisLead::kInputCheck);
   gpuperf::report::Diagnosis lever_larger = lever_smaller;
-  lever_larger.lead.clear();
+  lever_larger.lead = gpuperf::report::DiagnosisLead::kNone;
   lever_larger.input_check.clear();
   lever_larger.next_experiment = "Move the host work.";
   lever_larger.bound_speedup = 6.0;
   gpuperf::analysis::PrependInputCheck(lever_larger, view, 1000);
-  CHECK(lever_larger.lead.empty());  // Diagnose sets "bottleneck"
+  CHECK(lever_larger.lead == gpuperf::report::DiagnosisLead::kNone);  // Diagnose sets "bottleneck"
 
   // The headline and report.md then say the repeats first, then the window's class as it is.
   gpuperf::report::AnalysisReport r;

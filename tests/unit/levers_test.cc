@@ -41,7 +41,7 @@ AnalysisReport Report(std::int64_t wall_ns, std::int64_t gpu_ns) {
 
 const Lever* Find(const std::vector<Lever>& levers, const std::string& kind) {
   for (const Lever& l : levers) {
-    if (l.kind == kind)
+    if (gpuperf::report::ToString(l.kind) == kind)
       return &l;
   }
   return nullptr;
@@ -76,7 +76,7 @@ TEST_CASE("Eager attention (bmm + softmax in one module) points to SDPA", "[leve
   CHECK(sdpa->time_ns == 800);
   CHECK(sdpa->saved_ns == 500);  // softmax + mul vanish, the batched GEMMs stay
   CHECK(sdpa->bound_speedup == Approx(2.0));
-  CHECK(levers.front().kind == "use_sdpa");
+  CHECK(levers.front().kind == gpuperf::report::LeverKind::kUseSdpa);
 
   // Flash attention already runs there: no lever.
   r.framework.operators.push_back(

@@ -106,6 +106,8 @@ TEST_CASE(
   const report::KernelRow& gemm = Gemm(r);
   CHECK(gemm.roofline->bound == gpuperf::report::KernelBound::kLatency);
   CHECK(gemm.classification.bound == gpuperf::report::KernelBound::kCache);
+  // The table and the chart show the roofline's bound refined by the class.
+  CHECK(gemm.roofline->shown_bound == gpuperf::report::KernelBound::kCache);
   CHECK(Contains(gemm.classification.reason,
                  "L1/TEX traffic 50x the DRAM bytes at 0.4 FLOP per L1/TEX byte "
                  "(l1tex__t_bytes.sum, counters): cache/LSU traffic without on-chip reuse"));

@@ -81,6 +81,23 @@ TEST_CASE("report vocabulary: the launch queue's verdict keeps its report.json s
                      {Q::kGpuWaits, "gpu_waits"}});
 }
 
+TEST_CASE("report vocabulary: a lever's kind keeps its report.json spellings") {
+  using L = report::LeverKind;
+  CheckSpellings<L>({{L::kNone, ""},
+                     {L::kFuseElementwise, "fuse_elementwise"},
+                     {L::kUseSdpa, "use_sdpa"},
+                     {L::kChannelsLast, "channels_last"},
+                     {L::kTf32OrAmp, "tf32_or_amp"},
+                     {L::kAmp, "amp"},
+                     {L::kFusedOptimizer, "fused_optimizer"}});
+}
+
+TEST_CASE("report vocabulary: the diagnosis' lead keeps its report.json spellings") {
+  using D = report::DiagnosisLead;
+  CheckSpellings<D>(
+      {{D::kNone, ""}, {D::kInputCheck, "input_check"}, {D::kBottleneck, "bottleneck"}});
+}
+
 TEST_CASE("report vocabulary: a phase's verdict keeps its report.json spellings") {
   using P = report::PhaseClass;
   CheckSpellings<P>({{P::kRunsBehind, "runs_behind"},

@@ -136,6 +136,7 @@ KernelRow Kernel(const std::string& name,
   r.achieved_flops_per_s = flops_per_s;
   r.achieved_bytes_per_s = flops_per_s / ai;
   r.bound = ai < 9 ? gpuperf::report::KernelBound::kMemory : gpuperf::report::KernelBound::kCompute;
+  r.shown_bound = r.bound;
   r.evidence = evidence;
   r.peak_flops_per_s = peak_flops;
   r.peak_bytes_per_s = 2.039e12;  // A100 SXM4 80GB DRAM

@@ -200,6 +200,7 @@ TEST_CASE("roofline in the analysis: KernelRow::roofline and a note", "[roofline
   CHECK(report.kernels[0].name == "gemm");
   REQUIRE(report.kernels[0].roofline);
   CHECK(report.kernels[0].roofline->bound == gpuperf::report::KernelBound::kCompute);
+  CHECK(report.kernels[0].roofline->shown_bound == gpuperf::report::KernelBound::kCompute);
   CHECK_FALSE(report.kernels[1].roofline);
   bool note = false;
   for (const auto& text : report.notes)

@@ -157,7 +157,7 @@ TEST_CASE("optimizer lever: foreach kernels by name, fused=True, a fused optimiz
   TraceBuilder b = Loop(kForeachAdd, kForeachSqrt);
   auto lever = analysis::framework::UnfusedOptimizerLever(b.trace, {}, 5 * kMs);
   REQUIRE(lever);
-  CHECK(lever->kind == "fused_optimizer");
+  CHECK(lever->kind == gpuperf::report::LeverKind::kFusedOptimizer);
   CHECK(lever->time_ns == 20 * kMs);
   CHECK(lever->saved_ns == 10 * kMs);  // the assumed 2x
   CHECK(lever->assumed_local_speedup == 2.0);

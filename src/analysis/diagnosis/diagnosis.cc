@@ -3,7 +3,6 @@
 // the whole window; with the small lookups every diagnosis file shares. The classes, the
 // secondary statement and the window's facts are in diagnosis_dominant_work.cc,
 // diagnosis_secondary.cc and diagnosis_window_facts.cc.
-#include "analysis/core/critical_term.h"
 #include "analysis/diagnosis/diagnosis.h"
 
 #include <fmt/format.h>
@@ -14,6 +13,7 @@
 #include <optional>
 #include <string_view>
 
+#include "analysis/core/critical_term.h"
 #include "analysis/core/names.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/diagnosis/input_check.h"
@@ -339,9 +339,8 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
     }
   }
   if (d.dominant_kind == report::DominantKind::kIdle) {
-    d.secondary =
-        SecondaryGpuStatement(
-            trace, roofs, index, d, *gpu_phase, compute, SteadyWall(r, idle), context);
+    d.secondary = SecondaryGpuStatement(
+        trace, roofs, index, d, *gpu_phase, compute, SteadyWall(r, idle), context);
     // Without a GPU phase to diagnose, copies that hold the triage's share get their statement.
     if (d.secondary.empty() && has_timeline)
       d.secondary = SecondaryTransferStatement(trace,
@@ -395,9 +394,11 @@ report::Diagnosis Diagnose(const model::Trace& trace,
                            const IdleAttribution& idle,
                            std::optional<report::LaunchQueue> queue) {
   report::Diagnosis d = DiagnoseWindow(trace, roofs, index, r, idle, std::move(queue));
+  if (d.queue)
+    d.queue->sentence = QueueSentence(*d.queue);
   PrependInputCheck(d, r.framework, SteadyWall(r, idle));
-  if (d.lead.empty() && d.bottleneck != report::Bottleneck::kNone)
-    d.lead = "bottleneck";
+  if (d.lead == report::DiagnosisLead::kNone && d.bottleneck != report::Bottleneck::kNone)
+    d.lead = report::DiagnosisLead::kBottleneck;
   d.label = Label(d);
   for (report::Diagnosis& s : d.secondary)
     s.label = Label(s);

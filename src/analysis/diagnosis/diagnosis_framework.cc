@@ -156,10 +156,10 @@ bool ApplyLever(report::Diagnosis& d,
     return false;
   std::vector<std::string> lever_support;
   lever_support.push_back(
-      fmt::format("Lever ({}): {}; {}.", lever.kind, lever.experiment, lever.basis));
+      fmt::format("Lever ({}): {}; {}.", ToString(lever.kind), lever.experiment, lever.basis));
   for (std::size_t i = 1; i < levers.size() && i < 3; ++i) {
     lever_support.push_back(fmt::format("Also possible ({}): {} {:.2f}x ({}).",
-                                        levers[i].kind,
+                                        ToString(levers[i].kind),
                                         levers[i].ceiling_saved_ns ? "about" : "at most",
                                         levers[i].bound_speedup,
                                         levers[i].basis));
@@ -167,14 +167,16 @@ bool ApplyLever(report::Diagnosis& d,
   // The lever's GEMMs on kernels for misaligned operands: part of why they are slow, and what
   // the change should also fix (owlv2: SDPA over align1 sm75 kernels, 230 ms).
   if (const report::Finding* f = FindFinding(r, report::finding_id::kGemmMisaligned);
-      f && (lever.kind == "use_sdpa" || lever.kind == "tf32_or_amp" || lever.kind == "amp"))
+      f && (lever.kind == report::LeverKind::kUseSdpa ||
+            lever.kind == report::LeverKind::kTf32OrAmp || lever.kind == report::LeverKind::kAmp))
     lever_support.push_back(fmt::format(
         "Beside it, {} of GEMM time runs kernels built for misaligned operands ({}, trace): "
         "where the change replaces those GEMMs, the new path should reach aligned kernels ({}).",
         Ms(f->time_ns),
         f->id,
-        lever.kind == "use_sdpa" ? "scaled_dot_product_attention pads internally"
-                                 : "pad the dimensions to multiples of 8 elements"));
+        lever.kind == report::LeverKind::kUseSdpa
+            ? "scaled_dot_product_attention pads internally"
+            : "pad the dimensions to multiples of 8 elements"));
   std::size_t at = std::min(kernel_evidence_from, d.support.size());
   if (at < d.support.size())
     lever_support.push_back(fmt::format(
@@ -191,8 +193,8 @@ bool ApplyLever(report::Diagnosis& d,
                    lever_support.end());
   // A lever on work beside the dominant kind (the optimizer step beside GEMMs measured at their
   // roof) leaves the measured class as it is: it is the next experiment, not the window's class.
-  if (lever.kind == "fused_optimizer" && d.status == report::DiagnosisStatus::kFinding &&
-      d.bottleneck != report::Bottleneck::kNone) {
+  if (lever.kind == report::LeverKind::kFusedOptimizer &&
+      d.status == report::DiagnosisStatus::kFinding && d.bottleneck != report::Bottleneck::kNone) {
     d.support.insert(
         d.support.begin() + static_cast<std::ptrdiff_t>(at),
         fmt::format("The class stays the measured one ({}): the lever acts on work beside the "
@@ -201,8 +203,8 @@ bool ApplyLever(report::Diagnosis& d,
   } else {
     d.bottleneck = lever.bottleneck;
     d.status = report::DiagnosisStatus::kHypothesis;
-    d.evidence = lever.kind == "tf32_or_amp" ? report::EvidenceTier::kModeled
-                                             : report::EvidenceTier::kInferred;
+    d.evidence = lever.kind == report::LeverKind::kTf32OrAmp ? report::EvidenceTier::kModeled
+                                                             : report::EvidenceTier::kInferred;
     d.missing_evidence = lever.missing_evidence;
   }
   d.dominant_kind = report::DominantKind::kOperators;

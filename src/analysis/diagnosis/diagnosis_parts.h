@@ -267,6 +267,9 @@ void RankStatements(report::Diagnosis& d);
 void AddPhase(report::Diagnosis& d, const model::Trace& trace, const report::AnalysisReport& r);
 void QueueAgainstIdle(report::Diagnosis& d, double queued_idle_share);
 void QueueAgainstHostPhases(report::Diagnosis& d, const IdleAttribution& idle);
+// The launch queue's sentence, from its verdict and numbers (the timeline's, and those the two
+// functions above add): the one place it is written.
+std::string QueueSentence(const report::LaunchQueue& q);
 
 // The host's records of what it did in the idle, for SetIdleClass (diagnosis_idle_evidence.cc).
 // The model's forward: the outermost module frames (nn.Module) of the class that holds the most

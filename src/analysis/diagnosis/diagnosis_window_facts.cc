@@ -21,6 +21,7 @@
 #include "analysis/predictions/amdahl.h"
 #include "analysis/predictions/preroll.h"
 #include "analysis/timeline/critical_time.h"
+#include "analysis/timeline/launch_overhead.h"
 #include "model/ceilings.h"
 #include "util/intervals.h"
 #include "util/units_format.h"
@@ -134,15 +135,7 @@ void QueueAgainstIdle(report::Diagnosis& d, double queued_idle_share) {
       queued_idle_share < kDominantShare)
     return;
   d.queue->verdict = report::QueueVerdict::kGpuWaits;
-  d.queue->sentence = fmt::format(
-      "Queued but idle: the host runs {} ahead of the GPU (median launch-queue depth; p90 {}; {} "
-      "launch calls, trace), yet the GPU idles {} of the steady-state window with its next "
-      "work already queued: that work waits on something other than the host (an event on "
-      "another stream, a collective, another rank).",
-      Ms(d.queue->median_ns),
-      Ms(d.queue->p90_ns),
-      d.queue->launches,
-      Pct(queued_idle_share));
+  d.queue->queued_idle_share = queued_idle_share;
 }
 
 // A window whose idle time is the host's (host-, launch- or sync-bound) while its launch queue
@@ -152,15 +145,77 @@ void QueueAgainstHostPhases(report::Diagnosis& d, const IdleAttribution& idle) {
       d.dominant_kind != report::DominantKind::kIdle ||
       d.bottleneck == report::Bottleneck::kDependencyBound)
     return;
-  d.queue->sentence = fmt::format(
-      "Host-bound between its GPU phases, GPU-bound within them: while it launches, the host "
-      "runs {} ahead of the GPU (median launch-queue depth, kernel start - launch-call end; p90 "
-      "{}; {} launch calls, trace), and the idle time lies where nothing was launched ({} of it "
-      "before the first or after the last GPU activity).",
-      Ms(d.queue->median_ns),
-      Ms(d.queue->p90_ns),
-      d.queue->launches,
-      Ms(idle.edge_ns));
+  d.queue->between_phases_idle_ns = idle.edge_ns;
+}
+
+std::string QueueSentence(const report::LaunchQueue& q) {
+  switch (q.verdict) {
+    case report::QueueVerdict::kUndetermined: {
+      std::vector<std::string> why;
+      if (q.too_few_launches)
+        why.push_back(fmt::format("{} launch calls are too few for a verdict (at least {})",
+                                  q.launches,
+                                  kMinQueueLaunches));
+      if (q.slow_launch_calls)
+        why.push_back(
+            fmt::format("{} of {} kernels started before their launch call returned, so the "
+                        "calls themselves were slow (module loading, a blocking launch) and "
+                        "their end is no queue entry",
+                        q.started_early,
+                        q.launches));
+      if (q.host_drains_queue)
+        why.push_back(
+            fmt::format("the host waits for the GPU {} time{} for {} launch calls (synchronize "
+                        "calls, synchronous copies), so the program drains the queue itself",
+                        q.host_syncs,
+                        q.host_syncs == 1 ? "" : "s",
+                        q.launches));
+      std::string text;
+      for (const std::string& part : why)
+        text += (text.empty() ? "" : "; ") + part;
+      return fmt::format(
+          "Neither GPU- nor host-bound by the launch queue: {} (depth, kernel start - launch-call "
+          "end: median {}, p90 {}; trace).",
+          text,
+          Ms(q.median_ns),
+          Ms(q.p90_ns));
+    }
+    case report::QueueVerdict::kGpuWaits:
+      return fmt::format(
+          "Queued but idle: the host runs {} ahead of the GPU (median launch-queue depth; p90 {}; "
+          "{} launch calls, trace), yet the GPU idles {} of the steady-state window with its next "
+          "work already queued: that work waits on something other than the host (an event on "
+          "another stream, a collective, another rank).",
+          Ms(q.median_ns),
+          Ms(q.p90_ns),
+          q.launches,
+          Pct(q.queued_idle_share));
+    case report::QueueVerdict::kGpuBound:
+      if (q.between_phases_idle_ns)
+        return fmt::format(
+            "Host-bound between its GPU phases, GPU-bound within them: while it launches, the "
+            "host runs {} ahead of the GPU (median launch-queue depth, kernel start - launch-call "
+            "end; p90 {}; {} launch calls, trace), and the idle time lies where nothing was "
+            "launched ({} of it before the first or after the last GPU activity).",
+            Ms(q.median_ns),
+            Ms(q.p90_ns),
+            q.launches,
+            Ms(*q.between_phases_idle_ns));
+      return fmt::format(
+          "GPU-bound while it launches: the host runs {} ahead of the GPU (median launch-queue "
+          "depth, kernel start - launch-call end; p90 {}; {} launch calls, trace).",
+          Ms(q.median_ns),
+          Ms(q.p90_ns),
+          q.launches);
+    case report::QueueVerdict::kHostBound:
+      break;
+  }
+  return fmt::format(
+      "Host-bound: kernels start a median {} after their launch call returns (p90 {}; {} launch "
+      "calls, trace): the GPU waits for the host.",
+      Ms(q.median_ns),
+      Ms(q.p90_ns),
+      q.launches);
 }
 
 }  // namespace gpuperf::analysis

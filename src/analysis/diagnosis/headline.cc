@@ -42,7 +42,7 @@ std::string Verdict(const report::Diagnosis& d) {
     return "";
   // Repeats that bound more than the statement's lever lead: the class is of what each repeat
   // does.
-  bool check_leads = d.lead == "input_check";
+  bool check_leads = d.lead == report::DiagnosisLead::kInputCheck;
   std::string text =
       check_leads ? fmt::format(
                         "Diagnosis: the work may repeat on one input ({}; a check: the trace "

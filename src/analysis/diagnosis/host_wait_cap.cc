@@ -104,7 +104,7 @@ HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
 bool KeepsLaunchCount(const report::Diagnosis& d) {
   return d.dominant_kind == report::DominantKind::kKernel ||
          (d.dominant_kind == report::DominantKind::kOperators &&
-          (d.lever == "amp" || d.lever == "tf32_or_amp"));
+          (d.lever == report::LeverKind::kAmp || d.lever == report::LeverKind::kTf32OrAmp));
 }
 
 std::string CappedBoundText(const HostWaitCap& cap, std::int64_t saved_ns, bool assumed_2x) {

@@ -175,7 +175,7 @@ void PrependInputCheck(report::Diagnosis& d,
   // Repeats that hold more of the window than the statement's lever gives back are the
   // diagnosis: every stage, the lever's work included, runs once per repeat.
   if (bound && (!d.bound_speedup || *bound > *d.bound_speedup))
-    d.lead = "input_check";
+    d.lead = report::DiagnosisLead::kInputCheck;
   d.next_experiment = experiments + std::string(kIfIntended) + d.next_experiment;
   // The other half's experiment and bound rest on the same work the checks may change.
   for (report::Diagnosis& s : d.secondary) {

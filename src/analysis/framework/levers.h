@@ -19,8 +19,7 @@
 namespace gpuperf::analysis::framework {
 
 struct Lever {
-  // "fuse_elementwise", "use_sdpa", "channels_last", "tf32_or_amp", "amp", "fused_optimizer"
-  std::string kind;
+  report::LeverKind kind = report::LeverKind::kNone;  // report_vocabulary.h
   std::string subject;  // the operators, module or category it acts on, for the sentences
   // The bottleneck class it treats: kMemoryBound (intermediates written and read back:
   // elementwise chains, eager attention's score matrix, layout conversions) or

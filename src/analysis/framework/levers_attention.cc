@@ -85,7 +85,7 @@ void LeverFinder::EagerAttention() {
     if (gemm_ns == 0 || attention_ns > softmax_ns || Share(total) < kMinShare)
       continue;
     Lever lever;
-    lever.kind = "use_sdpa";
+    lever.kind = report::LeverKind::kUseSdpa;
     lever.bottleneck = report::Bottleneck::kMemoryBound;
     lever.missing_evidence =
         "DRAM bytes of the softmax and elementwise kernels (Nsight Compute "

@@ -48,7 +48,7 @@ void LeverFinder::ElementwiseChain() {
   }
   ops_ns = std::min(ops_ns, total);
   Lever lever;
-  lever.kind = "fuse_elementwise";
+  lever.kind = report::LeverKind::kFuseElementwise;
   lever.bottleneck = report::Bottleneck::kMemoryBound;
   lever.missing_evidence =
       "Counters on the elementwise kernels (Nsight Compute memory throughput near the DRAM "
@@ -150,7 +150,7 @@ void LeverFinder::LayoutKernels() {
   if (Share(layout) < kMinShare)
     return;
   Lever lever;
-  lever.kind = "channels_last";
+  lever.kind = report::LeverKind::kChannelsLast;
   lever.bottleneck = report::Bottleneck::kMemoryBound;
   lever.subject = "NCHW/NHWC conversion kernels";
   lever.time_ns = layout;

@@ -125,7 +125,7 @@ void LeverFinder::Fp32Gemms() {
   if (Share(time) < kMinShare || saved <= 0)
     return;
   Lever lever;
-  lever.kind = "tf32_or_amp";
+  lever.kind = report::LeverKind::kTf32OrAmp;
   lever.bottleneck = report::Bottleneck::kTensorCoresUnused;
   lever.missing_evidence =
       "Tensor-pipe counters (sm__pipe_tensor_op_hmma_cycles_active) at zero on the GEMM "
@@ -170,8 +170,9 @@ void LeverFinder::Fp32Gemms() {
 }
 
 void LeverFinder::Fp32MathByName() {
-  if (std::any_of(
-          levers_.begin(), levers_.end(), [](const Lever& l) { return l.kind == "tf32_or_amp"; }))
+  if (std::any_of(levers_.begin(), levers_.end(), [](const Lever& l) {
+        return l.kind == report::LeverKind::kTf32OrAmp;
+      }))
     return;  // the shape models bound it
   const model::DeviceCeilings* entry = nullptr;
   const model::Device* tensor_device = nullptr;  // known by its compute capability alone
@@ -230,7 +231,7 @@ void LeverFinder::Fp32MathByName() {
   if (Share(time) < kMinShare)
     return;
   Lever lever;
-  lever.kind = "amp";
+  lever.kind = report::LeverKind::kAmp;
   lever.bottleneck = report::Bottleneck::kTensorCoresUnused;
   // What the kernels serve, by their launching operators' category (nine tenths of their time
   // names them): cuDNN runs convolutions

@@ -97,7 +97,7 @@ std::optional<Lever> UnfusedOptimizerLever(const model::Trace& trace,
     return std::nullopt;
   std::string optimizer = classes.size() == 1 ? *classes.begin() : std::string();
   Lever lever;
-  lever.kind = "fused_optimizer";
+  lever.kind = report::LeverKind::kFusedOptimizer;
   lever.bottleneck = report::Bottleneck::kMemoryBound;
   lever.subject = optimizer.empty() ? "the optimizer step" : "the " + optimizer + " step";
   lever.missing_evidence =

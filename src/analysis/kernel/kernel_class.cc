@@ -350,6 +350,10 @@ void ClassifyKernels(const model::Trace& trace, std::vector<report::KernelRow>& 
   for (report::KernelRow& row : kernels) {
     auto it = shapes.find(row.name);
     row.classification = Classify(trace, row, it == shapes.end() ? nullptr : &it->second);
+    if (row.roofline)  // the roofline's "latency" refined by the class: cache traffic, no reuse
+      row.roofline->shown_bound = row.classification.bound == report::KernelBound::kCache
+                                      ? report::KernelBound::kCache
+                                      : row.roofline->bound;
   }
 }
 

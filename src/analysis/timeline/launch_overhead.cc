@@ -1,7 +1,5 @@
 #include "analysis/timeline/launch_overhead.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <limits>
 #include <string>
@@ -11,7 +9,6 @@
 
 #include "analysis/core/names.h"
 #include "analysis/core/statistics.h"
-#include "util/units_format.h"
 
 namespace gpuperf::analysis {
 
@@ -82,36 +79,6 @@ std::int64_t HostBlockingSyncs(const model::Trace& trace, const CorrelationIndex
   return syncs;
 }
 
-namespace {
-
-// Why the depth gives no verdict, or "" when it does.
-std::string Undetermined(const report::LaunchQueue& q, std::int64_t negative, std::int64_t syncs) {
-  std::vector<std::string> why;
-  if (q.launches < kMinQueueLaunches)
-    why.push_back(fmt::format(
-        "{} launch calls are too few for a verdict (at least {})", q.launches, kMinQueueLaunches));
-  if (negative * 2 > q.launches)
-    why.push_back(
-        fmt::format("{} of {} kernels started before their launch call returned, so the "
-                    "calls themselves were slow (module loading, a blocking launch) and "
-                    "their end is no queue entry",
-                    negative,
-                    q.launches));
-  if (syncs * 2 >= q.launches)
-    why.push_back(
-        fmt::format("the host waits for the GPU {} time{} for {} launch calls (synchronize "
-                    "calls, synchronous copies), so the program drains the queue itself",
-                    syncs,
-                    syncs == 1 ? "" : "s",
-                    q.launches));
-  std::string text;
-  for (const std::string& part : why)
-    text += (text.empty() ? "" : "; ") + part;
-  return text;
-}
-
-}  // namespace
-
 std::optional<report::LaunchQueue> LaunchQueueDepth(const model::Trace& trace,
                                                     const std::vector<LaunchPair>& pairs,
                                                     std::int64_t host_syncs) {
@@ -139,33 +106,16 @@ std::optional<report::LaunchQueue> LaunchQueueDepth(const model::Trace& trace,
   out.launches = static_cast<std::int64_t>(depth.size());
   out.median_ns = at(0.5);
   out.p90_ns = at(0.9);
-  auto ms = [](std::int64_t ns) { return util::FormatDuration(static_cast<double>(ns)); };
-  if (std::string why = Undetermined(out, negative, host_syncs); !why.empty()) {
+  out.started_early = negative;
+  out.host_syncs = host_syncs;
+  out.too_few_launches = out.launches < kMinQueueLaunches;
+  out.slow_launch_calls = negative * 2 > out.launches;
+  out.host_drains_queue = host_syncs * 2 >= out.launches;
+  if (out.too_few_launches || out.slow_launch_calls || out.host_drains_queue)
     out.verdict = report::QueueVerdict::kUndetermined;
-    out.sentence = fmt::format(
-        "Neither GPU- nor host-bound by the launch queue: {} (depth, kernel start - launch-call "
-        "end: median {}, p90 {}; trace).",
-        why,
-        ms(out.median_ns),
-        ms(out.p90_ns));
-    return out;
-  }
-  bool gpu_bound = out.median_ns >= kQueuedNs;
-  out.verdict = gpu_bound ? report::QueueVerdict::kGpuBound : report::QueueVerdict::kHostBound;
-  out.sentence = gpu_bound
-                     ? fmt::format(
-                           "GPU-bound while it launches: the host runs {} ahead of the GPU (median "
-                           "launch-queue depth, "
-                           "kernel start - launch-call end; p90 {}; {} launch calls, trace).",
-                           ms(out.median_ns),
-                           ms(out.p90_ns),
-                           out.launches)
-                     : fmt::format(
-                           "Host-bound: kernels start a median {} after their launch call returns "
-                           "(p90 {}; {} launch calls, trace): the GPU waits for the host.",
-                           ms(out.median_ns),
-                           ms(out.p90_ns),
-                           out.launches);
+  else
+    out.verdict = out.median_ns >= kQueuedNs ? report::QueueVerdict::kGpuBound
+                                             : report::QueueVerdict::kHostBound;
   return out;
 }
 
