@@ -104,8 +104,7 @@ TEST_CASE("critical time: a host thread blocked in a sync makes the work queued 
   CHECK(CriticalActivities(b.trace, index2).Critical(1));
 }
 
-TEST_CASE("critical time: a chain counts at most the host's wait for it",
-          "[predictions]") {
+TEST_CASE("critical time: a chain counts at most the host's wait for it", "[predictions]") {
   // K 10-110 and L 110-210, both launched at once; the host then waits.
   auto build = [](std::int64_t wait_start) {
     TraceBuilder b;
@@ -264,9 +263,10 @@ TEST_CASE("finding bounds: the share of wall time and the removal limit", "[pred
   CHECK(!findings[1].wall_fraction);
 }
 
-TEST_CASE("predictions: a speedup gives back, run by run, the smaller of its run's budget and the "
-          "time it removes",
-          "[predictions]") {
+TEST_CASE(
+    "predictions: a speedup gives back, run by run, the smaller of its run's budget and the "
+    "time it removes",
+    "[predictions]") {
   // K 10-110 and L 110-210 queued together; the host reaches its sync at 160 and waits until
   // L ends: the run's budget is 50 ns. M runs alone later.
   TraceBuilder b;

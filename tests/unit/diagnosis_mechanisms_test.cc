@@ -242,9 +242,10 @@ TEST_CASE("implicit synchronization: a pageable async copy is sized by host time
   CHECK(*f->bound_speedup_if_removed == Approx(1.0 / (1.0 - 38.0 * kUs / (20.0 * kMs))));
   CHECK(Contains(f->summary, "implicit synchronization"));
   // A copy to pageable memory waits for the work ahead of it on its stream, not for staging.
-  CHECK(Contains(f->summary, "copy to pageable host memory, so each call returns only once its "
-                             "copy is done, and the copy runs only after the work queued before "
-                             "it on its stream"));
+  CHECK(Contains(f->summary,
+                 "copy to pageable host memory, so each call returns only once its "
+                 "copy is done, and the copy runs only after the work queued before "
+                 "it on its stream"));
   CHECK_FALSE(Contains(f->summary, "stage them"));
 }
 

@@ -30,14 +30,16 @@ std::int64_t GainNs(const report::Predictions& p,
   double gain = unbounded;
   for (const auto& [run, removed_ns] : by_run) {
     auto index = static_cast<std::size_t>(run);
-    double budget = index < p.run_budget_ns.size() ? static_cast<double>(p.run_budget_ns[index])
-                                                   : removed_ns;
+    double budget =
+        index < p.run_budget_ns.size() ? static_cast<double>(p.run_budget_ns[index]) : removed_ns;
     gain += std::min(removed_ns, budget);
   }
   return std::llround(gain);
 }
 
-std::int64_t GainNs(const report::Predictions& p, const report::CriticalShare& row, double speedup) {
+std::int64_t GainNs(const report::Predictions& p,
+                    const report::CriticalShare& row,
+                    double speedup) {
   return GainNs(p, {{&row, speedup}});
 }
 

@@ -282,9 +282,8 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
          // The term's meaning before the first line that uses it.
          if (gpu_phase->predictions.on_gpu_timeline) {
            kernel_evidence_from = std::min(kernel_evidence_from, d.support.size());
-           d.support.insert(
-               d.support.begin() + static_cast<std::ptrdiff_t>(kernel_evidence_from),
-               kGpuPhaseTimeText);
+           d.support.insert(d.support.begin() + static_cast<std::ptrdiff_t>(kernel_evidence_from),
+                            kGpuPhaseTimeText);
            ++kernel_evidence_from;  // the evidence a lever may replace starts after it
          }
        }},

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <map>
 
-#include "analysis/core/run_gains.h"
 #include "analysis/core/critical_term.h"
+#include "analysis/core/run_gains.h"
 #include "analysis/diagnosis/diagnosis.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/findings/findings.h"

@@ -199,10 +199,11 @@ std::optional<report::Finding> PageableAsyncMemcpyRule(const RuleInput& in) {
           ? "copy to pageable host memory, so each call returns only once its copy is done, and "
             "the copy runs only after the work queued before it on its stream"
       : to_host > 0
-          ? fmt::format("have a pageable host side, which makes the runtime stage them "
-                        "synchronously ({} of the calls copy to the host: those also wait for the "
-                        "work queued before them on their stream)",
-                        to_host)
+          ? fmt::format(
+                "have a pageable host side, which makes the runtime stage them "
+                "synchronously ({} of the calls copy to the host: those also wait for the "
+                "work queued before them on their stream)",
+                to_host)
           : "have a pageable host side, which makes the runtime stage them synchronously";
   f.summary = fmt::format(
       "{} asynchronous copies {}: an implicit synchronization that blocked the host for {}{} (the "

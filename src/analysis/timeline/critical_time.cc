@@ -195,7 +195,9 @@ CriticalTimes AttributeCriticalTime(const model::Trace& trace,
   };
   std::unordered_map<KeyChain, std::int64_t, KeyChainHash> bounded;
   auto budget = [&](std::int32_t chain) {
-    return chain == CriticalChains::kNotCritical ? 0 : chains.budget_ns[static_cast<std::size_t>(chain)];
+    return chain == CriticalChains::kNotCritical
+               ? 0
+               : chains.budget_ns[static_cast<std::size_t>(chain)];
   };
   // The groups CriticalActivities sorted, when the chains come from it.
   std::vector<std::vector<std::size_t>> sorted;
@@ -230,12 +232,10 @@ CriticalTimes AttributeCriticalTime(const model::Trace& trace,
         t.exclusive_ns += span;
         if (running_on_timeline > 0)
           t.timeline_ns += span;
-        if (running_unbounded > 0 || (running_critical > 1))
-        {
+        if (running_unbounded > 0 || (running_critical > 1)) {
           t.critical_ns += span;  // unbounded, or the key overlapping itself: an upper bound
           t.unbounded_ns += span;
-        }
-        else if (running_critical == 1)
+        } else if (running_critical == 1)
           bounded[{k, static_cast<std::int32_t>(chain_sum)}] += span;
       }
       previous = e.time;

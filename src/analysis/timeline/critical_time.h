@@ -29,7 +29,7 @@ namespace gpuperf::analysis {
 struct CriticalChains {
   static constexpr std::int32_t kNotCritical = -1;
   static constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::max();
-  std::vector<std::int32_t> chain;    // per trace.activities entry: its run, or kNotCritical
+  std::vector<std::int32_t> chain;      // per trace.activities entry: its run, or kNotCritical
   std::vector<std::int64_t> budget_ns;  // per run: the most its work gives back together
   // The activities of each (pid, device) with positive length, by start: AttributeCriticalTime
   // reuses them instead of sorting again.

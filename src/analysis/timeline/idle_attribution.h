@@ -117,8 +117,8 @@ struct IdleAttribution {
   // GPU idle caused by a set of waits (host intervals blocked on the GPU): of every gap a wait
   // overlaps, the part from the first such wait's start on, and at most the length of the waits
   // overlapping it (without the waits the host work there would have started that much earlier:
-  // a round trip followed by host work shrinks by the wait, not by the round trip). Queued idle is not in these gaps, nor is idle after the last GPU
-  // work: no later work was there to be delayed.
+  // a round trip followed by host work shrinks by the wait, not by the round trip). Queued idle is
+  // not in these gaps, nor is idle after the last GPU work: no later work was there to be delayed.
   // `data_waits` are waits for data the host then reads (device-to-host copies): without the
   // wait the host work after it could not start earlier, so of a gap that is not a round trip
   // they are credited only the part they overlap, not their length.
