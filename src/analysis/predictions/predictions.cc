@@ -301,21 +301,19 @@ report::Predictions ComputePredictions(const model::Trace& trace,
     share.total_ns = row.duration_ns.total;
     if (auto id = name_ids.find(row.name); id != name_ids.end()) {
       if (auto t = times.by_key.find(id->second); t != times.by_key.end()) {
-        share.exclusive_ns = t->second.exclusive_ns;
-        share.critical_ns = gpu_timeline ? t->second.timeline_ns : t->second.critical_ns;
+        const CriticalTime& time = t->second;
+        share.exclusive_ns = time.exclusive_ns;
+        // The GPU timeline has no budgets: all of its time counts without one.
+        share.critical_ns = gpu_timeline ? time.timeline_ns : time.critical_ns;
+        share.unbounded_ns = gpu_timeline ? time.timeline_ns : time.unbounded_ns;
+        for (const auto& [run, ns] : time.runs) {
+          if (!gpu_timeline)
+            share.runs.push_back({run, ns});
+        }
       }
     }
     share.fraction = Fraction(share.critical_ns, out.wall_ns, out.device_groups);
     SetLimit(share);
-    if (gpu_timeline) {
-      share.unbounded_ns = share.critical_ns;
-    } else if (auto id = name_ids.find(row.name); id != name_ids.end()) {
-      if (auto t = times.by_key.find(id->second); t != times.by_key.end()) {
-        share.unbounded_ns = t->second.unbounded_ns;
-        for (const auto& [run, ns] : t->second.runs)
-          share.runs.push_back({run, ns});
-      }
-    }
     if (auto floor = floors.find(row.name); floor != floors.end())
       ApplyFloor(share, floor->second, min_latency, out);
     AddIllustrativeGains(share, out);
