@@ -136,6 +136,18 @@ struct LaunchQueue {
   // idle time before the first and after the last GPU activity.
   double queued_idle_share = 0;
   std::optional<std::int64_t> between_phases_idle_ns;
+  // Launch calls into a deep queue that blocked (timeline/blocked_launches.h, since 1.22.0): how
+  // many, their time beyond an unblocked launch, the median count of GPU operations queued
+  // (launched, not started) when they returned, the median time from the last GPU operation's end
+  // to their return and the same for the deep-queue launches that did not block, and whether the
+  // queue was full: the blocked ones return right after an operation ends (a slot frees), so the
+  // host waits for the GPU inside its launches.
+  std::int64_t blocked_launches = 0;
+  std::int64_t blocked_ns = 0;
+  std::int64_t queued_at_blocked_return = 0;
+  std::int64_t blocked_return_gap_ns = 0;
+  std::int64_t unblocked_return_gap_ns = 0;
+  bool queue_full = false;
 };
 
 // The bottleneck statement (docs/method.md, "The bottleneck statement"): report.json `diagnosis`.
@@ -340,6 +352,10 @@ struct Finding {
   // GPU idle time they caused (idle_attribution.h); the bound above then comes from the idle.
   std::optional<std::int64_t> host_blocked_ns;
   std::optional<std::int64_t> gpu_idle_caused_ns;
+  // Of gpu_idle_caused_ns, the part after the waits and their round trips (since 1.22.0): where
+  // the GPU waits for the host, the waits delay the host's later work and the GPU work it
+  // launches, until a wait the host keeps absorbs the delay (IdleAttribution::CausedBy).
+  std::optional<std::int64_t> gpu_idle_later_ns;
   // GPU idle inside the waits while the next GPU work was already queued: the GPU waited on a
   // device-side dependency, not on these calls, so it is not theirs (since 1.10.0).
   std::optional<std::int64_t> gpu_idle_queued_ns;

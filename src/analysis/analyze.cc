@@ -28,7 +28,9 @@
 #include "analysis/predictions/predictions.h"
 #include "analysis/predictions/preroll.h"
 #include "analysis/timeline/audit.h"
+#include "analysis/timeline/blocked_launches.h"
 #include "analysis/timeline/critical_time.h"
+#include "analysis/timeline/host_waits.h"
 #include "analysis/timeline/idle_attribution.h"
 #include "analysis/timeline/launch_overhead.h"
 #include "analysis/timeline/ranges.h"
@@ -194,6 +196,12 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   measured.start_ns = preroll.end_ns;
   IdleAttribution idle = AttributeIdle(
       trace, all, measured, ImplicitSyncCalls(trace, index), init.intervals, &index, &steps.steps);
+  // The host's waits for the GPU, launches blocked on a full queue among them, once: the
+  // critical-time runs, the run-forward cost of waits, the host-wait cap and the queue sentence
+  // all count the same.
+  const std::vector<BlockedLaunch> blocked = BlockedLaunches(trace, index);
+  const HostWaits host_waits(trace, index, blocked);
+  AttachRunForward(trace, host_waits.merged(), idle);
   out.initialization.steady_window_ns = idle.steady_window_ns;
   out.initialization.unobserved_lead_ns = idle.unobserved_lead_ns;
   out.initialization.unobserved_tail_ns = idle.unobserved_tail_ns;
@@ -224,7 +232,8 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
                                        idle.excluded_ns,
                                        idle.unobserved_lead_ns,
                                        idle.unobserved_tail_ns,
-                                       &steady);
+                                       &steady,
+                                       &host_waits);
   BoundFindings(out.findings, idle.steady_window_ns);
   out.phase_verdicts = PhaseVerdicts(trace, index, out.initialization, steps.steps, idle, steady);
   DropRunsBehindLimits(out.phase_verdicts, out.predictions.phases);
@@ -235,8 +244,10 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   std::optional<report::LaunchQueue> queue;
   if (trace.metadata.format != "ncu-csv")
     queue = LaunchQueueDepth(trace, launch_pairs, HostBlockingSyncs(trace, index));
+  if (queue)
+    SummarizeBlockedLaunches(trace, index, blocked, *queue);
   AttachFrameworkView(framework.get(), framework_note_at, out);
-  out.diagnosis = Diagnose(trace, roofs, index, out, idle, std::move(queue));
+  out.diagnosis = Diagnose(trace, roofs, index, out, idle, std::move(queue), &blocked);
   out.headline = Headline(trace, out);
   return out;
 }

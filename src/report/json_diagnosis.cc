@@ -55,7 +55,14 @@ Json DiagnosisJson(const Diagnosis& d) {
                       {"median_ns", d.queue->median_ns},
                       {"p90_ns", d.queue->p90_ns},
                       {"verdict", std::string(ToString(d.queue->verdict))},
-                      {"sentence", d.queue->sentence}}
+                      {"sentence", d.queue->sentence},
+                      // since 1.22.0
+                      {"blocked_launches", d.queue->blocked_launches},
+                      {"blocked_ns", d.queue->blocked_ns},
+                      {"queued_at_blocked_return", d.queue->queued_at_blocked_return},
+                      {"blocked_return_gap_ns", d.queue->blocked_return_gap_ns},
+                      {"unblocked_return_gap_ns", d.queue->unblocked_return_gap_ns},
+                      {"queue_full", d.queue->queue_full}}
                : Json(nullptr)},
       {"secondary", d.secondary.empty() ? Json(nullptr) : DiagnosisJson(d.secondary.front())}};
 }

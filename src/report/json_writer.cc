@@ -219,6 +219,8 @@ Json FindingsJson(const std::vector<Finding>& findings) {
           f.gpu_idle_caused_ns ? Json(*f.gpu_idle_caused_ns) : Json(nullptr);
       array.back()["gpu_idle_queued_ns"] =  // since 1.10.0
           f.gpu_idle_queued_ns ? Json(*f.gpu_idle_queued_ns) : Json(nullptr);
+      array.back()["gpu_idle_later_ns"] =  // since 1.22.0
+          f.gpu_idle_later_ns ? Json(*f.gpu_idle_later_ns) : Json(nullptr);
     }
     if (f.recoverable_ns) {  // work a change shortens, not removes (since 1.19.0)
       array.back()["recoverable_ns"] = *f.recoverable_ns;

@@ -43,8 +43,9 @@ void AppendFinding(std::string& out,
   if (f.gpu_idle_caused_ns && f.wall_fraction && f.bound_speedup_if_removed) {
     out += fmt::format(
         "**Bound:** its calls held the host for {} and caused {} of GPU idle time, {} of the "
-        "steady-state wall time; removing {} entirely bounds the gain at {}× (a call costs "
-        "only the GPU idle it causes){}.\n\n",
+        "steady-state wall time; removing {} entirely bounds the gain at {}× (a wait costs "
+        "only the GPU idle it causes, next to it or later where the GPU waits for the host){}."
+        "\n\n",
         Ns(f.host_blocked_ns.value_or(0)),
         Ns(*f.gpu_idle_caused_ns),
         util::FormatPercent(100.0 * *f.wall_fraction),

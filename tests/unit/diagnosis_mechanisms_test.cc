@@ -645,7 +645,8 @@ TEST_CASE("waits: idle while the next work is already queued is no wait's doing"
   const report::Finding* sync = Find(r, "sync_api");
   REQUIRE(sync != nullptr);
   REQUIRE(sync->gpu_idle_caused_ns);
-  // The gap [1, 5) ms had B queued throughout; the 5 us after B is after the last GPU work.
+  // The gap [1, 5) ms had B queued throughout; the wait ends the recording 5 us after B, with no
+  // host work after it to delay (run forward).
   CHECK(*sync->gpu_idle_caused_ns == 0);
   // That queued idle lies inside the wait: said beside the caused idle, never credited to it.
   REQUIRE(sync->gpu_idle_queued_ns);
@@ -678,7 +679,8 @@ TEST_CASE("waits: idle while the next work is already queued is no wait's doing"
         gpuperf::report::Bottleneck::kDependencyBound);
 }
 
-TEST_CASE("waits: idle after the last GPU work is no wait's doing", "[diagnosis][waits]") {
+TEST_CASE("waits: a wait before host work that ends the program gives back its length",
+          "[diagnosis][waits]") {
   TraceBuilder b;
   b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
   b.Kernel("A", 10 * kUs, 1 * kMs, 1);
@@ -688,7 +690,11 @@ TEST_CASE("waits: idle after the last GPU work is no wait's doing", "[diagnosis]
   const report::Finding* sync = Find(r, "sync_api");
   REQUIRE(sync != nullptr);
   REQUIRE(sync->gpu_idle_caused_ns);
-  CHECK(*sync->gpu_idle_caused_ns == 0);
+  // None of the idle lies next to it (the GPU is done at 1 ms), but the host's work after it
+  // ends the program: without the wait it ends 905 us sooner (run forward).
+  CHECK(*sync->gpu_idle_caused_ns == 905 * kUs);
+  REQUIRE(sync->gpu_idle_later_ns);
+  CHECK(*sync->gpu_idle_later_ns == 905 * kUs);
 }
 
 TEST_CASE("host-bound: Python frames of launching threads only, work outside operators is moved",
@@ -1002,7 +1008,7 @@ TEST_CASE("host waits: only time the GPU's kernels hold the host counts", "[diag
   gpuperf::report::AnalysisReport r = Analyze(b.trace);
   gpuperf::analysis::CorrelationIndex index(b.trace);
   gpuperf::analysis::HostWaitCap cap =
-      gpuperf::analysis::HostWaitsOnGpu(b.trace, index, r, 20 * kMs);
+      gpuperf::analysis::HostWaitsOnGpu(b.trace, index, r, 20 * kMs, nullptr);
   // The blocked launch's 2 ms less the 10 us baseline, and the 3 ms of kernel inside the sync;
   // not the fast deep launches, not the copy's own transfer, and no kernel after the last call.
   CHECK(cap.waits_ns == 2 * kMs - 10 * kUs + 3 * kMs);

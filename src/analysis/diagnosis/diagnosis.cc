@@ -111,13 +111,15 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
                                  const CorrelationIndex& index,
                                  const report::AnalysisReport& r,
                                  const IdleAttribution& idle,
-                                 std::optional<report::LaunchQueue> queue) {
+                                 std::optional<report::LaunchQueue> queue,
+                                 const std::vector<BlockedLaunch>* blocked) {
   report::Diagnosis d;
   d.target_metric = TargetMetric(r);
   d.scope = Scope(trace, r);
   d.baseline = Baseline(trace, r);
   d.queue = std::move(queue);
   ExperimentContext context = InputContext(trace);
+  context.blocked_launches = blocked;
   context.collective_wait = CollectiveWaitText(trace, index, r);
   context.one_shot = r.framework.steps.size() < 2 && !r.kernels.empty() &&
                      r.kernels.front().duration_ns.count < kOneShotInstances;
@@ -274,7 +276,8 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
          // Without one, the host may still be close behind the GPU: changes that keep the
          // launch count are held to its waits too (KeepsLaunchCount).
          if (has_timeline) {
-           context.host_wait_cap = HostWaitsOnGpu(trace, index, r, SteadyWall(r, idle));
+           context.host_wait_cap = HostWaitsOnGpu(
+               trace, index, r, SteadyWall(r, idle), context.blocked_launches);
            context.host_wait_cap->host_work_ns = idle.host_work_ns;
            context.host_wait_cap->beside_idle_phase = idle_share >= kSecondaryIdleShare;
          }
@@ -391,10 +394,11 @@ report::Diagnosis Diagnose(const model::Trace& trace,
                            const CorrelationIndex& index,
                            const report::AnalysisReport& r,
                            const IdleAttribution& idle,
-                           std::optional<report::LaunchQueue> queue) {
-  report::Diagnosis d = DiagnoseWindow(trace, roofs, index, r, idle, std::move(queue));
+                           std::optional<report::LaunchQueue> queue,
+                           const std::vector<BlockedLaunch>* blocked) {
+  report::Diagnosis d = DiagnoseWindow(trace, roofs, index, r, idle, std::move(queue), blocked);
   if (d.queue)
-    d.queue->sentence = QueueSentence(*d.queue);
+    d.queue->sentence = QueueSentence(*d.queue, SteadyWall(r, idle));
   PrependInputCheck(d, r.framework, SteadyWall(r, idle));
   if (d.lead == report::DiagnosisLead::kNone && d.bottleneck != report::Bottleneck::kNone)
     d.lead = report::DiagnosisLead::kBottleneck;

@@ -14,6 +14,7 @@
 
 #include "analysis/core/correlation.h"
 #include "analysis/kernel/device_roofs.h"
+#include "analysis/timeline/blocked_launches.h"
 #include "analysis/timeline/idle_attribution.h"
 
 namespace gpuperf::analysis {
@@ -32,7 +33,8 @@ report::Diagnosis Diagnose(const model::Trace& trace,
                            const CorrelationIndex& index,
                            const report::AnalysisReport& report,
                            const IdleAttribution& idle,
-                           std::optional<report::LaunchQueue> queue = std::nullopt);
+                           std::optional<report::LaunchQueue> queue = std::nullopt,
+                           const std::vector<BlockedLaunch>* blocked = nullptr);
 
 // What a GPU-side change can give back in a window whose idle time the host sets (the GPU
 // phase of an idle-dominated window). The host's timeline is the wall: a faster GPU shortens it
@@ -60,6 +62,9 @@ struct HostWaitCap {
 // kind the class is about; `diagnosis` holds the class, status and evidence already.
 // What the advice depends on beyond the class.
 struct ExperimentContext {
+  // The analysis' launches blocked on a full queue (blocked_launches.h), computed once; null
+  // where a caller has none (tests), and the users compute them.
+  const std::vector<BlockedLaunch>* blocked_launches = nullptr;
   bool amd = false;              // name the ROCm tools (rocprofv3, rocprof-compute), not NVIDIA's
   bool pytorch = false;          // a PyTorch profiler trace (IsPyTorchTrace): name its options
   bool shapes_recorded = false;  // its operators carry input shapes: never ask for them
@@ -155,7 +160,9 @@ struct ExperimentContext {
     // calls block, the GPU idle those calls cause (IdleAttribution::CausedBy) and their copies'
     // time no kernel overlaps: together what pinned, prefetched copies give back at most.
     std::int64_t to_device_host_ns = 0;
-    std::int64_t to_device_idle_ns = 0;
+    std::int64_t to_device_idle_ns = 0;  // next to the waits (IdleAttribution::AdjacentIdle)
+    // All the waits cause, carried forward where the GPU waits for the host (CausedBy).
+    std::int64_t to_device_caused_ns = 0;
     std::int64_t to_device_exposed_copy_ns = 0;  // their copies' time no kernel overlaps
   } sync_callers;
   std::int64_t steps = 0;

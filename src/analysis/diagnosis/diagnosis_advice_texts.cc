@@ -18,22 +18,28 @@ namespace gpuperf::analysis {
 namespace {
 
 // What the copies to the device cost over the steady window: the host time their calls block,
-// the GPU idle those calls cause and their copies' time with no kernel beside them. Pinned,
-// prefetched copies give back at most the last two (k2106: 1.53 ms of idle and 15.4 ms of
-// copies beside 16.6 ms of blocked host time, at most 1.03x).
+// the GPU idle those calls cause next to them and their copies' time with no kernel beside them.
+// Pinned, prefetched copies give back at most the last two (k2106: 1.53 ms of idle and 15.4 ms
+// of copies beside 16.6 ms of blocked host time, at most 1.03x), or, where the GPU waits for the
+// host, the host time the waits delay the work after them by (run forward), when that is more.
 std::string ToDeviceCostText(const ExperimentContext::SyncCallers& c, std::int64_t window_ns) {
   if (c.to_device_host_ns <= 0 || window_ns <= 0)
     return "";
-  std::int64_t back = c.to_device_idle_ns + c.to_device_exposed_copy_ns;
+  const std::int64_t both = c.to_device_idle_ns + c.to_device_exposed_copy_ns;
+  const std::int64_t back = std::max(both, c.to_device_caused_ns);
   return fmt::format(
       " (in the steady window their copy and sync calls block the host {} ({} of it) and cause "
-      "{} of GPU idle, and their copies run {} with no kernel beside them: pinned buffers with a "
-      "prefetch on another stream give back at most both, {:.2f}x (Amdahl; trace: API calls and "
-      "copies))",
+      "{} of GPU idle next to them, and their copies run {} with no kernel beside them: pinned "
+      "buffers with a prefetch on another stream give back at most both{}, {:.2f}x (Amdahl; "
+      "trace: API calls and copies))",
       Ms(c.to_device_host_ns),
       Pct(Fraction(c.to_device_host_ns, window_ns)),
       Ms(c.to_device_idle_ns),
       Ms(c.to_device_exposed_copy_ns),
+      back > both ? fmt::format(", or {} where the GPU waits for the host and the waits delay "
+                                "the host's later work and the GPU work it launches",
+                                Ms(back))
+                  : std::string(),
       AmdahlLimit(Fraction(back, window_ns)));
 }
 

@@ -298,7 +298,7 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
                                   "(trace)",
                                   Pct(compute_share))});
   std::string subject;
-  HostWaitCap cap = HostWaitsOnGpu(trace, index, r, wall_ns);
+  HostWaitCap cap = HostWaitsOnGpu(trace, index, r, wall_ns, base.blocked_launches);
   cap.host_work_ns = base.host_work_ns;
   if (const report::CriticalShare* top = DominantComputeShare(r, false)) {
     s.dominant_kind = report::DominantKind::kKernel;

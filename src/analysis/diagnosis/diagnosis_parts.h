@@ -147,10 +147,12 @@ std::string LongQueuedStretches(const model::Trace& trace,
                                 std::string& focus);
 
 // The host's waits for the GPU over `wall_ns` (host_wait_cap.cc).
+// `blocked`: the analysis' blocked launches (blocked_launches.h); null computes them.
 HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
                            const CorrelationIndex& index,
                            const report::AnalysisReport& r,
-                           std::int64_t wall_ns);
+                           std::int64_t wall_ns,
+                           const std::vector<BlockedLaunch>* blocked);
 // The bound sentence of a GPU-side change saving `saved_ns` of the window under `cap` (Binds):
 // today's gain, held to the waits, and the gain once the idle phase's fix succeeds.
 // `assumed_2x`: the saving is at an assumed 2x local speedup, not a limit.
@@ -269,7 +271,9 @@ void QueueAgainstIdle(report::Diagnosis& d, double queued_idle_share);
 void QueueAgainstHostPhases(report::Diagnosis& d, const IdleAttribution& idle);
 // The launch queue's sentence, from its verdict and numbers (the timeline's, and those the two
 // functions above add): the one place it is written.
-std::string QueueSentence(const report::LaunchQueue& q);
+// `window_ns`: the steady-state window, against which blocked launches are material (a full
+// queue is always said).
+std::string QueueSentence(const report::LaunchQueue& q, std::int64_t window_ns);
 
 // The host's records of what it did in the idle, for SetIdleClass (diagnosis_idle_evidence.cc).
 // The model's forward: the outermost module frames (nn.Module) of the class that holds the most

@@ -63,7 +63,8 @@ class KernelCover {
 HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
                            const CorrelationIndex& index,
                            const report::AnalysisReport& r,
-                           std::int64_t wall_ns) {
+                           std::int64_t wall_ns,
+                           const std::vector<BlockedLaunch>* blocked) {
   CachedNamePredicate is_wait(trace, IsHostWaitApi);
   KernelCover kernels(trace);
   // The steady window's span: waits for the pre-roll (work launched before the recording) or in
@@ -91,7 +92,12 @@ HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
       cap.waits_ns += inside(call.start_ns, call.end_ns);
   }
   // A launch blocks only on a full queue: its time beyond an unblocked launch, in the window.
-  for (const BlockedLaunch& launch : BlockedLaunches(trace, index)) {
+  std::vector<BlockedLaunch> computed;
+  if (!blocked) {
+    computed = BlockedLaunches(trace, index);
+    blocked = &computed;
+  }
+  for (const BlockedLaunch& launch : *blocked) {
     const model::ApiCall& call = trace.api_calls[launch.call];
     if (call.start_ns >= from && call.end_ns <= to)
       cap.waits_ns += launch.blocked_ns;

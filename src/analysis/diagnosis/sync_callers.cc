@@ -86,8 +86,11 @@ ExperimentContext::SyncCallers SyncCallersOf(const model::Trace& trace,
         to_device_copies.insert(call.correlation);
     }
   }
-  if (!to_device_waits.empty())
-    out.to_device_idle_ns = idle.CausedBy(std::move(to_device_waits));
+  if (!to_device_waits.empty()) {
+    const IdleAttribution::WaitIdle caused = idle.CausedSplit(std::move(to_device_waits));
+    out.to_device_idle_ns = caused.adjacent_ns;
+    out.to_device_caused_ns = caused.caused_ns;
+  }
   if (!to_device_copies.empty()) {
     std::vector<util::Interval> kernels = KernelBusy(trace);
     util::IntervalProbe probe(kernels);

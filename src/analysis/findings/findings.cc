@@ -29,7 +29,9 @@ void SetWaitCost(report::Finding& finding,
     std::vector<util::Interval> all = waits;
     all.insert(all.end(), data_waits.begin(), data_waits.end());
     finding.gpu_idle_queued_ns = in.idle->QueuedDuring(std::move(all));
-    finding.gpu_idle_caused_ns = in.idle->CausedBy(std::move(waits), std::move(data_waits));
+    IdleAttribution::WaitIdle idle = in.idle->CausedSplit(std::move(waits), std::move(data_waits));
+    finding.gpu_idle_caused_ns = idle.caused_ns;
+    finding.gpu_idle_later_ns = idle.caused_ns - idle.adjacent_ns;
   }
   finding.columns.emplace_back("GPU idle caused (ns)");
 }
@@ -80,6 +82,16 @@ std::string IdleCausedText(const report::Finding& finding) {
         " ({} more idle lies inside them with the next GPU work already queued: the GPU waited "
         "on a device-side dependency, not on these calls)",
         Ms(*finding.gpu_idle_queued_ns));
+  const std::int64_t later = finding.gpu_idle_later_ns.value_or(0);
+  if (later > 0)
+    return fmt::format(
+        "; they caused {} of GPU idle time ({} next to them; {} later: where the GPU waits for "
+        "the host, they delay the host's later work and the GPU work it launches, until a wait "
+        "for the GPU the host keeps absorbs the delay; trace){}: only that can come back",
+        Ms(*finding.gpu_idle_caused_ns),
+        Ms(*finding.gpu_idle_caused_ns - later),
+        Ms(later),
+        queued);
   return fmt::format(
       "; they caused {} of GPU idle time (the idle they overlap, trace){}: only that can come "
       "back",

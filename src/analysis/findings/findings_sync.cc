@@ -120,6 +120,8 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   DrainCost drain;
   if (in.idle)
     drain = CostliestLoopDrain(trace, in.index, *in.idle, thread_waits);
+  if (drain.loop_cycles > 0)
+    f.gpu_idle_later_ns.reset();  // the cycle model is the whole cost
   if (drain.loop_cycles > 0 && drain.cycles == 0) {
     f.gpu_idle_caused_ns = 0;
     f.summary = fmt::format(

@@ -228,14 +228,16 @@ report::Predictions ComputePredictions(const model::Trace& trace,
                                        std::int64_t one_time_idle_ns,
                                        std::int64_t unobserved_lead_ns,
                                        std::int64_t unobserved_tail_ns,
-                                       const std::vector<util::Interval>* steady) {
+                                       const std::vector<util::Interval>* steady,
+                                       const HostWaits* host_waits) {
   report::Predictions out;
   TraceWindow window = ComputeTraceWindow(trace);
   out.wall_ns = window.length_ns();
   out.wall_source =
       "trace window: first to last recorded event (GPU activities, host API calls, host ops, "
       "ranges, sync records)";
-  CriticalChains critical = CriticalActivities(trace, index);
+  CriticalChains critical = host_waits ? CriticalActivities(trace, index, *host_waits)
+                                       : CriticalActivities(trace, index);
   if (preroll && !preroll->empty()) {
     out.wall_ns -= preroll->length_ns();
     out.preroll = preroll->Summary();

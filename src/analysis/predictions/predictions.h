@@ -17,6 +17,7 @@
 #include "analysis/core/correlation.h"
 #include "analysis/kernel/kernel_floor.h"
 #include "analysis/predictions/preroll.h"
+#include "analysis/timeline/host_waits.h"
 #include "util/intervals.h"
 #include "util/user_regex.h"
 
@@ -42,7 +43,8 @@ report::Predictions ComputePredictions(const model::Trace& trace,
                                        std::int64_t one_time_idle_ns = 0,
                                        std::int64_t unobserved_lead_ns = 0,
                                        std::int64_t unobserved_tail_ns = 0,
-                                       const std::vector<util::Interval>* steady = nullptr);
+                                       const std::vector<util::Interval>* steady = nullptr,
+                                       const HostWaits* host_waits = nullptr);
 
 // One share for every kernel whose name passes `select`, taken together: a stretch counts when
 // only selected kernels run on the device (`gpuperf predict --kernel REGEX`).

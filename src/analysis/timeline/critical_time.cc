@@ -9,6 +9,7 @@
 
 #include "analysis/core/names.h"
 #include "analysis/timeline/blocked_launches.h"
+#include "analysis/timeline/host_waits.h"
 #include "util/intervals.h"
 
 namespace gpuperf::analysis {
@@ -34,75 +35,17 @@ std::map<std::pair<std::int64_t, std::int32_t>, Group> GroupsByPidDevice(
   return groups;
 }
 
-// Host intervals in which a thread was blocked on the GPU, merged into their union (threads'
-// waits together), with running sums: the waiting inside any interval by two searches.
-class HostWaits {
- public:
-  HostWaits(const model::Trace& trace, const CorrelationIndex& index) {
-    // The calls that wait for the GPU (synchronizations, copies and memsets that wait like
-    // one: a copy that did not block is too short to matter), and launches blocked on a full
-    // queue from the point an unblocked launch would have returned.
-    CachedNamePredicate blocking(trace, IsHostWaitApi);
-    std::vector<util::Interval> waits;
-    for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
-      const model::ApiCall& call = trace.api_calls[i];
-      if (index.IsPrimary(i) && blocking(call.name))
-        waits.push_back({call.start_ns, call.end_ns});
-    }
-    for (const BlockedLaunch& launch : BlockedLaunches(trace, index)) {
-      const model::ApiCall& call = trace.api_calls[launch.call];
-      waits.push_back({call.end_ns - launch.blocked_ns, call.end_ns});
-    }
-    for (const model::SyncEvent& s : trace.syncs)
-      waits.push_back({s.start_ns, s.end_ns});
-    // Closed intervals: a wait that ends exactly when the GPU work does still covers its end.
-    std::sort(waits.begin(), waits.end(), [](const util::Interval& a, const util::Interval& b) {
-      return std::tie(a.start, a.end) < std::tie(b.start, b.end);
-    });
-    for (const util::Interval& w : waits) {
-      if (!merged_.empty() && w.start <= merged_.back().end)
-        merged_.back().end = std::max(merged_.back().end, w.end);
-      else
-        merged_.push_back(w);
-    }
-    prefix_.assign(merged_.size() + 1, 0);
-    for (std::size_t i = 0; i < merged_.size(); ++i)
-      prefix_[i + 1] = prefix_[i] + (merged_[i].end - merged_[i].start);
-  }
-
-  // How long a host thread waited for the GPU inside [start, end] (their union).
-  std::int64_t WaitedWithin(std::int64_t start, std::int64_t end) const {
-    if (end <= start || merged_.empty())
-      return 0;
-    auto first = std::upper_bound(
-        merged_.begin(), merged_.end(), start, [](std::int64_t v, const util::Interval& i) {
-          return v < i.end;
-        });
-    auto last = std::lower_bound(
-        merged_.begin(), merged_.end(), end, [](const util::Interval& i, std::int64_t v) {
-          return i.start < v;
-        });
-    if (first >= last)
-      return 0;
-    auto a = static_cast<std::size_t>(first - merged_.begin());
-    auto b = static_cast<std::size_t>(last - merged_.begin());
-    std::int64_t total = prefix_[b] - prefix_[a];
-    total -= std::max<std::int64_t>(0, start - merged_[a].start);
-    total -= std::max<std::int64_t>(0, merged_[b - 1].end - end);
-    return total;
-  }
-
- private:
-  std::vector<util::Interval> merged_;
-  std::vector<std::int64_t> prefix_;  // summed lengths of merged_[0, i)
-};
-
 }  // namespace
 
 CriticalChains CriticalActivities(const model::Trace& trace, const CorrelationIndex& index) {
+  return CriticalActivities(trace, index, HostWaits(trace, index, BlockedLaunches(trace, index)));
+}
+
+CriticalChains CriticalActivities(const model::Trace& trace,
+                                  const CorrelationIndex& index,
+                                  const HostWaits& waits) {
   CriticalChains out;
   out.chain.assign(trace.activities.size(), CriticalChains::kNotCritical);
-  HostWaits waits(trace, index);
   // The host's last call: the device's last work holds the program only as far as it runs past
   // that (the drain). API calls only, as the host's waits are counted (HostWaitCap): one-time
   // host work on other threads (a JIT compile) leaves the steady state, and with it the drain.

@@ -41,6 +41,11 @@ struct CriticalChains {
   }
 };
 CriticalChains CriticalActivities(const model::Trace& trace, const CorrelationIndex& index);
+// With the host's waits computed once for the analysis (analyze.cc).
+class HostWaits;
+CriticalChains CriticalActivities(const model::Trace& trace,
+                                  const CorrelationIndex& index,
+                                  const HostWaits& waits);
 
 struct CriticalTime {
   std::int64_t exclusive_ns = 0;  // the key runs and no activity with another key on its device

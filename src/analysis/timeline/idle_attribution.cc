@@ -198,8 +198,20 @@ std::vector<std::size_t> TouchedGaps(const std::vector<Interval>& gaps,
 
 }  // namespace
 
-std::int64_t IdleAttribution::CausedBy(std::vector<Interval> waits,
-                                       std::vector<Interval> data_waits) const {
+IdleAttribution::WaitIdle IdleAttribution::CausedSplit(std::vector<Interval> waits,
+                                                       std::vector<Interval> data_waits) const {
+  WaitIdle out;
+  waits = util::MergeIntervals(std::move(waits));
+  out.adjacent_ns = AdjacentIdle(waits, std::move(data_waits));
+  // Below a microsecond the run forward measures timestamp rounding (Kineto records whole us).
+  constexpr std::int64_t kMinLaterNs = 1'000;
+  const std::int64_t forward = run_forward.ready() ? run_forward.Gain(waits) : 0;
+  out.caused_ns = forward - out.adjacent_ns >= kMinLaterNs ? forward : out.adjacent_ns;
+  return out;
+}
+
+std::int64_t IdleAttribution::AdjacentIdle(std::vector<Interval> waits,
+                                           std::vector<Interval> data_waits) const {
   waits = util::MergeIntervals(std::move(waits));
   data_waits = util::MergeIntervals(std::move(data_waits));
   std::vector<Interval> all = util::MergeIntervals([&] {
@@ -251,6 +263,17 @@ std::int64_t IdleAttribution::CausedBy(std::vector<Interval> waits,
 
 std::int64_t IdleAttribution::QueuedDuring(std::vector<Interval> waits) const {
   return util::TotalLength(util::Intersect(queued_gaps_at, util::MergeIntervals(std::move(waits))));
+}
+
+void AttachRunForward(const model::Trace& trace,
+                      const std::vector<Interval>& host_waits,
+                      IdleAttribution& idle) {
+  std::vector<Interval> paced = idle.round_trip_gaps;
+  paced.insert(paced.end(), idle.other_gaps.begin(), idle.other_gaps.end());
+  // The steady-state window's end: the host's or the GPU's last work, less the unobserved tail.
+  const std::int64_t end = ComputeTraceWindow(trace).end_ns - idle.unobserved_tail_ns;
+  idle.run_forward = RunForward(
+      host_waits, util::MergeIntervals(std::move(paced)), end, std::min(end, idle.last_busy_end));
 }
 
 std::vector<std::size_t> ImplicitSyncCalls(const model::Trace& trace,

@@ -12,6 +12,7 @@
 
 #include "analysis/core/correlation.h"
 #include "analysis/timeline/critical_time.h"
+#include "analysis/timeline/run_forward.h"
 #include "analysis/timeline/step_windows.h"
 #include "analysis/timeline/timeline.h"
 #include "util/intervals.h"
@@ -114,16 +115,34 @@ struct IdleAttribution {
   // The queued parts of the gaps (queued_ns), sorted and disjoint.
   std::vector<util::Interval> queued_gaps_at;
 
-  // GPU idle caused by a set of waits (host intervals blocked on the GPU): of every gap a wait
-  // overlaps, the part from the first such wait's start on, and at most the length of the waits
-  // overlapping it (without the waits the host work there would have started that much earlier:
-  // a round trip followed by host work shrinks by the wait, not by the round trip). Queued idle is
-  // not in these gaps, nor is idle after the last GPU work: no later work was there to be delayed.
-  // `data_waits` are waits for data the host then reads (device-to-host copies): without the
-  // wait the host work after it could not start earlier, so of a gap that is not a round trip
-  // they are credited only the part they overlap, not their length.
+  // Without a wait the host goes on sooner, and so does the GPU work it launches where the GPU
+  // waited for it: set by the analysis (analyze.cc) from the host's waits and the gaps above;
+  // empty, only the idle next to the waits counts (AdjacentIdle).
+  RunForward run_forward;
+
+  // GPU idle caused by a set of waits (host intervals blocked on the GPU), next to them: of every
+  // gap a wait overlaps, the part from the first such wait's start on, and at most the length of
+  // the waits overlapping it (without the waits the host work there would have started that much
+  // earlier: a round trip followed by host work shrinks by the wait, not by the round trip).
+  // Queued idle is not in these gaps, nor is idle after the last GPU work: no later work was
+  // there to be delayed. `data_waits` are waits for data the host then reads (device-to-host
+  // copies): without the wait the host work after it could not start earlier, so of a gap that
+  // is not a round trip they are credited only the part they overlap, not their length.
+  std::int64_t AdjacentIdle(std::vector<util::Interval> waits,
+                            std::vector<util::Interval> data_waits = {}) const;
+  // The idle next to the waits, and all they cause: the larger of that and the run-forward gain
+  // of `waits` (RunForward: later host-paced idle the waits delay; data waits do not run forward,
+  // the host needs their data). `later_ns` = caused_ns - adjacent_ns.
+  struct WaitIdle {
+    std::int64_t adjacent_ns = 0;
+    std::int64_t caused_ns = 0;
+  };
+  WaitIdle CausedSplit(std::vector<util::Interval> waits,
+                       std::vector<util::Interval> data_waits = {}) const;
   std::int64_t CausedBy(std::vector<util::Interval> waits,
-                        std::vector<util::Interval> data_waits = {}) const;
+                        std::vector<util::Interval> data_waits = {}) const {
+    return CausedSplit(std::move(waits), std::move(data_waits)).caused_ns;
+  }
   // Queued idle inside a set of waits: idle they overlap that no host call caused.
   std::int64_t QueuedDuring(std::vector<util::Interval> waits) const;
 };
@@ -141,6 +160,12 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
                               const std::vector<util::Interval>& excluded = {},
                               const CorrelationIndex* index = nullptr,
                               const std::vector<StepWindow>* steps = nullptr);
+
+// Sets idle.run_forward from the host's waits (HostWaits::merged) and the gaps with no work
+// queued (round trips and the others), with the GPU's drain past the host's last API call.
+void AttachRunForward(const model::Trace& trace,
+                      const std::vector<util::Interval>& host_waits,
+                      IdleAttribution& idle);
 
 // Everything the host is recorded doing inside `within`: API calls, framework ops, host ranges
 // (except those longer than `enclosing`, which wrap the whole run and say nothing), Python frames

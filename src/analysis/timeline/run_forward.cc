@@ -1,0 +1,92 @@
+#include "analysis/timeline/run_forward.h"
+
+#include <algorithm>
+
+namespace gpuperf::analysis {
+
+RunForward::RunForward(std::vector<util::Interval> host_waits,
+                       std::vector<util::Interval> paced_idle,
+                       std::int64_t host_end,
+                       std::int64_t gpu_end)
+    : waits_(std::move(host_waits)),
+      paced_(std::move(paced_idle)),
+      host_end_(host_end),
+      gpu_end_(gpu_end),
+      ready_(true) {
+  paced_prefix_.assign(paced_.size() + 1, 0);
+  for (std::size_t i = 0; i < paced_.size(); ++i)
+    paced_prefix_[i + 1] = paced_prefix_[i] + (paced_[i].end - paced_[i].start);
+}
+
+std::int64_t RunForward::Slack(std::int64_t start, std::int64_t end) const {
+  if (end <= start || paced_.empty())
+    return 0;
+  auto first = std::upper_bound(
+      paced_.begin(), paced_.end(), start, [](std::int64_t v, const util::Interval& i) {
+        return v < i.end;
+      });
+  auto last = std::lower_bound(
+      paced_.begin(), paced_.end(), end, [](const util::Interval& i, std::int64_t v) {
+        return i.start < v;
+      });
+  if (first >= last)
+    return 0;
+  auto a = static_cast<std::size_t>(first - paced_.begin());
+  auto b = static_cast<std::size_t>(last - paced_.begin());
+  std::int64_t total = paced_prefix_[b] - paced_prefix_[a];
+  total -= std::max<std::int64_t>(0, start - paced_[a].start);
+  total -= std::max<std::int64_t>(0, paced_[b - 1].end - end);
+  return total;
+}
+
+std::int64_t RunForward::Gain(const std::vector<util::Interval>& removed) const {
+  if (removed.empty())
+    return 0;
+  // The kept waits among the removed ones: the parts of the waits from the first that ends
+  // after the first removed one starts to the last that starts before the last removed one ends.
+  auto by_end = [](const util::Interval& i, std::int64_t v) { return i.end <= v; };
+  auto by_start = [](const util::Interval& i, std::int64_t v) { return i.start < v; };
+  const auto from = static_cast<std::size_t>(
+      std::lower_bound(waits_.begin(), waits_.end(), removed.front().start, by_end) -
+      waits_.begin());
+  const auto after = static_cast<std::size_t>(
+      std::lower_bound(waits_.begin(), waits_.end(), removed.back().end, by_start) -
+      waits_.begin());
+  std::vector<util::Interval> middle(waits_.begin() + static_cast<std::ptrdiff_t>(from),
+                                     waits_.begin() + static_cast<std::ptrdiff_t>(after));
+  const std::vector<util::Interval> kept = util::Subtract(middle, removed);
+  std::int64_t host = 0;  // how much sooner the host runs
+  std::int64_t gpu = 0;   // how much sooner the GPU does
+  std::int64_t at = removed.front().start;
+  auto follow = [&](std::int64_t to) {  // the GPU catches up through its host-paced idle
+    gpu = std::min(host, gpu + Slack(at, to));
+    at = std::max(at, to);
+  };
+  std::size_t k = 0;
+  auto keep = [&](const util::Interval& wait) {  // the host waits for the GPU's shifted work
+    follow(wait.end);
+    host = gpu;
+  };
+  for (const util::Interval& r : removed) {
+    while (k < kept.size() && kept[k].end <= r.end)
+      keep(kept[k++]);
+    follow(r.start);
+    host += r.end - r.start;
+  }
+  for (; k < kept.size(); ++k)
+    keep(kept[k]);
+  // The next kept wait sets both to the GPU's shift, and everything after runs that much sooner.
+  if (after < waits_.size()) {
+    keep(waits_[after]);
+    return gpu;
+  }
+  follow(gpu_end_);
+  // A removed wait that ends the recording is followed by no host work it delays: what it waited
+  // for is not recorded, and the window ends with it only because the trace does.
+  if (host_end_ <= removed.back().end)
+    host = 0;
+  const std::int64_t end = std::max(host_end_, gpu_end_);
+  return std::max<std::int64_t>(0, end - std::max(host_end_ - host, gpu_end_ - gpu));
+}
+
+}  // namespace gpuperf::analysis

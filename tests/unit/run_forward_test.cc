@@ -1,0 +1,180 @@
+// The run-forward cost of a host wait (timeline/run_forward.h) and the launch queue's blocked
+// launches (timeline/blocked_launches.h), on hand-built timelines whose figures are worked out
+// in the comments.
+#include "gpuperf/analyze.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include "analysis/core/correlation.h"
+#include "analysis/diagnosis/diagnosis_parts.h"
+#include "analysis/timeline/blocked_launches.h"
+#include "analysis/timeline/run_forward.h"
+#include "analysis_builder.h"
+
+namespace {
+
+using gpuperf::analysis::Analyze;
+using gpuperf::analysis::BlockedLaunches;
+using gpuperf::analysis::CorrelationIndex;
+using gpuperf::analysis::RunForward;
+using gpuperf::testing::Contains;
+using gpuperf::testing::TraceBuilder;
+using Intervals = std::vector<gpuperf::util::Interval>;
+namespace model = gpuperf::model;
+namespace report = gpuperf::report;
+
+constexpr std::int64_t kUs = 1'000;
+constexpr std::int64_t kMs = 1'000'000;
+
+const report::Finding* Find(const report::AnalysisReport& r, const std::string& id) {
+  auto it = std::find_if(
+      r.findings.begin(), r.findings.end(), [&](const report::Finding& f) { return f.id == id; });
+  return it == r.findings.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
+TEST_CASE("run forward: past a kept wait only the GPU's shift goes on", "[run_forward]") {
+  // Host waits at 10-20, 50-60 and 90-100; the GPU waits for the host (nothing queued) at 20-25,
+  // 60-62 and 100-130; its last work ends at 135, the host's at 140.
+  const Intervals waits = {{10, 20}, {50, 60}, {90, 100}};
+  RunForward host_ends(waits, {{20, 25}, {60, 62}, {100, 130}}, 140, 135);
+  // Without the first wait the host runs 10 sooner, the GPU only 5 (its idle 20-25): at the kept
+  // wait 50-60 the host waits for GPU work 5 sooner, and from there all runs 5 sooner.
+  CHECK(host_ends.Gain({{10, 20}}) == 5);
+  // The first two: the host 20 sooner, the GPU 5 + 2 by the kept wait 90-100.
+  CHECK(host_ends.Gain({{10, 20}, {50, 60}}) == 7);
+  // The last: the host's work after it and the GPU's (30 of idle to catch up) end 10 sooner.
+  CHECK(host_ends.Gain({{90, 100}}) == 10);
+  // The GPU runs on to 140 after the host's last work at 110, with 4 of idle after the last
+  // wait: the end moves 4.
+  RunForward gpu_ends(waits, {{20, 25}, {60, 62}, {100, 104}}, 140, 140);
+  CHECK(gpu_ends.Gain({{90, 100}}) == 4);
+  CHECK(gpu_ends.Gain({{50, 60}}) == 2);
+  // Host work after the GPU's last: a wait before it gives back its whole length.
+  RunForward host_tail({{100, 1005}}, {}, 5000, 1000);
+  CHECK(host_tail.Gain({{100, 1005}}) == 905);
+  // A wait that ends the recording, after the GPU's last work: no host work after it to delay.
+  RunForward ends_recording({{1200, 1800}}, {}, 1800, 1000);
+  CHECK(ends_recording.Gain({{1200, 1800}}) == 0);
+  // A default one is not ready: callers count only the idle next to the waits.
+  CHECK_FALSE(RunForward().ready());
+  CHECK(host_ends.Gain({}) == 0);
+}
+
+TEST_CASE("run forward: a pageable copy in a host-paced loop costs its whole wait",
+          "[run_forward][waits]") {
+  // Three steps of 10 ms: a pageable host-to-device copy blocks the host 3 ms while the GPU runs
+  // the copy (no idle beside the wait), then the host launches a 100 us kernel each millisecond
+  // for 6 ms (the GPU waits for the host), and the program ends with host work. Without the
+  // waits the host, and every launch after them, comes 3 ms sooner a step: the GPU idle that
+  // follows shrinks by 9 ms in all, although none of it lies next to a wait.
+  TraceBuilder b;
+  std::int64_t corr = 1;
+  for (int step = 0; step < 3; ++step) {
+    const std::int64_t t = step * 10 * kMs;
+    b.Api("cudaMemcpyAsync", t, t + 3 * kMs, corr);
+    b.Memcpy(model::CopyKind::kHtoD,
+             t + 10 * kUs,
+             t + 3 * kMs - 10 * kUs,
+             16 << 20,
+             corr,
+             model::MemoryKind::kPageable,
+             model::MemoryKind::kDevice);
+    ++corr;
+    for (int k = 0; k < 6; ++k) {
+      const std::int64_t at = t + 3 * kMs + k * kMs + 500 * kUs;
+      b.Api("cudaLaunchKernel", at, at + 10 * kUs, corr);
+      b.Kernel("step_kernel", at + 20 * kUs, at + 120 * kUs, corr);
+      ++corr;
+    }
+  }
+  b.Op("host_tail", 29 * kMs, 31 * kMs);
+  const report::AnalysisReport r = Analyze(b.trace);
+  const report::Finding* f = Find(r, "pageable_async_memcpy");
+  REQUIRE(f != nullptr);
+  REQUIRE(f->gpu_idle_caused_ns);
+  REQUIRE(f->gpu_idle_later_ns);
+  // Next to the waits: the 10 us before and after each copy inside them, and the round trip
+  // to the first launch after them.
+  const std::int64_t next_to = *f->gpu_idle_caused_ns - *f->gpu_idle_later_ns;
+  CHECK(next_to < 3 * kMs);
+  CHECK(*f->gpu_idle_caused_ns == 9 * kMs);  // each wait's whole length
+  CHECK(Contains(f->summary, "later: where the GPU waits for the host"));
+}
+
+TEST_CASE("blocked launches: a full queue returns each blocked launch at its capacity",
+          "[run_forward][queue]") {
+  // 200 launches of 1 us fill a queue whose kernels (100 us each) start at 2 ms; launches 200 to
+  // 219 each return only when a kernel ends, with 199 launched and not started: the queue's
+  // capacity. Every launch is into a deep queue, so an unblocked one counts as 20 us.
+  TraceBuilder b;
+  std::int64_t call_end = 0;
+  for (int i = 0; i < 220; ++i) {
+    const std::int64_t kernel_start = 2 * kMs + i * 100 * kUs;
+    const std::int64_t start = call_end;
+    call_end = i < 200 ? start + 1 * kUs : 2 * kMs + (i - 199) * 100 * kUs;
+    b.Api("cudaLaunchKernel", start, call_end, i + 1);
+    b.Kernel("queued_kernel", kernel_start, kernel_start + 100 * kUs, i + 1);
+  }
+  CorrelationIndex index(b.trace);
+  const auto blocked = BlockedLaunches(b.trace, index);
+  REQUIRE(blocked.size() == 20);
+  for (const auto& launch : blocked)
+    CHECK(launch.queued_at_return == 199);
+  report::LaunchQueue q;
+  gpuperf::analysis::SummarizeBlockedLaunches(b.trace, index, blocked, q);
+  CHECK(q.blocked_launches == 20);
+  CHECK(q.queue_full);
+  CHECK(q.queued_at_blocked_return == 199);
+  // Each returns as a kernel ends; no deep-queue launch returned after any GPU work ended.
+  CHECK(q.blocked_return_gap_ns == 0);
+  CHECK(q.unblocked_return_gap_ns == 0);
+  // Launch 200 waits from 200 us to 2.1 ms, the others 100 us each, less 20 us apiece.
+  CHECK(q.blocked_ns == (1900 - 20) * kUs + 19 * (100 - 20) * kUs);
+  const report::AnalysisReport r = Analyze(b.trace);
+  REQUIRE(r.diagnosis.queue);
+  CHECK(r.diagnosis.queue->queue_full);
+  CHECK(Contains(r.diagnosis.queue->sentence, "The launch queue fills: 20 launch calls blocked"));
+  // The same launches returning 30 us after the kernels end: no slot freed at their return, so
+  // no full queue.
+  TraceBuilder late = b;
+  for (model::ApiCall& call : late.trace.api_calls)
+    if (call.duration_ns() > 50 * kUs)
+      call.end_ns += 30 * kUs;
+  CorrelationIndex late_index(late.trace);
+  report::LaunchQueue late_q;
+  gpuperf::analysis::SummarizeBlockedLaunches(
+      late.trace, late_index, BlockedLaunches(late.trace, late_index), late_q);
+  CHECK(late_q.blocked_return_gap_ns == 30 * kUs);
+  CHECK_FALSE(late_q.queue_full);
+  // A lone slow launch into a deep queue: counted as a wait, no full queue claimed.
+  report::LaunchQueue lone;
+  gpuperf::analysis::SummarizeBlockedLaunches(b.trace, index, {blocked.front()}, lone);
+  CHECK(lone.blocked_launches == 1);
+  CHECK_FALSE(lone.queue_full);
+}
+
+TEST_CASE("blocked launches: the queue sentence names them when they matter", "[run_forward][queue]") {
+  report::LaunchQueue q;
+  q.verdict = report::QueueVerdict::kGpuBound;
+  q.launches = 100;
+  q.median_ns = 2 * kMs;
+  q.p90_ns = 3 * kMs;
+  q.blocked_launches = 2;
+  q.blocked_ns = 50 * kUs;
+  q.queued_at_blocked_return = 40;
+  // 50 us of a 100 ms window: under 1%, not said; of a 2 ms window, said, with no full queue.
+  CHECK_FALSE(Contains(gpuperf::analysis::QueueSentence(q, 100 * kMs), "deep queue"));
+  const std::string said = gpuperf::analysis::QueueSentence(q, 2 * kMs);
+  CHECK(Contains(said,
+                 "2 launch calls into a deep queue took over 4 times an unblocked launch, 50.0 µs "
+                 "beyond it in all (40 GPU operations queued at their return, median)"));
+  CHECK_FALSE(Contains(said, "The launch queue fills"));
+  // A full queue is said however little it blocks.
+  q.queue_full = true;
+  CHECK(Contains(gpuperf::analysis::QueueSentence(q, 100 * kMs), "The launch queue fills"));
+}
