@@ -1481,6 +1481,46 @@ TEST_CASE("communication: the bound of overlapping communication counts every co
   CHECK(said);
 }
 
+TEST_CASE("communication: overlapping it beside a host-bound phase is held to the host's waits",
+          "[diagnosis][collectives]") {
+  // The same 20 ms of GPU work, launched at once; the host waits for it only from 17 ms (a sync,
+  // 3 ms), then works 8 ms with the GPU idle before one more short kernel: a host-bound idle phase
+  // of 8 ms (28%) beside the GPU phase. Overlapping the 8 ms of exposed communication can give
+  // back only the host's 3 ms of waiting while kernels ran (and the last kernel's drain).
+  TraceBuilder b;
+  std::int64_t t = 0, correlation = 1;
+  auto kernel = [&](const std::string& name, std::int64_t length) {
+    b.Api("cudaLaunchKernel", correlation * kUs, correlation * kUs + 1 * kUs, correlation);
+    b.Kernel(name, t + 10 * kUs, t + length, correlation++);
+    t += length;
+  };
+  for (int i = 0; i < 4; ++i)
+    kernel("gemm_kernel_" + std::to_string(i), 3 * kMs);
+  kernel("ncclKernel_AllReduce_RING_LL_Sum_float", 5 * kMs);
+  kernel("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t", 3 * kMs);
+  b.Api("cudaDeviceSynchronize", 17 * kMs, 20 * kMs + 5 * kUs);
+  b.Op("postprocess", 20 * kMs + 10 * kUs, 28 * kMs);
+  b.Api("cudaLaunchKernel", 28 * kMs, 28 * kMs + 5 * kUs, 100);
+  b.Kernel("tail_kernel", 28 * kMs + 10 * kUs, 28 * kMs + 20 * kUs, 100);
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Diagnosis& d = r.diagnosis;
+  INFO(d.next_experiment);
+  for (const std::string& line : d.support)
+    INFO(line);
+  const report::Diagnosis* comm = &d;
+  if (d.bottleneck != gpuperf::report::Bottleneck::kCommunicationBound && !d.secondary.empty())
+    comm = &d.secondary.front();
+  REQUIRE(comm->bottleneck == gpuperf::report::Bottleneck::kCommunicationBound);
+  REQUIRE(comm->bound_speedup);
+  // Uncapped: 1 / (1 - 8/28) = 1.4x. Held to about 3 ms of waits: about 1 / (1 - 3/28) = 1.12x.
+  CHECK(*comm->bound_speedup < 1.15);
+  CHECK(*comm->bound_speedup > 1.05);
+  bool held = false;
+  for (const std::string& line : comm->support)
+    held = held || Contains(line, "Held to the host's waits for the GPU's kernels");
+  CHECK(held);
+}
+
 TEST_CASE("profiler overhead: the options that inflate host time are said of what rests on it",
           "[diagnosis][host]") {
   TraceBuilder none;

@@ -176,7 +176,8 @@ struct ExperimentContext {
 
 // A statement whose change makes the GPU's work faster without cutting its launches: a kernel
 // made faster, the top kernels measured together, FP32 math moved to tensor cores (autocast adds
-// casts). Fusion, SDPA and layout changes remove launches, and with them host time.
+// casts), communication overlapped with computation. Fusion, SDPA and layout changes remove
+// launches, and with them host time.
 bool KeepsLaunchCount(const report::Diagnosis& d);
 
 inline constexpr std::int64_t kOneShotInstances = 3;

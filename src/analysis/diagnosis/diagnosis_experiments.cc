@@ -71,7 +71,8 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
   if (const auto& cap = context.host_wait_cap;
       cap &&
       (d.dominant_kind == report::DominantKind::kKernel ||
-       d.dominant_kind == report::DominantKind::kOperators) &&
+       d.dominant_kind == report::DominantKind::kOperators ||
+       d.dominant_kind == report::DominantKind::kCommunication) &&
       (cap->beside_idle_phase || KeepsLaunchCount(d))) {
     std::int64_t saved = SavedByBound(d, cap->wall_ns);
     if (cap->Binds(saved))
