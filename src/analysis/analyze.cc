@@ -199,7 +199,8 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   // The host's waits for the GPU, launches blocked on a full queue among them, once: the
   // critical-time runs, the run-forward cost of waits, the host-wait cap and the queue sentence
   // all count the same.
-  const std::vector<BlockedLaunch> blocked = BlockedLaunches(trace, index);
+  const LaunchBlocking blocking = FindBlockedLaunches(trace, index);
+  const std::vector<BlockedLaunch>& blocked = blocking.launches;
   const HostWaits host_waits(trace, index, blocked);
   AttachRunForward(trace, host_waits.merged(), idle);
   out.initialization.steady_window_ns = idle.steady_window_ns;
@@ -222,7 +223,8 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
                 &init.intervals,
                 preroll.empty() ? std::numeric_limits<std::int64_t>::min() : measured.start_ns,
                 &floors,
-                &launching_ops});
+                &launching_ops,
+                &blocked});
   out.predictions = ComputePredictions(trace,
                                        index,
                                        out.kernels,
@@ -245,7 +247,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   if (trace.metadata.format != "ncu-csv")
     queue = LaunchQueueDepth(trace, launch_pairs, HostBlockingSyncs(trace, index));
   if (queue)
-    SummarizeBlockedLaunches(trace, index, blocked, *queue);
+    SummarizeBlockedLaunches(blocking, *queue);
   AttachFrameworkView(framework.get(), framework_note_at, out);
   out.diagnosis = Diagnose(trace, roofs, index, out, idle, std::move(queue), &blocked);
   out.headline = Headline(trace, out);

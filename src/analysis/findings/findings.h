@@ -20,6 +20,7 @@
 
 #include "analysis/core/correlation.h"
 #include "analysis/kernel/kernel_floor.h"
+#include "analysis/timeline/blocked_launches.h"
 #include "analysis/timeline/idle_attribution.h"
 
 namespace gpuperf::analysis {
@@ -50,6 +51,9 @@ struct RuleInput {
   // LaunchingHostOps(trace, index), computed once for the shape models and the rules (absent: a
   // rule that needs it computes it).
   const std::vector<std::int64_t>* launching_ops = nullptr;
+  // Launches blocked in a deep queue (blocked_launches.h): their time is a wait for the GPU, not
+  // launch cost (absent: none is set apart).
+  const std::vector<BlockedLaunch>* blocked_launches = nullptr;
 };
 
 // Whether a record starting at `start_ns` lies before the steady-state window: a wait-type

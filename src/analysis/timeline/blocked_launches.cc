@@ -11,6 +11,7 @@ namespace gpuperf::analysis {
 namespace {
 
 constexpr model::TimeNs kNever = std::numeric_limits<model::TimeNs>::max();
+constexpr model::TimeNs kNoEnd = std::numeric_limits<model::TimeNs>::min();
 
 // A launch into a shallow queue returns in about this long when the trace has none to measure.
 constexpr std::int64_t kUnblockedLaunchNs = 20'000;
@@ -47,8 +48,7 @@ std::int64_t Median(std::vector<std::int64_t> v) {
 
 }  // namespace
 
-std::vector<BlockedLaunch> BlockedLaunches(const model::Trace& trace,
-                                           const CorrelationIndex& index) {
+LaunchBlocking FindBlockedLaunches(const model::Trace& trace, const CorrelationIndex& index) {
   const std::vector<model::TimeNs> first_start = FirstStarts(trace, index);
   CachedNamePredicate is_launch(trace, IsLaunchApi);
   std::vector<std::int64_t> shallow;  // durations of launches into a shallow queue
@@ -65,87 +65,93 @@ std::vector<BlockedLaunch> BlockedLaunches(const model::Trace& trace,
   }
   std::int64_t unblocked =
       shallow.empty() ? kUnblockedLaunchNs : static_cast<std::int64_t>(Summarize(shallow).med);
-  std::vector<BlockedLaunch> out;
+  LaunchBlocking out;
   for (std::size_t i : deep) {
     std::int64_t duration = trace.api_calls[i].duration_ns();
     if (duration > kBlockedFactor * unblocked)
-      out.push_back({i, duration - unblocked, 0});
+      out.launches.push_back({i, duration - unblocked, 0, -1});
   }
-  if (out.empty())
+  if (out.launches.empty())
     return out;
-  // The queue's occupancy at each blocked return: calls with GPU work that had returned, less
-  // those whose work had started (a call still running when its work starts counts as started:
-  // off by at most the threads launching at that moment).
-  std::vector<model::TimeNs> returned;
-  std::vector<model::TimeNs> started;
+  // At the return of every launch into a deep queue, in one pass over the calls and one over the
+  // activities (each a search among those returns, never a sort of the whole trace): the queue's
+  // occupancy (calls with GPU work that had returned, less those whose work had started; a call
+  // still running when its work starts counts as started, off by at most the threads launching
+  // then) and the last GPU operation's end.
+  std::vector<model::TimeNs> at;
+  at.reserve(deep.size());
+  for (std::size_t i : deep)
+    at.push_back(trace.api_calls[i].end_ns);
+  std::sort(at.begin(), at.end());
+  auto first_at_or_after = [&](model::TimeNs t) {
+    return static_cast<std::size_t>(std::lower_bound(at.begin(), at.end(), t) - at.begin());
+  };
+  std::vector<std::int64_t> occupancy(at.size() + 1, 0);
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
     if (first_start[i] == kNever)
       continue;
-    returned.push_back(trace.api_calls[i].end_ns);
-    started.push_back(first_start[i]);
+    ++occupancy[first_at_or_after(trace.api_calls[i].end_ns)];
+    --occupancy[first_at_or_after(first_start[i])];
   }
-  std::sort(returned.begin(), returned.end());
-  std::sort(started.begin(), started.end());
-  for (BlockedLaunch& launch : out) {
-    model::TimeNs t = trace.api_calls[launch.call].end_ns;
-    auto count = [t](const std::vector<model::TimeNs>& v) {
-      return static_cast<std::int64_t>(std::upper_bound(v.begin(), v.end(), t) - v.begin());
-    };
-    launch.queued_at_return = std::max<std::int64_t>(0, count(returned) - count(started));
+  std::vector<model::TimeNs> last_end(at.size() + 1, kNoEnd);
+  for (const model::GpuActivity& a : trace.activities) {
+    std::size_t j = first_at_or_after(a.end_ns);
+    last_end[j] = std::max(last_end[j], a.end_ns);
   }
+  for (std::size_t j = 1; j < at.size(); ++j) {
+    occupancy[j] += occupancy[j - 1];
+    last_end[j] = std::max(last_end[j], last_end[j - 1]);
+  }
+  auto slot = [&](model::TimeNs t) {
+    return static_cast<std::size_t>(std::upper_bound(at.begin(), at.end(), t) - at.begin()) - 1;
+  };
+  auto gap = [&](model::TimeNs t) {
+    const model::TimeNs end = last_end[slot(t)];
+    return end == kNoEnd ? std::int64_t{-1} : t - end;
+  };
+  std::vector<bool> is_blocked(trace.api_calls.size(), false);
+  for (BlockedLaunch& launch : out.launches) {
+    const model::TimeNs t = trace.api_calls[launch.call].end_ns;
+    launch.queued_at_return = std::max<std::int64_t>(0, occupancy[slot(t)]);
+    launch.return_gap_ns = gap(t);
+    is_blocked[launch.call] = true;
+  }
+  std::vector<std::int64_t> unblocked_gaps;
+  for (std::size_t i : deep) {
+    if (std::int64_t g = gap(trace.api_calls[i].end_ns); !is_blocked[i] && g >= 0)
+      unblocked_gaps.push_back(g);
+  }
+  out.unblocked_return_gap_ns = Median(std::move(unblocked_gaps));
   return out;
 }
 
-void SummarizeBlockedLaunches(const model::Trace& trace,
-                              const CorrelationIndex& index,
-                              const std::vector<BlockedLaunch>& blocked,
-                              report::LaunchQueue& q) {
+std::vector<BlockedLaunch> BlockedLaunches(const model::Trace& trace,
+                                           const CorrelationIndex& index) {
+  return FindBlockedLaunches(trace, index).launches;
+}
+
+void SummarizeBlockedLaunches(const LaunchBlocking& blocking, report::LaunchQueue& q) {
+  const std::vector<BlockedLaunch>& blocked = blocking.launches;
   q.blocked_launches = static_cast<std::int64_t>(blocked.size());
   q.blocked_ns = 0;
   if (blocked.empty())
     return;
-  // From the last GPU operation's end to a call's return; none when nothing ended before it.
-  std::vector<model::TimeNs> ends;
-  ends.reserve(trace.activities.size());
-  for (const model::GpuActivity& a : trace.activities)
-    ends.push_back(a.end_ns);
-  std::sort(ends.begin(), ends.end());
-  auto gap = [&](model::TimeNs t) -> std::optional<std::int64_t> {
-    auto it = std::upper_bound(ends.begin(), ends.end(), t);
-    if (it == ends.begin())
-      return std::nullopt;
-    return t - *(it - 1);
-  };
   std::vector<std::int64_t> queued;
   std::vector<std::int64_t> blocked_gaps;
-  std::vector<bool> is_blocked(trace.api_calls.size(), false);
   for (const BlockedLaunch& launch : blocked) {
     q.blocked_ns += launch.blocked_ns;
     queued.push_back(launch.queued_at_return);
-    is_blocked[launch.call] = true;
-    if (auto g = gap(trace.api_calls[launch.call].end_ns))
-      blocked_gaps.push_back(*g);
+    if (launch.return_gap_ns >= 0)
+      blocked_gaps.push_back(launch.return_gap_ns);
   }
-  // The launches into a deep queue that did not block: how far from an operation's end a return
-  // lands when no slot is awaited.
-  const std::vector<model::TimeNs> first_start = FirstStarts(trace, index);
-  CachedNamePredicate is_launch(trace, IsLaunchApi);
-  std::vector<std::int64_t> unblocked_gaps;
-  for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
-    const model::ApiCall& call = trace.api_calls[i];
-    if (is_blocked[i] || call.correlation == model::kNoId || first_start[i] == kNever ||
-        first_start[i] - call.end_ns <= kDeepQueueNs || !is_launch(call.name))
-      continue;
-    if (auto g = gap(call.end_ns))
-      unblocked_gaps.push_back(*g);
-  }
-  q.queued_at_blocked_return = Median(queued);
-  q.blocked_return_gap_ns = Median(blocked_gaps);
-  q.unblocked_return_gap_ns = Median(unblocked_gaps);
-  q.queue_full = blocked.size() >= kMinBlockedForFull && !blocked_gaps.empty() &&
+  const bool gaps = !blocked_gaps.empty();
+  q.queued_at_blocked_return = Median(std::move(queued));
+  q.blocked_return_gap_ns = Median(std::move(blocked_gaps));
+  q.unblocked_return_gap_ns = blocking.unblocked_return_gap_ns;
+  q.queue_full = blocked.size() >= kMinBlockedForFull && gaps &&
                  q.queued_at_blocked_return >= kMinFullQueue &&
                  q.blocked_return_gap_ns <= kSlotFreedNs &&
-                 (unblocked_gaps.empty() ||
+                 (q.unblocked_return_gap_ns == 0 ||
                   q.blocked_return_gap_ns * kUnblockedGapFactor <= q.unblocked_return_gap_ns);
 }
 

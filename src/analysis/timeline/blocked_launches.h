@@ -25,10 +25,21 @@ struct BlockedLaunch {
   std::int64_t blocked_ns = 0;  // its time beyond what an unblocked launch takes
   // GPU work launched and not yet started when it returned: the queue's occupancy then.
   std::int64_t queued_at_return = 0;
+  // From the last GPU operation's end to its return; -1 when none had ended.
+  std::int64_t return_gap_ns = -1;
+};
+
+struct LaunchBlocking {
+  std::vector<BlockedLaunch> launches;  // in api_calls order
+  // The median return gap of the launches into a deep queue that did not block; 0 without any.
+  std::int64_t unblocked_return_gap_ns = 0;
 };
 
 // Launches into a deep queue that took more than kBlockedFactor times an unblocked launch (the
-// median launch into a shallow queue; 20 us when the trace has none), in api_calls order.
+// median launch into a shallow queue; 20 us when the trace has none), with the evidence of a
+// full queue.
+LaunchBlocking FindBlockedLaunches(const model::Trace& trace, const CorrelationIndex& index);
+// Only the launches.
 std::vector<BlockedLaunch> BlockedLaunches(const model::Trace& trace,
                                            const CorrelationIndex& index);
 
@@ -36,9 +47,6 @@ std::vector<BlockedLaunch> BlockedLaunches(const model::Trace& trace,
 // occupancy at their return, how soon after a GPU operation's end they return against the
 // deep-queue launches that did not block, and whether that shows a full queue (each waited for a
 // slot to free).
-void SummarizeBlockedLaunches(const model::Trace& trace,
-                              const CorrelationIndex& index,
-                              const std::vector<BlockedLaunch>& blocked,
-                              report::LaunchQueue& q);
+void SummarizeBlockedLaunches(const LaunchBlocking& blocking, report::LaunchQueue& q);
 
 }  // namespace gpuperf::analysis
