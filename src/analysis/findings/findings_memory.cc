@@ -3,12 +3,11 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <set>
 #include <string>
 #include <tuple>
-#include <unordered_set>
 
-#include "analysis/core/host_intervals.h"
 #include "analysis/core/names.h"
 #include "analysis/findings/findings.h"
 #include "util/units_format.h"
@@ -182,41 +181,89 @@ std::optional<report::Finding> SyncMemcpyRule(const RuleInput& in) {
   return f;
 }
 
-// The blocking synchronizations inside the same host operators as the copy calls (PyTorch's
-// aten::copy_ to the device waits for its copy): pinning with .to(non_blocking=True) removes
-// them with the copies, so the copies' own waits alone understate the change (pytorch-kineto
-// 2021-06: 1.19 ms alone, 16.6 ms with the syncs). The operators' names, for the sentence.
+// The blocking synchronization right after a copy call on its thread, inside the operator that
+// holds both (PyTorch's aten::copy_ to the device waits for its copy): pinning with
+// .to(non_blocking=True) removes it with the copy, so the copies' own waits alone understate the
+// change (pytorch-kineto 2021-06: 1.19 ms alone, 16.6 ms with the syncs). The operators' names,
+// for the sentence. One search per synchronization call and per host op: no index of all ops.
 struct SyncsBeside {
   std::vector<util::Interval> waits;
   std::vector<std::string> operators;
 };
 
-SyncsBeside SyncsInCopyOperators(const RuleInput& in, const std::vector<std::size_t>& calls) {
-  SyncsBeside out;
-  if (in.trace.host_ops.empty() || calls.empty())
-    return out;
-  HostIntervals<std::uint32_t> ops;
-  for (std::size_t i = 0; i < in.trace.host_ops.size(); ++i) {
-    const model::HostOp& op = in.trace.host_ops[i];
-    ops.Add(op.pid, op.tid, op.start_ns, op.end_ns, static_cast<std::uint32_t>(i));
+// A sync this soon after the copy call's return is that copy operator's own wait.
+constexpr std::int64_t kSyncAfterCopyNs = 100'000;
+
+SyncsBeside SyncsAfterCopies(const RuleInput& in, const std::vector<std::size_t>& copy_calls) {
+  struct Pair {
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+    model::TimeNs copy_start = 0;
+    model::TimeNs copy_end = 0;
+    const model::ApiCall* sync = nullptr;
+    model::TimeNs op_length = std::numeric_limits<model::TimeNs>::max();
+    const model::HostOp* op = nullptr;
+  };
+  std::vector<Pair> pairs;
+  for (std::size_t i : copy_calls) {
+    const model::ApiCall& c = in.trace.api_calls[i];
+    pairs.push_back({c.pid, c.tid, c.start_ns, c.end_ns});
   }
-  ops.Sort();
-  std::unordered_set<std::uint32_t> copy_ops;
-  for (std::size_t call : calls) {
-    if (const std::uint32_t* op = ops.Of(in.trace.api_calls[call]))
-      copy_ops.insert(*op);
+  auto key = [](const Pair& p) { return std::tie(p.pid, p.tid, p.copy_start); };
+  std::sort(pairs.begin(), pairs.end(), [&](const Pair& a, const Pair& b) {
+    return key(a) < key(b);
+  });
+  // The copies of a thread from `start` on.
+  auto first_from = [&](std::int64_t pid, std::int64_t tid, model::TimeNs start) {
+    return std::lower_bound(pairs.begin(), pairs.end(), std::tie(pid, tid, start),
+                            [&](const Pair& p, const auto& k) { return key(p) < k; });
+  };
+  CachedNamePredicate is_sync(in.trace, IsBlockingSyncApi);
+  for (const model::ApiCall& call : in.trace.api_calls) {
+    if (!is_sync(call.name) || BeforeWindow(in, call.start_ns))
+      continue;
+    auto it = first_from(call.pid, call.tid, call.start_ns);
+    if (it == pairs.begin())
+      continue;
+    Pair& p = *(it - 1);
+    if (p.pid == call.pid && p.tid == call.tid && !p.sync && call.start_ns >= p.copy_end &&
+        call.start_ns - p.copy_end <= kSyncAfterCopyNs)
+      p.sync = &call;
+  }
+  // The innermost host op holding a copy and its sync: only ops that overlap the paired copies'
+  // span are searched.
+  model::TimeNs from = std::numeric_limits<model::TimeNs>::max();
+  model::TimeNs to = std::numeric_limits<model::TimeNs>::min();
+  for (const Pair& p : pairs) {
+    if (p.sync) {
+      from = std::min(from, p.copy_start);
+      to = std::max(to, p.sync->end_ns);
+    }
+  }
+  for (const model::HostOp& op : in.trace.host_ops) {
+    if (op.end_ns < from || op.start_ns > to)
+      continue;
+    for (auto it = first_from(op.pid, op.tid, op.start_ns);
+         it != pairs.end() && it->pid == op.pid && it->tid == op.tid && it->copy_start < op.end_ns;
+         ++it) {
+      if (it->sync && it->sync->end_ns <= op.end_ns && op.end_ns - op.start_ns < it->op_length) {
+        it->op_length = op.end_ns - op.start_ns;
+        it->op = &op;
+      }
+    }
   }
   std::set<std::string> names;
-  for (const model::ApiCall& call : in.trace.api_calls) {
-    if (BeforeWindow(in, call.start_ns) || !IsBlockingSyncApi(in.trace.Name(call.name)))
+  SyncsBeside out;
+  for (const Pair& p : pairs) {
+    if (!p.sync || !p.op)
       continue;
-    const std::uint32_t* op = ops.Of(call);
-    if (!op || !copy_ops.contains(*op))
-      continue;
-    out.waits.push_back({call.start_ns, call.end_ns});
-    names.insert(std::string(in.trace.Name(in.trace.host_ops[*op].name)));
+    out.waits.push_back({p.sync->start_ns, p.sync->end_ns});
+    names.insert(std::string(in.trace.Name(p.op->name)));
   }
   out.operators.assign(names.begin(), names.end());
+  std::sort(out.waits.begin(), out.waits.end(), [](const util::Interval& a, const util::Interval& b) {
+    return a.start < b.start;
+  });
   return out;
 }
 
@@ -259,7 +306,7 @@ std::optional<report::Finding> PageableAsyncMemcpyRule(const RuleInput& in) {
     std::vector<std::size_t> copy_calls;
     for (const MatchedRow& row : m.rows)
       copy_calls.push_back(row.call);
-    SyncsBeside syncs = SyncsInCopyOperators(in, copy_calls);
+    SyncsBeside syncs = SyncsAfterCopies(in, copy_calls);
     if (!syncs.waits.empty()) {
       const std::size_t count = syncs.waits.size();
       std::vector<util::Interval> both = m.waits;

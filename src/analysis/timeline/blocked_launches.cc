@@ -78,10 +78,17 @@ LaunchBlocking FindBlockedLaunches(const model::Trace& trace, const CorrelationI
   // occupancy (calls with GPU work that had returned, less those whose work had started; a call
   // still running when its work starts counts as started, off by at most the threads launching
   // then) and the last GPU operation's end.
+  // Too few blocked launches for a full queue: their own returns only, no comparison.
+  const bool compare = out.launches.size() >= kMinBlockedForFull;
   std::vector<model::TimeNs> at;
-  at.reserve(deep.size());
-  for (std::size_t i : deep)
-    at.push_back(trace.api_calls[i].end_ns);
+  if (compare) {
+    at.reserve(deep.size());
+    for (std::size_t i : deep)
+      at.push_back(trace.api_calls[i].end_ns);
+  } else {
+    for (const BlockedLaunch& launch : out.launches)
+      at.push_back(trace.api_calls[launch.call].end_ns);
+  }
   std::sort(at.begin(), at.end());
   auto first_at_or_after = [&](model::TimeNs t) {
     return static_cast<std::size_t>(std::lower_bound(at.begin(), at.end(), t) - at.begin());
@@ -116,6 +123,8 @@ LaunchBlocking FindBlockedLaunches(const model::Trace& trace, const CorrelationI
     launch.return_gap_ns = gap(t);
     is_blocked[launch.call] = true;
   }
+  if (!compare)
+    return out;
   std::vector<std::int64_t> unblocked_gaps;
   for (std::size_t i : deep) {
     if (std::int64_t g = gap(trace.api_calls[i].end_ns); !is_blocked[i] && g >= 0)
