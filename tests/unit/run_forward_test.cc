@@ -1,6 +1,8 @@
 // The run-forward cost of a host wait (timeline/run_forward.h) and the launch queue's blocked
 // launches (timeline/blocked_launches.h), on hand-built timelines whose figures are worked out
 // in the comments.
+#include "analysis/timeline/run_forward.h"
+
 #include "gpuperf/analyze.h"
 
 #include <catch2/catch.hpp>
@@ -11,7 +13,6 @@
 #include "analysis/core/correlation.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/timeline/blocked_launches.h"
-#include "analysis/timeline/run_forward.h"
 #include "analysis_builder.h"
 
 namespace {
@@ -144,8 +145,9 @@ TEST_CASE("blocked launches: a full queue returns each blocked launch at its cap
   // Their time is said apart from launch cost.
   const report::Finding* launches = Find(r, "launch_overhead");
   REQUIRE(launches != nullptr);
-  CHECK(Contains(launches->summary, "is 20 launch calls blocked in a deep queue beyond an "
-                                    "unblocked launch: the host waiting for the GPU"));
+  CHECK(Contains(launches->summary,
+                 "is 20 launch calls blocked in a deep queue beyond an "
+                 "unblocked launch: the host waiting for the GPU"));
   // The same launches returning 30 us after the kernels end: no slot freed at their return, so
   // no full queue.
   TraceBuilder late = b;
@@ -165,7 +167,8 @@ TEST_CASE("blocked launches: a full queue returns each blocked launch at its cap
   CHECK_FALSE(lone.queue_full);
 }
 
-TEST_CASE("blocked launches: the queue sentence names them when they matter", "[run_forward][queue]") {
+TEST_CASE("blocked launches: the queue sentence names them when they matter",
+          "[run_forward][queue]") {
   report::LaunchQueue q;
   q.verdict = report::QueueVerdict::kGpuBound;
   q.launches = 100;

@@ -276,8 +276,8 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
          // Without one, the host may still be close behind the GPU: changes that keep the
          // launch count are held to its waits too (KeepsLaunchCount).
          if (has_timeline) {
-           context.host_wait_cap = HostWaitsOnGpu(
-               trace, index, r, SteadyWall(r, idle), context.blocked_launches);
+           context.host_wait_cap =
+               HostWaitsOnGpu(trace, index, r, SteadyWall(r, idle), context.blocked_launches);
            context.host_wait_cap->host_work_ns = idle.host_work_ns;
            context.host_wait_cap->beside_idle_phase = idle_share >= kSecondaryIdleShare;
          }

@@ -210,13 +210,14 @@ SyncsBeside SyncsAfterCopies(const RuleInput& in, const std::vector<std::size_t>
     pairs.push_back({c.pid, c.tid, c.start_ns, c.end_ns});
   }
   auto key = [](const Pair& p) { return std::tie(p.pid, p.tid, p.copy_start); };
-  std::sort(pairs.begin(), pairs.end(), [&](const Pair& a, const Pair& b) {
-    return key(a) < key(b);
-  });
+  std::sort(
+      pairs.begin(), pairs.end(), [&](const Pair& a, const Pair& b) { return key(a) < key(b); });
   // The copies of a thread from `start` on.
   auto first_from = [&](std::int64_t pid, std::int64_t tid, model::TimeNs start) {
-    return std::lower_bound(pairs.begin(), pairs.end(), std::tie(pid, tid, start),
-                            [&](const Pair& p, const auto& k) { return key(p) < k; });
+    return std::lower_bound(
+        pairs.begin(), pairs.end(), std::tie(pid, tid, start), [&](const Pair& p, const auto& k) {
+          return key(p) < k;
+        });
   };
   CachedNamePredicate is_sync(in.trace, IsBlockingSyncApi);
   for (const model::ApiCall& call : in.trace.api_calls) {
@@ -261,9 +262,9 @@ SyncsBeside SyncsAfterCopies(const RuleInput& in, const std::vector<std::size_t>
     names.insert(std::string(in.trace.Name(p.op->name)));
   }
   out.operators.assign(names.begin(), names.end());
-  std::sort(out.waits.begin(), out.waits.end(), [](const util::Interval& a, const util::Interval& b) {
-    return a.start < b.start;
-  });
+  std::sort(out.waits.begin(),
+            out.waits.end(),
+            [](const util::Interval& a, const util::Interval& b) { return a.start < b.start; });
   return out;
 }
 
@@ -326,9 +327,9 @@ std::optional<report::Finding> PageableAsyncMemcpyRule(const RuleInput& in) {
             count == 1 ? "s" : "",
             count == 1 ? "that sync" : "those syncs",
             Ms(together),
-            util::FormatPercent(100.0 * static_cast<double>(together) /
-                                static_cast<double>(
-                                    std::max<std::int64_t>(1, in.idle->steady_window_ns))));
+            util::FormatPercent(
+                100.0 * static_cast<double>(together) /
+                static_cast<double>(std::max<std::int64_t>(1, in.idle->steady_window_ns))));
       }
     }
   }

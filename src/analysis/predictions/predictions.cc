@@ -236,8 +236,8 @@ report::Predictions ComputePredictions(const model::Trace& trace,
   out.wall_source =
       "trace window: first to last recorded event (GPU activities, host API calls, host ops, "
       "ranges, sync records)";
-  CriticalChains critical = host_waits ? CriticalActivities(trace, index, *host_waits)
-                                       : CriticalActivities(trace, index);
+  CriticalChains critical =
+      host_waits ? CriticalActivities(trace, index, *host_waits) : CriticalActivities(trace, index);
   if (preroll && !preroll->empty()) {
     out.wall_ns -= preroll->length_ns();
     out.preroll = preroll->Summary();

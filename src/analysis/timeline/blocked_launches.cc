@@ -55,8 +55,7 @@ LaunchBlocking FindBlockedLaunches(const model::Trace& trace, const CorrelationI
   std::vector<std::size_t> deep;      // launches into a deep queue
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
     const model::ApiCall& call = trace.api_calls[i];
-    if (call.correlation == model::kNoId ||
-        first_start[i] == kNever || !is_launch(call.name))
+    if (call.correlation == model::kNoId || first_start[i] == kNever || !is_launch(call.name))
       continue;
     if (first_start[i] - call.end_ns <= kDeepQueueNs)
       shallow.push_back(call.duration_ns());
