@@ -158,4 +158,31 @@ std::int64_t IntervalProbe::Covered(std::int64_t start, std::int64_t end) {
   return covered;
 }
 
+PrefixCover::PrefixCover(std::vector<Interval> merged) : merged_(std::move(merged)) {
+  prefix_.assign(merged_.size() + 1, 0);
+  for (std::size_t i = 0; i < merged_.size(); ++i)
+    prefix_[i + 1] = prefix_[i] + (merged_[i].end - merged_[i].start);
+}
+
+std::int64_t PrefixCover::Within(std::int64_t start, std::int64_t end) const {
+  if (end <= start || merged_.empty())
+    return 0;
+  auto first = std::upper_bound(
+      merged_.begin(), merged_.end(), start, [](std::int64_t v, const Interval& i) {
+        return v < i.end;
+      });
+  auto last =
+      std::lower_bound(merged_.begin(), merged_.end(), end, [](const Interval& i, std::int64_t v) {
+        return i.start < v;
+      });
+  if (first >= last)
+    return 0;
+  auto a = static_cast<std::size_t>(first - merged_.begin());
+  auto b = static_cast<std::size_t>(last - merged_.begin());
+  std::int64_t total = prefix_[b] - prefix_[a];
+  total -= std::max<std::int64_t>(0, start - merged_[a].start);
+  total -= std::max<std::int64_t>(0, merged_[b - 1].end - end);
+  return total;
+}
+
 }  // namespace gpuperf::util

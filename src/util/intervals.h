@@ -85,4 +85,19 @@ class CoverageSweep {
   std::size_t next_ = 0;  // first interval that may end after the last query's start
 };
 
+// CoveredLength in O(log n) whatever the query: merged intervals with the running sum of their
+// lengths, so the length inside any [start, end] is two searches (host waits within a run, the
+// GPU's idle between two waits).
+class PrefixCover {
+ public:
+  PrefixCover() = default;
+  explicit PrefixCover(std::vector<Interval> merged);
+  std::int64_t Within(std::int64_t start, std::int64_t end) const;
+  const std::vector<Interval>& merged() const { return merged_; }
+
+ private:
+  std::vector<Interval> merged_;
+  std::vector<std::int64_t> prefix_;  // summed lengths of merged_[0, i)
+};
+
 }  // namespace gpuperf::util

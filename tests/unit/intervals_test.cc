@@ -127,3 +127,13 @@ TEST_CASE("UnionLength and Overlaps agree with the merged set", "[intervals]") {
   CHECK(gpuperf::util::Overlaps(merged, 34, 100));
   CHECK_FALSE(gpuperf::util::Overlaps(merged, 12, 12));  // empty query
 }
+
+TEST_CASE("PrefixCover gives the covered length inside any window by two searches", "[intervals]") {
+  const gpuperf::util::PrefixCover cover({{10, 20}, {30, 40}, {50, 60}});
+  CHECK(cover.Within(0, 100) == 30);
+  CHECK(cover.Within(15, 35) == 10);  // 15-20 and 30-35
+  CHECK(cover.Within(20, 30) == 0);   // between two intervals
+  CHECK(cover.Within(55, 55) == 0);   // empty window
+  CHECK(cover.Within(35, 12) == 0);   // reversed window
+  CHECK(gpuperf::util::PrefixCover().Within(0, 10) == 0);
+}

@@ -30,36 +30,14 @@ HostWaits::HostWaits(const model::Trace& trace,
   std::sort(waits.begin(), waits.end(), [](const util::Interval& a, const util::Interval& b) {
     return std::tie(a.start, a.end) < std::tie(b.start, b.end);
   });
+  std::vector<util::Interval> merged;
   for (const util::Interval& w : waits) {
-    if (!merged_.empty() && w.start <= merged_.back().end)
-      merged_.back().end = std::max(merged_.back().end, w.end);
+    if (!merged.empty() && w.start <= merged.back().end)
+      merged.back().end = std::max(merged.back().end, w.end);
     else
-      merged_.push_back(w);
+      merged.push_back(w);
   }
-  prefix_.assign(merged_.size() + 1, 0);
-  for (std::size_t i = 0; i < merged_.size(); ++i)
-    prefix_[i + 1] = prefix_[i] + (merged_[i].end - merged_[i].start);
-}
-
-std::int64_t HostWaits::WaitedWithin(std::int64_t start, std::int64_t end) const {
-  if (end <= start || merged_.empty())
-    return 0;
-  auto first = std::upper_bound(
-      merged_.begin(), merged_.end(), start, [](std::int64_t v, const util::Interval& i) {
-        return v < i.end;
-      });
-  auto last = std::lower_bound(
-      merged_.begin(), merged_.end(), end, [](const util::Interval& i, std::int64_t v) {
-        return i.start < v;
-      });
-  if (first >= last)
-    return 0;
-  auto a = static_cast<std::size_t>(first - merged_.begin());
-  auto b = static_cast<std::size_t>(last - merged_.begin());
-  std::int64_t total = prefix_[b] - prefix_[a];
-  total -= std::max<std::int64_t>(0, start - merged_[a].start);
-  total -= std::max<std::int64_t>(0, merged_[b - 1].end - end);
-  return total;
+  waits_ = util::PrefixCover(std::move(merged));
 }
 
 }  // namespace gpuperf::analysis

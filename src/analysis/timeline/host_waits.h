@@ -22,13 +22,14 @@ class HostWaits {
             const std::vector<BlockedLaunch>& blocked);
 
   // How long a host thread waited for the GPU inside [start, end] (their union).
-  std::int64_t WaitedWithin(std::int64_t start, std::int64_t end) const;
+  std::int64_t WaitedWithin(std::int64_t start, std::int64_t end) const {
+    return waits_.Within(start, end);
+  }
   // The waits, merged (closed intervals: touching waits are one), sorted.
-  const std::vector<util::Interval>& merged() const { return merged_; }
+  const std::vector<util::Interval>& merged() const { return waits_.merged(); }
 
  private:
-  std::vector<util::Interval> merged_;
-  std::vector<std::int64_t> prefix_;  // summed lengths of merged_[0, i)
+  util::PrefixCover waits_;
 };
 
 }  // namespace gpuperf::analysis

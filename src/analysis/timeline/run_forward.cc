@@ -12,32 +12,7 @@ RunForward::RunForward(std::vector<util::Interval> host_waits,
       paced_(std::move(paced_idle)),
       host_end_(host_end),
       gpu_end_(gpu_end),
-      ready_(true) {
-  paced_prefix_.assign(paced_.size() + 1, 0);
-  for (std::size_t i = 0; i < paced_.size(); ++i)
-    paced_prefix_[i + 1] = paced_prefix_[i] + (paced_[i].end - paced_[i].start);
-}
-
-std::int64_t RunForward::Slack(std::int64_t start, std::int64_t end) const {
-  if (end <= start || paced_.empty())
-    return 0;
-  auto first = std::upper_bound(
-      paced_.begin(), paced_.end(), start, [](std::int64_t v, const util::Interval& i) {
-        return v < i.end;
-      });
-  auto last = std::lower_bound(
-      paced_.begin(), paced_.end(), end, [](const util::Interval& i, std::int64_t v) {
-        return i.start < v;
-      });
-  if (first >= last)
-    return 0;
-  auto a = static_cast<std::size_t>(first - paced_.begin());
-  auto b = static_cast<std::size_t>(last - paced_.begin());
-  std::int64_t total = paced_prefix_[b] - paced_prefix_[a];
-  total -= std::max<std::int64_t>(0, start - paced_[a].start);
-  total -= std::max<std::int64_t>(0, paced_[b - 1].end - end);
-  return total;
-}
+      ready_(true) {}
 
 std::int64_t RunForward::Gain(const std::vector<util::Interval>& removed) const {
   if (removed.empty())

@@ -37,11 +37,12 @@ class RunForward {
 
  private:
   // The GPU's idle with no work queued inside [start, end].
-  std::int64_t Slack(std::int64_t start, std::int64_t end) const;
+  std::int64_t Slack(std::int64_t start, std::int64_t end) const {
+    return paced_.Within(start, end);
+  }
 
   std::vector<util::Interval> waits_;
-  std::vector<util::Interval> paced_;
-  std::vector<std::int64_t> paced_prefix_;  // summed lengths of paced_[0, i)
+  util::PrefixCover paced_;
   std::int64_t host_end_ = 0;
   std::int64_t gpu_end_ = 0;
   bool ready_ = false;
