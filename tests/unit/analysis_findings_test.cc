@@ -54,6 +54,21 @@ TEST_CASE("sync_memcpy: nsys conditions, one row per API record", "[analysis][fi
   CHECK(Find(report, "pageable_async_memcpy") == nullptr);  // the async copy is device-pinned
 }
 
+TEST_CASE("sync_memcpy: a copy of unrecorded size is not known to be small",
+          "[analysis][findings]") {
+  // ROCm's Kineto records no bytes: a blocking hipMemcpyWithStream to the device still counts.
+  TraceBuilder b;
+  b.Api("hipMemcpyWithStream", 0, 60, 1);
+  b.Memcpy(CopyKind::kHtoD, 10, 32, 0, 1);
+  b.Api("hipMemcpy", 100, 200, 2);
+  b.Memcpy(CopyKind::kHtoD, 110, 190, 4096, 2);  // small and known: excluded
+  auto report = Analyze(b.trace);
+  const Finding* f = Find(report, "sync_memcpy");
+  REQUIRE(f != nullptr);
+  CHECK(f->count == 1);
+  CHECK(f->time_ns == 22);
+}
+
 TEST_CASE("pageable_async_memcpy and sync_memset", "[analysis][findings]") {
   TraceBuilder b;
   b.Api("cudaMemcpyAsync_v3020", 0, 10, 1);

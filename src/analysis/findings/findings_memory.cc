@@ -155,7 +155,10 @@ report::Finding Make(const RuleInput& in, Matches& m, bool memset) {
 
 std::optional<report::Finding> SyncMemcpyRule(const RuleInput& in) {
   auto blocking = [](const model::GpuActivity& a) {
-    bool small_htod = a.bytes <= kSmallCopyBytes && a.copy_kind == model::CopyKind::kHtoD;
+    // A copy whose size the trace does not record (ROCm Kineto: no bytes) is not known to be
+    // small: counted (hta amd_trace: two hipMemcpyWithStream calls blocking 95.8 us).
+    bool small_htod = a.bytes > 0 && a.bytes <= kSmallCopyBytes &&
+                      a.copy_kind == model::CopyKind::kHtoD;
     // nsys also skips srcDeviceId == dstDeviceId; the model has no device ids, so a DtoD copy
     // stands for it (a device-to-device cudaMemcpy does not block the host).
     return !small_htod && a.copy_kind != model::CopyKind::kDtoD;
