@@ -145,8 +145,9 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
         "two (after the last wait, the host's part and then the GPU work still running), {} in "
         "all; they cost {} of GPU idle time, {}, before any synchronous copy or free in the "
         "cycle (trace): only that can come back. The rows give what removing each wait alone "
-        "would give back, at most its length, of the idle it overlaps and the "
-        "round trip after it: not its share of the loop's cost.",
+        "would give back, at most its length: the idle it overlaps, the round trip after it and "
+        "the later idle it delays until the next wait (run forward); not its share of the "
+        "loop's cost, so they do not sum to it.",
         SyncCountText(count),
         Ms(time_ns),
         refill ? "Each empties the launch queue, and the GPU then idles between kernels while "
