@@ -51,13 +51,13 @@ TEST_CASE("critical time: work the host was late for does not count, nor the wor
           "[predictions]") {
   TraceBuilder b = QueuedThenHostBound();
   CorrelationIndex index(b.trace);
-  CriticalChains critical = CriticalActivities(b.trace, index);
+  CriticalRuns critical = CriticalActivities(b.trace, index);
   // First A: B was launched (t=20) before A ended (t=400), but the GPU idled after B until the
   // host launched more: finishing A sooner only lengthens that idle.
   CHECK_FALSE(critical.Critical(0));
   CHECK_FALSE(critical.Critical(1));  // B: the next kernel was launched at 710, after B ended
   CHECK(critical.Critical(2));        // last A: the host waited for it
-  CHECK(critical.budget_ns[static_cast<std::size_t>(critical.chain[2])] == 100);  // 720-820
+  CHECK(critical.budget_ns[static_cast<std::size_t>(critical.run_of[2])] == 100);  // 720-820
   CHECK_FALSE(critical.Critical(3));  // the copy: B queued behind it
 
   auto names = [&](std::size_t i) -> std::int64_t {
@@ -81,13 +81,13 @@ TEST_CASE("critical time: a host thread blocked in a sync makes the work queued 
   TraceBuilder b = QueuedThenHostBound();
   b.Api("cudaDeviceSynchronize", 550, 700);  // covers B's end at 600
   CorrelationIndex index(b.trace);
-  CriticalChains critical = CriticalActivities(b.trace, index);
+  CriticalRuns critical = CriticalActivities(b.trace, index);
   // The chain first A, copy, B ends where the host waited 50 ns for it: a shorter chain gives
   // back at most those 50 ns.
   CHECK(critical.Critical(1));
-  CHECK(critical.chain[0] == critical.chain[1]);
-  CHECK(critical.chain[3] == critical.chain[1]);
-  CHECK(critical.budget_ns[static_cast<std::size_t>(critical.chain[1])] == 50);
+  CHECK(critical.run_of[0] == critical.run_of[1]);
+  CHECK(critical.run_of[3] == critical.run_of[1]);
+  CHECK(critical.budget_ns[static_cast<std::size_t>(critical.run_of[1])] == 50);
   auto names = [&](std::size_t i) -> std::int64_t {
     const auto& a = b.trace.activities[i];
     return a.kind == model::ActivityKind::kKernel ? a.name : -1;
@@ -122,7 +122,7 @@ TEST_CASE("critical time: a chain counts at most the host's wait for it", "[pred
   };
   TraceBuilder whole = build(8);  // waits 202 ns for the 200 ns chain
   CorrelationIndex index(whole.trace);
-  CriticalChains critical = CriticalActivities(whole.trace, index);
+  CriticalRuns critical = CriticalActivities(whole.trace, index);
   CHECK(critical.Critical(0));
   CHECK(critical.Critical(1));
   CriticalTimes t = AttributeCriticalTime(whole.trace, critical, names(whole));
@@ -131,8 +131,8 @@ TEST_CASE("critical time: a chain counts at most the host's wait for it", "[pred
   // (each alone; together too, which their sum overstates).
   TraceBuilder late = build(160);
   CorrelationIndex late_index(late.trace);
-  CriticalChains shared = CriticalActivities(late.trace, late_index);
-  CHECK(shared.chain[0] == shared.chain[1]);
+  CriticalRuns shared = CriticalActivities(late.trace, late_index);
+  CHECK(shared.run_of[0] == shared.run_of[1]);
   CriticalTimes u = AttributeCriticalTime(late.trace, shared, names(late));
   CHECK(u.by_key[late.trace.strings.Intern("K")].critical_ns == 50);
   CHECK(u.by_key[late.trace.strings.Intern("L")].critical_ns == 50);

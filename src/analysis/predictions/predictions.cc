@@ -236,7 +236,7 @@ report::Predictions ComputePredictions(const model::Trace& trace,
   out.wall_source =
       "trace window: first to last recorded event (GPU activities, host API calls, host ops, "
       "ranges, sync records)";
-  CriticalChains critical =
+  CriticalRuns critical =
       host_waits ? CriticalActivities(trace, index, *host_waits) : CriticalActivities(trace, index);
   if (preroll && !preroll->empty()) {
     out.wall_ns -= preroll->length_ns();
@@ -245,7 +245,7 @@ report::Predictions ComputePredictions(const model::Trace& trace,
         fmt::format(", less its first {}: {}", Ms(preroll->length_ns()), PreRollWhat(*out.preroll));
     for (std::size_t i = 0; i < trace.activities.size(); ++i) {
       if (preroll->Holds(trace.activities[i], index))
-        critical.chain[i] = CriticalChains::kNotCritical;
+        critical.run_of[i] = CriticalRuns::kNotCritical;
     }
   }
   // Time outside the steady state leaves the wall, and its source says what was left out.
@@ -374,7 +374,7 @@ report::CriticalShare SelectedKernelsShare(const model::Trace& trace,
       share.total_ns += a.duration_ns();
     }
   }
-  CriticalChains critical = CriticalActivities(trace, index);
+  CriticalRuns critical = CriticalActivities(trace, index);
   CriticalTimes times = AttributeCriticalTime(trace, critical, [&](std::size_t i) {
     return is_selected(trace.activities[i]) ? std::int64_t{1} : std::int64_t{0};
   });

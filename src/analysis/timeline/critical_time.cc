@@ -37,15 +37,15 @@ std::map<std::pair<std::int64_t, std::int32_t>, Group> GroupsByPidDevice(
 
 }  // namespace
 
-CriticalChains CriticalActivities(const model::Trace& trace, const CorrelationIndex& index) {
+CriticalRuns CriticalActivities(const model::Trace& trace, const CorrelationIndex& index) {
   return CriticalActivities(trace, index, HostWaits(trace, index, BlockedLaunches(trace, index)));
 }
 
-CriticalChains CriticalActivities(const model::Trace& trace,
-                                  const CorrelationIndex& index,
-                                  const HostWaits& waits) {
-  CriticalChains out;
-  out.chain.assign(trace.activities.size(), CriticalChains::kNotCritical);
+CriticalRuns CriticalActivities(const model::Trace& trace,
+                                const CorrelationIndex& index,
+                                const HostWaits& waits) {
+  CriticalRuns out;
+  out.run_of.assign(trace.activities.size(), CriticalRuns::kNotCritical);
   // The host's last call: the device's last work holds the program only as far as it runs past
   // that (the drain). API calls only, as the host's waits are counted (HostWaitCap): one-time
   // host work on other threads (a JIT compile) leaves the steady state, and with it the drain.
@@ -77,7 +77,7 @@ CriticalChains CriticalActivities(const model::Trace& trace,
       std::size_t i = group[p];
       const model::GpuActivity& a = trace.activities[i];
       auto start_run = [&](std::int64_t drain, bool unbounded) {
-        out.chain[i] = static_cast<std::int32_t>(runs.size());
+        out.run_of[i] = static_cast<std::int32_t>(runs.size());
         runs.push_back({a.start_ns, a.end_ns, drain, unbounded});
       };
       auto next = std::lower_bound(starts.begin(), starts.end(), a.end_ns);
@@ -97,8 +97,8 @@ CriticalChains CriticalActivities(const model::Trace& trace,
       // Queued work behind it joins its run; otherwise the GPU went idle after it until the host
       // issued more work, and a new run ends here.
       if (trace.api_calls[static_cast<std::size_t>(launch)].end_ns <= a.end_ns) {
-        out.chain[i] = out.chain[q];
-        Run& run = runs[static_cast<std::size_t>(out.chain[q])];
+        out.run_of[i] = out.run_of[q];
+        Run& run = runs[static_cast<std::size_t>(out.run_of[q])];
         run.start = std::min(run.start, a.start_ns);
       } else {
         start_run(0, false);
@@ -107,13 +107,13 @@ CriticalChains CriticalActivities(const model::Trace& trace,
   }
   out.budget_ns.reserve(runs.size());
   for (const Run& run : runs)
-    out.budget_ns.push_back(run.unbounded ? CriticalChains::kUnbounded
+    out.budget_ns.push_back(run.unbounded ? CriticalRuns::kUnbounded
                                           : run.drain + waits.WaitedWithin(run.start, run.end));
   return out;
 }
 
 CriticalTimes AttributeCriticalTime(const model::Trace& trace,
-                                    const CriticalChains& chains,
+                                    const CriticalRuns& runs,
                                     const std::function<std::int64_t(std::size_t)>& key,
                                     const std::vector<bool>* on_timeline) {
   CriticalTimes out;
@@ -124,31 +124,29 @@ CriticalTimes AttributeCriticalTime(const model::Trace& trace,
   };
   std::vector<Edge> edges;
   std::unordered_map<std::int64_t, std::int64_t> running_per_key;
-  // A key's time alone on its device per chain of its running activity: what it gives back is
-  // at most that chain's budget (CriticalChains), summed over its chains.
-  struct KeyChain {
+  // A key's time alone on its device per run of its running activity: what it gives back is
+  // at most that run's budget (CriticalRuns), summed over its runs.
+  struct KeyRun {
     std::int64_t key;
-    std::int32_t chain;
-    bool operator==(const KeyChain& o) const { return key == o.key && chain == o.chain; }
+    std::int32_t run;
+    bool operator==(const KeyRun& o) const { return key == o.key && run == o.run; }
   };
-  struct KeyChainHash {
-    std::size_t operator()(const KeyChain& k) const {
-      return std::hash<std::int64_t>()(k.key * 1000003 + k.chain);
+  struct KeyRunHash {
+    std::size_t operator()(const KeyRun& k) const {
+      return std::hash<std::int64_t>()(k.key * 1000003 + k.run);
     }
   };
-  std::unordered_map<KeyChain, std::int64_t, KeyChainHash> bounded;
-  auto budget = [&](std::int32_t chain) {
-    return chain == CriticalChains::kNotCritical
-               ? 0
-               : chains.budget_ns[static_cast<std::size_t>(chain)];
+  std::unordered_map<KeyRun, std::int64_t, KeyRunHash> bounded;
+  auto budget = [&](std::int32_t run) {
+    return run == CriticalRuns::kNotCritical ? 0 : runs.budget_ns[static_cast<std::size_t>(run)];
   };
-  // The groups CriticalActivities sorted, when the chains come from it.
+  // The groups CriticalActivities sorted, when the runs come from it.
   std::vector<std::vector<std::size_t>> sorted;
-  if (chains.groups.empty()) {
+  if (runs.groups.empty()) {
     for (auto& [unused, group] : GroupsByPidDevice(trace))
       sorted.push_back(std::move(group));
   }
-  for (const std::vector<std::size_t>& group : chains.groups.empty() ? sorted : chains.groups) {
+  for (const std::vector<std::size_t>& group : runs.groups.empty() ? sorted : runs.groups) {
     ++out.device_groups;
     edges.clear();
     for (std::size_t i : group) {
@@ -161,9 +159,9 @@ CriticalTimes AttributeCriticalTime(const model::Trace& trace,
     });
     running_per_key.clear();
     std::int64_t running = 0, key_sum = 0, distinct_keys = 0;
-    // The running activities' chains: their sum names the chain when one activity runs; the
-    // count of those in an unbounded chain says whether any is.
-    std::int64_t chain_sum = 0, running_unbounded = 0, running_critical = 0;
+    // The running activities' runs: their sum names the run when one activity runs; the
+    // count of those in an unbounded run says whether any is.
+    std::int64_t run_sum = 0, running_unbounded = 0, running_critical = 0;
     std::int64_t running_on_timeline = 0;
     std::int64_t previous = 0;
     for (const Edge& e : edges) {
@@ -179,7 +177,7 @@ CriticalTimes AttributeCriticalTime(const model::Trace& trace,
           t.critical_ns += span;  // unbounded, or the key overlapping itself: an upper bound
           t.unbounded_ns += span;
         } else if (running_critical == 1)
-          bounded[{k, static_cast<std::int32_t>(chain_sum)}] += span;
+          bounded[{k, static_cast<std::int32_t>(run_sum)}] += span;
       }
       previous = e.time;
       std::int64_t k = key(e.activity);
@@ -188,13 +186,13 @@ CriticalTimes AttributeCriticalTime(const model::Trace& trace,
       key_sum += step * k;
       if (!on_timeline || (*on_timeline)[e.activity])
         running_on_timeline += step;
-      std::int32_t c = chains.chain[e.activity];
+      std::int32_t c = runs.run_of[e.activity];
       if (std::int64_t b = budget(c); b > 0) {
         running_critical += step;
-        if (b == CriticalChains::kUnbounded)
+        if (b == CriticalRuns::kUnbounded)
           running_unbounded += step;
         else
-          chain_sum += step * c;
+          run_sum += step * c;
       }
       std::int64_t& per_key = running_per_key[k];
       if (e.start && per_key++ == 0)
@@ -203,10 +201,10 @@ CriticalTimes AttributeCriticalTime(const model::Trace& trace,
         --distinct_keys;
     }
   }
-  for (const auto& [key_chain, ns] : bounded) {
-    CriticalTime& t = out.by_key[key_chain.key];
-    t.critical_ns += std::min(ns, budget(key_chain.chain));
-    t.runs.emplace_back(key_chain.chain, ns);
+  for (const auto& [key_run, ns] : bounded) {
+    CriticalTime& t = out.by_key[key_run.key];
+    t.critical_ns += std::min(ns, budget(key_run.run));
+    t.runs.emplace_back(key_run.run, ns);
   }
   // Hash order is not an order: by run, so that every sum over them is reproducible.
   for (auto& [unused, t] : out.by_key)

@@ -17,7 +17,7 @@
 
 namespace gpuperf::analysis {
 
-// Which GPU work the program waited for, as chains (runs). A run is GPU work each queued behind
+// Which GPU work the program waited for, as runs. A run is GPU work each queued behind
 // the one before it (launched before it ended) on its (pid, device), up to a gap in which the GPU
 // waited for the host, or the device's end. Finishing any of it sooner starts the rest sooner;
 // the program goes on sooner by at most how long a host thread waited for the GPU during the run
@@ -26,32 +26,32 @@ namespace gpuperf::analysis {
 // budget. A run without such a wait (the host was the limit: finishing sooner only lengthens the
 // idle before the host's next launch) gives nothing back. Work whose successor has no launch
 // record to tell counts whole (an upper bound).
-struct CriticalChains {
+struct CriticalRuns {
   static constexpr std::int32_t kNotCritical = -1;
   static constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::max();
-  std::vector<std::int32_t> chain;      // per trace.activities entry: its run, or kNotCritical
+  std::vector<std::int32_t> run_of;     // per trace.activities entry: its run, or kNotCritical
   std::vector<std::int64_t> budget_ns;  // per run: the most its work gives back together
   // The activities of each (pid, device) with positive length, by start: AttributeCriticalTime
   // reuses them instead of sorting again.
   std::vector<std::vector<std::size_t>> groups;
 
   bool Critical(std::size_t activity) const {
-    return chain[activity] != kNotCritical &&
-           budget_ns[static_cast<std::size_t>(chain[activity])] > 0;
+    return run_of[activity] != kNotCritical &&
+           budget_ns[static_cast<std::size_t>(run_of[activity])] > 0;
   }
 };
-CriticalChains CriticalActivities(const model::Trace& trace, const CorrelationIndex& index);
+CriticalRuns CriticalActivities(const model::Trace& trace, const CorrelationIndex& index);
 // With the host's waits computed once for the analysis (analyze.cc).
 class HostWaits;
-CriticalChains CriticalActivities(const model::Trace& trace,
-                                  const CorrelationIndex& index,
-                                  const HostWaits& waits);
+CriticalRuns CriticalActivities(const model::Trace& trace,
+                                const CorrelationIndex& index,
+                                const HostWaits& waits);
 
 struct CriticalTime {
   std::int64_t exclusive_ns = 0;  // the key runs and no activity with another key on its device
-  // Of exclusive_ns, what it gives back: summed over the chains of its running activities, each
-  // at most that chain's budget (an upper bound for the key alone; summed over keys it can
-  // exceed a shared chain's budget).
+  // Of exclusive_ns, what it gives back: summed over the runs of its running activities, each
+  // at most that run's budget (an upper bound for the key alone; summed over keys it can
+  // exceed a shared run's budget).
   std::int64_t critical_ns = 0;
   // Of exclusive_ns, the part during which a running activity is on the timeline asked for
   // (AttributeCriticalTime's on_timeline; all of it without one): the GPU's own timeline.
@@ -73,7 +73,7 @@ struct CriticalTimes {
 // nobody's. Zero-length activities take no time. `on_timeline`: one flag per activity for
 // CriticalTime::timeline_ns (null: every activity).
 CriticalTimes AttributeCriticalTime(const model::Trace& trace,
-                                    const CriticalChains& chains,
+                                    const CriticalRuns& runs,
                                     const std::function<std::int64_t(std::size_t)>& key,
                                     const std::vector<bool>* on_timeline = nullptr);
 

@@ -68,7 +68,7 @@ ResultTracks ComputeResultTracks(const model::Trace& trace) {
     tracks.idle.push_back({i.start, i.end, 0, "", 0});
   CoverGaps(trace, tracks.idle);
   const CorrelationIndex index(trace);
-  const CriticalChains chains = CriticalActivities(trace, index);
+  const CriticalRuns chains = CriticalActivities(trace, index);
   for (std::size_t i = 0; i < trace.activities.size(); ++i)
     tracks.critical.push_back(chains.Critical(i));
   return tracks;
