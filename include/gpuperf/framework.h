@@ -54,14 +54,14 @@ struct OperatorRow {
   double call_avg_ns = 0;
   double call_med_ns = 0;
   double call_stddev_ns = 0;
-  std::int64_t launches = 0;                         // GPU activities launched directly
-  std::int64_t graph_launches = 0;                   // distinct graph-launch calls made directly
-  std::int64_t host_total_ns = 0;                    // summed duration of its instances
-  std::int64_t host_self_ns = 0;                     // minus the time of child operators
-  double fraction = 0;                               // kernel_ns / framework total GPU time
-  std::string category;                              // see CategoryRow
-  CategoryTier category_tier = CategoryTier::kNone;  // which rule decided `category`
-  std::string top_kernel;                            // the kernel name with most of its direct time
+  std::int64_t launches = 0;        // GPU activities launched directly
+  std::int64_t graph_launches = 0;  // distinct graph-launch calls made directly
+  std::int64_t host_total_ns = 0;   // summed duration of its instances
+  std::int64_t host_self_ns = 0;    // minus the time of child operators
+  double fraction = 0;              // kernel_ns / framework total GPU time
+  FrameworkCategory category = FrameworkCategory::kOther;  // see CategoryRow
+  CategoryTier category_tier = CategoryTier::kNone;        // which rule decided `category`
+  std::string top_kernel;  // the kernel name with most of its direct time
   std::string top_module;  // the innermost nn.Module class around most of its direct time, or ""
   std::vector<OperatorShape> shapes;  // by kernel_ns, at most a few
   std::int64_t shapes_omitted = 0;
@@ -71,12 +71,11 @@ struct OperatorRow {
   std::string top_kernel_readable;
 };
 
-// Every GPU activity's time in exactly one category: "gemm", "attention", "convolution",
-// "elementwise", "reduction_normalization", "copy_layout", "communication", "memset", "other".
+// Every GPU activity's time in exactly one category (FrameworkCategory, report.json `name`).
 // The launching operator's name decides first, the kernel name second (copies and memsets by
 // their activity kind); the tiers say how much time each rule decided.
 struct CategoryRow {
-  std::string name;
+  FrameworkCategory category = FrameworkCategory::kOther;
   std::int64_t kernel_ns = 0;  // summed activity durations
   std::int64_t launches = 0;
   double fraction = 0;  // of the summed duration of all GPU activities

@@ -4,9 +4,9 @@
 // terminal, CSV, SVG) only lay these values out, format numbers and spell the enum vocabularies
 // through their one ToString: every figure a writer shows is a field here, none is computed in a
 // writer. The vocabularies that are enum classes: Severity, DiagnosisStatus, DominantKind,
-// Bottleneck, KernelBound, QueueVerdict, PhaseClass, CategoryTier (gpuperf/report_vocabulary.h),
-// EvidenceTier (gpuperf/evidence.h); compare's Verdict and VerdictBasis are in gpuperf/compare.h.
-// The framework category is still a string, with its values listed beside it.
+// Bottleneck, KernelBound, QueueVerdict, PhaseClass, CategoryTier, FrameworkCategory
+// (gpuperf/report_vocabulary.h), EvidenceTier (gpuperf/evidence.h); compare's Verdict and
+// VerdictBasis are in gpuperf/compare.h.
 //
 // Units are in the names (_ns, _bytes, _percent). Every figure here comes from the trace
 // ("source: trace"); later stages (roofline, models) add their own evidence tiers.
@@ -65,9 +65,9 @@ struct KernelRow {
   // From Nsight Compute's details page, when the counters hold them (gpuperf/roofline.h).
   std::optional<SpeedOfLight> speed_of_light;
   std::vector<NcuRule> ncu_rules;
-  // The framework category (CategoryRow::name) of most of this kernel's time (last: positional
-  // initialisers of the fields above stay valid).
-  std::string category{};
+  // The framework category of most of this kernel's time (last: positional initialisers of the
+  // fields above stay valid); nullopt without a framework view (report.json "").
+  std::optional<FrameworkCategory> category{};
   // The name as report.md's tables show it (analysis/kernel/readable_name.h: "void " and the
   // parameter list dropped, template arguments shortened); not in report.json.
   std::string readable_name{};

@@ -1,11 +1,14 @@
 // The string vocabularies of the report model that are enum classes (report.h): a finding's
 // severity, a statement's status, what dominates its window and its bottleneck class, a kernel's
-// bound, the launch queue's and a phase's verdict, each with the one ToString the writers spell
-// it with (report.json keeps the same strings), and the typed mappings between the kernel bound
-// and the bottleneck. The evidence tier, shared with the roofline and occupancy structs, is in
-// gpuperf/evidence.h.
+// bound, the launch queue's and a phase's verdict, a framework lever's change, the diagnosis'
+// lead, a framework operator's category and the tier that decided it, each with the one ToString
+// the writers spell it with (report.json keeps the same strings; a Parse where the report.json
+// reader reads one back), and the typed mappings between the kernel bound and the bottleneck. The
+// evidence tier, shared with the roofline and occupancy structs, is in gpuperf/evidence.h.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -338,6 +341,59 @@ inline std::optional<CategoryTier> ParseCategoryTier(std::string_view text) {
                             CategoryTier::kActivity}) {
     if (ToString(tier) == text)
       return tier;
+  }
+  return std::nullopt;
+}
+
+// The framework category of a GPU activity (docs/metrics.md "Categories"; CategoryRow::category,
+// OperatorRow::category, KernelRow::category): the launching operator's name decides first, the
+// kernel name second, copies and memsets by their activity kind. The values index arrays of
+// kFrameworkCategoryCount. report.json spells them "gemm", "attention", "convolution",
+// "elementwise", "reduction_normalization", "copy_layout", "communication", "memset" and "other"
+// (ToString, categories[].name, operators[].category, kernels[].category);
+// ParseFrameworkCategory reads them back.
+enum class FrameworkCategory : std::uint8_t {
+  kGemm,
+  kAttention,
+  kConvolution,
+  kElementwise,
+  kReductionNormalization,
+  kCopyLayout,
+  kCommunication,
+  kMemset,
+  kOther,
+};
+inline constexpr std::size_t kFrameworkCategoryCount = 9;
+inline std::string_view ToString(FrameworkCategory category) {
+  switch (category) {
+    case FrameworkCategory::kGemm:
+      return "gemm";
+    case FrameworkCategory::kAttention:
+      return "attention";
+    case FrameworkCategory::kConvolution:
+      return "convolution";
+    case FrameworkCategory::kElementwise:
+      return "elementwise";
+    case FrameworkCategory::kReductionNormalization:
+      return "reduction_normalization";
+    case FrameworkCategory::kCopyLayout:
+      return "copy_layout";
+    case FrameworkCategory::kCommunication:
+      return "communication";
+    case FrameworkCategory::kMemset:
+      return "memset";
+    case FrameworkCategory::kOther:
+      return "other";
+  }
+  return "other";
+}
+
+// The category report.json spells `text`; nullopt for a spelling this version does not know.
+inline std::optional<FrameworkCategory> ParseFrameworkCategory(std::string_view text) {
+  for (std::size_t c = 0; c < kFrameworkCategoryCount; ++c) {
+    auto category = static_cast<FrameworkCategory>(c);
+    if (ToString(category) == text)
+      return category;
   }
   return std::nullopt;
 }

@@ -108,7 +108,7 @@ Json KernelsJson(const std::vector<KernelRow>& kernels) {
     object["short_instances"] = k.short_instances;
     object["graph_instances"] = k.graph_instances;
     object["top_operator"] = k.top_operator;
-    object["category"] = k.category;
+    object["category"] = k.category ? std::string(ToString(*k.category)) : std::string();
     if (k.roofline)
       object["roofline"] = RooflineJson(*k.roofline);
     if (k.occupancy)

@@ -169,7 +169,7 @@ void AppendOperators(std::string& out, const FrameworkView& view, const Markdown
   for (std::size_t i = 0; i < shown; ++i) {
     const OperatorRow& op = view.operators[i];
     table.AddRow({Shorten(op.display_name, options.name_chars),
-                  op.category,
+                  std::string(ToString(op.category)),
                   util::FormatCount(op.instances),
                   util::FormatCount(op.calls),
                   Ns(op.kernel_ns),
@@ -216,7 +216,7 @@ void AppendCategories(std::string& out, const FrameworkView& view) {
     for (const std::string& op : c.top_operators_display)
       ops += (ops.empty() ? "" : ", ") + op;
     table.AddRow(
-        {c.name,
+        {std::string(ToString(c.category)),
          Ns(c.kernel_ns),
          Share(c.fraction),
          util::FormatCount(c.launches),

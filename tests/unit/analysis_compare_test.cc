@@ -185,7 +185,7 @@ report::OperatorRow Op(const std::string& name, std::int64_t calls, double avg_n
 
 report::CategoryRow Category(const std::string& name, std::int64_t ns) {
   report::CategoryRow row;
-  row.name = name;
+  row.category = report::ParseFrameworkCategory(name).value();
   row.kernel_ns = ns;
   return row;
 }

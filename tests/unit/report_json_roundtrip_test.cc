@@ -59,13 +59,13 @@ AnalysisReport CarriedOnly() {
   op.host_self_ns = 30;
   op.host_total_ns = 80;
   op.fraction = 0.444444;
-  op.category = "gemm";
+  op.category = gpuperf::report::FrameworkCategory::kGemm;
   op.category_tier = gpuperf::report::CategoryTier::kKernelName;
   op.top_kernel = "gemm_kernel";
   op.top_module = "Linear";
   r.framework.operators.push_back(op);
   CategoryRow category;
-  category.name = "gemm";
+  category.category = gpuperf::report::FrameworkCategory::kGemm;
   category.kernel_ns = 400;
   category.launches = 4;
   r.framework.categories.push_back(category);
@@ -140,6 +140,27 @@ TEST_CASE("report.json round trip: absent values read back as absent") {
   CHECK_FALSE(back.predictions.kernels.at(0).floor_ns.has_value());
   CHECK_FALSE(back.predictions.kernels.at(0).limit_speedup.has_value());
   CHECK(DumpJson(ToJson(back)) == DumpJson(ToJson(original)));
+}
+
+TEST_CASE(
+    "report.json round trip: the framework categories read back, an unknown one is an error") {
+  const AnalysisReport original = CarriedOnly();
+  const AnalysisReport back = ReadBack(original);
+  CHECK(back.framework.operators.at(0).category == FrameworkCategory::kGemm);
+  CHECK(back.framework.categories.at(0).category == FrameworkCategory::kGemm);
+  auto json = ToJson(original);
+  json["categories"][0]["name"] = "matmul";
+  auto read = io::ParseReportJson(DumpJson(json), "report.json");
+  REQUIRE_FALSE(read.ok());
+  CHECK(read.error().message ==
+        "report.json: malformed report.json: \"name\": \"matmul\" is not a framework category "
+        "this gpuperf knows");
+  // An absent category (a report that did not write it) reads as other.
+  json = ToJson(original);
+  json["operators"][0].erase("category");
+  auto absent = io::ParseReportJson(DumpJson(json), "report.json");
+  REQUIRE(absent.ok());
+  CHECK(absent.value().framework.operators.at(0).category == FrameworkCategory::kOther);
 }
 
 TEST_CASE("report.json round trip: the sample report keeps its compared figures") {

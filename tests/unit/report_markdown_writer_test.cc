@@ -171,7 +171,7 @@ TEST_CASE("report.md: the operators table shows instances beside calls") {
   OperatorRow op;
   op.name = "runFusion";
   op.display_name = "runFusion";
-  op.category = "other";
+  op.category = gpuperf::report::FrameworkCategory::kOther;
   op.instances = 1;
   op.calls = 0;
   op.subtree_kernel_ns = 139000;

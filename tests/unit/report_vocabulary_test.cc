@@ -122,3 +122,24 @@ TEST_CASE("report vocabulary: the category tier keeps its report.json spellings 
     CHECK(report::ParseCategoryTier(report::ToString(tier)) == tier);
   CHECK_FALSE(report::ParseCategoryTier("kernel-name").has_value());
 }
+
+TEST_CASE(
+    "report vocabulary: the framework category keeps its report.json spellings and parses "
+    "back") {
+  using C = report::FrameworkCategory;
+  CheckSpellings<C>({{C::kGemm, "gemm"},
+                     {C::kAttention, "attention"},
+                     {C::kConvolution, "convolution"},
+                     {C::kElementwise, "elementwise"},
+                     {C::kReductionNormalization, "reduction_normalization"},
+                     {C::kCopyLayout, "copy_layout"},
+                     {C::kCommunication, "communication"},
+                     {C::kMemset, "memset"},
+                     {C::kOther, "other"}});
+  for (std::size_t c = 0; c < report::kFrameworkCategoryCount; ++c) {
+    auto category = static_cast<C>(c);
+    CHECK(report::ParseFrameworkCategory(report::ToString(category)) == category);
+  }
+  CHECK_FALSE(report::ParseFrameworkCategory("matmul").has_value());
+  CHECK_FALSE(report::ParseFrameworkCategory("").has_value());
+}

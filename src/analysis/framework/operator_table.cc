@@ -23,9 +23,9 @@ struct RowAccumulator {
   report::OperatorRow row;
   std::map<model::NameId, std::int64_t> kernel_time;  // direct time per kernel name
   std::map<std::pair<model::NameId, model::NameId>, ShapeAccumulator> shapes;
-  std::map<Category, std::int64_t> category_time;        // direct, by activity category
-  std::vector<std::int64_t> call_ns;                     // direct time per launcher instance
-  std::map<std::string_view, std::int64_t> module_time;  // direct, by innermost module class
+  std::map<FrameworkCategory, std::int64_t> category_time;  // direct, by activity category
+  std::vector<std::int64_t> call_ns;                        // direct time per launcher instance
+  std::map<std::string_view, std::int64_t> module_time;     // direct, by innermost module class
 };
 
 class OperatorBuilder {
@@ -223,21 +223,22 @@ class OperatorBuilder {
 
   void FinishCategory(RowAccumulator& acc) {
     if (auto c = CategoryOfOperator(acc.row.name); c && acc.row.source != "launch_call") {
-      acc.row.category = std::string(ToString(*c));
+      acc.row.category = *c;
       acc.row.category_tier = report::CategoryTier::kOperator;
       return;
     }
-    std::string_view best;  // the most time; a tie goes to the name first in the alphabet
+    // The most time; a tie goes to the name first in the alphabet (ToString).
+    std::optional<FrameworkCategory> best;
     std::int64_t best_ns = -1;
     for (const auto& [category, ns] : acc.category_time) {
-      std::string_view name = ToString(category);
-      if (ns > best_ns || (ns == best_ns && name < best))
-        best = name, best_ns = ns;
+      if (ns > best_ns || (ns == best_ns && best && ToString(category) < ToString(*best)))
+        best = category, best_ns = ns;
     }
-    acc.row.category = best.empty() ? "other" : std::string(best);
-    acc.row.category_tier = best == "copy_layout" || best == "memset"
-                                ? report::CategoryTier::kActivity
-                                : report::CategoryTier::kKernelName;
+    acc.row.category = best.value_or(FrameworkCategory::kOther);
+    acc.row.category_tier =
+        best == FrameworkCategory::kCopyLayout || best == FrameworkCategory::kMemset
+            ? report::CategoryTier::kActivity
+            : report::CategoryTier::kKernelName;
   }
   std::vector<report::OperatorRow> Finish(KernelFrameworkMap& kernels) {
     for (std::size_t op = 0; op < tree_.ops.size(); ++op) {

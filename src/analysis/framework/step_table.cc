@@ -18,9 +18,9 @@ namespace gpuperf::analysis::framework {
 namespace {
 
 // The kernels an MFU's FLOPs come from: GEMMs, convolutions and attention.
-bool IsMath(Category category) {
-  return category == Category::kGemm || category == Category::kConvolution ||
-         category == Category::kAttention;
+bool IsMath(FrameworkCategory category) {
+  return category == FrameworkCategory::kGemm || category == FrameworkCategory::kConvolution ||
+         category == FrameworkCategory::kAttention;
 }
 
 class StepBuilder {
