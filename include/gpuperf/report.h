@@ -4,9 +4,9 @@
 // terminal, CSV, SVG) only lay these values out, format numbers and spell the enum vocabularies
 // through their one ToString: every figure a writer shows is a field here, none is computed in a
 // writer. The vocabularies that are enum classes: Severity, DiagnosisStatus, DominantKind,
-// Bottleneck, KernelBound, QueueVerdict, PhaseClass, CategoryTier, FrameworkCategory
-// (gpuperf/report_vocabulary.h), EvidenceTier (gpuperf/evidence.h); compare's Verdict and
-// VerdictBasis are in gpuperf/compare.h.
+// Bottleneck, KernelBound, QueueVerdict, PhaseClass, CategoryTier, FrameworkCategory,
+// InitializationKind (gpuperf/report_vocabulary.h), EvidenceTier (gpuperf/evidence.h); compare's
+// Verdict and VerdictBasis are in gpuperf/compare.h.
 //
 // Units are in the names (_ns, _bytes, _percent). Every figure here comes from the trace
 // ("source: trace"); later stages (roofline, models) add their own evidence tiers.
@@ -202,9 +202,8 @@ struct Diagnosis {
 // One-time work found in the window (analysis/diagnosis/initialization.h), aggregated by
 // (kind, name).
 struct InitializationItem {
-  // "context_creation", "lazy_loading", "jit_compile", "autotune", "first_call",
-  // "graph_capture", "teardown", "setup" (since 1.10.0)
-  std::string kind;
+  // its kind ("teardown" and "setup" since 1.10.0)
+  InitializationKind kind = InitializationKind::kFirstCall;
   std::string name;
   std::int64_t time_ns = 0;  // summed over its instances (clipped to the window)
   std::int64_t count = 0;

@@ -1,10 +1,11 @@
 // The string vocabularies of the report model that are enum classes (report.h): a finding's
 // severity, a statement's status, what dominates its window and its bottleneck class, a kernel's
 // bound, the launch queue's and a phase's verdict, a framework lever's change, the diagnosis'
-// lead, a framework operator's category and the tier that decided it, each with the one ToString
-// the writers spell it with (report.json keeps the same strings; a Parse where the report.json
-// reader reads one back), and the typed mappings between the kernel bound and the bottleneck. The
-// evidence tier, shared with the roofline and occupancy structs, is in gpuperf/evidence.h.
+// lead, a framework operator's category and the tier that decided it, an initialization item's
+// kind, each with the one ToString the writers spell it with (report.json keeps the same
+// strings; a Parse where the report.json reader reads one back), and the typed mappings between
+// the kernel bound and the bottleneck. The evidence tier, shared with the roofline and occupancy
+// structs, is in gpuperf/evidence.h.
 #pragma once
 
 #include <cstddef>
@@ -396,6 +397,44 @@ inline std::optional<FrameworkCategory> ParseFrameworkCategory(std::string_view 
       return category;
   }
   return std::nullopt;
+}
+
+// What kind of one-time work an initialization item is (InitializationItem::kind): context
+// creation, lazy module loading, JIT compilation, autotuning, a slow first call, CUDA graph
+// capture, teardown, set-up (a communication library's init, allocations before the first GPU
+// work). report.json spells them "context_creation", "lazy_loading", "jit_compile", "autotune",
+// "first_call", "graph_capture", "teardown" and "setup" (ToString,
+// diagnosis.initialization.items[].kind).
+enum class InitializationKind {
+  kContextCreation,
+  kLazyLoading,
+  kJitCompile,
+  kAutotune,
+  kFirstCall,
+  kGraphCapture,
+  kTeardown,
+  kSetup,
+};
+inline std::string_view ToString(InitializationKind kind) {
+  switch (kind) {
+    case InitializationKind::kContextCreation:
+      return "context_creation";
+    case InitializationKind::kLazyLoading:
+      return "lazy_loading";
+    case InitializationKind::kJitCompile:
+      return "jit_compile";
+    case InitializationKind::kAutotune:
+      return "autotune";
+    case InitializationKind::kFirstCall:
+      return "first_call";
+    case InitializationKind::kGraphCapture:
+      return "graph_capture";
+    case InitializationKind::kTeardown:
+      return "teardown";
+    case InitializationKind::kSetup:
+      return "setup";
+  }
+  return "first_call";
 }
 
 }  // namespace gpuperf::report

@@ -143,3 +143,15 @@ TEST_CASE(
   CHECK_FALSE(report::ParseFrameworkCategory("matmul").has_value());
   CHECK_FALSE(report::ParseFrameworkCategory("").has_value());
 }
+
+TEST_CASE("report vocabulary: an initialization item's kind keeps its report.json spellings") {
+  using I = report::InitializationKind;
+  CheckSpellings<I>({{I::kContextCreation, "context_creation"},
+                     {I::kLazyLoading, "lazy_loading"},
+                     {I::kJitCompile, "jit_compile"},
+                     {I::kAutotune, "autotune"},
+                     {I::kFirstCall, "first_call"},
+                     {I::kGraphCapture, "graph_capture"},
+                     {I::kTeardown, "teardown"},
+                     {I::kSetup, "setup"}});
+}
