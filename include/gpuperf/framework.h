@@ -38,7 +38,7 @@ struct OperatorShape {
 // launch call.
 struct OperatorRow {
   std::string name;
-  std::string source;          // "cpu_op", "nvtx", "launch_call"
+  OperatorSource source = OperatorSource::kCpuOp;  // never kNone
   std::int64_t calls = 0;      // instances that launched GPU work directly (TraceLens `Count`)
   std::int64_t instances = 0;  // instances of the name in the trace, with or without GPU work
   // GPU time (kernels, copies, memsets) launched directly by its instances: per instance the
@@ -222,7 +222,7 @@ struct UnmarkedThread {
 };
 
 struct FrameworkView {
-  std::string op_source;          // "cpu_op", "nvtx", or "" when the input has neither
+  OperatorSource op_source = OperatorSource::kNone;  // kCpuOp, kNvtx, or kNone: neither
   std::int64_t total_gpu_ns = 0;  // summed duration of every GPU activity (categories' base)
   // Of it, activities without a launch call in the trace (orphans): no operator, module or step
   // can hold them.

@@ -5,8 +5,8 @@
 // through their one ToString: every figure a writer shows is a field here, none is computed in a
 // writer. The vocabularies that are enum classes: Severity, DiagnosisStatus, DominantKind,
 // Bottleneck, KernelBound, QueueVerdict, PhaseClass, CategoryTier, FrameworkCategory,
-// InitializationKind (gpuperf/report_vocabulary.h), EvidenceTier (gpuperf/evidence.h); compare's
-// Verdict and VerdictBasis are in gpuperf/compare.h.
+// InitializationKind, OperatorSource (gpuperf/report_vocabulary.h), EvidenceTier
+// (gpuperf/evidence.h); compare's Verdict and VerdictBasis are in gpuperf/compare.h.
 //
 // Units are in the names (_ns, _bytes, _percent). Every figure here comes from the trace
 // ("source: trace"); later stages (roofline, models) add their own evidence tiers.

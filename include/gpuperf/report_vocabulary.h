@@ -1,11 +1,11 @@
 // The string vocabularies of the report model that are enum classes (report.h): a finding's
 // severity, a statement's status, what dominates its window and its bottleneck class, a kernel's
 // bound, the launch queue's and a phase's verdict, a framework lever's change, the diagnosis'
-// lead, a framework operator's category and the tier that decided it, an initialization item's
-// kind, each with the one ToString the writers spell it with (report.json keeps the same
-// strings; a Parse where the report.json reader reads one back), and the typed mappings between
-// the kernel bound and the bottleneck. The evidence tier, shared with the roofline and occupancy
-// structs, is in gpuperf/evidence.h.
+// lead, a framework operator's category, source and the tier that decided its category, an
+// initialization item's kind, each with the one ToString the writers spell it with (report.json
+// keeps the same strings; a Parse where the report.json reader reads one back), and the typed
+// mappings between the kernel bound and the bottleneck. The evidence tier, shared with the roofline
+// and occupancy structs, is in gpuperf/evidence.h.
 #pragma once
 
 #include <cstddef>
@@ -435,6 +435,39 @@ inline std::string_view ToString(InitializationKind kind) {
       return "setup";
   }
   return "first_call";
+}
+
+// Where a framework operator row comes from (OperatorRow::source) and what the view's operators
+// are (FrameworkView::op_source): PyTorch cpu_op events, NVTX ranges where the input has no
+// operators, or, for a row only, GPU work launched outside any operator (the row is named after
+// its launch call); kNone for a view whose input has neither. report.json spells them "cpu_op",
+// "nvtx", "launch_call" and "" (ToString, framework.op_source, operators[].source);
+// ParseOperatorSource reads them back.
+enum class OperatorSource { kNone, kCpuOp, kNvtx, kLaunchCall };
+inline std::string_view ToString(OperatorSource source) {
+  switch (source) {
+    case OperatorSource::kNone:
+      return "";
+    case OperatorSource::kCpuOp:
+      return "cpu_op";
+    case OperatorSource::kNvtx:
+      return "nvtx";
+    case OperatorSource::kLaunchCall:
+      return "launch_call";
+  }
+  return "";
+}
+
+// The source report.json spells `text`; nullopt for a spelling this version does not know.
+inline std::optional<OperatorSource> ParseOperatorSource(std::string_view text) {
+  for (OperatorSource source : {OperatorSource::kNone,
+                                OperatorSource::kCpuOp,
+                                OperatorSource::kNvtx,
+                                OperatorSource::kLaunchCall}) {
+    if (ToString(source) == text)
+      return source;
+  }
+  return std::nullopt;
 }
 
 }  // namespace gpuperf::report

@@ -126,7 +126,7 @@ std::string Operators(const AnalysisReport& report) {
                          "top_kernel"});
   for (const OperatorRow& op : report.framework.operators) {
     out += Row({op.name,
-                op.source,
+                std::string(ToString(op.source)),
                 std::string(ToString(op.category)),
                 std::to_string(op.calls),
                 std::to_string(op.instances),

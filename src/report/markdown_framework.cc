@@ -156,7 +156,7 @@ void AppendOperators(std::string& out, const FrameworkView& view, const Markdown
       "operator, grouped by its launch call, as TraceLens does; category: by the operator's "
       "name, else the category holding most of its GPU time, which its top kernel need not "
       "be in):\n\n",
-      view.op_source == "nvtx" ? "NVTX ranges" : "framework operators");
+      view.op_source == OperatorSource::kNvtx ? "NVTX ranges" : "framework operators");
   MarkdownTable table({{"operator"},
                        {"category"},
                        {"instances", Align::kRight},
@@ -269,7 +269,7 @@ void AppendHierarchy(std::string& out,
         Ns(left_out->gpu_ns));
   // Without any launch call (an Nsight Compute CSV) there is nothing to attribute: say nothing.
   if (view.orphan_gpu_ns > 0 && view.total_gpu_ns > 0 &&
-      (view.orphan_gpu_ns < view.total_gpu_ns || !view.op_source.empty())) {
+      (view.orphan_gpu_ns < view.total_gpu_ns || view.op_source != OperatorSource::kNone)) {
     out += fmt::format(
         "{} of the {} of GPU time ({}) has no launch call in the trace (orphans): no operator, "
         "module or step below holds it.\n\n",

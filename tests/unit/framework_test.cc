@@ -63,7 +63,7 @@ TraceBuilder OperatorTrace() {
 TEST_CASE("Operators: direct and subtree GPU time as TraceLens defines them", "[framework]") {
   TraceBuilder b = OperatorTrace();
   AnalysisReport report = gpuperf::analysis::Analyze(b.trace);
-  CHECK(report.framework.op_source == "cpu_op");
+  CHECK(report.framework.op_source == gpuperf::report::OperatorSource::kCpuOp);
 
   const OperatorRow* addmm = FindOp(report, "aten::addmm");
   REQUIRE(addmm);
@@ -93,7 +93,7 @@ TEST_CASE("Operators: direct and subtree GPU time as TraceLens defines them", "[
 
   const OperatorRow* bare = FindOp(report, "cudaLaunchKernel");
   REQUIRE(bare);
-  CHECK(bare->source == "launch_call");
+  CHECK(bare->source == gpuperf::report::OperatorSource::kLaunchCall);
   CHECK(bare->calls == 1);
   CHECK(bare->kernel_ns == 20);
   CHECK(bare->category == gpuperf::report::FrameworkCategory::kElementwise);
@@ -283,10 +283,10 @@ TEST_CASE("NVTX ranges are the operators when the input has no framework ops", "
   b.Api("cudaLaunchKernel", 60, 70, 2);
   b.Kernel("k2", 300, 310, 2);
   AnalysisReport report = gpuperf::analysis::Analyze(b.trace);
-  CHECK(report.framework.op_source == "nvtx");
+  CHECK(report.framework.op_source == gpuperf::report::OperatorSource::kNvtx);
   const OperatorRow* forward = FindOp(report, "forward");
   REQUIRE(forward);
-  CHECK(forward->source == "nvtx");
+  CHECK(forward->source == gpuperf::report::OperatorSource::kNvtx);
   CHECK(forward->kernel_ns == 10);
   CHECK(forward->subtree_kernel_ns == 50);
   const OperatorRow* attention = FindOp(report, "attention");
@@ -323,7 +323,7 @@ TEST_CASE(
   CHECK(outer->subtree_kernel_ns == 40);
   const OperatorRow* bare = FindOp(report, "cudaLaunchKernel");
   REQUIRE(bare);
-  CHECK(bare->source == "launch_call");
+  CHECK(bare->source == gpuperf::report::OperatorSource::kLaunchCall);
   CHECK(bare->calls == 2);
   CHECK(bare->instances == 2);
   CHECK(bare->kernel_ns == 15);
@@ -342,10 +342,11 @@ TEST_CASE("report.md labels a launch call's row as no operator, report.json keep
   AnalysisReport report = gpuperf::analysis::Analyze(OperatorTrace().trace);
   const OperatorRow* bare = FindOp(report, "cudaLaunchKernel");
   REQUIRE(bare);
-  CHECK(bare->source == "launch_call");
+  CHECK(bare->source == gpuperf::report::OperatorSource::kLaunchCall);
   CHECK(gpuperf::analysis::OperatorDisplayName(bare->name, bare->source) ==
         "(no operator) via cudaLaunchKernel");
-  CHECK(gpuperf::analysis::OperatorDisplayName("aten::addmm", "cpu_op") == "aten::addmm");
+  CHECK(gpuperf::analysis::OperatorDisplayName(
+            "aten::addmm", gpuperf::report::OperatorSource::kCpuOp) == "aten::addmm");
   std::string md = gpuperf::report::ToMarkdown(report);
   CHECK(md.find("| (no operator) via cudaLaunchKernel | elementwise |") != std::string::npos);
   CHECK(md.find("| cudaLaunchKernel | elementwise |") == std::string::npos);

@@ -39,14 +39,14 @@ AnalysisReport CarriedOnly() {
   range.kind = "nvtx";
   range.duration_ns = {2, 300, 150, 150, 100, 200, 70.711};
   r.ranges.push_back(range);
-  r.framework.op_source = "cpu_op";
+  r.framework.op_source = OperatorSource::kCpuOp;
   r.framework.total_gpu_ns = 900;
   r.framework.unmarked_launches = 7;  // since 1.20.0
   r.framework.unmarked_gpu_ns = 300;
   r.framework.unmarked_fraction = 0.333333;
   OperatorRow op;
   op.name = "aten::mm";
-  op.source = "cpu_op";
+  op.source = OperatorSource::kCpuOp;
   op.calls = 4;
   op.instances = 5;
   op.kernel_ns = 400;
@@ -161,6 +161,23 @@ TEST_CASE(
   auto absent = io::ParseReportJson(DumpJson(json), "report.json");
   REQUIRE(absent.ok());
   CHECK(absent.value().framework.operators.at(0).category == FrameworkCategory::kOther);
+}
+
+TEST_CASE("report.json round trip: operator sources read back, an unknown one is an error") {
+  AnalysisReport original = CarriedOnly();
+  original.framework.operators.at(0).source = OperatorSource::kLaunchCall;
+  const AnalysisReport back = ReadBack(original);
+  CHECK(back.framework.op_source == OperatorSource::kCpuOp);
+  CHECK(back.framework.operators.at(0).source == OperatorSource::kLaunchCall);
+  original.framework.op_source = OperatorSource::kNone;
+  CHECK(ReadBack(original).framework.op_source == OperatorSource::kNone);
+  auto json = ToJson(original);
+  json["operators"][0]["source"] = "python_function";
+  auto read = io::ParseReportJson(DumpJson(json), "report.json");
+  REQUIRE_FALSE(read.ok());
+  CHECK(read.error().message ==
+        "report.json: malformed report.json: \"source\": \"python_function\" is not an operator "
+        "source this gpuperf knows");
 }
 
 TEST_CASE("report.json round trip: the sample report keeps its compared figures") {

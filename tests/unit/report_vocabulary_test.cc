@@ -155,3 +155,14 @@ TEST_CASE("report vocabulary: an initialization item's kind keeps its report.jso
                      {I::kTeardown, "teardown"},
                      {I::kSetup, "setup"}});
 }
+
+TEST_CASE(
+    "report vocabulary: an operator's source keeps its report.json spellings and parses "
+    "back") {
+  using S = report::OperatorSource;
+  CheckSpellings<S>(
+      {{S::kNone, ""}, {S::kCpuOp, "cpu_op"}, {S::kNvtx, "nvtx"}, {S::kLaunchCall, "launch_call"}});
+  for (S source : {S::kNone, S::kCpuOp, S::kNvtx, S::kLaunchCall})
+    CHECK(report::ParseOperatorSource(report::ToString(source)) == source);
+  CHECK_FALSE(report::ParseOperatorSource("launch-call").has_value());
+}

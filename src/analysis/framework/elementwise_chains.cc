@@ -52,7 +52,7 @@ class ChainBuilder {
   ChainBuilder(const FrameworkInput& in, const std::vector<report::OperatorRow>& operators)
       : in_(in), trace_(in.trace), tree_(in.tree), member_by_name_(in.trace.strings.size(), -1) {
     for (const report::OperatorRow& op : operators) {
-      if (op.source != "launch_call" && ChainCategory(op.category))
+      if (op.source != report::OperatorSource::kLaunchCall && ChainCategory(op.category))
         chain_ops_.insert(op.name);
     }
   }

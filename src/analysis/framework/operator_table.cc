@@ -106,11 +106,11 @@ class OperatorBuilder {
     return false;
   }
 
-  RowAccumulator& RowFor(model::NameId name, std::string_view source) {
+  RowAccumulator& RowFor(model::NameId name, report::OperatorSource source) {
     auto [it, inserted] = rows_.try_emplace(name);
     if (inserted) {
       it->second.row.name = std::string(trace_.Name(name));
-      it->second.row.source = std::string(source);
+      it->second.row.source = source;
     }
     return it->second;
   }
@@ -153,7 +153,7 @@ class OperatorBuilder {
     acc.row.kernel_ns += direct_ns;
     acc.call_ns.push_back(direct_ns);
     AddDirect(acc, direct);
-    if (tree_.op_source == "cpu_op")
+    if (tree_.op_source == report::OperatorSource::kCpuOp)
       AddShape(acc, trace_.host_ops[op.source], direct_ns);
   }
 
@@ -183,8 +183,8 @@ class OperatorBuilder {
   void AddBareCall(std::uint32_t call) {
     model::NameId name = trace_.api_calls[call].name;
     std::string_view stripped = StripVersionSuffix(trace_.Name(name));
-    RowAccumulator& acc =
-        RowFor(bare_keys_.try_emplace(stripped, name).first->second, "launch_call");
+    RowAccumulator& acc = RowFor(bare_keys_.try_emplace(stripped, name).first->second,
+                                 report::OperatorSource::kLaunchCall);
     acc.row.name = std::string(stripped);
     std::vector<std::uint32_t> one{call};
     std::int64_t ns = BusyOf(one);
@@ -222,7 +222,8 @@ class OperatorBuilder {
   }
 
   void FinishCategory(RowAccumulator& acc) {
-    if (auto c = CategoryOfOperator(acc.row.name); c && acc.row.source != "launch_call") {
+    if (auto c = CategoryOfOperator(acc.row.name);
+        c && acc.row.source != report::OperatorSource::kLaunchCall) {
       acc.row.category = *c;
       acc.row.category_tier = report::CategoryTier::kOperator;
       return;
@@ -254,7 +255,7 @@ class OperatorBuilder {
       for (const auto& [kernel, ns] : acc.kernel_time) {
         if (ns > top_ns)
           acc.row.top_kernel = std::string(trace_.Name(kernel)), top_ns = ns;
-        if (acc.row.source == "launch_call")
+        if (acc.row.source == report::OperatorSource::kLaunchCall)
           continue;  // a bare launch call is no operator: the kernel keeps an empty top_operator
         auto& best = best_op[kernel];
         if (ns > best.first)

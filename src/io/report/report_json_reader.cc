@@ -106,6 +106,21 @@ class FieldReader {
           fmt::format("\"{}\": \"{}\" is not a framework category this gpuperf knows", key, text));
     out = *category;
   }
+  // An operator source: an absent key reads as none, a spelling this version does not know is an
+  // error.
+  void operator()(std::string_view key, report::OperatorSource& out) {
+    auto it = object_.find(std::string(key));
+    if (it == object_.end()) {
+      out = report::OperatorSource::kNone;
+      return;
+    }
+    std::string text = it->is_string() ? it->get<std::string>() : it->dump();
+    auto source = report::ParseOperatorSource(text);
+    if (!source)
+      throw UnknownSpelling(
+          fmt::format("\"{}\": \"{}\" is not an operator source this gpuperf knows", key, text));
+    out = *source;
+  }
   void operator()(std::string_view key, report::EvidenceTier& out, fields::NullUnless) {
     out = report::ParseEvidenceTier(Text(object_, std::string(key)))
               .value_or(report::EvidenceTier::kNone);
