@@ -5,7 +5,7 @@
 // through their one ToString: every figure a writer shows is a field here, none is computed in a
 // writer. The vocabularies that are enum classes: Severity, DiagnosisStatus, DominantKind,
 // Bottleneck, KernelBound, QueueVerdict, PhaseClass, CategoryTier, FrameworkCategory,
-// InitializationKind, OperatorSource (gpuperf/report_vocabulary.h), EvidenceTier
+// InitializationKind, OperatorSource, ShareKind (gpuperf/report_vocabulary.h), EvidenceTier
 // (gpuperf/evidence.h); compare's Verdict and VerdictBasis are in gpuperf/compare.h.
 //
 // Units are in the names (_ns, _bytes, _percent). Every figure here comes from the trace
@@ -214,7 +214,7 @@ struct InitializationItem {
 // on, and its verdict (since 1.19.0): the diagnosis per phase, beside the window's one.
 struct PhaseVerdict {
   std::string name;
-  std::string kind;  // "nvtx", "user_annotation"
+  ShareKind kind = ShareKind::kNvtx;  // kNvtx or kUserAnnotation
   std::int64_t instances = 0;
   std::int64_t wall_ns = 0;  // union of its instances in the steady-state window
   // Of wall_ns: GPU kernels (and memsets) running, copies running with no kernel, GPU idle.
@@ -417,7 +417,7 @@ struct RunTime {
 
 struct CriticalShare {
   std::string name;
-  std::string kind;  // "kernel", or the range kind for a phase ("nvtx", "user_annotation")
+  ShareKind kind = ShareKind::kKernel;  // kKernel, or the range kind for a phase
   std::int64_t instances = 0;
   std::int64_t total_ns = 0;            // summed duration of its instances
   std::int64_t exclusive_ns = 0;        // it runs and nothing else on its device does (kernels)

@@ -2,10 +2,10 @@
 // severity, a statement's status, what dominates its window and its bottleneck class, a kernel's
 // bound, the launch queue's and a phase's verdict, a framework lever's change, the diagnosis'
 // lead, a framework operator's category, source and the tier that decided its category, an
-// initialization item's kind, each with the one ToString the writers spell it with (report.json
-// keeps the same strings; a Parse where the report.json reader reads one back), and the typed
-// mappings between the kernel bound and the bottleneck. The evidence tier, shared with the roofline
-// and occupancy structs, is in gpuperf/evidence.h.
+// initialization item's kind, what a critical share is, each with the one ToString the writers
+// spell it with (report.json keeps the same strings; a Parse where the report.json reader reads one
+// back), and the typed mappings between the kernel bound and the bottleneck. The evidence tier,
+// shared with the roofline and occupancy structs, is in gpuperf/evidence.h.
 #pragma once
 
 #include <cstddef>
@@ -466,6 +466,33 @@ inline std::optional<OperatorSource> ParseOperatorSource(std::string_view text) 
                                 OperatorSource::kLaunchCall}) {
     if (ToString(source) == text)
       return source;
+  }
+  return std::nullopt;
+}
+
+// What a share of the critical time is (CriticalShare::kind): a kernel, or a phase by the kind of
+// its host ranges (NVTX ranges or torch.profiler annotations), also a phase verdict's
+// (PhaseVerdict::kind). The values are in the order of their spellings. report.json spells them
+// "kernel", "nvtx" and "user_annotation" (ToString, predictions.kernels[].kind,
+// predictions.phases[].kind, phase_verdicts[].kind); ParseShareKind reads them back.
+enum class ShareKind { kKernel, kNvtx, kUserAnnotation };
+inline std::string_view ToString(ShareKind kind) {
+  switch (kind) {
+    case ShareKind::kKernel:
+      return "kernel";
+    case ShareKind::kNvtx:
+      return "nvtx";
+    case ShareKind::kUserAnnotation:
+      return "user_annotation";
+  }
+  return "kernel";
+}
+
+// The kind report.json spells `text`; nullopt for a spelling this version does not know.
+inline std::optional<ShareKind> ParseShareKind(std::string_view text) {
+  for (ShareKind kind : {ShareKind::kKernel, ShareKind::kNvtx, ShareKind::kUserAnnotation}) {
+    if (ToString(kind) == text)
+      return kind;
   }
   return std::nullopt;
 }

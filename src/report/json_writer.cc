@@ -232,7 +232,7 @@ Json PhaseVerdictsJson(const std::vector<PhaseVerdict>& verdicts) {
   Json array = Json::array();
   for (const PhaseVerdict& v : verdicts)
     array.push_back(Json{{"name", v.name},
-                         {"kind", v.kind},
+                         {"kind", std::string(ToString(v.kind))},
                          {"instances", v.instances},
                          {"wall_ns", v.wall_ns},
                          {"kernel_ns", v.kernel_ns},

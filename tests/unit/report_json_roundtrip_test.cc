@@ -85,7 +85,7 @@ AnalysisReport CarriedOnly() {
   p.ranking = "recoverable_ns";
   CriticalShare share;
   share.name = "gemm_kernel";
-  share.kind = "kernel";
+  share.kind = ShareKind::kKernel;
   share.instances = 4;
   share.total_ns = 400;
   share.exclusive_ns = 350;
@@ -101,7 +101,7 @@ AnalysisReport CarriedOnly() {
   p.kernels_omitted = 2;
   CriticalShare phase;
   phase.name = "forward";
-  phase.kind = "nvtx";
+  phase.kind = ShareKind::kNvtx;
   phase.fraction = 0.5;
   p.phases.push_back(phase);
   return r;
@@ -125,6 +125,8 @@ TEST_CASE("report.json round trip: written then read back then written is the sa
   CHECK(back.framework.operators.at(0).top_module == "Linear");
   CHECK(back.predictions.kernels.at(0).floor_evidence == EvidenceTier::kMeasured);
   CHECK(back.predictions.phases.at(0).floor_evidence == EvidenceTier::kNone);
+  CHECK(back.predictions.kernels.at(0).kind == ShareKind::kKernel);
+  CHECK(back.predictions.phases.at(0).kind == ShareKind::kNvtx);
 }
 
 TEST_CASE("report.json round trip: absent values read back as absent") {

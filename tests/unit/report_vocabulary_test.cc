@@ -166,3 +166,17 @@ TEST_CASE(
     CHECK(report::ParseOperatorSource(report::ToString(source)) == source);
   CHECK_FALSE(report::ParseOperatorSource("launch-call").has_value());
 }
+
+TEST_CASE(
+    "report vocabulary: a critical share's kind keeps its report.json spellings and parses "
+    "back") {
+  using K = report::ShareKind;
+  CheckSpellings<K>(
+      {{K::kKernel, "kernel"}, {K::kNvtx, "nvtx"}, {K::kUserAnnotation, "user_annotation"}});
+  for (K kind : {K::kKernel, K::kNvtx, K::kUserAnnotation})
+    CHECK(report::ParseShareKind(report::ToString(kind)) == kind);
+  // The values are in the order of their spellings (phases sort by kind, then name).
+  CHECK(report::ToString(K::kKernel) < report::ToString(K::kNvtx));
+  CHECK(report::ToString(K::kNvtx) < report::ToString(K::kUserAnnotation));
+  CHECK_FALSE(report::ParseShareKind("gpu_user_annotation").has_value());
+}

@@ -121,6 +121,21 @@ class FieldReader {
           fmt::format("\"{}\": \"{}\" is not an operator source this gpuperf knows", key, text));
     out = *source;
   }
+  // A critical share's kind: an absent key reads as kernel, a spelling this version does not
+  // know is an error.
+  void operator()(std::string_view key, report::ShareKind& out) {
+    auto it = object_.find(std::string(key));
+    if (it == object_.end()) {
+      out = report::ShareKind::kKernel;
+      return;
+    }
+    std::string text = it->is_string() ? it->get<std::string>() : it->dump();
+    auto kind = report::ParseShareKind(text);
+    if (!kind)
+      throw UnknownSpelling(fmt::format(
+          "\"{}\": \"{}\" is not a critical share's kind this gpuperf knows", key, text));
+    out = *kind;
+  }
   void operator()(std::string_view key, report::EvidenceTier& out, fields::NullUnless) {
     out = report::ParseEvidenceTier(Text(object_, std::string(key)))
               .value_or(report::EvidenceTier::kNone);
