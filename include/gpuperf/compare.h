@@ -54,6 +54,22 @@ inline std::string_view ToString(VerdictBasis basis) {
   return "end_to_end";
 }
 
+// What a side was loaded from (Side::kind): a baseline directory, a trace or a report.json.
+// compare.json and compare.md spell them "baseline", "trace" and "report" (ToString,
+// before.kind, after.kind).
+enum class SideKind { kTrace, kReport, kBaseline };
+inline std::string_view ToString(SideKind kind) {
+  switch (kind) {
+    case SideKind::kTrace:
+      return "trace";
+    case SideKind::kReport:
+      return "report";
+    case SideKind::kBaseline:
+      return "baseline";
+  }
+  return "trace";
+}
+
 // What must agree for two measurements to be comparable. Empty values are unknown.
 struct Fingerprint {
   std::vector<std::string> gpus;  // device names that the side recorded
@@ -68,7 +84,7 @@ struct Fingerprint {
 // One side as loaded: its analysis, the samples that statistics run on, its environment.
 struct Side {
   std::string path;
-  std::string kind;    // "baseline", "trace", "report"
+  SideKind kind = SideKind::kTrace;
   std::string sha256;  // of the file (trace, report) or of baseline.json
   report::AnalysisReport report;
   std::vector<double> wall_samples_ns;  // end-to-end samples; may be empty
@@ -166,7 +182,8 @@ struct CompareReport {
   std::vector<GroupChange> modules;     // module classes on either side, by before time
   std::vector<Reconciliation> reconciliation;
   std::vector<std::string> limitations;
-  std::string before_path, after_path, before_kind, after_kind, before_sha256, after_sha256;
+  std::string before_path, after_path, before_sha256, after_sha256;
+  SideKind before_kind = SideKind::kTrace, after_kind = SideKind::kTrace;
   std::string before_headline, after_headline;
 };
 

@@ -38,7 +38,7 @@ struct OperatorShape {
 // launch call.
 struct OperatorRow {
   std::string name;
-  std::string source;          // "cpu_op", "nvtx", "launch_call"
+  OperatorSource source = OperatorSource::kCpuOp;  // never kNone
   std::int64_t calls = 0;      // instances that launched GPU work directly (TraceLens `Count`)
   std::int64_t instances = 0;  // instances of the name in the trace, with or without GPU work
   // GPU time (kernels, copies, memsets) launched directly by its instances: per instance the
@@ -54,14 +54,14 @@ struct OperatorRow {
   double call_avg_ns = 0;
   double call_med_ns = 0;
   double call_stddev_ns = 0;
-  std::int64_t launches = 0;                         // GPU activities launched directly
-  std::int64_t graph_launches = 0;                   // distinct graph-launch calls made directly
-  std::int64_t host_total_ns = 0;                    // summed duration of its instances
-  std::int64_t host_self_ns = 0;                     // minus the time of child operators
-  double fraction = 0;                               // kernel_ns / framework total GPU time
-  std::string category;                              // see CategoryRow
-  CategoryTier category_tier = CategoryTier::kNone;  // which rule decided `category`
-  std::string top_kernel;                            // the kernel name with most of its direct time
+  std::int64_t launches = 0;        // GPU activities launched directly
+  std::int64_t graph_launches = 0;  // distinct graph-launch calls made directly
+  std::int64_t host_total_ns = 0;   // summed duration of its instances
+  std::int64_t host_self_ns = 0;    // minus the time of child operators
+  double fraction = 0;              // kernel_ns / framework total GPU time
+  FrameworkCategory category = FrameworkCategory::kOther;  // see CategoryRow
+  CategoryTier category_tier = CategoryTier::kNone;        // which rule decided `category`
+  std::string top_kernel;  // the kernel name with most of its direct time
   std::string top_module;  // the innermost nn.Module class around most of its direct time, or ""
   std::vector<OperatorShape> shapes;  // by kernel_ns, at most a few
   std::int64_t shapes_omitted = 0;
@@ -71,12 +71,11 @@ struct OperatorRow {
   std::string top_kernel_readable;
 };
 
-// Every GPU activity's time in exactly one category: "gemm", "attention", "convolution",
-// "elementwise", "reduction_normalization", "copy_layout", "communication", "memset", "other".
+// Every GPU activity's time in exactly one category (FrameworkCategory, report.json `name`).
 // The launching operator's name decides first, the kernel name second (copies and memsets by
 // their activity kind); the tiers say how much time each rule decided.
 struct CategoryRow {
-  std::string name;
+  FrameworkCategory category = FrameworkCategory::kOther;
   std::int64_t kernel_ns = 0;  // summed activity durations
   std::int64_t launches = 0;
   double fraction = 0;  // of the summed duration of all GPU activities
@@ -223,7 +222,7 @@ struct UnmarkedThread {
 };
 
 struct FrameworkView {
-  std::string op_source;          // "cpu_op", "nvtx", or "" when the input has neither
+  OperatorSource op_source = OperatorSource::kNone;  // kCpuOp, kNvtx, or kNone: neither
   std::int64_t total_gpu_ns = 0;  // summed duration of every GPU activity (categories' base)
   // Of it, activities without a launch call in the trace (orphans): no operator, module or step
   // can hold them.

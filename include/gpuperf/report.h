@@ -4,9 +4,9 @@
 // terminal, CSV, SVG) only lay these values out, format numbers and spell the enum vocabularies
 // through their one ToString: every figure a writer shows is a field here, none is computed in a
 // writer. The vocabularies that are enum classes: Severity, DiagnosisStatus, DominantKind,
-// Bottleneck, KernelBound, QueueVerdict, PhaseClass, CategoryTier (gpuperf/report_vocabulary.h),
-// EvidenceTier (gpuperf/evidence.h); compare's Verdict and VerdictBasis are in gpuperf/compare.h.
-// The framework category is still a string, with its values listed beside it.
+// Bottleneck, KernelBound, QueueVerdict, PhaseClass, CategoryTier, FrameworkCategory,
+// InitializationKind, OperatorSource, ShareKind (gpuperf/report_vocabulary.h), EvidenceTier
+// (gpuperf/evidence.h); compare's Verdict and VerdictBasis are in gpuperf/compare.h.
 //
 // Units are in the names (_ns, _bytes, _percent). Every figure here comes from the trace
 // ("source: trace"); later stages (roofline, models) add their own evidence tiers.
@@ -65,9 +65,9 @@ struct KernelRow {
   // From Nsight Compute's details page, when the counters hold them (gpuperf/roofline.h).
   std::optional<SpeedOfLight> speed_of_light;
   std::vector<NcuRule> ncu_rules;
-  // The framework category (CategoryRow::name) of most of this kernel's time (last: positional
-  // initialisers of the fields above stay valid).
-  std::string category{};
+  // The framework category of most of this kernel's time (last: positional initialisers of the
+  // fields above stay valid); nullopt without a framework view (report.json "").
+  std::optional<FrameworkCategory> category{};
   // The name as report.md's tables show it (analysis/kernel/readable_name.h: "void " and the
   // parameter list dropped, template arguments shortened); not in report.json.
   std::string readable_name{};
@@ -214,9 +214,8 @@ struct Diagnosis {
 // One-time work found in the window (analysis/diagnosis/initialization.h), aggregated by
 // (kind, name).
 struct InitializationItem {
-  // "context_creation", "lazy_loading", "jit_compile", "autotune", "first_call",
-  // "graph_capture", "teardown", "setup" (since 1.10.0)
-  std::string kind;
+  // its kind ("teardown" and "setup" since 1.10.0)
+  InitializationKind kind = InitializationKind::kFirstCall;
   std::string name;
   std::int64_t time_ns = 0;  // summed over its instances (clipped to the window)
   std::int64_t count = 0;
@@ -227,7 +226,7 @@ struct InitializationItem {
 // on, and its verdict (since 1.19.0): the diagnosis per phase, beside the window's one.
 struct PhaseVerdict {
   std::string name;
-  std::string kind;  // "nvtx", "user_annotation"
+  ShareKind kind = ShareKind::kNvtx;  // kNvtx or kUserAnnotation
   std::int64_t instances = 0;
   std::int64_t wall_ns = 0;  // union of its instances in the steady-state window
   // Of wall_ns: GPU kernels (and memsets) running, copies running with no kernel, GPU idle.
@@ -434,7 +433,7 @@ struct RunTime {
 
 struct CriticalShare {
   std::string name;
-  std::string kind;  // "kernel", or the range kind for a phase ("nvtx", "user_annotation")
+  ShareKind kind = ShareKind::kKernel;  // kKernel, or the range kind for a phase
   std::int64_t instances = 0;
   std::int64_t total_ns = 0;            // summed duration of its instances
   std::int64_t exclusive_ns = 0;        // it runs and nothing else on its device does (kernels)

@@ -179,7 +179,7 @@ void OperatorRowFields(O& o, V& v) {
 
 template <FieldsOf<CategoryRow> C, class V>
 void CategoryRowFields(C& c, V& v) {
-  v("name", c.name);
+  v("name", c.category);
   v("kernel_ns", c.kernel_ns);
   v("launches", c.launches);
 }

@@ -1,11 +1,15 @@
 // The string vocabularies of the report model that are enum classes (report.h): a finding's
 // severity, a statement's status, what dominates its window and its bottleneck class, a kernel's
-// bound, the launch queue's and a phase's verdict, each with the one ToString the writers spell
-// it with (report.json keeps the same strings), and the typed mappings between the kernel bound
-// and the bottleneck. The evidence tier, shared with the roofline and occupancy structs, is in
-// gpuperf/evidence.h.
+// bound, the launch queue's and a phase's verdict, a framework lever's change, the diagnosis'
+// lead, a framework operator's category, source and the tier that decided its category, an
+// initialization item's kind, what a critical share is, each with the one ToString the writers
+// spell it with (report.json keeps the same strings; a Parse where the report.json reader reads one
+// back), and the typed mappings between the kernel bound and the bottleneck. The evidence tier,
+// shared with the roofline and occupancy structs, is in gpuperf/evidence.h.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -338,6 +342,157 @@ inline std::optional<CategoryTier> ParseCategoryTier(std::string_view text) {
                             CategoryTier::kActivity}) {
     if (ToString(tier) == text)
       return tier;
+  }
+  return std::nullopt;
+}
+
+// The framework category of a GPU activity (docs/metrics.md "Categories"; CategoryRow::category,
+// OperatorRow::category, KernelRow::category): the launching operator's name decides first, the
+// kernel name second, copies and memsets by their activity kind. The values index arrays of
+// kFrameworkCategoryCount. report.json spells them "gemm", "attention", "convolution",
+// "elementwise", "reduction_normalization", "copy_layout", "communication", "memset" and "other"
+// (ToString, categories[].name, operators[].category, kernels[].category);
+// ParseFrameworkCategory reads them back.
+enum class FrameworkCategory : std::uint8_t {
+  kGemm,
+  kAttention,
+  kConvolution,
+  kElementwise,
+  kReductionNormalization,
+  kCopyLayout,
+  kCommunication,
+  kMemset,
+  kOther,
+};
+inline constexpr std::size_t kFrameworkCategoryCount = 9;
+inline std::string_view ToString(FrameworkCategory category) {
+  switch (category) {
+    case FrameworkCategory::kGemm:
+      return "gemm";
+    case FrameworkCategory::kAttention:
+      return "attention";
+    case FrameworkCategory::kConvolution:
+      return "convolution";
+    case FrameworkCategory::kElementwise:
+      return "elementwise";
+    case FrameworkCategory::kReductionNormalization:
+      return "reduction_normalization";
+    case FrameworkCategory::kCopyLayout:
+      return "copy_layout";
+    case FrameworkCategory::kCommunication:
+      return "communication";
+    case FrameworkCategory::kMemset:
+      return "memset";
+    case FrameworkCategory::kOther:
+      return "other";
+  }
+  return "other";
+}
+
+// The category report.json spells `text`; nullopt for a spelling this version does not know.
+inline std::optional<FrameworkCategory> ParseFrameworkCategory(std::string_view text) {
+  for (std::size_t c = 0; c < kFrameworkCategoryCount; ++c) {
+    auto category = static_cast<FrameworkCategory>(c);
+    if (ToString(category) == text)
+      return category;
+  }
+  return std::nullopt;
+}
+
+// What kind of one-time work an initialization item is (InitializationItem::kind): context
+// creation, lazy module loading, JIT compilation, autotuning, a slow first call, CUDA graph
+// capture, teardown, set-up (a communication library's init, allocations before the first GPU
+// work). report.json spells them "context_creation", "lazy_loading", "jit_compile", "autotune",
+// "first_call", "graph_capture", "teardown" and "setup" (ToString,
+// diagnosis.initialization.items[].kind).
+enum class InitializationKind {
+  kContextCreation,
+  kLazyLoading,
+  kJitCompile,
+  kAutotune,
+  kFirstCall,
+  kGraphCapture,
+  kTeardown,
+  kSetup,
+};
+inline std::string_view ToString(InitializationKind kind) {
+  switch (kind) {
+    case InitializationKind::kContextCreation:
+      return "context_creation";
+    case InitializationKind::kLazyLoading:
+      return "lazy_loading";
+    case InitializationKind::kJitCompile:
+      return "jit_compile";
+    case InitializationKind::kAutotune:
+      return "autotune";
+    case InitializationKind::kFirstCall:
+      return "first_call";
+    case InitializationKind::kGraphCapture:
+      return "graph_capture";
+    case InitializationKind::kTeardown:
+      return "teardown";
+    case InitializationKind::kSetup:
+      return "setup";
+  }
+  return "first_call";
+}
+
+// Where a framework operator row comes from (OperatorRow::source) and what the view's operators
+// are (FrameworkView::op_source): PyTorch cpu_op events, NVTX ranges where the input has no
+// operators, or, for a row only, GPU work launched outside any operator (the row is named after
+// its launch call); kNone for a view whose input has neither. report.json spells them "cpu_op",
+// "nvtx", "launch_call" and "" (ToString, framework.op_source, operators[].source);
+// ParseOperatorSource reads them back.
+enum class OperatorSource { kNone, kCpuOp, kNvtx, kLaunchCall };
+inline std::string_view ToString(OperatorSource source) {
+  switch (source) {
+    case OperatorSource::kNone:
+      return "";
+    case OperatorSource::kCpuOp:
+      return "cpu_op";
+    case OperatorSource::kNvtx:
+      return "nvtx";
+    case OperatorSource::kLaunchCall:
+      return "launch_call";
+  }
+  return "";
+}
+
+// The source report.json spells `text`; nullopt for a spelling this version does not know.
+inline std::optional<OperatorSource> ParseOperatorSource(std::string_view text) {
+  for (OperatorSource source : {OperatorSource::kNone,
+                                OperatorSource::kCpuOp,
+                                OperatorSource::kNvtx,
+                                OperatorSource::kLaunchCall}) {
+    if (ToString(source) == text)
+      return source;
+  }
+  return std::nullopt;
+}
+
+// What a share of the critical time is (CriticalShare::kind): a kernel, or a phase by the kind of
+// its host ranges (NVTX ranges or torch.profiler annotations), also a phase verdict's
+// (PhaseVerdict::kind). The values are in the order of their spellings. report.json spells them
+// "kernel", "nvtx" and "user_annotation" (ToString, predictions.kernels[].kind,
+// predictions.phases[].kind, phase_verdicts[].kind); ParseShareKind reads them back.
+enum class ShareKind { kKernel, kNvtx, kUserAnnotation };
+inline std::string_view ToString(ShareKind kind) {
+  switch (kind) {
+    case ShareKind::kKernel:
+      return "kernel";
+    case ShareKind::kNvtx:
+      return "nvtx";
+    case ShareKind::kUserAnnotation:
+      return "user_annotation";
+  }
+  return "kernel";
+}
+
+// The kind report.json spells `text`; nullopt for a spelling this version does not know.
+inline std::optional<ShareKind> ParseShareKind(std::string_view text) {
+  for (ShareKind kind : {ShareKind::kKernel, ShareKind::kNvtx, ShareKind::kUserAnnotation}) {
+    if (ToString(kind) == text)
+      return kind;
   }
   return std::nullopt;
 }

@@ -74,7 +74,7 @@ Result<compare::Side> LoadTrace(const std::string& path) {
     return trace.error();
   compare::Side side;
   side.path = path;
-  side.kind = "trace";
+  side.kind = compare::SideKind::kTrace;
   side.sha256 = Sha256OrEmpty(path);
   side.report = analysis::Analyze(*trace);
   AddSamples(*trace, side, true);
@@ -85,7 +85,7 @@ Result<compare::Side> LoadTrace(const std::string& path) {
 compare::Side SideOfReport(const std::string& path, report::AnalysisReport report) {
   compare::Side side;
   side.path = path;
-  side.kind = "report";
+  side.kind = compare::SideKind::kReport;
   side.sha256 = Sha256OrEmpty(path);
   side.report = std::move(report);
   FingerprintOfReport(side.report, side.fingerprint);
@@ -118,7 +118,7 @@ Result<compare::Side> LoadBaseline(const std::string& dir) {
     return Error{fmt::format("{}: not a readable baseline.json", file.string())};
   compare::Side side;
   side.path = dir;
-  side.kind = "baseline";
+  side.kind = compare::SideKind::kBaseline;
   side.sha256 = Sha256OrEmpty(file.string());
   FingerprintOfBaseline(*b, side.fingerprint);
   std::vector<std::string> traces;

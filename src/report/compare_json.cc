@@ -62,11 +62,11 @@ Json CompareToJson(const compare::CompareReport& r, const ToolInfo& tool) {
                          {"min_workload_overlap", r.options.min_workload_overlap}};
   json["method"] = r.method;
   json["before"] = Json{{"path", r.before_path},
-                        {"kind", r.before_kind},
+                        {"kind", std::string(ToString(r.before_kind))},
                         {"sha256", r.before_sha256},
                         {"environment", FingerprintJson(r.before_env)}};
   json["after"] = Json{{"path", r.after_path},
-                       {"kind", r.after_kind},
+                       {"kind", std::string(ToString(r.after_kind))},
                        {"sha256", r.after_sha256},
                        {"environment", FingerprintJson(r.after_env)}};
   Json differences = Json::array();

@@ -68,7 +68,7 @@ void Workload(std::string& out, const compare::CompareReport& r) {
   out += "## Workload\n\n";
   MarkdownTable t({{""}, {"before"}, {"after"}});
   t.AddRow({"input", r.before_path, r.after_path});
-  t.AddRow({"kind", r.before_kind, r.after_kind});
+  t.AddRow({"kind", std::string(ToString(r.before_kind)), std::string(ToString(r.after_kind))});
   t.AddRow({"command", Env(r.before_env.command), Env(r.after_env.command)});
   t.AddRow({"GPUs", Gpus(r.before_env), Gpus(r.after_env)});
   t.AddRow({"driver", Env(r.before_env.driver), Env(r.after_env.driver)});

@@ -126,8 +126,8 @@ std::string Operators(const AnalysisReport& report) {
                          "top_kernel"});
   for (const OperatorRow& op : report.framework.operators) {
     out += Row({op.name,
-                op.source,
-                op.category,
+                std::string(ToString(op.source)),
+                std::string(ToString(op.category)),
                 std::to_string(op.calls),
                 std::to_string(op.instances),
                 std::to_string(op.kernel_ns),

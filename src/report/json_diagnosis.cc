@@ -70,7 +70,7 @@ Json DiagnosisJson(const Diagnosis& d) {
 Json InitializationJson(const Initialization& init) {
   Json items = Json::array();
   for (const InitializationItem& item : init.items)
-    items.push_back(Json{{"kind", item.kind},
+    items.push_back(Json{{"kind", std::string(ToString(item.kind))},
                          {"name", item.name},
                          {"time_ns", item.time_ns},
                          {"count", item.count},

@@ -108,7 +108,7 @@ Json KernelsJson(const std::vector<KernelRow>& kernels) {
     object["short_instances"] = k.short_instances;
     object["graph_instances"] = k.graph_instances;
     object["top_operator"] = k.top_operator;
-    object["category"] = k.category;
+    object["category"] = k.category ? std::string(ToString(*k.category)) : std::string();
     if (k.roofline)
       object["roofline"] = RooflineJson(*k.roofline);
     if (k.occupancy)
@@ -234,7 +234,7 @@ Json PhaseVerdictsJson(const std::vector<PhaseVerdict>& verdicts) {
   Json array = Json::array();
   for (const PhaseVerdict& v : verdicts)
     array.push_back(Json{{"name", v.name},
-                         {"kind", v.kind},
+                         {"kind", std::string(ToString(v.kind))},
                          {"instances", v.instances},
                          {"wall_ns", v.wall_ns},
                          {"kernel_ns", v.kernel_ns},

@@ -86,7 +86,7 @@ void AppendInitialization(std::string& out,
   MarkdownTable table(
       {{"kind"}, {"name"}, {"time", Align::kRight}, {"count", Align::kRight}, {"evidence"}});
   for (const InitializationItem& item : init.items)
-    table.AddRow({item.kind,
+    table.AddRow({std::string(ToString(item.kind)),
                   Shorten(item.name, options.name_chars),
                   Ns(item.time_ns),
                   util::FormatCount(item.count),

@@ -156,7 +156,7 @@ void AppendOperators(std::string& out, const FrameworkView& view, const Markdown
       "operator, grouped by its launch call, as TraceLens does; category: by the operator's "
       "name, else the category holding most of its GPU time, which its top kernel need not "
       "be in):\n\n",
-      view.op_source == "nvtx" ? "NVTX ranges" : "framework operators");
+      view.op_source == OperatorSource::kNvtx ? "NVTX ranges" : "framework operators");
   MarkdownTable table({{"operator"},
                        {"category"},
                        {"instances", Align::kRight},
@@ -169,7 +169,7 @@ void AppendOperators(std::string& out, const FrameworkView& view, const Markdown
   for (std::size_t i = 0; i < shown; ++i) {
     const OperatorRow& op = view.operators[i];
     table.AddRow({Shorten(op.display_name, options.name_chars),
-                  op.category,
+                  std::string(ToString(op.category)),
                   util::FormatCount(op.instances),
                   util::FormatCount(op.calls),
                   Ns(op.kernel_ns),
@@ -216,7 +216,7 @@ void AppendCategories(std::string& out, const FrameworkView& view) {
     for (const std::string& op : c.top_operators_display)
       ops += (ops.empty() ? "" : ", ") + op;
     table.AddRow(
-        {c.name,
+        {std::string(ToString(c.category)),
          Ns(c.kernel_ns),
          Share(c.fraction),
          util::FormatCount(c.launches),
@@ -269,7 +269,7 @@ void AppendHierarchy(std::string& out,
         Ns(left_out->gpu_ns));
   // Without any launch call (an Nsight Compute CSV) there is nothing to attribute: say nothing.
   if (view.orphan_gpu_ns > 0 && view.total_gpu_ns > 0 &&
-      (view.orphan_gpu_ns < view.total_gpu_ns || !view.op_source.empty())) {
+      (view.orphan_gpu_ns < view.total_gpu_ns || view.op_source != OperatorSource::kNone)) {
     out += fmt::format(
         "{} of the {} of GPU time ({}) has no launch call in the trace (orphans): no operator, "
         "module or step below holds it.\n\n",

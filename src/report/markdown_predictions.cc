@@ -124,7 +124,7 @@ void AppendPhaseTable(std::string& out, const Predictions& p, const MarkdownOpti
     const CriticalShare& ph = p.phases[i];
     table.AddRow({std::to_string(i + 1),
                   Shorten(ph.name, options.name_chars),
-                  ph.kind,
+                  std::string(ToString(ph.kind)),
                   util::FormatCount(ph.instances),
                   Ns(ph.critical_ns),
                   util::FormatPercent(100.0 * ph.fraction),

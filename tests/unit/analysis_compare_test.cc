@@ -36,7 +36,7 @@ report::KernelRow Row(const std::string& name, const std::vector<double>& sample
 
 compare::Side MakeSide(double wall_shift, double gemm_shift, std::uint64_t seed) {
   compare::Side side;
-  side.kind = "baseline";
+  side.kind = compare::SideKind::kBaseline;
   side.path = "side";
   side.wall_samples_ns = Samples(1e8, 10, seed, wall_shift);
   side.wall_samples_source = "measured runs";
@@ -151,7 +151,7 @@ TEST_CASE("compare: a faster kernel with an unchanged program is flagged", "[com
 TEST_CASE("compare: report inputs use summaries", "[compare]") {
   compare::Side before = MakeSide(1.0, 1.0, 14);
   compare::Side after = MakeSide(1.0, 1.0, 15);
-  before.kind = after.kind = "report";
+  before.kind = after.kind = compare::SideKind::kReport;
   before.kernel_samples_ns.clear();
   after.kernel_samples_ns.clear();
   for (auto* side : {&before, &after}) {
@@ -185,7 +185,7 @@ report::OperatorRow Op(const std::string& name, std::int64_t calls, double avg_n
 
 report::CategoryRow Category(const std::string& name, std::int64_t ns) {
   report::CategoryRow row;
-  row.name = name;
+  row.category = report::ParseFrameworkCategory(name).value();
   row.kernel_ns = ns;
   return row;
 }

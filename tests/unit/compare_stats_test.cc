@@ -74,6 +74,14 @@ TEST_CASE("Verdict bases keep their compare.json spellings", "[compare_stats]") 
   CHECK(ToString(VerdictBasis::kIdenticalInputs) == "identical_inputs");
 }
 
+TEST_CASE("Side kinds keep their compare.json spellings", "[compare_stats]") {
+  using gpuperf::compare::SideKind;
+  using gpuperf::compare::ToString;
+  CHECK(ToString(SideKind::kTrace) == "trace");
+  CHECK(ToString(SideKind::kReport) == "report");
+  CHECK(ToString(SideKind::kBaseline) == "baseline");
+}
+
 TEST_CASE("Mann-Whitney exact p-values match hand counts", "[compare_stats]") {
   // 3 vs 3 fully separated: U = 0; 1 of C(6,3) = 20 arrangements; two-sided 2/20.
   CHECK(MannWhitneyPValue(std::vector{1.0, 2.0, 3.0}, std::vector{4.0, 5.0, 6.0}) ==

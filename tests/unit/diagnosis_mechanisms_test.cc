@@ -303,7 +303,7 @@ TEST_CASE("initialization: first-call outliers, names and capture windows are on
       analysis::DetectInitialization(b.trace, index, analysis::ComputeTraceWindow(b.trace));
   std::map<std::string, std::int64_t> by_kind;
   for (const report::InitializationItem& item : init.report.items)
-    by_kind[item.kind] += item.time_ns;
+    by_kind[std::string(report::ToString(item.kind))] += item.time_ns;
   CHECK(by_kind["context_creation"] == 300 * kMs);
   CHECK(by_kind["jit_compile"] == 20 * kMs);
   CHECK(by_kind["graph_capture"] == 3 * kMs);
@@ -353,7 +353,7 @@ TEST_CASE("initialization: a communication library's set-up and shut-down are on
   std::map<std::string, std::string> kind;
   for (const report::InitializationItem& item : init.report.items) {
     by_name[item.name] += item.time_ns;
-    kind[item.name] = item.kind;
+    kind[item.name] = std::string(report::ToString(item.kind));
   }
   CHECK(by_name["MPI_Init"] == 200 * kMs);
   CHECK(kind["MPI_Init"] == "setup");
@@ -448,7 +448,7 @@ TEST_CASE("initialization: lazily loaded first launches, even when nearly every 
       analysis::DetectInitialization(b.trace, index, analysis::ComputeTraceWindow(b.trace));
   const report::InitializationItem* lazy = nullptr;
   for (const report::InitializationItem& item : init.report.items) {
-    if (item.kind == "lazy_loading" && item.name == "cudaLaunchKernel")
+    if (item.kind == report::InitializationKind::kLazyLoading && item.name == "cudaLaunchKernel")
       lazy = &item;
   }
   REQUIRE(lazy != nullptr);
@@ -491,7 +491,7 @@ TEST_CASE("initialization: first launches in a steady trace are judged against r
         analysis::DetectInitialization(b.trace, index, analysis::ComputeTraceWindow(b.trace));
     std::int64_t n = 0;
     for (const report::InitializationItem& item : init.report.items)
-      n += item.kind == "lazy_loading" ? item.count : 0;
+      n += item.kind == report::InitializationKind::kLazyLoading ? item.count : 0;
     return n;
   };
   // The process's first call is context creation; the other four first launches count.
@@ -627,7 +627,7 @@ TEST_CASE("graph capture: a window that captures graphs is never told to use gra
   report::AnalysisReport captured = launch_bound(true);
   CHECK(captured.diagnosis.bottleneck == gpuperf::report::Bottleneck::kLaunchBound);
   REQUIRE(captured.initialization.items.size() == 1);
-  CHECK(captured.initialization.items[0].kind == "graph_capture");
+  CHECK(captured.initialization.items[0].kind == report::InitializationKind::kGraphCapture);
   CHECK_FALSE(Contains(captured.diagnosis.next_experiment, "CUDA graph"));
 }
 
@@ -783,7 +783,7 @@ TEST_CASE("initialization: a first host op of another shape is not a slow first 
   };
   auto has_copy = [](const report::AnalysisReport& r) {
     for (const report::InitializationItem& item : r.initialization.items) {
-      if (item.kind == "first_call" && item.name == "aten::copy_")
+      if (item.kind == report::InitializationKind::kFirstCall && item.name == "aten::copy_")
         return true;
     }
     return false;

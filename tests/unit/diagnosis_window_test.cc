@@ -240,7 +240,7 @@ TEST_CASE("initialization: a repeated host range's outlying first instance is on
   report::AnalysisReport r = Analyze(b.trace);
   REQUIRE_FALSE(r.initialization.items.empty());
   const report::InitializationItem& item = r.initialization.items.front();
-  CHECK(item.kind == "first_call");
+  CHECK(item.kind == gpuperf::report::InitializationKind::kFirstCall);
   CHECK(item.name == fetch);
   CHECK(item.time_ns == 90 * kMs);
   CHECK(Contains(item.evidence, "first instance 100 ms: 10x the median of its 5 instances"));

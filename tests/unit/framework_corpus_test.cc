@@ -80,7 +80,7 @@ TEST_CASE("An nsys export's NVTX ranges are its operators", "[framework][corpus]
   auto report = Analyze("nsys/nvfuser-h200/report1.sqlite");
   if (!report)
     return;
-  CHECK(report->framework.op_source == "nvtx");
+  CHECK(report->framework.op_source == gpuperf::report::OperatorSource::kNvtx);
   std::int64_t direct = 0;
   for (const auto& op : report->framework.operators)
     direct += op.kernel_ns;

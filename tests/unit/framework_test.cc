@@ -27,7 +27,7 @@ const OperatorRow* FindOp(const AnalysisReport& report, const std::string& name)
 const gpuperf::report::CategoryRow* FindCategory(const AnalysisReport& report,
                                                  const std::string& name) {
   for (const auto& c : report.framework.categories) {
-    if (c.name == name)
+    if (gpuperf::report::ToString(c.category) == name)
       return &c;
   }
   return nullptr;
@@ -63,7 +63,7 @@ TraceBuilder OperatorTrace() {
 TEST_CASE("Operators: direct and subtree GPU time as TraceLens defines them", "[framework]") {
   TraceBuilder b = OperatorTrace();
   AnalysisReport report = gpuperf::analysis::Analyze(b.trace);
-  CHECK(report.framework.op_source == "cpu_op");
+  CHECK(report.framework.op_source == gpuperf::report::OperatorSource::kCpuOp);
 
   const OperatorRow* addmm = FindOp(report, "aten::addmm");
   REQUIRE(addmm);
@@ -73,7 +73,7 @@ TEST_CASE("Operators: direct and subtree GPU time as TraceLens defines them", "[
   CHECK(addmm->subtree_kernel_ns == 140);
   CHECK(addmm->launches == 3);
   CHECK(addmm->graph_launches == 1);
-  CHECK(addmm->category == "gemm");
+  CHECK(addmm->category == gpuperf::report::FrameworkCategory::kGemm);
   CHECK(addmm->category_tier == gpuperf::report::CategoryTier::kOperator);
   CHECK(addmm->top_kernel == "sm90_xmma_gemm_bf16");
 
@@ -93,10 +93,10 @@ TEST_CASE("Operators: direct and subtree GPU time as TraceLens defines them", "[
 
   const OperatorRow* bare = FindOp(report, "cudaLaunchKernel");
   REQUIRE(bare);
-  CHECK(bare->source == "launch_call");
+  CHECK(bare->source == gpuperf::report::OperatorSource::kLaunchCall);
   CHECK(bare->calls == 1);
   CHECK(bare->kernel_ns == 20);
-  CHECK(bare->category == "elementwise");
+  CHECK(bare->category == gpuperf::report::FrameworkCategory::kElementwise);
   CHECK(bare->category_tier == gpuperf::report::CategoryTier::kKernelName);
 
   CHECK(FindOp(report, "aten::arange") == nullptr);
@@ -134,7 +134,7 @@ TEST_CASE("Categories hold every activity once, operator name first", "[framewor
 }
 
 TEST_CASE("Category rules: operator names and kernel names", "[framework]") {
-  using gpuperf::analysis::framework::Category;
+  using Category = gpuperf::report::FrameworkCategory;
   using gpuperf::analysis::framework::CategoryOfKernel;
   using gpuperf::analysis::framework::CategoryOfOperator;
   CHECK(CategoryOfOperator("aten::mm") == Category::kGemm);
@@ -283,16 +283,16 @@ TEST_CASE("NVTX ranges are the operators when the input has no framework ops", "
   b.Api("cudaLaunchKernel", 60, 70, 2);
   b.Kernel("k2", 300, 310, 2);
   AnalysisReport report = gpuperf::analysis::Analyze(b.trace);
-  CHECK(report.framework.op_source == "nvtx");
+  CHECK(report.framework.op_source == gpuperf::report::OperatorSource::kNvtx);
   const OperatorRow* forward = FindOp(report, "forward");
   REQUIRE(forward);
-  CHECK(forward->source == "nvtx");
+  CHECK(forward->source == gpuperf::report::OperatorSource::kNvtx);
   CHECK(forward->kernel_ns == 10);
   CHECK(forward->subtree_kernel_ns == 50);
   const OperatorRow* attention = FindOp(report, "attention");
   REQUIRE(attention);
   CHECK(attention->kernel_ns == 40);
-  CHECK(attention->category == "attention");
+  CHECK(attention->category == gpuperf::report::FrameworkCategory::kAttention);
 }
 
 TEST_CASE(
@@ -323,7 +323,7 @@ TEST_CASE(
   CHECK(outer->subtree_kernel_ns == 40);
   const OperatorRow* bare = FindOp(report, "cudaLaunchKernel");
   REQUIRE(bare);
-  CHECK(bare->source == "launch_call");
+  CHECK(bare->source == gpuperf::report::OperatorSource::kLaunchCall);
   CHECK(bare->calls == 2);
   CHECK(bare->instances == 2);
   CHECK(bare->kernel_ns == 15);
@@ -342,10 +342,11 @@ TEST_CASE("report.md labels a launch call's row as no operator, report.json keep
   AnalysisReport report = gpuperf::analysis::Analyze(OperatorTrace().trace);
   const OperatorRow* bare = FindOp(report, "cudaLaunchKernel");
   REQUIRE(bare);
-  CHECK(bare->source == "launch_call");
+  CHECK(bare->source == gpuperf::report::OperatorSource::kLaunchCall);
   CHECK(gpuperf::analysis::OperatorDisplayName(bare->name, bare->source) ==
         "(no operator) via cudaLaunchKernel");
-  CHECK(gpuperf::analysis::OperatorDisplayName("aten::addmm", "cpu_op") == "aten::addmm");
+  CHECK(gpuperf::analysis::OperatorDisplayName(
+            "aten::addmm", gpuperf::report::OperatorSource::kCpuOp) == "aten::addmm");
   std::string md = gpuperf::report::ToMarkdown(report);
   CHECK(md.find("| (no operator) via cudaLaunchKernel | elementwise |") != std::string::npos);
   CHECK(md.find("| cudaLaunchKernel | elementwise |") == std::string::npos);

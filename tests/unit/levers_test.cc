@@ -17,7 +17,7 @@ gpuperf::report::OperatorRow Op(const std::string& name,
                                 const std::string& module = "") {
   gpuperf::report::OperatorRow op;
   op.name = name;
-  op.category = category;
+  op.category = gpuperf::report::ParseFrameworkCategory(category).value();
   op.kernel_ns = ns;
   op.calls = 1;
   op.launches = 1;
@@ -27,7 +27,7 @@ gpuperf::report::OperatorRow Op(const std::string& name,
 
 gpuperf::report::CategoryRow Category(const std::string& name, std::int64_t ns) {
   gpuperf::report::CategoryRow c;
-  c.name = name;
+  c.category = gpuperf::report::ParseFrameworkCategory(name).value();
   c.kernel_ns = ns;
   return c;
 }
@@ -288,7 +288,7 @@ TEST_CASE("FP32 GEMMs and convolutions known by name on a V100 get an AMP lever 
   auto kernel = [](const std::string& name, const std::string& category, std::int64_t ns) {
     gpuperf::report::KernelRow k;
     k.name = name;
-    k.category = category;
+    k.category = gpuperf::report::ParseFrameworkCategory(category);
     k.duration_ns.total = ns;
     return k;
   };
@@ -323,7 +323,7 @@ TEST_CASE("FP32 GEMMs and convolutions known by name on a V100 get an AMP lever 
   CHECK(amp->experiment.find("channels_last") != std::string::npos);
   // The SGEMM launched by a convolution operator (cuDNN's GEMM-based algorithms): nine tenths of
   // the time is convolution, so the lever says convolutions.
-  r.kernels[0].category = "convolution";
+  r.kernels[0].category = gpuperf::report::FrameworkCategory::kConvolution;
   const auto conv_levers = FindLevers(trace, DeviceRoofsTable(trace), r);
   const Lever* conv = Find(conv_levers, "amp");
   REQUIRE(conv);
@@ -331,14 +331,14 @@ TEST_CASE("FP32 GEMMs and convolutions known by name on a V100 get an AMP lever 
   CHECK(conv->basis.find("convolution kernels (by their launching operators; cuDNN's include "
                          "SGEMM-based ones)") != std::string::npos);
   // GEMMs alone: no channels_last.
-  r.kernels[0].category = "gemm";
-  r.kernels[1].category = "gemm";
+  r.kernels[0].category = gpuperf::report::FrameworkCategory::kGemm;
+  r.kernels[1].category = gpuperf::report::FrameworkCategory::kGemm;
   const auto gemm_levers = FindLevers(trace, DeviceRoofsTable(trace), r);
   const Lever* gemm = Find(gemm_levers, "amp");
   REQUIRE(gemm);
   CHECK(gemm->subject == "FP32 GEMMs");
   CHECK(gemm->experiment.find("channels_last") == std::string::npos);
-  r.kernels[1].category = "convolution";
+  r.kernels[1].category = gpuperf::report::FrameworkCategory::kConvolution;
   // Under 10% of the GPU time: no lever. On a GPU without tensor-core ceilings: none either.
   r.kernels.resize(1);
   r.predictions.kernels[0].critical_ns = 500'000;

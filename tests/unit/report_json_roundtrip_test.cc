@@ -39,14 +39,14 @@ AnalysisReport CarriedOnly() {
   range.kind = "nvtx";
   range.duration_ns = {2, 300, 150, 150, 100, 200, 70.711};
   r.ranges.push_back(range);
-  r.framework.op_source = "cpu_op";
+  r.framework.op_source = OperatorSource::kCpuOp;
   r.framework.total_gpu_ns = 900;
   r.framework.unmarked_launches = 7;  // since 1.20.0
   r.framework.unmarked_gpu_ns = 300;
   r.framework.unmarked_fraction = 0.333333;
   OperatorRow op;
   op.name = "aten::mm";
-  op.source = "cpu_op";
+  op.source = OperatorSource::kCpuOp;
   op.calls = 4;
   op.instances = 5;
   op.kernel_ns = 400;
@@ -59,13 +59,13 @@ AnalysisReport CarriedOnly() {
   op.host_self_ns = 30;
   op.host_total_ns = 80;
   op.fraction = 0.444444;
-  op.category = "gemm";
+  op.category = gpuperf::report::FrameworkCategory::kGemm;
   op.category_tier = gpuperf::report::CategoryTier::kKernelName;
   op.top_kernel = "gemm_kernel";
   op.top_module = "Linear";
   r.framework.operators.push_back(op);
   CategoryRow category;
-  category.name = "gemm";
+  category.category = gpuperf::report::FrameworkCategory::kGemm;
   category.kernel_ns = 400;
   category.launches = 4;
   r.framework.categories.push_back(category);
@@ -85,7 +85,7 @@ AnalysisReport CarriedOnly() {
   p.ranking = "recoverable_ns";
   CriticalShare share;
   share.name = "gemm_kernel";
-  share.kind = "kernel";
+  share.kind = ShareKind::kKernel;
   share.instances = 4;
   share.total_ns = 400;
   share.exclusive_ns = 350;
@@ -101,7 +101,7 @@ AnalysisReport CarriedOnly() {
   p.kernels_omitted = 2;
   CriticalShare phase;
   phase.name = "forward";
-  phase.kind = "nvtx";
+  phase.kind = ShareKind::kNvtx;
   phase.fraction = 0.5;
   p.phases.push_back(phase);
   return r;
@@ -125,6 +125,8 @@ TEST_CASE("report.json round trip: written then read back then written is the sa
   CHECK(back.framework.operators.at(0).top_module == "Linear");
   CHECK(back.predictions.kernels.at(0).floor_evidence == EvidenceTier::kMeasured);
   CHECK(back.predictions.phases.at(0).floor_evidence == EvidenceTier::kNone);
+  CHECK(back.predictions.kernels.at(0).kind == ShareKind::kKernel);
+  CHECK(back.predictions.phases.at(0).kind == ShareKind::kNvtx);
 }
 
 TEST_CASE("report.json round trip: absent values read back as absent") {
@@ -140,6 +142,44 @@ TEST_CASE("report.json round trip: absent values read back as absent") {
   CHECK_FALSE(back.predictions.kernels.at(0).floor_ns.has_value());
   CHECK_FALSE(back.predictions.kernels.at(0).limit_speedup.has_value());
   CHECK(DumpJson(ToJson(back)) == DumpJson(ToJson(original)));
+}
+
+TEST_CASE(
+    "report.json round trip: the framework categories read back, an unknown one is an error") {
+  const AnalysisReport original = CarriedOnly();
+  const AnalysisReport back = ReadBack(original);
+  CHECK(back.framework.operators.at(0).category == FrameworkCategory::kGemm);
+  CHECK(back.framework.categories.at(0).category == FrameworkCategory::kGemm);
+  auto json = ToJson(original);
+  json["categories"][0]["name"] = "matmul";
+  auto read = io::ParseReportJson(DumpJson(json), "report.json");
+  REQUIRE_FALSE(read.ok());
+  CHECK(read.error().message ==
+        "report.json: malformed report.json: \"name\": \"matmul\" is not a framework category "
+        "this gpuperf knows");
+  // An absent category (a report that did not write it) reads as other.
+  json = ToJson(original);
+  json["operators"][0].erase("category");
+  auto absent = io::ParseReportJson(DumpJson(json), "report.json");
+  REQUIRE(absent.ok());
+  CHECK(absent.value().framework.operators.at(0).category == FrameworkCategory::kOther);
+}
+
+TEST_CASE("report.json round trip: operator sources read back, an unknown one is an error") {
+  AnalysisReport original = CarriedOnly();
+  original.framework.operators.at(0).source = OperatorSource::kLaunchCall;
+  const AnalysisReport back = ReadBack(original);
+  CHECK(back.framework.op_source == OperatorSource::kCpuOp);
+  CHECK(back.framework.operators.at(0).source == OperatorSource::kLaunchCall);
+  original.framework.op_source = OperatorSource::kNone;
+  CHECK(ReadBack(original).framework.op_source == OperatorSource::kNone);
+  auto json = ToJson(original);
+  json["operators"][0]["source"] = "python_function";
+  auto read = io::ParseReportJson(DumpJson(json), "report.json");
+  REQUIRE_FALSE(read.ok());
+  CHECK(read.error().message ==
+        "report.json: malformed report.json: \"source\": \"python_function\" is not an operator "
+        "source this gpuperf knows");
 }
 
 TEST_CASE("report.json round trip: the sample report keeps its compared figures") {

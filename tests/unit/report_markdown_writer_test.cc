@@ -171,11 +171,11 @@ TEST_CASE("report.md: the operators table shows instances beside calls") {
   OperatorRow op;
   op.name = "runFusion";
   op.display_name = "runFusion";
-  op.category = "other";
+  op.category = gpuperf::report::FrameworkCategory::kOther;
   op.instances = 1;
   op.calls = 0;
   op.subtree_kernel_ns = 139000;
-  report.framework.op_source = "nvtx";
+  report.framework.op_source = gpuperf::report::OperatorSource::kNvtx;
   report.framework.operators = {op};
   std::string md = ToMarkdown(report);
   Find(md, "| operator | category | instances | calls | GPU time |");

@@ -122,3 +122,61 @@ TEST_CASE("report vocabulary: the category tier keeps its report.json spellings 
     CHECK(report::ParseCategoryTier(report::ToString(tier)) == tier);
   CHECK_FALSE(report::ParseCategoryTier("kernel-name").has_value());
 }
+
+TEST_CASE(
+    "report vocabulary: the framework category keeps its report.json spellings and parses "
+    "back") {
+  using C = report::FrameworkCategory;
+  CheckSpellings<C>({{C::kGemm, "gemm"},
+                     {C::kAttention, "attention"},
+                     {C::kConvolution, "convolution"},
+                     {C::kElementwise, "elementwise"},
+                     {C::kReductionNormalization, "reduction_normalization"},
+                     {C::kCopyLayout, "copy_layout"},
+                     {C::kCommunication, "communication"},
+                     {C::kMemset, "memset"},
+                     {C::kOther, "other"}});
+  for (std::size_t c = 0; c < report::kFrameworkCategoryCount; ++c) {
+    auto category = static_cast<C>(c);
+    CHECK(report::ParseFrameworkCategory(report::ToString(category)) == category);
+  }
+  CHECK_FALSE(report::ParseFrameworkCategory("matmul").has_value());
+  CHECK_FALSE(report::ParseFrameworkCategory("").has_value());
+}
+
+TEST_CASE("report vocabulary: an initialization item's kind keeps its report.json spellings") {
+  using I = report::InitializationKind;
+  CheckSpellings<I>({{I::kContextCreation, "context_creation"},
+                     {I::kLazyLoading, "lazy_loading"},
+                     {I::kJitCompile, "jit_compile"},
+                     {I::kAutotune, "autotune"},
+                     {I::kFirstCall, "first_call"},
+                     {I::kGraphCapture, "graph_capture"},
+                     {I::kTeardown, "teardown"},
+                     {I::kSetup, "setup"}});
+}
+
+TEST_CASE(
+    "report vocabulary: an operator's source keeps its report.json spellings and parses "
+    "back") {
+  using S = report::OperatorSource;
+  CheckSpellings<S>(
+      {{S::kNone, ""}, {S::kCpuOp, "cpu_op"}, {S::kNvtx, "nvtx"}, {S::kLaunchCall, "launch_call"}});
+  for (S source : {S::kNone, S::kCpuOp, S::kNvtx, S::kLaunchCall})
+    CHECK(report::ParseOperatorSource(report::ToString(source)) == source);
+  CHECK_FALSE(report::ParseOperatorSource("launch-call").has_value());
+}
+
+TEST_CASE(
+    "report vocabulary: a critical share's kind keeps its report.json spellings and parses "
+    "back") {
+  using K = report::ShareKind;
+  CheckSpellings<K>(
+      {{K::kKernel, "kernel"}, {K::kNvtx, "nvtx"}, {K::kUserAnnotation, "user_annotation"}});
+  for (K kind : {K::kKernel, K::kNvtx, K::kUserAnnotation})
+    CHECK(report::ParseShareKind(report::ToString(kind)) == kind);
+  // The values are in the order of their spellings (phases sort by kind, then name).
+  CHECK(report::ToString(K::kKernel) < report::ToString(K::kNvtx));
+  CHECK(report::ToString(K::kNvtx) < report::ToString(K::kUserAnnotation));
+  CHECK_FALSE(report::ParseShareKind("gpu_user_annotation").has_value());
+}

@@ -326,7 +326,7 @@ TEST_CASE(
   std::int64_t teardown_calls = 0;
   for (const auto& item : r.initialization.items) {
     CHECK(item.name != "cudaMalloc");
-    if (item.kind == "teardown")
+    if (item.kind == gpuperf::report::InitializationKind::kTeardown)
       teardown_calls += item.count;
   }
   CHECK(teardown_calls == 2);  // the free after the last allocation, cudaStreamDestroy

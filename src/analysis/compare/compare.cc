@@ -255,7 +255,7 @@ compare::CompareReport Compare(const Side& before,
   out.limitations.push_back(
       "Kernel instances are treated as independent samples; instances of one run share its "
       "clocks and thermal state, so p-values of per-kernel verdicts are optimistic.");
-  if (before.kind == "report" || after.kind == "report")
+  if (before.kind == compare::SideKind::kReport || after.kind == compare::SideKind::kReport)
     out.limitations.push_back(
         "A report keeps kernel summaries only: per-kernel verdicts use Welch's t on the means.");
   if (gating && options.allow_different_env)

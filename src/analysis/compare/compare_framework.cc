@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
 
 #include "analysis/compare/compare_parts.h"
 
@@ -63,16 +64,27 @@ void CompareOperators(const compare::Side& before,
   }
 }
 
+// What a group is matched and shown by: a category by its spelling, a module by its class.
+std::string GroupName(const report::CategoryRow& row) {
+  return std::string(ToString(row.category));
+}
+std::string GroupName(const report::ModuleRow& row) {
+  return row.name;
+}
+
+// Groups matched by name; the map keeps the ties of the sort below in the names' order.
 template <class Row>
 std::vector<GroupChange> Changes(const std::vector<Row>& before, const std::vector<Row>& after) {
   std::map<std::string, GroupChange> by_name;
   for (const Row& row : before) {
-    by_name[row.name].name = row.name;
-    by_name[row.name].before_ns += row.kernel_ns;
+    GroupChange& change = by_name[GroupName(row)];
+    change.name = GroupName(row);
+    change.before_ns += row.kernel_ns;
   }
   for (const Row& row : after) {
-    by_name[row.name].name = row.name;
-    by_name[row.name].after_ns += row.kernel_ns;
+    GroupChange& change = by_name[GroupName(row)];
+    change.name = GroupName(row);
+    change.after_ns += row.kernel_ns;
   }
   std::vector<GroupChange> out;
   for (auto& [name, change] : by_name) {

@@ -257,7 +257,7 @@ std::string CollectiveWaitText(const model::Trace& trace,
                                const report::AnalysisReport& r) {
   std::unordered_set<std::string_view> collectives;
   for (const report::KernelRow& k : r.kernels) {
-    if (k.category == "communication")
+    if (k.category == report::FrameworkCategory::kCommunication)
       collectives.insert(k.name);
   }
   if (collectives.empty())

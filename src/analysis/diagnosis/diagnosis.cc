@@ -126,9 +126,10 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   // Graphs already carry most launches, or the program captures them: never advise graphs.
   context.graphs =
       r.launch.graph_kernels * 2 > std::max<std::int64_t>(1, r.launch.kernel_ns.count) ||
-      std::any_of(r.initialization.items.begin(),
-                  r.initialization.items.end(),
-                  [](const auto& item) { return item.kind == "graph_capture"; });
+      std::any_of(
+          r.initialization.items.begin(), r.initialization.items.end(), [](const auto& item) {
+            return item.kind == report::InitializationKind::kGraphCapture;
+          });
   std::string subject;
   const report::Timeline& t = r.timeline;
   if (t.activities == 0) {

@@ -25,7 +25,7 @@ constexpr double kSecondaryComputeShare = 0.30;
 
 bool IsCollective(const report::AnalysisReport& r, const std::string& kernel) {
   const report::KernelRow* row = FindKernel(r, kernel);
-  return row && row->category == "communication";
+  return row && row->category == report::FrameworkCategory::kCommunication;
 }
 
 const report::CriticalShare* DominantComputeShare(const report::AnalysisReport& r,
@@ -47,7 +47,7 @@ void AddCollectiveEvidence(report::Diagnosis& d,
   std::string names;
   for (const report::KernelRow& k : r.kernels) {
     total += k.duration_ns.total;
-    if (k.category != "communication")
+    if (k.category != report::FrameworkCategory::kCommunication)
       continue;
     collective += k.duration_ns.total;
     if (names.size() < 200)
@@ -57,7 +57,7 @@ void AddCollectiveEvidence(report::Diagnosis& d,
     return;
   std::string launchers;
   for (const report::CategoryRow& c : r.framework.categories) {
-    if (c.name != "communication")
+    if (c.category != report::FrameworkCategory::kCommunication)
       continue;
     for (const std::string& op : c.top_operators)
       launchers += (launchers.empty() ? "" : ", ") + OperatorDisplayName(r.framework, op);

@@ -305,7 +305,7 @@ bool InitializationStep(report::Diagnosis& d,
   for (std::size_t i = 0; i < init.items.size() && i < 3; ++i)
     items += fmt::format("{}{} {} ({})",
                          i ? ", " : "",
-                         init.items[i].kind,
+                         ToString(init.items[i].kind),
                          init.items[i].name,
                          Ms(init.items[i].time_ns));
   bool dominant = critical >= kDominantShare;

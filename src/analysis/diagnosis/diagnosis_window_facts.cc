@@ -122,7 +122,7 @@ void AddPhase(report::Diagnosis& d, const model::Trace& trace, const report::Ana
   d.support.push_back(
       fmt::format("Dominant phase: {} ({} range), {} of the steady-state window{} (trace).",
                   best->name,
-                  best->kind,
+                  ToString(best->kind),
                   Pct(best->fraction),
                   waiting));
 }

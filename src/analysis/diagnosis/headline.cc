@@ -248,9 +248,10 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
           : fmt::format(" One-time work (initialization) covers {} ({:.1f}% of the trace window){}",
                         Ms(init.time_ns),
                         100.0 * init.fraction,
-                        init.items.empty() ? ""
-                                           : ", most in " + init.items.front().kind + " " +
-                                                 init.items.front().name);
+                        init.items.empty()
+                            ? ""
+                            : ", most in " + std::string(ToString(init.items.front().kind)) + " " +
+                                  init.items.front().name);
   if (init.time_ns > 0 && preroll && init.before_window_ns >= init.time_ns)
     text += fmt::format("{}, all of it before the steady-state window, in {} left out below{}.",
                         one_time,

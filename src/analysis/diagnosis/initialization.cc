@@ -13,6 +13,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -108,7 +110,8 @@ void NoteContainers(std::vector<Candidate>& candidates) {
       if (&o == &c || o.name == c.name || o.end - o.start <= c.end - c.start || c.start < o.start ||
           o.end < c.end)
         continue;
-      c.evidence += fmt::format("; inside {} ({}), whose time includes it", o.name, o.kind);
+      c.evidence +=
+          fmt::format("; inside {} ({}), whose time includes it", o.name, ToString(o.kind));
       break;
     }
   }
@@ -168,8 +171,8 @@ InitializationResult DetectInitialization(const model::Trace& trace,
 
   InitializationResult out;
   std::vector<util::Interval> raw;
-  std::map<std::pair<std::string, std::string>, report::InitializationItem> items;
-  std::map<std::pair<std::string, std::string>, std::int64_t> largest;
+  std::map<std::pair<report::InitializationKind, std::string>, report::InitializationItem> items;
+  std::map<std::pair<report::InitializationKind, std::string>, std::int64_t> largest;
   for (const Candidate& c : candidates) {
     std::int64_t start = std::max(c.start, window.start_ns);
     std::int64_t end = std::min(c.end, window.end_ns);
@@ -197,8 +200,10 @@ InitializationResult DetectInitialization(const model::Trace& trace,
       item.evidence += fmt::format("; {} instances in all", item.count);
     out.report.items.push_back(std::move(item));
   }
+  // By time, then by the kind's spelling and the name (ties read in report.json's order).
   std::sort(out.report.items.begin(), out.report.items.end(), [](const auto& a, const auto& b) {
-    return std::tie(b.time_ns, a.kind, a.name) < std::tie(a.time_ns, b.kind, b.name);
+    return std::tuple(b.time_ns, ToString(a.kind), std::string_view(a.name)) <
+           std::tuple(a.time_ns, ToString(b.kind), std::string_view(b.name));
   });
   if (out.report.items.size() > kItemsKept) {
     out.report.items_omitted = static_cast<std::int64_t>(out.report.items.size() - kItemsKept);

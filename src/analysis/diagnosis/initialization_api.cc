@@ -58,18 +58,18 @@ void ApiOutliers(const model::Trace& trace,
     bool outlier = Outlier(all, c.duration_ns(), median, true);
     if (!outlier && !(process_first_call && c.duration_ns() >= kOneTimeMinNs))
       continue;
-    if (!process_first_call && !KindByName(name).empty())
+    if (!process_first_call && KindByName(name))
       continue;  // NamedWork has it
-    Candidate cand{"first_call", std::string(name), c.start_ns, c.end_ns, ""};
+    Candidate cand{InitializationKind::kFirstCall, std::string(name), c.start_ns, c.end_ns, ""};
     // The runtime creates the context in the process's first call, or in the first allocation
     // (cudaFree(0) is the idiom that forces it) while no GPU work has run yet: after GPU work the
     // context exists (resnet: a 788 ms cudaFree at 2.54 s, inside cuDNN's set-up, after copies
     // ran at 3 ms).
     if (process_first_call ||
         ((IsDeviceAllocApi(name) || IsDeviceFreeApi(name)) && c.start_ns <= first_gpu)) {
-      cand.kind = "context_creation";
+      cand.kind = InitializationKind::kContextCreation;
     } else if (key[2] != 0) {
-      cand.kind = "lazy_loading";
+      cand.kind = InitializationKind::kLazyLoading;
     }
     std::string what = process_first_call ? "the process's first CUDA call"
                        : key[2] != 0
@@ -93,7 +93,8 @@ void ApiOutliers(const model::Trace& trace,
     // Driver initialization runs from the process's first CUDA call to the call that creates
     // the context: with no GPU work yet and a gap no longer than the creation itself, the time
     // between them is the same one-time work.
-    if (cand.kind == "context_creation" && !process_first_call && c.end_ns <= first_gpu) {
+    if (cand.kind == InitializationKind::kContextCreation && !process_first_call &&
+        c.end_ns <= first_gpu) {
       const model::ApiCall& first = trace.api_calls[process_first.at(c.pid)];
       if (first.start_ns < c.start_ns && c.start_ns - first.end_ns <= c.duration_ns()) {
         cand.evidence += fmt::format(
@@ -174,7 +175,7 @@ void EdgeResourceCalls(const model::Trace& trace,
           return held.start <= c.start_ns && c.end_ns <= held.end;
         }))
       continue;
-    out.push_back({setup ? "setup" : "teardown",
+    out.push_back({setup ? InitializationKind::kSetup : InitializationKind::kTeardown,
                    std::string(StripVersionSuffix(trace.Name(c.name))),
                    c.start_ns,
                    c.end_ns,

@@ -97,10 +97,10 @@ void HostOpOutliers(const model::Trace& trace,
                               median))
       continue;
     std::string name(trace.Name(op.name));
-    if (!KindByName(name).empty())
+    if (KindByName(name))
       continue;  // NamedWork has it
     out.push_back(
-        {"first_call",
+        {InitializationKind::kFirstCall,
          name,
          op.start_ns,
          op.end_ns,
@@ -155,10 +155,10 @@ void HostRangeOutliers(const model::Trace& trace,
                               median))
       continue;
     std::string name(trace.Name(r.name));
-    if (!KindByName(name).empty())
+    if (KindByName(name))
       continue;  // NamedWork has it
     out.push_back(
-        {"first_call",
+        {InitializationKind::kFirstCall,
          name,
          r.start_ns,
          r.end_ns - median,

@@ -121,7 +121,7 @@ void LazyFirstLaunches(const model::Trace& trace,
                   Ms(kOneTimeMinNs),
                   repeats[c.pid].size(),
                   loads);
-    out.push_back({"lazy_loading",
+    out.push_back({InitializationKind::kLazyLoading,
                    std::string(name),
                    c.start_ns,
                    c.end_ns,

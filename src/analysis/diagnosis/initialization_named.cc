@@ -53,21 +53,21 @@ bool IsLibraryFinalize(std::string_view name) {
 
 }  // namespace
 
-// The kind a name alone gives, or "" when the name says nothing.
-std::string KindByName(std::string_view name) {
+// The kind a name alone gives, or nullopt when the name says nothing.
+std::optional<InitializationKind> KindByName(std::string_view name) {
   if (IsLibraryInit(name))
-    return "setup";
+    return InitializationKind::kSetup;
   if (IsLibraryFinalize(name))
-    return "teardown";
+    return InitializationKind::kTeardown;
   if (IsJitName(name))
-    return "jit_compile";
+    return InitializationKind::kJitCompile;
   if (IsAutotuneName(name))
-    return "autotune";
+    return InitializationKind::kAutotune;
   if (IsModuleLoadApi(name))
-    return "lazy_loading";
+    return InitializationKind::kLazyLoading;
   if (IsTeardownApi(name))
-    return "teardown";
-  return "";
+    return InitializationKind::kTeardown;
+  return std::nullopt;
 }
 
 // Ranges, host ops and API calls whose name says compile, autotune, load, a communication
@@ -77,16 +77,17 @@ void NamedWork(const model::Trace& trace, std::vector<Candidate>& out) {
     if (end - start < kOneTimeMinNs)
       return;
     std::string_view name = trace.Name(id);
-    std::string kind = KindByName(name);
-    if (kind.empty())
+    std::optional<InitializationKind> kind = KindByName(name);
+    if (!kind)
       return;
-    out.push_back({kind,
-                   std::string(StripVersionSuffix(name)),
-                   start,
-                   end,
-                   fmt::format("{} {} by its name, {} (trace)", what, kind, Ms(end - start)),
-                   false,
-                   true});
+    out.push_back(
+        {*kind,
+         std::string(StripVersionSuffix(name)),
+         start,
+         end,
+         fmt::format("{} {} by its name, {} (trace)", what, ToString(*kind), Ms(end - start)),
+         false,
+         true});
   };
   for (const model::Range& r : trace.ranges) {
     if (r.device == model::kNoId)
@@ -126,7 +127,7 @@ void GraphCapture(const model::Trace& trace, std::vector<Candidate>& out) {
       open.try_emplace(thread, c.start_ns);
     } else if (end(c.name)) {
       if (auto it = open.find(thread); it != open.end()) {
-        out.push_back({"graph_capture",
+        out.push_back({InitializationKind::kGraphCapture,
                        "CUDA graph capture",
                        it->second,
                        c.end_ns,
@@ -136,7 +137,7 @@ void GraphCapture(const model::Trace& trace, std::vector<Candidate>& out) {
         open.erase(it);
       }
     } else if (c.duration_ns() >= kOneTimeMinNs && instantiate(c.name)) {
-      out.push_back({"graph_capture",
+      out.push_back({InitializationKind::kGraphCapture,
                      std::string(StripVersionSuffix(trace.Name(c.name))),
                      c.start_ns,
                      c.end_ns,

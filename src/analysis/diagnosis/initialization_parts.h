@@ -3,6 +3,7 @@
 // (initialization.cc). Internal to src/analysis/diagnosis.
 #pragma once
 
+#include "gpuperf/report_vocabulary.h"
 #include "gpuperf/trace.h"
 
 #include <array>
@@ -23,8 +24,10 @@
 
 namespace gpuperf::analysis::one_time {
 
+using report::InitializationKind;
+
 struct Candidate {
-  std::string kind;
+  InitializationKind kind = InitializationKind::kFirstCall;
   std::string name;
   std::int64_t start = 0, end = 0;
   std::string evidence;
@@ -32,8 +35,8 @@ struct Candidate {
   bool by_name = false;  // found by its name (NamedWork)
 };
 
-// The kind a name alone gives, or "" when the name says nothing (initialization_named.cc).
-std::string KindByName(std::string_view name);
+// The kind a name alone gives, or nullopt when the name says nothing (initialization_named.cc).
+std::optional<InitializationKind> KindByName(std::string_view name);
 // Module loads (cuModuleLoad*, cuLibraryLoad*, hipModuleLoad*) (initialization_named.cc).
 bool IsModuleLoadApi(std::string_view name);
 

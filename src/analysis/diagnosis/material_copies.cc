@@ -283,7 +283,7 @@ void AddMaterialCopies(report::Diagnosis& d,
   std::string issuers;
   int named = 0;
   for (const report::OperatorRow& op : r.framework.operators) {
-    if (op.category != "copy_layout" || op.kernel_ns <= 0)
+    if (op.category != report::FrameworkCategory::kCopyLayout || op.kernel_ns <= 0)
       continue;
     issuers += fmt::format("{}{} ({})",
                            issuers.empty() ? "" : ", ",

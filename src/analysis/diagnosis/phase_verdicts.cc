@@ -15,7 +15,7 @@ constexpr std::size_t kPhasesKept = 6;
 
 // The range names of one phase: the same kind and the same name once its numbers are '#'.
 struct Group {
-  std::string_view kind;
+  report::ShareKind kind = report::ShareKind::kNvtx;
   model::NameId first_name = 0;
   std::int64_t names = 0;  // distinct names
   std::int64_t instances = 0;
@@ -158,7 +158,7 @@ std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
   // Host ranges by (kind, name with its numbers as '#'): "step 3" and "step 4" are one phase, as
   // ProfilerStep#3 and #4 are. Each name is keyed once. A first pass sums the instances: a name
   // whose sum is under the minimum share cannot reach it as a union, and most traces stop there.
-  std::map<std::pair<std::string_view, std::string>, Group> groups;
+  std::map<std::pair<report::ShareKind, std::string>, Group> groups;  // kinds in spelling order
   std::vector<Group*> group_of(trace.strings.size(), nullptr);
   auto host_range = [&](const model::Range& r) {
     return r.device == model::kNoId && r.end_ns > r.start_ns && r.name < group_of.size() &&
@@ -169,7 +169,9 @@ std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
       continue;
     Group*& g = group_of[r.name];
     if (!g) {
-      std::string_view kind = model::ToString(r.kind);
+      report::ShareKind kind = r.kind == model::RangeKind::kNvtx
+                                   ? report::ShareKind::kNvtx
+                                   : report::ShareKind::kUserAnnotation;
       // One kind per name in practice; a name under two kinds joins the first.
       g = &groups[{kind, NumbersAsHash(trace.Name(r.name))}];
       g->kind = kind;
@@ -238,7 +240,7 @@ std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
     const std::vector<util::Interval>& phase = g->phase;
     report::PhaseVerdict v;
     v.name = name;
-    v.kind = std::string(g->kind);
+    v.kind = g->kind;
     v.instances = g->instances;
     v.wall_ns = util::TotalLength(phase);
     if (v.wall_ns <= 0)

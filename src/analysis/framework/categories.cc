@@ -112,73 +112,49 @@ constexpr std::array<std::string_view, 60> kElementwiseOps = {"add",         "su
                                                               "uniform",     "normal",
                                                               "bernoulli",   "linspace"};
 
-std::optional<Category> ByBaseName(const std::string& base) {
+std::optional<FrameworkCategory> ByBaseName(const std::string& base) {
   if (base.find("attention") != std::string::npos || base.find("attn") != std::string::npos ||
       base.find("scaled_dot_product") != std::string::npos ||
       base.find("scaleddotproduct") != std::string::npos ||
       base.find("sdpa") != std::string::npos) {
-    return Category::kAttention;
+    return FrameworkCategory::kAttention;
   }
   if (base.find("convolution") != std::string::npos || base.starts_with("conv1d") ||
       base.starts_with("conv2d") || base.starts_with("conv3d") ||
       base.starts_with("conv_transpose") || base.starts_with("conv_depthwise") ||
       base.starts_with("slow_conv") || base.starts_with("thnn_conv") ||
       base.starts_with("cudnn_conv") || base.starts_with("miopen_conv")) {
-    return Category::kConvolution;
+    return FrameworkCategory::kConvolution;
   }
   if (IsOneOf(base, kGemmOps) || base.find("gemm") != std::string::npos ||
       base.find("matmul") != std::string::npos) {
-    return Category::kGemm;
+    return FrameworkCategory::kGemm;
   }
   if (base.find("norm") != std::string::npos || base.find("softmax") != std::string::npos ||
       base.find("pool") != std::string::npos || base.find("loss") != std::string::npos ||
       IsOneOf(base, kReductionOps)) {
-    return Category::kReductionNormalization;
+    return FrameworkCategory::kReductionNormalization;
   }
   if (IsOneOf(base, kCopyLayoutOps) || base.starts_with("copy"))
-    return Category::kCopyLayout;
+    return FrameworkCategory::kCopyLayout;
   if (IsOneOf(base, kElementwiseOps) || base.starts_with("foreach") ||
       base.starts_with("bitwise_") || base.starts_with("logical_")) {
-    return Category::kElementwise;
+    return FrameworkCategory::kElementwise;
   }
   if (base.ends_with("_backward")) {  // gelu_backward, threshold_backward, ...
     std::string forward = base.substr(0, base.size() - std::string_view("_backward").size());
     if (IsOneOf(forward, kElementwiseOps))
-      return Category::kElementwise;
+      return FrameworkCategory::kElementwise;
   }
   return std::nullopt;
 }
 
 }  // namespace
 
-std::string_view ToString(Category category) {
-  switch (category) {
-    case Category::kGemm:
-      return "gemm";
-    case Category::kAttention:
-      return "attention";
-    case Category::kConvolution:
-      return "convolution";
-    case Category::kElementwise:
-      return "elementwise";
-    case Category::kReductionNormalization:
-      return "reduction_normalization";
-    case Category::kCopyLayout:
-      return "copy_layout";
-    case Category::kCommunication:
-      return "communication";
-    case Category::kMemset:
-      return "memset";
-    case Category::kOther:
-      break;
-  }
-  return "other";
-}
-
-std::optional<Category> CategoryOfOperator(std::string_view op_name) {
+std::optional<FrameworkCategory> CategoryOfOperator(std::string_view op_name) {
   std::string lowered = AsciiLower(op_name);
   if (IsCommunicationKernel(lowered))
-    return Category::kCommunication;
+    return FrameworkCategory::kCommunication;
   return ByBaseName(BaseOpName(lowered));
 }
 
@@ -191,7 +167,7 @@ bool MentionsConvolution(std::string_view k) {
   return false;
 }
 
-Category CategoryOfKernel(std::string_view kernel_name) {
+FrameworkCategory CategoryOfKernel(std::string_view kernel_name) {
   std::string k = AsciiLower(kernel_name);
   constexpr std::array<std::string_view, 13> kCopy = {"nchwtonhwc",
                                                       "nhwctonchw",
@@ -246,22 +222,22 @@ Category CategoryOfKernel(std::string_view kernel_name) {
                                                             "multi_tensor_apply",
                                                             "foreach"};
   if (IsCommunicationKernel(k))
-    return Category::kCommunication;
+    return FrameworkCategory::kCommunication;
   if (ContainsAny(k, kCopy))
-    return Category::kCopyLayout;
+    return FrameworkCategory::kCopyLayout;
   if (ContainsAny(k, kAttention))
-    return Category::kAttention;
+    return FrameworkCategory::kAttention;
   if (ContainsAny(k, kNormalization))
-    return Category::kReductionNormalization;
+    return FrameworkCategory::kReductionNormalization;
   if (MentionsConvolution(k) || ContainsAny(k, kConvolution))
-    return Category::kConvolution;
+    return FrameworkCategory::kConvolution;
   if (ContainsAny(k, kGemm))
-    return Category::kGemm;
+    return FrameworkCategory::kGemm;
   if (ContainsAny(k, kReduction))
-    return Category::kReductionNormalization;
+    return FrameworkCategory::kReductionNormalization;
   if (ContainsAny(k, kElementwise))
-    return Category::kElementwise;
-  return Category::kOther;
+    return FrameworkCategory::kElementwise;
+  return FrameworkCategory::kOther;
 }
 
 }  // namespace gpuperf::analysis::framework

@@ -4,35 +4,22 @@
 // and "gemm" in "sm90_xmma_gemm_bf16" count while "comm" in "community" does not.
 #pragma once
 
-#include <cstdint>
+#include "gpuperf/report_vocabulary.h"
+
 #include <optional>
 #include <string_view>
 
 namespace gpuperf::analysis::framework {
 
-enum class Category : std::uint8_t {
-  kGemm,
-  kAttention,
-  kConvolution,
-  kElementwise,
-  kReductionNormalization,
-  kCopyLayout,
-  kCommunication,
-  kMemset,
-  kOther,
-};
-inline constexpr std::size_t kCategoryCount = 9;
-
-// "gemm", "attention", "convolution", "elementwise", "reduction_normalization", "copy_layout",
-// "communication", "memset", "other".
-std::string_view ToString(Category category);
+using report::FrameworkCategory;  // gpuperf/report_vocabulary.h, with its ToString
+using report::kFrameworkCategoryCount;
 
 // The category an operator name implies ("aten::addmm" -> gemm, "c10d::allreduce_" ->
 // communication, "vllm::all_reduce" -> communication); nullopt when the name does not say
 // (a launch call's name, a user op, a container such as "aten::linear" is still gemm).
-std::optional<Category> CategoryOfOperator(std::string_view op_name);
+std::optional<FrameworkCategory> CategoryOfOperator(std::string_view op_name);
 
 // The category a kernel name implies; kOther when nothing matches.
-Category CategoryOfKernel(std::string_view kernel_name);
+FrameworkCategory CategoryOfKernel(std::string_view kernel_name);
 
 }  // namespace gpuperf::analysis::framework

@@ -15,7 +15,7 @@ enum Tier : std::uint8_t { kByOperator = 0, kByKernelName = 1, kByActivity = 2 }
 
 void Categorize(FrameworkInput& input) {
   const model::Trace& trace = input.trace;
-  input.category.assign(trace.activities.size(), Category::kOther);
+  input.category.assign(trace.activities.size(), FrameworkCategory::kOther);
   input.tier.assign(trace.activities.size(), kByKernelName);
   // Names recur: decide each operator and kernel name once.
   std::vector<std::int16_t> op_memo(trace.strings.size(), -2);
@@ -30,7 +30,7 @@ void Categorize(FrameworkInput& input) {
   auto of_kernel = [&](model::NameId name) {
     if (kernel_memo[name] < 0)
       kernel_memo[name] = static_cast<std::int16_t>(CategoryOfKernel(trace.Name(name)));
-    return static_cast<Category>(kernel_memo[name]);
+    return static_cast<FrameworkCategory>(kernel_memo[name]);
   };
   for (std::size_t call = 0; call < trace.api_calls.size(); ++call) {
     std::int64_t launcher = input.tree.launcher[call];
@@ -38,14 +38,14 @@ void Categorize(FrameworkInput& input) {
       const model::GpuActivity& a = trace.activities[i];
       if (a.kind != model::ActivityKind::kKernel)
         continue;
-      Category by_name = of_kernel(a.name);
+      FrameworkCategory by_name = of_kernel(a.name);
       std::int16_t by_op =
           launcher >= 0
               ? of_operator(input.tree.Name(input.tree.ops[static_cast<std::size_t>(launcher)]))
               : -1;
       // A collective kernel is communication whatever op launched it: the timeline says so too.
-      if (by_op >= 0 && by_name != Category::kCommunication) {
-        input.category[i] = static_cast<Category>(by_op);
+      if (by_op >= 0 && by_name != FrameworkCategory::kCommunication) {
+        input.category[i] = static_cast<FrameworkCategory>(by_op);
         input.tier[i] = kByOperator;
       }
     }
@@ -61,10 +61,10 @@ void Categorize(FrameworkInput& input) {
     if (!launched[i])
       input.orphan_gpu_ns += a.duration_ns();
     if (a.kind == model::ActivityKind::kMemcpy) {
-      input.category[i] = Category::kCopyLayout;
+      input.category[i] = FrameworkCategory::kCopyLayout;
       input.tier[i] = kByActivity;
     } else if (a.kind == model::ActivityKind::kMemset) {
-      input.category[i] = Category::kMemset;
+      input.category[i] = FrameworkCategory::kMemset;
       input.tier[i] = kByActivity;
     } else if (input.tier[i] != kByOperator) {
       input.category[i] = of_kernel(a.name);
@@ -74,7 +74,7 @@ void Categorize(FrameworkInput& input) {
 
 void KernelCategories(const FrameworkInput& input, KernelFrameworkMap& kernels) {
   const model::Trace& trace = input.trace;
-  std::map<model::NameId, std::array<std::int64_t, kCategoryCount>> time;
+  std::map<model::NameId, std::array<std::int64_t, kFrameworkCategoryCount>> time;
   for (std::size_t i = 0; i < trace.activities.size(); ++i) {
     const model::GpuActivity& a = trace.activities[i];
     if (a.kind == model::ActivityKind::kKernel)
@@ -83,16 +83,16 @@ void KernelCategories(const FrameworkInput& input, KernelFrameworkMap& kernels) 
   for (const auto& [name, by_category] : time) {
     auto best = std::max_element(by_category.begin(), by_category.end());
     kernels[std::string(trace.Name(name))].category =
-        std::string(ToString(static_cast<Category>(std::distance(by_category.begin(), best))));
+        static_cast<FrameworkCategory>(std::distance(by_category.begin(), best));
   }
 }
 
 std::vector<report::CategoryRow> CategoryTable(const FrameworkInput& input) {
   const model::Trace& trace = input.trace;
-  std::array<report::CategoryRow, kCategoryCount> rows{};
-  std::array<std::map<std::string, std::int64_t>, kCategoryCount> by_op{};
-  for (std::size_t c = 0; c < kCategoryCount; ++c)
-    rows[c].name = std::string(ToString(static_cast<Category>(c)));
+  std::array<report::CategoryRow, kFrameworkCategoryCount> rows{};
+  std::array<std::map<std::string, std::int64_t>, kFrameworkCategoryCount> by_op{};
+  for (std::size_t c = 0; c < kFrameworkCategoryCount; ++c)
+    rows[c].category = static_cast<FrameworkCategory>(c);
   for (std::size_t call = 0; call < trace.api_calls.size(); ++call) {
     std::int64_t launcher = input.tree.launcher[call];
     std::string_view op =
@@ -114,7 +114,7 @@ std::vector<report::CategoryRow> CategoryTable(const FrameworkInput& input) {
                                       : row.by_activity_ns) += ns;
   }
   std::vector<report::CategoryRow> out;
-  for (std::size_t c = 0; c < kCategoryCount; ++c) {
+  for (std::size_t c = 0; c < kFrameworkCategoryCount; ++c) {
     report::CategoryRow& row = rows[c];
     if (row.launches == 0)
       continue;

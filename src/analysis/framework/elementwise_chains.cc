@@ -11,12 +11,8 @@
 namespace gpuperf::analysis::framework {
 namespace {
 
-bool ChainCategory(std::string_view category) {
-  return category == "elementwise" || category == "copy_layout";
-}
-
-bool ChainCategory(Category category) {
-  return category == Category::kElementwise || category == Category::kCopyLayout;
+bool ChainCategory(FrameworkCategory category) {
+  return category == FrameworkCategory::kElementwise || category == FrameworkCategory::kCopyLayout;
 }
 
 // The largest float tensor argument of an operator call (elements) and the narrowest float type
@@ -56,7 +52,7 @@ class ChainBuilder {
   ChainBuilder(const FrameworkInput& in, const std::vector<report::OperatorRow>& operators)
       : in_(in), trace_(in.trace), tree_(in.tree), member_by_name_(in.trace.strings.size(), -1) {
     for (const report::OperatorRow& op : operators) {
-      if (op.source != "launch_call" && ChainCategory(op.category))
+      if (op.source != report::OperatorSource::kLaunchCall && ChainCategory(op.category))
         chain_ops_.insert(op.name);
     }
   }
@@ -93,7 +89,7 @@ class ChainBuilder {
           continue;
         open_.kernel_ns += a.duration_ns();
         open_.device = a.device;
-        open_.arithmetic = open_.arithmetic || in_.category[i] == Category::kElementwise;
+        open_.arithmetic = open_.arithmetic || in_.category[i] == FrameworkCategory::kElementwise;
       }
     }
     Close();

@@ -29,7 +29,7 @@ struct FrameworkOptions {
 // (KernelRow::top_operator, KernelRow::category).
 struct KernelFramework {
   std::string top_operator;
-  std::string category;
+  std::optional<FrameworkCategory> category;
 };
 using KernelFrameworkMap = std::map<std::string, KernelFramework>;
 
@@ -38,7 +38,7 @@ struct FrameworkInput {
   const model::Trace& trace;
   const LaunchTree& tree;
   const CallActivities& calls;
-  std::vector<Category> category;  // per activity
+  std::vector<FrameworkCategory> category;  // per activity
   std::vector<std::uint8_t> tier;  // per activity: 0 operator, 1 kernel name, 2 activity kind
   std::int64_t total_gpu_ns = 0;   // summed duration of every activity
   std::int64_t orphan_gpu_ns = 0;  // of it, activities without a launch call

@@ -97,7 +97,8 @@ class TreeBuilder {
   // The node ids, block by block: annotations, module frames, operators, API calls.
   std::vector<std::uint32_t> CollectNodes() {
     tree_.nvtx_ops = trace_.host_ops.empty();
-    tree_.op_source = trace_.host_ops.empty() ? "" : "cpu_op";
+    tree_.op_source =
+        trace_.host_ops.empty() ? report::OperatorSource::kNone : report::OperatorSource::kCpuOp;
     if (tree_.nvtx_ops) {
       tree_.ops.reserve(trace_.ranges.size());
     } else {
@@ -110,7 +111,7 @@ class TreeBuilder {
       if (!IsHostRange(r) || r.tid == model::kNoId)
         continue;
       if (tree_.nvtx_ops && r.kind == model::RangeKind::kNvtx) {
-        tree_.op_source = "nvtx";
+        tree_.op_source = report::OperatorSource::kNvtx;
         AddOp(i);
       } else {
         annotations_.push_back(static_cast<std::uint32_t>(i));

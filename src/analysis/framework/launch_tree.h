@@ -4,6 +4,7 @@
 // gives the operator that launched its GPU work and the module frames around it.
 #pragma once
 
+#include "gpuperf/report_vocabulary.h"
 #include "gpuperf/trace.h"
 
 #include <cstddef>
@@ -41,7 +42,8 @@ struct ModuleNode {
 // Indices are 32-bit: a model holds far fewer records than 2^31 (model/record_limit.h).
 struct LaunchTree {
   const model::Trace* trace = nullptr;  // the trace it was built from
-  std::string op_source;                // "cpu_op", "nvtx" or ""
+  // What the ops are: kCpuOp, kNvtx, or kNone when the trace has neither.
+  report::OperatorSource op_source = report::OperatorSource::kNone;
   std::vector<OpInstance> ops;
   std::vector<ModuleNode> modules;
   // API call indices, each thread's calls contiguous and in time order.

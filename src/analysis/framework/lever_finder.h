@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/framework/categories.h"
 #include "analysis/framework/levers.h"
 #include "analysis/framework/optimizer_lever.h"
 #include "analysis/kernel/device_roofs.h"
@@ -67,11 +68,12 @@ class LeverFinder {
     return static_cast<double>(ns) / static_cast<double>(total_gpu_ns_);
   }
 
-  // GPU time of a category's kernels inside the pre-roll.
-  std::int64_t PreRollNs(const std::string& category) const {
+  // GPU time of a category's kernels inside the pre-roll (PreRollSummary::category_ns is keyed
+  // by the category's spelling).
+  std::int64_t PreRollNs(FrameworkCategory category) const {
     if (!r_.predictions.preroll)
       return 0;
-    auto it = r_.predictions.preroll->category_ns.find(category);
+    auto it = r_.predictions.preroll->category_ns.find(std::string(ToString(category)));
     return it == r_.predictions.preroll->category_ns.end() ? 0 : it->second;
   }
 
@@ -90,9 +92,9 @@ class LeverFinder {
   // softmax and batched GEMMs, and flash/SDPA attention kernels are not what runs there.
   void EagerAttention();
 
-  std::int64_t CategoryNs(std::string_view name) const {
+  std::int64_t CategoryNs(FrameworkCategory category) const {
     for (const report::CategoryRow& c : view_.categories) {
-      if (c.name == name)
+      if (c.category == category)
         return c.kernel_ns;
     }
     return 0;

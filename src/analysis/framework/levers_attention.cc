@@ -68,12 +68,13 @@ void LeverFinder::EagerAttention() {
     for (const report::OperatorRow& op : view_.operators) {
       if (op.top_module != module || op.kernel_ns == 0)
         continue;
-      if (op.category == "attention") {
+      if (op.category == FrameworkCategory::kAttention) {
         attention_ns += op.kernel_ns;
-      } else if (op.category == "gemm") {
+      } else if (op.category == FrameworkCategory::kGemm) {
         gemm_ns += op.kernel_ns;
         AddTensorFloor(op, floor);
-      } else if (op.category == "elementwise" || op.category == "reduction_normalization") {
+      } else if (op.category == FrameworkCategory::kElementwise ||
+                 op.category == FrameworkCategory::kReductionNormalization) {
         other_ns += op.kernel_ns;
       } else {
         continue;

@@ -21,14 +21,15 @@
 namespace gpuperf::analysis::framework {
 
 void LeverFinder::ElementwiseChain() {
-  std::int64_t elementwise = CategoryNs("elementwise") - PreRollNs("elementwise");
+  using C = FrameworkCategory;
+  std::int64_t elementwise = CategoryNs(C::kElementwise) - PreRollNs(C::kElementwise);
   std::int64_t copies = 0;
   for (const report::CategoryRow& c : view_.categories) {
-    if (c.name == "copy_layout")
-      copies = c.kernel_ns - c.by_activity_ns - PreRollNs("copy_layout");
+    if (c.category == C::kCopyLayout)
+      copies = c.kernel_ns - c.by_activity_ns - PreRollNs(C::kCopyLayout);
   }
   std::int64_t total = elementwise + copies;
-  if (Share(total) < 0.25 || total < CategoryNs("gemm") - PreRollNs("gemm"))
+  if (Share(total) < 0.25 || total < CategoryNs(C::kGemm) - PreRollNs(C::kGemm))
     return;
   std::vector<std::string> top;
   std::vector<std::string> top_timed;
@@ -36,7 +37,7 @@ void LeverFinder::ElementwiseChain() {
   std::int64_t ops_ns = 0;  // of `total`, launched directly by elementwise and copy operators
   std::vector<const report::OperatorRow*> chain_ops;
   for (const report::OperatorRow& op : view_.operators) {
-    if (op.category != "elementwise" && op.category != "copy_layout")
+    if (op.category != C::kElementwise && op.category != C::kCopyLayout)
       continue;
     chain_ops.push_back(&op);
     launches += op.launches;

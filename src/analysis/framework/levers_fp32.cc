@@ -77,7 +77,7 @@ void LeverFinder::Fp32Gemms() {
   std::vector<const report::CriticalShare*> rows;
   std::int64_t floor_total = 0, roof_total = 0;
   for (const report::OperatorRow& op : view_.operators) {
-    if (op.category != "gemm")
+    if (op.category != FrameworkCategory::kGemm)
       continue;
     auto share = shares.find(op.top_kernel);
     bool counted = false;
@@ -111,7 +111,7 @@ void LeverFinder::Fp32Gemms() {
   // every FP32 GEMM kernel by its name counts, each once.
   for (const report::KernelRow& k : r_.kernels) {
     auto share = shares.find(k.name);
-    if (k.category == "gemm" && Fp32MathKernel(k.name) && share != shares.end() &&
+    if (k.category == FrameworkCategory::kGemm && Fp32MathKernel(k.name) && share != shares.end() &&
         std::find(rows.begin(), rows.end(), share->second) == rows.end())
       rows.push_back(share->second);
   }
@@ -215,13 +215,14 @@ void LeverFinder::Fp32MathByName() {
   std::vector<const report::CriticalShare*> rows, convolutions;
   std::vector<std::string> names;
   for (const report::KernelRow& k : r_.kernels) {
-    if ((k.category != "gemm" && k.category != "convolution") || !Fp32MathKernel(k.name))
+    if ((k.category != FrameworkCategory::kGemm && k.category != FrameworkCategory::kConvolution) ||
+        !Fp32MathKernel(k.name))
       continue;
     auto it = critical.find(k.name);
     if (it == critical.end() || it->second->critical_ns <= 0)
       continue;
     rows.push_back(it->second);
-    if (k.category == "convolution")
+    if (k.category == FrameworkCategory::kConvolution)
       convolutions.push_back(it->second);
     if (names.size() < 3)
       names.push_back(std::string(ReadableKernelName(k.name)));

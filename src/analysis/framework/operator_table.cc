@@ -23,9 +23,9 @@ struct RowAccumulator {
   report::OperatorRow row;
   std::map<model::NameId, std::int64_t> kernel_time;  // direct time per kernel name
   std::map<std::pair<model::NameId, model::NameId>, ShapeAccumulator> shapes;
-  std::map<Category, std::int64_t> category_time;        // direct, by activity category
-  std::vector<std::int64_t> call_ns;                     // direct time per launcher instance
-  std::map<std::string_view, std::int64_t> module_time;  // direct, by innermost module class
+  std::map<FrameworkCategory, std::int64_t> category_time;  // direct, by activity category
+  std::vector<std::int64_t> call_ns;                        // direct time per launcher instance
+  std::map<std::string_view, std::int64_t> module_time;     // direct, by innermost module class
 };
 
 class OperatorBuilder {
@@ -106,11 +106,11 @@ class OperatorBuilder {
     return false;
   }
 
-  RowAccumulator& RowFor(model::NameId name, std::string_view source) {
+  RowAccumulator& RowFor(model::NameId name, report::OperatorSource source) {
     auto [it, inserted] = rows_.try_emplace(name);
     if (inserted) {
       it->second.row.name = std::string(trace_.Name(name));
-      it->second.row.source = std::string(source);
+      it->second.row.source = source;
     }
     return it->second;
   }
@@ -153,7 +153,7 @@ class OperatorBuilder {
     acc.row.kernel_ns += direct_ns;
     acc.call_ns.push_back(direct_ns);
     AddDirect(acc, direct);
-    if (tree_.op_source == "cpu_op")
+    if (tree_.op_source == report::OperatorSource::kCpuOp)
       AddShape(acc, trace_.host_ops[op.source], direct_ns);
   }
 
@@ -183,8 +183,8 @@ class OperatorBuilder {
   void AddBareCall(std::uint32_t call) {
     model::NameId name = trace_.api_calls[call].name;
     std::string_view stripped = StripVersionSuffix(trace_.Name(name));
-    RowAccumulator& acc =
-        RowFor(bare_keys_.try_emplace(stripped, name).first->second, "launch_call");
+    RowAccumulator& acc = RowFor(bare_keys_.try_emplace(stripped, name).first->second,
+                                 report::OperatorSource::kLaunchCall);
     acc.row.name = std::string(stripped);
     std::vector<std::uint32_t> one{call};
     std::int64_t ns = BusyOf(one);
@@ -222,22 +222,24 @@ class OperatorBuilder {
   }
 
   void FinishCategory(RowAccumulator& acc) {
-    if (auto c = CategoryOfOperator(acc.row.name); c && acc.row.source != "launch_call") {
-      acc.row.category = std::string(ToString(*c));
+    if (auto c = CategoryOfOperator(acc.row.name);
+        c && acc.row.source != report::OperatorSource::kLaunchCall) {
+      acc.row.category = *c;
       acc.row.category_tier = report::CategoryTier::kOperator;
       return;
     }
-    std::string_view best;  // the most time; a tie goes to the name first in the alphabet
+    // The most time; a tie goes to the name first in the alphabet (ToString).
+    std::optional<FrameworkCategory> best;
     std::int64_t best_ns = -1;
     for (const auto& [category, ns] : acc.category_time) {
-      std::string_view name = ToString(category);
-      if (ns > best_ns || (ns == best_ns && name < best))
-        best = name, best_ns = ns;
+      if (ns > best_ns || (ns == best_ns && best && ToString(category) < ToString(*best)))
+        best = category, best_ns = ns;
     }
-    acc.row.category = best.empty() ? "other" : std::string(best);
-    acc.row.category_tier = best == "copy_layout" || best == "memset"
-                                ? report::CategoryTier::kActivity
-                                : report::CategoryTier::kKernelName;
+    acc.row.category = best.value_or(FrameworkCategory::kOther);
+    acc.row.category_tier =
+        best == FrameworkCategory::kCopyLayout || best == FrameworkCategory::kMemset
+            ? report::CategoryTier::kActivity
+            : report::CategoryTier::kKernelName;
   }
   std::vector<report::OperatorRow> Finish(KernelFrameworkMap& kernels) {
     for (std::size_t op = 0; op < tree_.ops.size(); ++op) {
@@ -253,7 +255,7 @@ class OperatorBuilder {
       for (const auto& [kernel, ns] : acc.kernel_time) {
         if (ns > top_ns)
           acc.row.top_kernel = std::string(trace_.Name(kernel)), top_ns = ns;
-        if (acc.row.source == "launch_call")
+        if (acc.row.source == report::OperatorSource::kLaunchCall)
           continue;  // a bare launch call is no operator: the kernel keeps an empty top_operator
         auto& best = best_op[kernel];
         if (ns > best.first)

@@ -18,9 +18,9 @@ namespace gpuperf::analysis::framework {
 namespace {
 
 // The kernels an MFU's FLOPs come from: GEMMs, convolutions and attention.
-bool IsMath(Category category) {
-  return category == Category::kGemm || category == Category::kConvolution ||
-         category == Category::kAttention;
+bool IsMath(FrameworkCategory category) {
+  return category == FrameworkCategory::kGemm || category == FrameworkCategory::kConvolution ||
+         category == FrameworkCategory::kAttention;
 }
 
 class StepBuilder {
@@ -65,7 +65,7 @@ class StepBuilder {
         continue;
       std::int64_t op = in_.tree.launcher[*it];
       const OpWork* modeled = nullptr;  // the launching operator's modelled work
-      if (op >= 0 && in_.tree.op_source == "cpu_op") {
+      if (op >= 0 && in_.tree.op_source == report::OperatorSource::kCpuOp) {
         if (const auto& work_of_op = Work(static_cast<std::size_t>(op)))
           modeled = &*work_of_op;
       }

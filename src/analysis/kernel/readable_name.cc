@@ -212,8 +212,8 @@ void AttachReadableNames(std::vector<report::KernelRow>& kernels) {
   }
 }
 
-std::string OperatorDisplayName(std::string_view name, std::string_view source) {
-  if (source == "launch_call")
+std::string OperatorDisplayName(std::string_view name, report::OperatorSource source) {
+  if (source == report::OperatorSource::kLaunchCall)
     return "(no operator) via " + std::string(name);
   return std::string(name);
 }

@@ -36,7 +36,7 @@ std::string KernelWithOperator(std::string_view kernel, std::string_view op, std
 // outside any operator forms a row named after its launch call (TraceLens' definition, kept in
 // report.json: source "launch_call"); shown bare, "cudaLaunchKernel" reads like an operator, so
 // such a row reads "(no operator) via cudaLaunchKernel". Other rows keep their name.
-std::string OperatorDisplayName(std::string_view name, std::string_view source);
+std::string OperatorDisplayName(std::string_view name, report::OperatorSource source);
 // The same for a name listed elsewhere (a category's top operators): looked up in the view.
 std::string OperatorDisplayName(const report::FrameworkView& view, std::string_view name);
 

@@ -78,11 +78,13 @@ constexpr double kWholeWindowPhase = 0.9;
 std::vector<report::CriticalShare> Phases(const model::Trace& trace,
                                           const std::vector<util::Interval>& steady,
                                           std::int64_t wall_ns) {
-  std::map<std::pair<std::string_view, model::NameId>, std::vector<util::Interval>> by_name;
+  // By kind (in the order of its spelling) and name.
+  std::map<std::pair<report::ShareKind, model::NameId>, std::vector<util::Interval>> by_name;
   for (const model::Range& r : trace.ranges) {
     bool phase_kind =
         r.kind == model::RangeKind::kNvtx || r.kind == model::RangeKind::kUserAnnotation;
-    std::string_view kind = model::ToString(r.kind);
+    report::ShareKind kind = r.kind == model::RangeKind::kNvtx ? report::ShareKind::kNvtx
+                                                               : report::ShareKind::kUserAnnotation;
     if (phase_kind && r.end_ns > r.start_ns)
       by_name[{kind, r.name}].push_back({r.start_ns, r.end_ns});
   }
@@ -90,7 +92,7 @@ std::vector<report::CriticalShare> Phases(const model::Trace& trace,
   for (auto& [key, intervals] : by_name) {
     report::CriticalShare p;
     p.name = std::string(trace.Name(key.second));
-    p.kind = std::string(key.first);
+    p.kind = key.first;
     // The instances in the steady state, each counted by its part there.
     for (const util::Interval& i : intervals) {
       if (std::int64_t inside = util::CoveredLength(steady, i.start, i.end); inside > 0) {
@@ -298,7 +300,7 @@ report::Predictions ComputePredictions(const model::Trace& trace,
   auto share_of = [&](const report::KernelRow& row, bool gpu_timeline) {
     report::CriticalShare share;
     share.name = row.name;
-    share.kind = "kernel";
+    share.kind = report::ShareKind::kKernel;
     share.instances = row.duration_ns.count;
     share.total_ns = row.duration_ns.total;
     if (auto id = name_ids.find(row.name); id != name_ids.end()) {
@@ -367,7 +369,7 @@ report::CriticalShare SelectedKernelsShare(const model::Trace& trace,
     return it->second;
   };
   report::CriticalShare share;
-  share.kind = "kernel";
+  share.kind = report::ShareKind::kKernel;
   for (const model::GpuActivity& a : trace.activities) {
     if (is_selected(a)) {
       ++share.instances;

@@ -26,7 +26,7 @@ namespace {
 // launching operator.
 std::string CategoryByName(const model::Trace& trace, const model::GpuActivity& a) {
   return a.kind == model::ActivityKind::kKernel
-             ? std::string(framework::ToString(framework::CategoryOfKernel(trace.Name(a.name))))
+             ? std::string(report::ToString(framework::CategoryOfKernel(trace.Name(a.name))))
          : a.kind == model::ActivityKind::kMemset ? "memset"
                                                   : "memcpy";
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 #include "util/byte_source.h"
 
@@ -37,6 +38,13 @@ std::optional<T> Maybe(const Json& object, const std::string& key) {
     return std::nullopt;
   return it->get<T>();
 }
+
+// A value outside a vocabulary this version reads strictly (ParseReportJson reports it as a
+// malformed report.json).
+class UnknownSpelling : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 // The reading visitor of the field lists (gpuperf/report_json_fields.h): a missing key or one
 // of another type reads as 0, "" or nullopt, so older reports stay readable.
@@ -82,6 +90,51 @@ class FieldReader {
   void operator()(std::string_view key, report::CategoryTier& out) {
     out = report::ParseCategoryTier(Text(object_, std::string(key)))
               .value_or(report::CategoryTier::kNone);
+  }
+  // A framework category: an absent key reads as other (older reports stay readable), a
+  // spelling this version does not know is an error (compare would match categories wrongly).
+  void operator()(std::string_view key, report::FrameworkCategory& out) {
+    auto it = object_.find(std::string(key));
+    if (it == object_.end()) {
+      out = report::FrameworkCategory::kOther;
+      return;
+    }
+    std::string text = it->is_string() ? it->get<std::string>() : it->dump();
+    auto category = report::ParseFrameworkCategory(text);
+    if (!category)
+      throw UnknownSpelling(
+          fmt::format("\"{}\": \"{}\" is not a framework category this gpuperf knows", key, text));
+    out = *category;
+  }
+  // An operator source: an absent key reads as none, a spelling this version does not know is an
+  // error.
+  void operator()(std::string_view key, report::OperatorSource& out) {
+    auto it = object_.find(std::string(key));
+    if (it == object_.end()) {
+      out = report::OperatorSource::kNone;
+      return;
+    }
+    std::string text = it->is_string() ? it->get<std::string>() : it->dump();
+    auto source = report::ParseOperatorSource(text);
+    if (!source)
+      throw UnknownSpelling(
+          fmt::format("\"{}\": \"{}\" is not an operator source this gpuperf knows", key, text));
+    out = *source;
+  }
+  // A critical share's kind: an absent key reads as kernel, a spelling this version does not
+  // know is an error.
+  void operator()(std::string_view key, report::ShareKind& out) {
+    auto it = object_.find(std::string(key));
+    if (it == object_.end()) {
+      out = report::ShareKind::kKernel;
+      return;
+    }
+    std::string text = it->is_string() ? it->get<std::string>() : it->dump();
+    auto kind = report::ParseShareKind(text);
+    if (!kind)
+      throw UnknownSpelling(fmt::format(
+          "\"{}\": \"{}\" is not a critical share's kind this gpuperf knows", key, text));
+    out = *kind;
   }
   void operator()(std::string_view key, report::EvidenceTier& out, fields::NullUnless) {
     out = report::ParseEvidenceTier(Text(object_, std::string(key)))
@@ -182,6 +235,8 @@ Result<report::AnalysisReport> ParseReportJson(std::string_view text, const std:
   try {
     return FromJson(j);
   } catch (const Json::exception& e) {
+    return Error{fmt::format("{}: malformed report.json: {}", path, e.what())};
+  } catch (const UnknownSpelling& e) {
     return Error{fmt::format("{}: malformed report.json: {}", path, e.what())};
   }
 }
