@@ -144,19 +144,17 @@ TEST_CASE("report.json round trip: absent values read back as absent") {
   CHECK(DumpJson(ToJson(back)) == DumpJson(ToJson(original)));
 }
 
-TEST_CASE(
-    "report.json round trip: the framework categories read back, an unknown one is an error") {
+TEST_CASE("report.json round trip: the framework categories read back, an unknown one as other") {
   const AnalysisReport original = CarriedOnly();
   const AnalysisReport back = ReadBack(original);
   CHECK(back.framework.operators.at(0).category == FrameworkCategory::kGemm);
   CHECK(back.framework.categories.at(0).category == FrameworkCategory::kGemm);
+  // A spelling a newer minor version may add: still readable (report-schema.md, "Versioning").
   auto json = ToJson(original);
   json["categories"][0]["name"] = "matmul";
   auto read = io::ParseReportJson(DumpJson(json), "report.json");
-  REQUIRE_FALSE(read.ok());
-  CHECK(read.error().message ==
-        "report.json: malformed report.json: \"name\": \"matmul\" is not a framework category "
-        "this gpuperf knows");
+  REQUIRE(read.ok());
+  CHECK(read.value().framework.categories.at(0).category == FrameworkCategory::kOther);
   // An absent category (a report that did not write it) reads as other.
   json = ToJson(original);
   json["operators"][0].erase("category");
@@ -165,7 +163,7 @@ TEST_CASE(
   CHECK(absent.value().framework.operators.at(0).category == FrameworkCategory::kOther);
 }
 
-TEST_CASE("report.json round trip: operator sources read back, an unknown one is an error") {
+TEST_CASE("report.json round trip: operator sources read back, an unknown one as none") {
   AnalysisReport original = CarriedOnly();
   original.framework.operators.at(0).source = OperatorSource::kLaunchCall;
   const AnalysisReport back = ReadBack(original);
@@ -176,10 +174,8 @@ TEST_CASE("report.json round trip: operator sources read back, an unknown one is
   auto json = ToJson(original);
   json["operators"][0]["source"] = "python_function";
   auto read = io::ParseReportJson(DumpJson(json), "report.json");
-  REQUIRE_FALSE(read.ok());
-  CHECK(read.error().message ==
-        "report.json: malformed report.json: \"source\": \"python_function\" is not an operator "
-        "source this gpuperf knows");
+  REQUIRE(read.ok());
+  CHECK(read.value().framework.operators.at(0).source == OperatorSource::kNone);
 }
 
 TEST_CASE("report.json round trip: the sample report keeps its compared figures") {

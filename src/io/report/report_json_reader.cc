@@ -39,13 +39,6 @@ std::optional<T> Maybe(const Json& object, const std::string& key) {
   return it->get<T>();
 }
 
-// A value outside a vocabulary this version reads strictly (ParseReportJson reports it as a
-// malformed report.json).
-class UnknownSpelling : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 // The reading visitor of the field lists (gpuperf/report_json_fields.h): a missing key or one
 // of another type reads as 0, "" or nullopt, so older reports stay readable.
 class FieldReader {
@@ -91,50 +84,20 @@ class FieldReader {
     out = report::ParseCategoryTier(Text(object_, std::string(key)))
               .value_or(report::CategoryTier::kNone);
   }
-  // A framework category: an absent key reads as other (older reports stay readable), a
-  // spelling this version does not know is an error (compare would match categories wrongly).
+  // A framework category, an operator source, a critical share's kind: an absent key or a
+  // spelling this version does not know (a newer minor version's new value: report-schema.md,
+  // "Versioning", readers must keep reading) reads as the default, other, none or kernel.
   void operator()(std::string_view key, report::FrameworkCategory& out) {
-    auto it = object_.find(std::string(key));
-    if (it == object_.end()) {
-      out = report::FrameworkCategory::kOther;
-      return;
-    }
-    std::string text = it->is_string() ? it->get<std::string>() : it->dump();
-    auto category = report::ParseFrameworkCategory(text);
-    if (!category)
-      throw UnknownSpelling(
-          fmt::format("\"{}\": \"{}\" is not a framework category this gpuperf knows", key, text));
-    out = *category;
+    out = report::ParseFrameworkCategory(Text(object_, std::string(key)))
+              .value_or(report::FrameworkCategory::kOther);
   }
-  // An operator source: an absent key reads as none, a spelling this version does not know is an
-  // error.
   void operator()(std::string_view key, report::OperatorSource& out) {
-    auto it = object_.find(std::string(key));
-    if (it == object_.end()) {
-      out = report::OperatorSource::kNone;
-      return;
-    }
-    std::string text = it->is_string() ? it->get<std::string>() : it->dump();
-    auto source = report::ParseOperatorSource(text);
-    if (!source)
-      throw UnknownSpelling(
-          fmt::format("\"{}\": \"{}\" is not an operator source this gpuperf knows", key, text));
-    out = *source;
+    out = report::ParseOperatorSource(Text(object_, std::string(key)))
+              .value_or(report::OperatorSource::kNone);
   }
-  // A critical share's kind: an absent key reads as kernel, a spelling this version does not
-  // know is an error.
   void operator()(std::string_view key, report::ShareKind& out) {
-    auto it = object_.find(std::string(key));
-    if (it == object_.end()) {
-      out = report::ShareKind::kKernel;
-      return;
-    }
-    std::string text = it->is_string() ? it->get<std::string>() : it->dump();
-    auto kind = report::ParseShareKind(text);
-    if (!kind)
-      throw UnknownSpelling(fmt::format(
-          "\"{}\": \"{}\" is not a critical share's kind this gpuperf knows", key, text));
-    out = *kind;
+    out = report::ParseShareKind(Text(object_, std::string(key)))
+              .value_or(report::ShareKind::kKernel);
   }
   void operator()(std::string_view key, report::EvidenceTier& out, fields::NullUnless) {
     out = report::ParseEvidenceTier(Text(object_, std::string(key)))
@@ -235,8 +198,6 @@ Result<report::AnalysisReport> ParseReportJson(std::string_view text, const std:
   try {
     return FromJson(j);
   } catch (const Json::exception& e) {
-    return Error{fmt::format("{}: malformed report.json: {}", path, e.what())};
-  } catch (const UnknownSpelling& e) {
     return Error{fmt::format("{}: malformed report.json: {}", path, e.what())};
   }
 }
