@@ -62,7 +62,7 @@ struct HostWaitCap {
 // kind the class is about; `diagnosis` holds the class, status and evidence already.
 // What the advice depends on beyond the class.
 struct ExperimentContext {
-  // The analysis' launches blocked on a full queue (blocked_launches.h), computed once; null
+  // The analysis' launches blocked in a deep queue (blocked_launches.h), computed once; null
   // where a caller has none (tests), and the users compute them.
   const std::vector<BlockedLaunch>* blocked_launches = nullptr;
   bool amd = false;              // name the ROCm tools (rocprofv3, rocprof-compute), not NVIDIA's

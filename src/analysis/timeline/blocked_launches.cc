@@ -72,12 +72,12 @@ LaunchBlocking FindBlockedLaunches(const model::Trace& trace, const CorrelationI
   }
   if (out.launches.empty())
     return out;
-  // At the return of every launch into a deep queue, in one pass over the calls and one over the
+  // At the return of every launch into a deep queue (with too few blocked for a full queue, of
+  // the blocked ones only: nothing to compare), in one pass over the calls and one over the
   // activities (each a search among those returns, never a sort of the whole trace): the queue's
   // occupancy (calls with GPU work that had returned, less those whose work had started; a call
   // still running when its work starts counts as started, off by at most the threads launching
   // then) and the last GPU operation's end.
-  // Too few blocked launches for a full queue: their own returns only, no comparison.
   const bool compare = out.launches.size() >= kMinBlockedForFull;
   std::vector<model::TimeNs> at;
   if (compare) {

@@ -117,7 +117,7 @@ struct IdleAttribution {
 
   // Without a wait the host goes on sooner, and so does the GPU work it launches where the GPU
   // waited for it: set by the analysis (analyze.cc) from the host's waits and the gaps above;
-  // empty, only the idle next to the waits counts (AdjacentIdle).
+  // until then not ready, and only the idle next to the waits counts (AdjacentIdle).
   RunForward run_forward;
 
   // GPU idle caused by a set of waits (host intervals blocked on the GPU), next to them: of every
@@ -132,7 +132,7 @@ struct IdleAttribution {
                             std::vector<util::Interval> data_waits = {}) const;
   // The idle next to the waits, and all they cause: the larger of that and the run-forward gain
   // of `waits` (RunForward: later host-paced idle the waits delay; data waits do not run forward,
-  // the host needs their data). `later_ns` = caused_ns - adjacent_ns.
+  // the host needs their data). A finding's gpu_idle_later_ns is caused_ns - adjacent_ns.
   struct WaitIdle {
     std::int64_t adjacent_ns = 0;
     std::int64_t caused_ns = 0;
@@ -161,8 +161,8 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
                               const CorrelationIndex* index = nullptr,
                               const std::vector<StepWindow>* steps = nullptr);
 
-// Sets idle.run_forward from the host's waits (HostWaits::merged) and the gaps with no work
-// queued (round trips and the others), with the GPU's drain past the host's last API call.
+// Sets idle.run_forward from the host's waits (HostWaits::merged), the gaps with no work queued
+// (round trips and the others), the steady-state window's end and the GPU's last work's end.
 void AttachRunForward(const model::Trace& trace,
                       const std::vector<util::Interval>& host_waits,
                       IdleAttribution& idle);
