@@ -6,6 +6,14 @@
 
 namespace gpuperf::analysis {
 
+std::int64_t UpperMedian(std::vector<std::int64_t>& values) {
+  if (values.empty())
+    return 0;
+  auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  return *middle;
+}
+
 report::Distribution Summarize(std::vector<std::int64_t>& values) {
   report::Distribution d;
   if (values.empty())

@@ -15,6 +15,9 @@ report::Distribution Summarize(std::vector<std::int64_t>& values);
 // 100 * part / whole, 0 when whole is 0.
 double Percent(double part, double whole);
 
+// The upper of the middle two for an even count, a value the input holds; reorders `values` (a
+// selection); 0 when empty.
+std::int64_t UpperMedian(std::vector<std::int64_t>& values);
 // The median (the mean of the middle two for an even count); 0 when empty.
 double Median(std::vector<double> values);
 // The nearest-rank percentile (p in [0, 1]); 0 when empty.

@@ -19,17 +19,12 @@
 #include <utility>
 
 #include "analysis/core/names.h"
+#include "analysis/core/statistics.h"
 #include "analysis/diagnosis/initialization_parts.h"
 #include "analysis/findings/findings.h"
 
 namespace gpuperf::analysis {
 namespace one_time {
-
-std::int64_t Median(std::vector<std::int64_t>& values) {
-  auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-  std::nth_element(values.begin(), middle, values.end());
-  return *middle;
-}
 
 // Without a duration the group only tracks its first instance.
 void AddToGroup(Groups& groups,
@@ -54,7 +49,7 @@ bool Outlier(Group& g, std::int64_t duration, std::int64_t& median, bool lone_co
     median = 0;
     return lone_counts;
   }
-  median = Median(g.durations);
+  median = UpperMedian(g.durations);
   return static_cast<double>(duration) >= kOneTimeFactor * static_cast<double>(median);
 }
 

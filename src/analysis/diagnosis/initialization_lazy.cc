@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "analysis/core/names.h"
+#include "analysis/core/statistics.h"
 #include "analysis/diagnosis/initialization.h"
 #include "analysis/diagnosis/initialization_parts.h"
 #include "analysis/findings/findings.h"
@@ -93,7 +94,7 @@ void LazyFirstLaunches(const model::Trace& trace,
   std::unordered_map<std::int64_t, std::int64_t> reference;  // median repeat, per pid
   for (auto& [pid, durations] : repeats) {
     if (durations.size() >= kMinRepeatLaunches)
-      reference[pid] = Median(durations);
+      reference[pid] = UpperMedian(durations);
   }
   std::string loads = module_loads == 0
                           ? std::string()

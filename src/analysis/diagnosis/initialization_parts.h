@@ -40,9 +40,6 @@ std::optional<InitializationKind> KindByName(std::string_view name);
 // Module loads (cuModuleLoad*, cuLibraryLoad*, hipModuleLoad*) (initialization_named.cc).
 bool IsModuleLoadApi(std::string_view name);
 
-// The median of `values` (reordered) (initialization.cc).
-std::int64_t Median(std::vector<std::int64_t>& values);
-
 // First instances of a group (by key) that are outliers against the rest of the group.
 struct Group {
   std::size_t first = 0;

@@ -39,13 +39,6 @@ std::vector<model::TimeNs> FirstStarts(const model::Trace& trace, const Correlat
   return first_start;
 }
 
-std::int64_t Median(std::vector<std::int64_t> v) {
-  if (v.empty())
-    return 0;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
-
 }  // namespace
 
 LaunchBlocking FindBlockedLaunches(const model::Trace& trace, const CorrelationIndex& index) {
@@ -129,7 +122,7 @@ LaunchBlocking FindBlockedLaunches(const model::Trace& trace, const CorrelationI
     if (std::int64_t g = gap(trace.api_calls[i].end_ns); !is_blocked[i] && g >= 0)
       unblocked_gaps.push_back(g);
   }
-  out.unblocked_return_gap_ns = Median(std::move(unblocked_gaps));
+  out.unblocked_return_gap_ns = UpperMedian(unblocked_gaps);
   return out;
 }
 
@@ -153,8 +146,8 @@ void SummarizeBlockedLaunches(const LaunchBlocking& blocking, report::LaunchQueu
       blocked_gaps.push_back(launch.return_gap_ns);
   }
   const bool gaps = !blocked_gaps.empty();
-  q.queued_at_blocked_return = Median(std::move(queued));
-  q.blocked_return_gap_ns = Median(std::move(blocked_gaps));
+  q.queued_at_blocked_return = UpperMedian(queued);
+  q.blocked_return_gap_ns = UpperMedian(blocked_gaps);
   q.unblocked_return_gap_ns = blocking.unblocked_return_gap_ns;
   q.queue_full = blocked.size() >= kMinBlockedForFull && gaps &&
                  q.queued_at_blocked_return >= kMinFullQueue &&
