@@ -62,7 +62,11 @@ Json DiagnosisJson(const Diagnosis& d) {
                       {"queued_at_blocked_return", d.queue->queued_at_blocked_return},
                       {"blocked_return_gap_ns", d.queue->blocked_return_gap_ns},
                       {"unblocked_return_gap_ns", d.queue->unblocked_return_gap_ns},
-                      {"queue_full", d.queue->queue_full}}
+                      {"queue_full", d.queue->queue_full},
+                      // since 1.23.0
+                      {"between_phases_idle_ns",
+                       d.queue->between_phases_idle_ns ? Json(*d.queue->between_phases_idle_ns)
+                                                       : Json(nullptr)}}
                : Json(nullptr)},
       {"secondary", d.secondary.empty() ? Json(nullptr) : DiagnosisJson(d.secondary.front())}};
 }

@@ -34,20 +34,32 @@ std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
                        share);
   if (d.dominant_kind == DominantKind::kCopy)
     return fmt::format("exposed copies ({}), {} of the window", d.dominant_name, share);
+  // The attention lever's subject is the module whose eager attention it replaces.
+  const std::string operators =
+      d.lever == LeverKind::kUseSdpa ? "the attention operators in" : "operators";
   if (d.dominant_kind == DominantKind::kOperators &&
       d.bound_speedup_at_2x)  // a lever at an assumed 2x
     return fmt::format(
-        "operators {}, {} of the wall time; {} of the wall comes back at an "
+        "{} {}, {} of the wall time; {} of the wall comes back at an "
         "assumed 2x",
+        operators,
         Shorten(d.dominant_name, options.name_chars),
         share,
         util::FormatPercent(100.0 * (1.0 - 1.0 / *d.bound_speedup_at_2x)));
   if (d.dominant_kind == DominantKind::kOperators)
-    return fmt::format("operators {}, at most {} of the wall time would come back",
+    return fmt::format("{} {}, at most {} of the wall time would come back",
+                       operators,
                        Shorten(d.dominant_name, options.name_chars),
                        share);
   if (d.dominant_kind == DominantKind::kInitialization)
-    return fmt::format("one-time work (initialization), {} of the window", share);
+    // Of the trace window: the steady-state window is what is left without it.
+    return d.dominant_name.empty()
+               ? fmt::format("one-time work (initialization), {} of the trace window", share)
+               : fmt::format(
+                     "one-time work (initialization), {} of the trace window; the largest "
+                     "item {}",
+                     share,
+                     Shorten(d.dominant_name, options.name_chars));
   if (d.dominant_kind == DominantKind::kCommunication)
     return fmt::format("communication ({}), {} of the window",
                        Shorten(d.dominant_name, options.name_chars),

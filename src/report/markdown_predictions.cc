@@ -79,7 +79,11 @@ void AppendKernelTable(std::string& out, const Predictions& p, const MarkdownOpt
     columns.push_back({"recoverable", Align::kRight});
   }
   MarkdownTable table(std::move(columns));
-  std::size_t shown = std::min(p.kernels.size(), options.top_rows);
+  // Rows with no critical time give nothing back at any speedup: left to report.json (nvfuser:
+  // 15 rows of "0 ns, 1.00x" under a one-time compile).
+  std::size_t shown = 0;
+  while (shown < p.kernels.size() && shown < options.top_rows && p.kernels[shown].critical_ns > 0)
+    ++shown;
   for (std::size_t i = 0; i < shown; ++i) {
     const CriticalShare& k = p.kernels[i];
     std::vector<std::string> cells = {std::to_string(i + 1),
@@ -144,18 +148,28 @@ void AppendPredictions(std::string& out,
     out += "The trace holds no kernel time to bound.\n\n";
     return;
   }
-  AppendLeadSentence(out, p, options);
-  out += fmt::format(
-      "Amdahl: a part holding the fraction f of the critical time, made s times faster, bounds "
-      "the program at 1 / ((1 − f) + f / s), and at 1 / (1 − f) however fast it gets. Ranked by "
-      "{}. {}\n\n",
-      p.ranking == "recoverable_ns"
-          ? "recoverable time (the roofline floor is known)"
-          : "critical time; where a roofline floor is known, the time it allows back is a "
-            "column (the speedup a floor allows stops at 2 µs per instance, the minimum kernel "
-            "latency)",
-      EscapeMarkdown(p.method));
-  AppendKernelTable(out, p, options);
+  const bool critical = std::any_of(
+      p.kernels.begin(), p.kernels.end(), [](const CriticalShare& k) { return k.critical_ns > 0; });
+  if (!critical) {
+    out += fmt::format(
+        "No kernel holds critical time in the {} window: the kernels ran while the host or "
+        "other work set its length, so no kernel speedup shortens it (their GPU time is in the "
+        "kernel table; report.json has each kernel's row).\n\n",
+        Ns(p.wall_ns));
+  } else {
+    AppendLeadSentence(out, p, options);
+    out += fmt::format(
+        "Amdahl: a part holding the fraction f of the critical time, made s times faster, bounds "
+        "the program at 1 / ((1 − f) + f / s), and at 1 / (1 − f) however fast it gets. Ranked by "
+        "{}. {}\n\n",
+        p.ranking == "recoverable_ns"
+            ? "recoverable time (the roofline floor is known)"
+            : "critical time; where a roofline floor is known, the time it allows back is a "
+              "column (the speedup a floor allows stops at 2 µs per instance, the minimum kernel "
+              "latency)",
+        EscapeMarkdown(p.method));
+    AppendKernelTable(out, p, options);
+  }
   if (!p.phases.empty())
     AppendPhaseTable(out, p, options);
   out += fmt::format(

@@ -27,7 +27,7 @@ TEST_CASE("The headline states span, busy share, top kernel and copies with thei
                                        : label));
   CHECK(h.find("The GPU span is 10.0 ms over 3 GPU activities") != std::string::npos);
   CHECK(h.find("busy 50.0% (5.00 ms), idle 50.0%") != std::string::npos);
-  CHECK(h.find("The top kernel, gemm, takes 3.00 ms in 1 instances: 75.0% of kernel time") !=
+  CHECK(h.find("The top kernel, gemm, takes 3.00 ms in 1 instance: 75.0% of kernel time") !=
         std::string::npos);
   CHECK(h.find("Copies cover 1.00 ms (10.0% of the span, 1.00 ms not overlapped") !=
         std::string::npos);

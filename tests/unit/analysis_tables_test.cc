@@ -107,6 +107,11 @@ TEST_CASE("Name classifiers follow the nsys LIKE patterns", "[analysis][names]")
   CHECK(StripVersionSuffix("cudaLaunchKernel_v7000") == "cudaLaunchKernel");
   CHECK(StripVersionSuffix("_v7000") == "_v7000");
   CHECK(StripVersionSuffix("cudaFree_vABCD") == "cudaFree_vABCD");
+  CHECK(WithoutAddresses("<built-in method astype of numpy.ndarray object at 0x7cbf780f01b0>") ==
+        "<built-in method astype of numpy.ndarray object>");
+  CHECK(WithoutAddresses("<f at 0x1> and <g at 0xAB2>: done") == "<f> and <g>: done");
+  CHECK(WithoutAddresses("look at 0xygen") == "look at 0xygen");  // no hex digits: kept
+  CHECK(WithoutAddresses("normalize") == "normalize");
   CHECK(IsSyncMemcpyApi("cudaMemcpy_v3020"));
   CHECK(IsSyncMemcpyApi("cudaMemcpy2D"));
   CHECK_FALSE(IsSyncMemcpyApi("cudaMemcpyAsync_v3020"));

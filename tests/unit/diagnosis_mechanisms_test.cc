@@ -1165,6 +1165,9 @@ TEST_CASE("host-bound: vLLM's graphs hold the model's forward, not the host work
   b.Kernel("mlp", 4 * kMs + 10 * kUs, 5 * kMs, 2);
   b.Op("aten::cat", 5 * kMs, 8 * kMs);
   b.Op("prepare_inputs", 8 * kMs, 10 * kMs);
+  // The host reads the forward's result before it prepares the next input (diagnosis_bounds_
+  // test: without that wait the preparation runs beside the forward's kernels).
+  b.Api("cudaStreamSynchronize", 8 * kMs, 8 * kMs + 10 * kUs);
   b.Api("cudaLaunchKernel", 10 * kMs, 10 * kMs + 5 * kUs, 3);
   b.Kernel("embed", 10 * kMs + 10 * kUs, 11 * kMs, 3);
   report::AnalysisReport r = Analyze(b.trace);

@@ -63,9 +63,10 @@ TEST_CASE("ranking: the idle phase of a GPU-bound window is diagnosed and ranked
   CHECK(d.triage[0].answer == "partly");
   CHECK(d.triage.back().question == "dominant_work");
   // No kernel dominates (each 10% of the kernel time): the GPU statement is over the top five
-  // together, 5 ms of 17.1 ms: at most 1 / (1 - 5/17.1) = 1.41x. The round trips (the 700 us
-  // after each kernel but the last) hold 9 x 700 us = 6.3 ms: 1 / (1 - 6.3/17.1) = 1.58x. The
-  // idle phase bounds more, so it is ranked first and the kernel statement follows.
+  // together, 5 ms of 17.1 ms: at most 1 / (1 - 5/17.1) = 1.41x. The synchronizations cost the
+  // idle of their cycles (about 700 us after each kernel, the first wait's included: the sync
+  // finding's loop model), over 6 ms: more than 1.5x. The idle phase bounds more, so it is
+  // ranked first and the kernel statement follows.
   CHECK(d.bottleneck == gpuperf::report::Bottleneck::kSyncBound);
   CHECK(d.label == "sync-bound");
   CHECK(d.dominant_kind == gpuperf::report::DominantKind::kIdle);

@@ -170,6 +170,18 @@ TEST_CASE("Category rules: operator names and kernel names", "[framework]") {
   CHECK(CategoryOfKernel("triton_poi_fused_add_mul_0") == Category::kElementwise);
   CHECK(CategoryOfKernel("void flash_fwd_kernel<Flash_fwd_params>(...)") == Category::kAttention);
   CHECK(CategoryOfKernel("my_kernel") == Category::kOther);
+  // TensorRT-LLM's batched GEMMs are named by their operand types (vLLM's MoE on Blackwell).
+  CHECK(CategoryOfKernel("bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x16x256u2_s3_et128x16_m128x16x32") ==
+        Category::kGemm);
+  CHECK(CategoryOfKernel("fused_moe_kernel") == Category::kGemm);
+  // CUTLASS in the kernel's own name is a GEMM; its types in another kernel's template arguments
+  // are not.
+  CHECK(CategoryOfKernel("void cutlass::Kernel2<cutlass_80_tensorop_s1688_128x128>(Params)") ==
+        Category::kGemm);
+  CHECK(CategoryOfKernel("void moe::dev::finalize::finalizeKernelVecLoad<moe::dev::finalize::"
+                         "KernelParams<cutlass::bfloat16_t, float>>(...)") == Category::kOther);
+  CHECK(CategoryOfKernel("void device_kernel<cutlass::gemm::kernel::GemmUniversal<>>(...)") ==
+        Category::kGemm);
 }
 
 TEST_CASE("Modules: classes, nesting in itself, backward linked by sequence number",

@@ -258,7 +258,7 @@ TEST_CASE("start-up before the first marked step is left out of the steady windo
   CHECK(transfer_seen);
   // The scope counts what the steady window holds: the four steps' kernels, not the copy.
   CHECK(report.diagnosis.scope.find("the steady-state window holds 4 kernel launches of 1 "
-                                    "kernels, 0 copies, 0 synchronizations") != std::string::npos);
+                                    "kernel, 0 copies, 0 synchronizations") != std::string::npos);
 
   // Without the pattern the ranges are no steps: nothing is left out.
   CHECK(FindStepLead(b.trace, window, FindWindowSteps(b.trace, nullptr)).empty());

@@ -67,6 +67,7 @@ TEST_CASE("sync drain: a per-cycle wait costs the refill idle when the host woul
   CHECK(cost.gpu_ns == 24 * kMs);
   CHECK(cost.floor_ns == 24 * kMs);
   CHECK(cost.refill_cycles == 3);
+  CHECK(cost.first_wait_ns == 0);  // the host would stay ahead: its first wait moves nothing
 
   // A host-bound loop: four 1 ms waits ending every 10 ms; after the first two the GPU idles
   // 7 ms (it works 3 ms a cycle), after the third `last_cycle_idle`.
@@ -87,8 +88,10 @@ TEST_CASE("sync drain: a per-cycle wait costs the refill idle when the host woul
     analysis::DrainCost host_bound =
         analysis::DrainCostOf(slow, analysis::HostCausedIdle(slow), short_waits);
     // 10 - max(9, 3) = 1 ms a cycle; the GPU works through the last wait, which delays no
-    // cycle after it: that cycle takes at least 9 + 1 ms and gives nothing back.
-    CHECK(host_bound.idle_ns == 2 * kMs);
+    // cycle after it: that cycle takes at least 9 + 1 ms and gives nothing back. The first
+    // wait starts no cycle; without it every later one starts 1 ms sooner: 1 + 1 + 1 ms.
+    CHECK(host_bound.idle_ns == 3 * kMs);
+    CHECK(host_bound.first_wait_ns == 1 * kMs);
     CHECK(host_bound.host_ns == 18 * kMs);
     CHECK(host_bound.refill_cycles == 0);
   }
@@ -100,7 +103,8 @@ TEST_CASE("sync drain: a per-cycle wait costs the refill idle when the host woul
     std::vector<gpuperf::util::Interval> short_waits = host_bound_loop(slow, 6 * kMs);
     auto last = analysis::DrainCostOf(slow, analysis::HostCausedIdle(slow), short_waits);
     CHECK(last.cycles == 2);
-    CHECK(last.idle_ns == 2 * kMs);
+    CHECK(last.idle_ns == 2 * kMs + last.first_wait_ns);
+    CHECK(last.first_wait_ns == 1 * kMs);
   }
   SECTION("two cycles are no loop") {
     waits.resize(3);

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "util/counted.h"
+
 namespace gpuperf::util {
 namespace {
 
@@ -77,3 +79,10 @@ TEST_CASE("evidence tables show human units and times from the first GPU activit
 }
 
 }  // namespace gpuperf::report
+
+TEST_CASE("Counted puts the noun in the count's number") {
+  using gpuperf::util::Counted;
+  CHECK(Counted(1, "instance", "instances") == "1 instance");
+  CHECK(Counted(0, "copy", "copies") == "0 copies");
+  CHECK(Counted(12, "copy", "copies") == "12 copies");
+}

@@ -64,6 +64,25 @@ bool IsMatrixShapedKernel(std::string_view name) {
   return false;
 }
 
+std::string WithoutAddresses(std::string_view name) {
+  static constexpr std::string_view kAt = " at 0x";
+  std::string out;
+  std::size_t from = 0;
+  for (std::size_t at = name.find(kAt); at != std::string_view::npos; at = name.find(kAt, from)) {
+    std::size_t end = at + kAt.size();
+    while (end < name.size() && std::isxdigit(static_cast<unsigned char>(name[end])))
+      ++end;
+    if (end == at + kAt.size()) {  // " at 0x" with no digits: kept
+      out.append(name.substr(from, end - from));
+    } else {
+      out.append(name.substr(from, at - from));
+    }
+    from = end;
+  }
+  out.append(name.substr(from));
+  return out;
+}
+
 std::string_view StripVersionSuffix(std::string_view name) {
   constexpr std::size_t kSuffix = 6;  // "_v" + 4 digits, as nsys' substr(value, -6, 2) = '_v'
   if (name.size() <= kSuffix)

@@ -25,6 +25,10 @@ bool IsMatrixShapedKernel(std::string_view name);
 // nsys prints API names without their 6-character version suffix: "cudaMemcpy_v3020" ->
 // "cudaMemcpy". Only a trailing "_v" + 4 digits is removed ("cuMemAlloc_v2" stays).
 std::string_view StripVersionSuffix(std::string_view name);
+// A Python frame's name without the object addresses it carries ("<built-in method astype of
+// numpy.ndarray object at 0x7cbf780f01b0>" -> "<built-in method astype of numpy.ndarray
+// object>"): they differ run to run and say nothing to a reader.
+std::string WithoutAddresses(std::string_view name);
 
 // Collectives by name (any case): NCCL/RCCL, torch c10d and functional collectives,
 // symmetric-memory and custom all-reduce (vLLM, multimem), DeepEP all-to-all. One list for the

@@ -324,6 +324,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
       d.support.push_back(HostCloseBehindText(*cap));
       d.bound_speedup_same_launches =
           AmdahlLimit(std::min(0.99, Fraction(cap->waits_ns, cap->wall_ns)));
+      RaiseToFewerLaunchesCeiling(d, *cap);
       // The host's own time that caps the gain is profiled host time.
       if (std::string overhead = ProfilerOverheadText(
               trace, context.shapes_recorded, "the host time that holds the gain beyond the waits");

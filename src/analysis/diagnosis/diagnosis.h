@@ -104,6 +104,9 @@ struct ExperimentContext {
   // the wall at max(it, the rest), below removing it.
   std::int64_t host_work_ns = 0;
   std::int64_t window_ns = 0;
+  // Of the gaps, what the named recorded host work covers with everything it calls
+  // (NamedHostWorkIn); 0 when a sampled function is among the names.
+  std::int64_t named_host_work_ns = 0;
   // Of it, the idle before the first GPU activity: the first input's preparation, which no
   // pipeline overlaps with GPU work.
   std::int64_t lead_ns = 0;

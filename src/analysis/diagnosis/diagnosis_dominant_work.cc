@@ -22,6 +22,7 @@
 #include "analysis/predictions/preroll.h"
 #include "analysis/timeline/critical_time.h"
 #include "model/ceilings.h"
+#include "util/counted.h"
 #include "util/intervals.h"
 #include "util/units_format.h"
 
@@ -46,11 +47,11 @@ void SetKernelClass(report::Diagnosis& d,
   d.dominant_fraction = f;
   d.support.push_back(fmt::format(
       "The dominant kernel holds {} of {} time, f = {} of the steady-state wall time, over "
-      "{} instances (trace).",
+      "{} (trace).",
       Ms(share.critical_ns),
       CriticalAdjective(r.predictions),
       Pct(f),
-      share.instances));
+      util::Counted(share.instances, "instance", "instances")));
   if (share.max_local_speedup)
     d.bound_speedup = AmdahlSpeedup(f, *share.max_local_speedup);
   else if (f < 1.0)

@@ -12,6 +12,7 @@
 #include "analysis/framework/levers.h"
 #include "analysis/kernel/readable_name.h"
 #include "analysis/predictions/amdahl.h"
+#include "util/utf8.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -112,6 +113,8 @@ void SetCollectiveClass(report::Diagnosis& d,
 // Of a flat measurement's gain at 2x, the share an assumed-speedup lever must give back to be
 // advised in its place.
 constexpr double kConcreteLeverShare = 0.5;
+// A replaced statement's kernel, named in the evidence as the headline names its top kernel.
+constexpr std::size_t kReplacedKernelChars = 80;
 
 bool ApplyLever(report::Diagnosis& d,
                 const model::Trace& trace,
@@ -180,9 +183,13 @@ bool ApplyLever(report::Diagnosis& d,
   std::size_t at = std::min(kernel_evidence_from, d.support.size());
   if (at < d.support.size())
     lever_support.push_back(fmt::format(
-        "The lines below are the evidence of the statement this lever replaced{}: {}.",
-        d.dominant_name.empty() ? ""
-                                : ", about " + std::string(ReadableKernelName(d.dominant_name)),
+        "The lines below are the evidence of the statement this lever replaced{}, not of "
+        "this one (a class they name is that kernel's): {}.",
+        // Shortened as the headline's top kernel is: a Tensile name runs to 600 characters.
+        d.dominant_name.empty()
+            ? ""
+            : ", about the kernel " +
+                  util::Shorten(ReadableKernelName(d.dominant_name), kReplacedKernelChars),
         concrete_form && kernel_bound && *kernel_bound > lever.bound_speedup
             ? fmt::format("measuring the top kernels would give {:.2f}x at an assumed 2x, and "
                           "this concrete change reaches at least half of that gain",

@@ -26,6 +26,53 @@
 
 namespace gpuperf::analysis {
 
+std::int64_t NamedHostWorkIn(const model::Trace& trace,
+                             const std::vector<std::string>& names,
+                             const std::vector<util::Interval>& gaps) {
+  if (names.empty() || gaps.empty())
+    return 0;
+  std::vector<bool> named(trace.strings.size(), false);
+  for (std::size_t id = 0; id < trace.strings.size(); ++id)
+    named[id] = std::find(names.begin(), names.end(), trace.Name(static_cast<model::NameId>(id))) !=
+                names.end();
+  std::vector<util::Interval> work;
+  auto add = [&](model::NameId name, std::int64_t start, std::int64_t end) {
+    if (name < named.size() && named[name])
+      work.push_back({start, end});
+  };
+  for (const model::HostOp& op : trace.host_ops)
+    add(op.name, op.start_ns, op.end_ns);
+  for (const model::Range& r : trace.ranges) {
+    if (r.device == model::kNoId)
+      add(r.name, r.start_ns, r.end_ns);
+  }
+  for (const model::PythonFrame& f : trace.python_frames)
+    add(f.name, f.start_ns, f.end_ns);
+  for (const model::OsCall& call : trace.os_calls)
+    add(call.name, call.start_ns, call.end_ns);
+  return util::TotalLength(util::Intersect(gaps, util::MergeIntervals(std::move(work))));
+}
+
+std::int64_t IdleBesideForwardGpu(const std::vector<util::Interval>& forward,
+                                  const IdleAttribution& idle,
+                                  std::int64_t window_end) {
+  std::vector<util::Interval> all = idle.round_trip_gaps;
+  all.insert(all.end(), idle.other_gaps.begin(), idle.other_gaps.end());
+  all.insert(all.end(), idle.queued_gaps_at.begin(), idle.queued_gaps_at.end());
+  const util::PrefixCover gaps(util::MergeIntervals(std::move(all)));
+  const util::PrefixCover host_gaps(idle.other_gaps);
+  std::int64_t beside = 0;
+  for (std::size_t i = 0; i < forward.size(); ++i) {
+    const util::Interval& span = forward[i];
+    std::int64_t gpu = (span.end - span.start) - gaps.Within(span.start, span.end);
+    std::int64_t until = i + 1 < forward.size() ? forward[i + 1].start : window_end;
+    until = std::min(until, idle.run_forward.NextWaitFrom(span.end, until));
+    if (until > span.end)
+      beside += std::min(gpu, host_gaps.Within(span.end, until));
+  }
+  return beside;
+}
+
 ModelForward FindModelForward(const model::Trace& trace) {
   std::vector<const model::PythonFrame*> frames;
   for (const model::PythonFrame& f : trace.python_frames) {

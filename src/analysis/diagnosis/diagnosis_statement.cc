@@ -13,6 +13,7 @@
 #include "analysis/findings/findings.h"
 #include "analysis/predictions/preroll.h"
 #include "analysis/timeline/audit.h"
+#include "util/counted.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -129,19 +130,19 @@ std::string Scope(const model::Trace& trace, const report::AnalysisReport& r) {
                                                        r.audit.memcpy_dtod + r.audit.memcpy_other,
                                                    r.audit.synchronizations}
                                     : CountInSpan(trace, span);
-  text += fmt::format(
-      "; the {}window holds {} kernel launches of {} kernels, {} copies, {} synchronizations{}",
-      whole ? "" : "steady-state ",
-      counts.kernels,
-      counts.distinct_kernels,
-      counts.copies,
-      counts.synchronizations,
-      sync_copies.empty()
-          ? std::string()
-          : fmt::format(" and {} synchronous copy call{}, which block{} the host too",
-                        sync_copies.size(),
-                        sync_copies.size() == 1 ? "" : "s",
-                        sync_copies.size() == 1 ? "s" : ""));
+  text +=
+      fmt::format("; the {}window holds {} of {}, {}, {}{}",
+                  whole ? "" : "steady-state ",
+                  util::Counted(counts.kernels, "kernel launch", "kernel launches"),
+                  util::Counted(counts.distinct_kernels, "kernel", "kernels"),
+                  util::Counted(counts.copies, "copy", "copies"),
+                  util::Counted(counts.synchronizations, "synchronization", "synchronizations"),
+                  sync_copies.empty()
+                      ? std::string()
+                      : fmt::format(" and {} synchronous copy call{}, which block{} the host too",
+                                    sync_copies.size(),
+                                    sync_copies.size() == 1 ? "" : "s",
+                                    sync_copies.size() == 1 ? "s" : ""));
   return text;
 }
 
@@ -275,13 +276,13 @@ std::string Baseline(const model::Trace& trace, const report::AnalysisReport& r)
   spread += LongestStepText(r.framework.steps, left_out);
   spread += LaunchedBusyText(r.framework.steps, left_out);
   return fmt::format(
-      "GPU span {}: busy {}, idle {}; kernels {} over {} launches; exposed copies {}, exposed "
+      "GPU span {}: busy {}, idle {}; kernels {} over {}; exposed copies {}, exposed "
       "communication {}{}. Measured from one trace (source: trace); {}",
       Ms(t.total_ns),
       Pct(Fraction(t.busy_ns, t.total_ns)),
       Pct(Fraction(t.idle_ns, t.total_ns)),
       Ms(kernel_ns),
-      r.audit.kernel_launches,
+      util::Counted(r.audit.kernel_launches, "launch", "launches"),
       Ms(t.exposed_memcpy_ns),
       Ms(t.exposed_communication_ns),
       preroll,

@@ -12,6 +12,7 @@
 #include "analysis/findings/findings.h"
 #include "analysis/kernel/readable_name.h"
 #include "analysis/predictions/preroll.h"
+#include "util/counted.h"
 #include "util/utf8.h"
 
 namespace gpuperf::analysis {
@@ -210,13 +211,13 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
   if (!report.kernels.empty()) {
     const report::KernelRow& top = report.kernels.front();
     text += fmt::format(
-        " The top kernel{}, {}, takes {} in {} instances: {:.1f}% of kernel time{}.",
+        " The top kernel{}, {}, takes {} in {}: {:.1f}% of kernel time{}.",
         preroll ? fmt::format(" of the whole trace ({} included, as in the kernel table)",
                               PreRollName(*preroll).substr(4))
                 : "",
         TopKernelText(top),
         Ms(top.duration_ns.total),
-        top.duration_ns.count,
+        util::Counted(top.duration_ns.count, "instance", "instances"),
         top.time_percent,
         kSource);
   }

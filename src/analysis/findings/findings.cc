@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/core/names.h"
 #include "util/units_format.h"
 
 namespace gpuperf::analysis {
@@ -106,7 +107,7 @@ std::string Ms(std::int64_t ns) {
 std::string TimedNames(const std::vector<std::pair<std::string, std::int64_t>>& names) {
   std::string text;
   for (const auto& [name, ns] : names)
-    text += fmt::format("{}{} ({})", text.empty() ? "" : ", ", name, Ms(ns));
+    text += fmt::format("{}{} ({})", text.empty() ? "" : ", ", WithoutAddresses(name), Ms(ns));
   return text;
 }
 

@@ -36,6 +36,19 @@ bool NsysOrder(const MatchedRow& x, const MatchedRow& y) {
          std::make_tuple(-b.duration_ns(), b.start_ns, y.api_name, b.pid, b.device, b.stream);
 }
 
+// The rows' order: the calls that held the host longest first (what the finding is sized by; a
+// copy of a few bytes can block for milliseconds), then nsys's.
+struct BlockedOrder {
+  const model::Trace& trace;
+  bool operator()(const MatchedRow& x, const MatchedRow& y) const {
+    std::int64_t bx = trace.api_calls[x.call].duration_ns();
+    std::int64_t by = trace.api_calls[y.call].duration_ns();
+    if (bx != by)
+      return bx > by;
+    return NsysOrder(x, y);
+  }
+};
+
 struct Matches {
   std::vector<MatchedRow> rows;
   std::int64_t count = 0;  // distinct activities
@@ -120,6 +133,7 @@ report::FindingRow Row(const RuleInput& in, const MatchedRow& r, bool memset) {
   }
   row.cells.emplace_back(r.api_name);
   const model::ApiCall& call = in.trace.api_calls[r.call];
+  row.cells.push_back(std::to_string(call.duration_ns()));
   row.cells.push_back(CausedCell(in, call.start_ns, call.end_ns, WaitsForData(a)));
   return row;
 }
@@ -136,16 +150,17 @@ report::Finding Make(const RuleInput& in, Matches& m, bool memset) {
   } else {
     f.columns.insert(f.columns.end(), {"Src Kind", "Dst Kind"});
   }
-  f.columns.insert(f.columns.end(),
-                   {"Bytes", "PID", "Device ID", "Context ID", "Stream ID", "API Name"});
+  f.columns.insert(
+      f.columns.end(),
+      {"Bytes", "PID", "Device ID", "Context ID", "Stream ID", "API Name", "Host blocked (ns)"});
   SetWaitCost(f, in, m.waits, m.data_waits);
+  const BlockedOrder order{in.trace};
   if (!m.rows.empty())
-    f.subject =
-        StripVersionSuffix(std::min_element(m.rows.begin(), m.rows.end(), NsysOrder)->api_name);
+    f.subject = StripVersionSuffix(std::min_element(m.rows.begin(), m.rows.end(), order)->api_name);
   SetTopRows(
       f,
       m.rows,
-      NsysOrder,
+      order,
       [&](const MatchedRow& r) { return Row(in, r, memset); },
       in.options.finding_rows);
   return f;
@@ -157,8 +172,8 @@ std::optional<report::Finding> SyncMemcpyRule(const RuleInput& in) {
   auto blocking = [](const model::GpuActivity& a) {
     // A copy whose size the trace does not record (ROCm Kineto: no bytes) is not known to be
     // small: counted (hta amd_trace: two hipMemcpyWithStream calls blocking 95.8 us).
-    bool small_htod = a.bytes > 0 && a.bytes <= kSmallCopyBytes &&
-                      a.copy_kind == model::CopyKind::kHtoD;
+    bool small_htod =
+        a.bytes > 0 && a.bytes <= kSmallCopyBytes && a.copy_kind == model::CopyKind::kHtoD;
     // nsys also skips srcDeviceId == dstDeviceId; the model has no device ids, so a DtoD copy
     // stands for it (a device-to-device cudaMemcpy does not block the host).
     return !small_htod && a.copy_kind != model::CopyKind::kDtoD;

@@ -143,7 +143,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
         "{} of them with the host faster than the GPU), the host needs {} outside the waits and "
         "the GPU {} of work, and without the waits each cycle takes at least the longer of the "
         "two (after the last wait, the host's part and then the GPU work still running), {} in "
-        "all; they cost {} of GPU idle time, {}, before any synchronous copy or free in the "
+        "all{}; they cost {} of GPU idle time, {}, before any synchronous copy or free in the "
         "cycle (trace): only that can come back. The rows give what removing each wait alone "
         "would give back, at most its length: the idle it overlaps, the round trip after it and "
         "the later idle it delays until the next wait (run forward); not its share of the "
@@ -162,6 +162,10 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
         Ms(drain.host_ns),
         Ms(drain.gpu_ns),
         Ms(drain.floor_ns),
+        drain.first_wait_ns > 0
+            ? fmt::format(", and the first wait, in no cycle, gives back {} more",
+                          Ms(drain.first_wait_ns))
+            : std::string(),
         Ms(drain.idle_ns),
         refill ? "round trips and refills"
                : "at most each wait's length and the idle of its cycle");

@@ -14,6 +14,7 @@
 #include "analysis/core/names.h"
 #include "analysis/findings/findings.h"
 #include "analysis/timeline/gpu_groups.h"
+#include "util/counted.h"
 #include "util/intervals.h"
 
 namespace gpuperf::analysis {
@@ -137,11 +138,11 @@ std::optional<report::Finding> LowUtilizationRule(const RuleInput& in) {
   // 27.8x beside an idle bound of 9.17x).
   f.time_ns = steady_idle_ns;
   f.summary = fmt::format(
-      "{} windows ({} in total) where GPU operations covered less than {:.0f}% of the time "
+      "{} ({} in total) where GPU operations covered less than {:.0f}% of the time "
       "(span cut into {} equal chunks per device); the GPU idled {} of it in parts of the "
       "steady-state window (after its start, outside one-time work) under that share too, "
       "which is all the bound counts.",
-      f.count,
+      util::Counted(f.count, "window", "windows"),
       Ms(total_ns),
       in.options.utilization_threshold_percent,
       in.options.utilization_chunks,

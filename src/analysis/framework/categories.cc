@@ -167,6 +167,26 @@ bool MentionsConvolution(std::string_view k) {
   return false;
 }
 
+namespace {
+
+// A CUTLASS kernel: "cutlass" in the kernel's own name, outside its template arguments
+// ("void cutlass::Kernel2<...>", "cutlass_80_tensorop_s1688gemm_..."), or its GEMM namespace
+// anywhere.
+bool CutlassKernel(std::string_view k) {
+  if (k.find("cutlass::gemm") != std::string_view::npos)
+    return true;
+  std::size_t open = k.find('<');
+  return k.substr(0, open).find("cutlass") != std::string_view::npos;
+}
+
+// TensorRT-LLM's batched GEMMs, named by their operand types ("bmm_mxe4m3_mxe2m1mxe4m3_fp32_
+// t128x16x256u2_...": vLLM's MoE on Blackwell, 48% of b200's kernel time).
+bool BatchedGemmKernel(std::string_view k) {
+  return k.starts_with("bmm_");
+}
+
+}  // namespace
+
 FrameworkCategory CategoryOfKernel(std::string_view kernel_name) {
   std::string k = AsciiLower(kernel_name);
   constexpr std::array<std::string_view, 13> kCopy = {"nchwtonhwc",
@@ -200,17 +220,20 @@ FrameworkCategory CategoryOfKernel(std::string_view kernel_name) {
                                                                "softmax"};
   constexpr std::array<std::string_view, 6> kConvolution = {
       "fprop", "dgrad", "wgrad", "winograd", "implicit_convolve", "cudnn"};
+  // "cutlass" is not among them: its types (cutlass::bfloat16_t) fill the template arguments of
+  // kernels that are no GEMM (TRT-LLM's moe::dev::finalize), so it counts outside them only
+  // (CutlassKernel).
   constexpr std::array<std::string_view, 11> kGemm = {"gemm",
                                                       "gemv",
                                                       "nvjet",
                                                       "cublas",
-                                                      "cutlass",
                                                       "matmul",
                                                       "wgmma",
                                                       "xmma",
                                                       "triton_tem",
                                                       "splitkreduce",
-                                                      "hgemm"};
+                                                      "hgemm",
+                                                      "fused_moe_kernel"};
   constexpr std::array<std::string_view, 7> kReduction = {
       "reduce", "welford", "argmax", "topk", "triton_red", "triton_per", "pool"};
   constexpr std::array<std::string_view, 8> kElementwise = {"elementwise",
@@ -231,7 +254,7 @@ FrameworkCategory CategoryOfKernel(std::string_view kernel_name) {
     return FrameworkCategory::kReductionNormalization;
   if (MentionsConvolution(k) || ContainsAny(k, kConvolution))
     return FrameworkCategory::kConvolution;
-  if (ContainsAny(k, kGemm))
+  if (ContainsAny(k, kGemm) || CutlassKernel(k) || BatchedGemmKernel(k))
     return FrameworkCategory::kGemm;
   if (ContainsAny(k, kReduction))
     return FrameworkCategory::kReductionNormalization;

@@ -14,6 +14,14 @@ RunForward::RunForward(std::vector<util::Interval> host_waits,
       gpu_end_(gpu_end),
       ready_(true) {}
 
+std::int64_t RunForward::NextWaitFrom(std::int64_t t, std::int64_t otherwise) const {
+  auto next = std::lower_bound(
+      waits_.begin(), waits_.end(), t, [](const util::Interval& w, std::int64_t v) {
+        return w.start < v;
+      });
+  return next == waits_.end() ? otherwise : next->start;
+}
+
 std::int64_t RunForward::Gain(const std::vector<util::Interval>& removed) const {
   if (removed.empty())
     return 0;

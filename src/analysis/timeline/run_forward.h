@@ -34,6 +34,9 @@ class RunForward {
   // host: at most their summed length. Costs two searches plus the waits between the first and
   // last removed one, so a finding's row asks for its own wait cheaply.
   std::int64_t Gain(const std::vector<util::Interval>& removed) const;
+  // Where the first host wait for the GPU that starts at or after `t` starts; `otherwise` when
+  // none does (or when not ready).
+  std::int64_t NextWaitFrom(std::int64_t t, std::int64_t otherwise) const;
 
  private:
   // The GPU's idle with no work queued inside [start, end].

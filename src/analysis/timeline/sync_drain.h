@@ -8,7 +8,9 @@
 // synchronous copy's own wait is that copy's doing). In a host-bound loop (H >= G) that is the
 // wait itself: it delays the next cycle's launches by its length. The last wait of a host-bound
 // loop delays no next cycle: the GPU work still running during it trails the host's part, so
-// its cycle takes at least H plus that work.
+// its cycle takes at least H plus that work. The first wait is in no cycle: in a host-bound loop
+// it costs its length (without it every later cycle starts sooner), else the stretch up to its end
+// counts as one more cycle.
 #pragma once
 
 #include "gpuperf/trace.h"
@@ -44,6 +46,9 @@ struct DrainCost {
   // Of those cycles, the ones where the host needs less time than the GPU: it would stay ahead,
   // and the idle while it refills the drained queue is the wait's doing.
   std::int64_t refill_cycles = 0;
+  // Of idle_ns: what the first wait gives back, which no cycle holds: in a host-bound loop its
+  // length (it moves every later cycle sooner), else the cycle up to its end.
+  std::int64_t first_wait_ns = 0;
 };
 
 // `waits`: the blocking waits of one host thread, any order. `host_caused`: HostCausedIdle(idle),
