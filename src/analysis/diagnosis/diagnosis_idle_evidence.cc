@@ -31,13 +31,17 @@ std::int64_t NamedHostWorkIn(const model::Trace& trace,
                              const std::vector<util::Interval>& gaps) {
   if (names.empty() || gaps.empty())
     return 0;
-  std::vector<bool> named(trace.strings.size(), false);
-  for (std::size_t id = 0; id < trace.strings.size(); ++id)
-    named[id] = std::find(names.begin(), names.end(), trace.Name(static_cast<model::NameId>(id))) !=
-                names.end();
+  // Each name looked up once, on first use: the string table holds every argument and shape
+  // string too, most of which no record names.
+  constexpr std::int8_t kUnknown = -1;
+  std::vector<std::int8_t> named(trace.strings.size(), kUnknown);
   std::vector<util::Interval> work;
   auto add = [&](model::NameId name, std::int64_t start, std::int64_t end) {
-    if (name < named.size() && named[name])
+    if (name >= named.size())
+      return;
+    if (named[name] == kUnknown)
+      named[name] = std::find(names.begin(), names.end(), trace.Name(name)) != names.end() ? 1 : 0;
+    if (named[name] == 1)
       work.push_back({start, end});
   };
   for (const model::HostOp& op : trace.host_ops)
