@@ -68,7 +68,7 @@ void AppendTimeline(std::string& out, const Timeline& t) {
   row("busy (any GPU work)", t.busy_ns);
   row("idle", t.idle_ns);
   row("computation (kernels, memsets)", t.computation_ns);
-  row("communication (NCCL/RCCL)", t.communication_ns);
+  row("communication (collective kernels)", t.communication_ns);
   row("exposed communication", t.exposed_communication_ns);
   row("memcpy", t.memcpy_ns);
   row("exposed memcpy", t.exposed_memcpy_ns);

@@ -157,8 +157,8 @@ TEST_CASE("host-bound: host work after a captured forward runs beside its GPU wo
   bool beside = false;
   for (const std::string& line : d.support)
     beside = beside || Contains(line,
-                                "ms after the forward that runs beside its GPU work once the "
-                                "graph launch returns at once");
+                                "ms of host work after the forward that runs while the graph's "
+                                "kernels execute (the graph launch returns at once");
   CHECK(beside);
 
   // The host reads the forward's result first (a synchronization at its end): the preparation
@@ -191,6 +191,15 @@ TEST_CASE("GPU-bound: a change that cuts launches may take the GPU's idle with i
   INFO(d.next_experiment);
   CHECK(Contains(d.next_experiment,
                  "the GPU's 10.0 ms of idle in the window can go with it: then at most 1.76x"));
+  // The lever's own sentence (the idle kept) is said as that case, not as a second ceiling.
+  report::Diagnosis worded;
+  worded.bound_speedup = 1.5;
+  worded.next_experiment =
+      "Fuse them. If it succeeds fully the whole program is at most 1.50x faster (Amdahl).";
+  analysis::RaiseToFewerLaunchesCeiling(worded, cap);
+  CHECK(Contains(worded.next_experiment,
+                 "Fuse them. With the GPU's idle kept as now, the whole program is at most 1.50x"));
+  CHECK(Contains(worded.next_experiment, "captured in a graph as well"));
 
   // No idle to take, or a bound at an assumed 2x: unchanged.
   report::Diagnosis busy;

@@ -183,5 +183,49 @@ TEST_CASE("report.md: the operators table shows instances beside calls") {
   Find(md, "| runFusion | other | 1 | 0 | 0 ns |");
 }
 
+TEST_CASE("report.md: kernels with no critical time are left to report.json") {
+  AnalysisReport report = testing::SampleReport();
+  report.predictions.wall_ns = 10'000'000;
+  report.predictions.summed_wall_ns = 10'000'000;
+  CriticalShare held;
+  held.name = "held_kernel";
+  held.total_ns = 2'000'000;
+  held.critical_ns = 1'000'000;
+  held.fraction = 0.1;
+  held.limit_speedup = 1.0 / 0.9;
+  CriticalShare idle = held;
+  idle.name = "shadowed_kernel";
+  idle.critical_ns = 0;
+  idle.fraction = 0;
+  idle.limit_speedup = 1.0;
+  report.predictions.kernels = {held, idle};
+  std::string md = ToMarkdown(report);
+  Find(md, "| 1 | held\\_kernel |");
+  CHECK(CountOf(md, "shadowed\\_kernel") == 0);
+  Find(md, "_Showing 1 of 2 kernels");
+  // None holds any: a sentence, no table of zeros.
+  report.predictions.kernels = {idle};
+  md = ToMarkdown(report);
+  Find(md, "No kernel holds critical time in the 10.0 ms window");
+  CHECK(CountOf(md, "| # | kernel | total | critical |") == 0);
+}
+
+TEST_CASE("report.md: an idle finding's bound is a ceiling on idle, not a lever's") {
+  AnalysisReport report = testing::SampleReport();
+  Finding idle;
+  idle.id = "gpu_idle_dominant";
+  idle.title = "GPU mostly idle";
+  idle.severity = Severity::kWarning;
+  idle.summary = "No GPU work ran during 8 ms.";
+  idle.time_ns = 8'000'000;
+  idle.wall_fraction = 0.8;
+  idle.bound_speedup_if_removed = 5.0;
+  report.findings.push_back(idle);
+  std::string md = ToMarkdown(report);
+  Find(md,
+       "were all of it gone the program would be 5.00× faster. That is a ceiling on idle time, "
+       "not a lever's bound");
+}
+
 }  // namespace
 }  // namespace gpuperf::report

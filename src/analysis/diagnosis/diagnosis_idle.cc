@@ -331,14 +331,16 @@ void SetIdleClass(const model::Trace& trace,
       d.support.push_back(fmt::format(
           "{} of that idle lies outside the model's forward ({}): vLLM captures only the "
           "forward in its graphs, so input preparation, sampling and logits keep their host "
-          "time; the bound leaves it out{}. It is for a full capture: piecewise capture leaves "
-          "the attention operators eager, and the idle around them stays too (trace: module "
-          "frames).",
+          "time, and the bound keeps that idle in the wall{}. It is for a full capture at zero "
+          "cost per graph node (each node's own launch cost on the GPU, about a microsecond, "
+          "lowers it): piecewise capture leaves the attention operators eager, and the idle "
+          "around them stays too (trace: module frames).",
           Ms(outside),
           forward.module,
-          beside > 0 ? fmt::format(", except {} after the forward that runs beside its GPU work "
-                                   "once the graph launch returns at once (up to that GPU work, "
-                                   "until the host next waits for the GPU)",
+          beside > 0 ? fmt::format(", except the {} of host work after the forward that runs "
+                                   "while the graph's kernels execute (the graph launch returns "
+                                   "at once; up to the forward's GPU work, until the host next "
+                                   "waits for the GPU)",
                                    Ms(beside))
                      : std::string()));
     }

@@ -143,8 +143,9 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
         "{} of them with the host faster than the GPU), the host needs {} outside the waits and "
         "the GPU {} of work, and without the waits each cycle takes at least the longer of the "
         "two (after the last wait, the host's part and then the GPU work still running), {} in "
-        "all{}; they cost {} of GPU idle time, {}, before any synchronous copy or free in the "
-        "cycle (trace): only that can come back. The rows give what removing each wait alone "
+        "all, {} less; of that only the GPU idle the waits caused counts, before any "
+        "synchronous copy or free in the cycle ({}){}: they cost {} of GPU idle time (trace), and "
+        "only that can come back. The rows give what removing each wait alone "
         "would give back, at most its length: the idle it overlaps, the round trip after it and "
         "the later idle it delays until the next wait (run forward); not its share of the "
         "loop's cost, so they do not sum to it.",
@@ -162,13 +163,17 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
         Ms(drain.host_ns),
         Ms(drain.gpu_ns),
         Ms(drain.floor_ns),
+        Ms(drain.cycle_ns - drain.floor_ns),
+        refill ? "round trips and refills" : "at most each wait's length and the idle of its cycle",
         drain.first_wait_ns > 0
-            ? fmt::format(", and the first wait, in no cycle, gives back {} more",
-                          Ms(drain.first_wait_ns))
+            ? fmt::format("; with the first wait, which starts no cycle, {} more ({})",
+                          Ms(drain.first_wait_ns),
+                          refill ? "the idle while the host still waited"
+                                 : "its length: without it "
+                                   "every later cycle starts "
+                                   "sooner")
             : std::string(),
-        Ms(drain.idle_ns),
-        refill ? "round trips and refills"
-               : "at most each wait's length and the idle of its cycle");
+        Ms(drain.idle_ns));
     // The cycles' host part is profiled host time: said where the cost is material, not beside
     // a wait that costs nothing either way.
     if (std::string overhead =

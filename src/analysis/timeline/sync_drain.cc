@@ -145,22 +145,16 @@ DrainCost DrainCostOf(const IdleAttribution& idle,
   // The first wait is in no cycle (a cycle runs from one wait's end to the next's). In a
   // host-bound loop its removal moves all later host work, and the GPU work that trails it,
   // sooner by its length (a synchronize-every-kernel loop of ten waits: 4.6 us back by replay,
-  // 4.1 us from the cycles alone). Where the host would stay ahead, the stretch up to its end is
-  // one more cycle, from the first idle the host caused (its host time at most the time before
-  // the wait). A wait before the window enters as an empty one: nothing.
+  // 4.1 us from the cycles alone). Where the host would stay ahead, the idle inside the first wait
+  // (the host woke late) is what it costs. A wait before the window enters as an empty one.
   if (out.cycles > 0) {
     const util::Interval& first = waits.front();
     std::int64_t back = 0;
     if (2 * out.refill_cycles <= out.cycles) {
       back = first.end - first.start;
     } else {
-      std::int64_t from =
-          caused.empty() ? first.start : std::min(caused.front().start, first.start);
-      std::int64_t cycle = first.end - from;
-      std::int64_t gpu = cycle - util::CoveredLength(caused, from, first.end) -
-                         util::CoveredLength(idle.queued_gaps_at, from, first.end);
-      back = std::min(util::CoveredLength(caused, from, first.end),
-                      cycle - std::max(first.start - from, gpu));
+      // The host would stay ahead: the idle while it still waited (it woke late) is the wait's.
+      back = util::CoveredLength(caused, first.start, first.end);
     }
     out.first_wait_ns =
         std::max<std::int64_t>(0, std::min(back, util::TotalLength(caused) - out.idle_ns));

@@ -9,8 +9,7 @@
 // wait itself: it delays the next cycle's launches by its length. The last wait of a host-bound
 // loop delays no next cycle: the GPU work still running during it trails the host's part, so
 // its cycle takes at least H plus that work. The first wait is in no cycle: in a host-bound loop
-// it costs its length (without it every later cycle starts sooner), else the stretch up to its end
-// counts as one more cycle.
+// it costs its length (without it every later cycle starts sooner), else the idle inside it.
 #pragma once
 
 #include "gpuperf/trace.h"
@@ -47,7 +46,7 @@ struct DrainCost {
   // and the idle while it refills the drained queue is the wait's doing.
   std::int64_t refill_cycles = 0;
   // Of idle_ns: what the first wait gives back, which no cycle holds: in a host-bound loop its
-  // length (it moves every later cycle sooner), else the cycle up to its end.
+  // length (it moves every later cycle sooner), else the idle inside it.
   std::int64_t first_wait_ns = 0;
 };
 
