@@ -162,12 +162,22 @@ TEST_CASE("host-bound: host work after a captured forward runs beside its GPU wo
   CHECK(beside);
 
   // The host reads the forward's result first (a synchronization at its end): the preparation
-  // waits for it, so it stays in series and only the forward's idle comes back, 11 / (11 - 6).
+  // waits for it, so it stays in series and only the idle inside the forward comes back,
+  // 11 / (11 - 6), not the 2 ms outside it: vLLM's graphs hold the forward only.
   TraceBuilder read = VllmForwardThenPreparation();
   read.Api("cudaStreamSynchronize", 8 * kMs, 8 * kMs + 10 * kUs);
   report::AnalysisReport s = Analyze(read.trace);
   REQUIRE(s.diagnosis.bottleneck == report::Bottleneck::kHostBound);
+  INFO(s.diagnosis.next_experiment);
+  CHECK(Contains(s.diagnosis.next_experiment, "run vLLM with its CUDA graphs"));
+  bool outside = false;
+  for (const std::string& line : s.diagnosis.support)
+    outside = outside || Contains(line,
+                                  "ms of that idle lies outside the model's forward "
+                                  "(LlamaForCausalLM): vLLM captures only the forward");
+  CHECK(outside);
   REQUIRE(s.diagnosis.bound_speedup);
+  CHECK(*s.diagnosis.bound_speedup < 11.0 / 3.0);
   CHECK(*s.diagnosis.bound_speedup == Approx(11.0 / 5.0).epsilon(0.03));
 }
 

@@ -1151,42 +1151,6 @@ TEST_CASE("host-bound: blocking MPI calls in the gaps wait for another rank, not
   CHECK_FALSE(gpuperf::analysis::IsBlockingMpiCall("MPI_Init"));
 }
 
-TEST_CASE("host-bound: vLLM's graphs hold the model's forward, not the host work around it",
-          "[diagnosis][host]") {
-  // Inside the model's forward (a module frame, 0-8 ms): kernels with 3 ms of operator time
-  // between them. Outside it (8-10 ms): 2 ms of input preparation, then the next kernel.
-  TraceBuilder b;
-  b.Frame("nn.Module: LlamaForCausalLM_0", 0, 8 * kMs);
-  b.Op("vllm::unified_attention", 10 * kUs, 50 * kUs);
-  b.Api("cudaLaunchKernel", 20 * kUs, 25 * kUs, 1);
-  b.Kernel("attn", 30 * kUs, 1 * kMs, 1);
-  b.Op("aten::index", 1 * kMs, 4 * kMs);
-  b.Api("cudaLaunchKernel", 4 * kMs, 4 * kMs + 5 * kUs, 2);
-  b.Kernel("mlp", 4 * kMs + 10 * kUs, 5 * kMs, 2);
-  b.Op("aten::cat", 5 * kMs, 8 * kMs);
-  b.Op("prepare_inputs", 8 * kMs, 10 * kMs);
-  // The host reads the forward's result before it prepares the next input (diagnosis_bounds_
-  // test: without that wait the preparation runs beside the forward's kernels).
-  b.Api("cudaStreamSynchronize", 8 * kMs, 8 * kMs + 10 * kUs);
-  b.Api("cudaLaunchKernel", 10 * kMs, 10 * kMs + 5 * kUs, 3);
-  b.Kernel("embed", 10 * kMs + 10 * kUs, 11 * kMs, 3);
-  report::AnalysisReport r = Analyze(b.trace);
-  const report::Diagnosis& d = r.diagnosis;
-  REQUIRE(d.bottleneck == gpuperf::report::Bottleneck::kHostBound);
-  INFO(d.next_experiment);
-  CHECK(Contains(d.next_experiment, "run vLLM with its CUDA graphs"));
-  bool outside = false;
-  for (const std::string& line : d.support)
-    outside = outside || Contains(line,
-                                  "ms of that idle lies outside the model's forward "
-                                  "(LlamaForCausalLM): vLLM captures only the forward");
-  CHECK(outside);
-  // About 6 ms of idle inside the forward comes back, not the 2 ms outside: 11 / (11 - 6).
-  REQUIRE(d.bound_speedup);
-  CHECK(*d.bound_speedup < 11.0 / 3.0);
-  CHECK(*d.bound_speedup == Approx(11.0 / 5.0).epsilon(0.03));
-}
-
 TEST_CASE("triage: exposed copies under the transfer share but material are named", "[diagnosis]") {
   // 10 ms of kernels, then a 1.2 ms device-to-device copy nothing overlaps: 10.7% of the window,
   // under the triage's 15% (transfer: no), named with what removing it gives.

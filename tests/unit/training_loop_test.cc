@@ -386,6 +386,9 @@ TEST_CASE("strided elementwise: PyTorch's non-vectorized path by kernel name, wi
   CHECK(
       IsStridedElementwiseKernel("void at::native::elementwise_kernel<128, 4, "
                                  "at::native::gpu_kernel_impl_nocast<...>>(int, ...)"));
+  CHECK(
+      IsStridedElementwiseKernel("void at::native::elementwise_kernel_manual_unroll<128, 8, "
+                                 "at::native::gpu_kernel_impl_nocast<...>>(int, ...)"));  // ROCm
   CHECK(!IsStridedElementwiseKernel("void at::native::vectorized_elementwise_kernel<4, ...>()"));
   CHECK(!IsStridedElementwiseKernel("void at::native::unrolled_elementwise_kernel<...>()"));
   CHECK(!IsStridedElementwiseKernel("void (anonymous namespace)::elementwise_kernel_with_index<>"));
