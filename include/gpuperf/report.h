@@ -5,8 +5,8 @@
 // through their one ToString: every figure a writer shows is a field here, none is computed in a
 // writer. The vocabularies that are enum classes: Severity, DiagnosisStatus, DominantKind,
 // Bottleneck, KernelBound, QueueVerdict, PhaseClass, CategoryTier, FrameworkCategory,
-// InitializationKind, OperatorSource, ShareKind (gpuperf/report_vocabulary.h), EvidenceTier
-// (gpuperf/evidence.h); compare's Verdict and VerdictBasis are in gpuperf/compare.h.
+// InitializationKind, OperatorSource, ShareKind, CeilingsEvidence (gpuperf/report_vocabulary.h),
+// EvidenceTier (gpuperf/evidence.h); compare's Verdict and VerdictBasis are in gpuperf/compare.h.
 //
 // Units are in the names (_ns, _bytes, _percent). Every figure here comes from the trace
 // ("source: trace"); later stages (roofline, models) add their own evidence tiers.
@@ -92,9 +92,10 @@ struct CeilingPeak {
 struct CeilingsUsed {
   std::int32_t device = 0;
   std::string device_name;
-  std::string entry;     // ceilings entry key ("H100 SXM5 80GB"); "" when none matched
-  std::string evidence;  // "datasheet" or "measured"
-  std::string source;    // the vendor document, or the measurement (gpuperf ceilings, date)
+  std::string entry;  // ceilings entry key ("H100 SXM5 80GB"); "" when none matched
+  // the datasheet or a measurement (gpuperf ceilings); meaningful only with an entry
+  CeilingsEvidence evidence = CeilingsEvidence::kDatasheet;
+  std::string source;  // the vendor document, or the measurement (gpuperf ceilings, date)
   std::optional<double> dram_bytes_per_s;
   std::optional<std::int64_t> l2_bytes;
   std::vector<CeilingPeak> peaks;

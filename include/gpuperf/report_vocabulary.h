@@ -497,4 +497,28 @@ inline std::optional<ShareKind> ParseShareKind(std::string_view text) {
   return std::nullopt;
 }
 
+// Where the ceilings a device's kernels were placed against come from (CeilingsUsed::evidence):
+// the vendor's datasheet or a measurement on the GPU itself (gpuperf ceilings). report.json spells
+// them "datasheet" and "measured" (ToString, ceilings[].evidence); ParseCeilingsEvidence reads
+// the spelling of a ceilings entry (model::DeviceCeilings::evidence) as one.
+enum class CeilingsEvidence { kDatasheet, kMeasured };
+inline std::string_view ToString(CeilingsEvidence evidence) {
+  switch (evidence) {
+    case CeilingsEvidence::kDatasheet:
+      return "datasheet";
+    case CeilingsEvidence::kMeasured:
+      return "measured";
+  }
+  return "datasheet";
+}
+
+// The evidence `text` spells; nullopt for a spelling this version does not know.
+inline std::optional<CeilingsEvidence> ParseCeilingsEvidence(std::string_view text) {
+  for (CeilingsEvidence evidence : {CeilingsEvidence::kDatasheet, CeilingsEvidence::kMeasured}) {
+    if (ToString(evidence) == text)
+      return evidence;
+  }
+  return std::nullopt;
+}
+
 }  // namespace gpuperf::report

@@ -99,7 +99,7 @@ Json CeilingsJson(const std::vector<CeilingsUsed>& ceilings) {
       if (!c.clocks.empty())  // candidates of an unnamed device: the clock they are scaled to
         object["clocks"] = c.clocks;
     } else {
-      object["evidence"] = c.evidence;
+      object["evidence"] = std::string(ToString(c.evidence));
       object["source"] = c.source;
       object["dram_bytes_per_s"] = c.dram_bytes_per_s ? Json(*c.dram_bytes_per_s) : Json(nullptr);
       object["l2_bytes"] = c.l2_bytes ? Json(*c.l2_bytes) : Json(nullptr);

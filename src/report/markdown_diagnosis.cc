@@ -260,7 +260,7 @@ void AppendCeilings(std::string& out, const AnalysisReport& report) {
     }
     table.AddRow({std::to_string(c.device),
                   c.device_name,
-                  fmt::format("{} ({}: {})", c.entry, c.evidence, c.source),
+                  fmt::format("{} ({}: {})", c.entry, ToString(c.evidence), c.source),
                   c.dram_bytes_per_s ? fmt::format("{:.4g} GB/s", *c.dram_bytes_per_s / 1e9) : "",
                   peaks + " (FLOP/s; INT8: op/s)",
                   c.clocks});
