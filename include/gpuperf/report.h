@@ -5,7 +5,8 @@
 // through their one ToString: every figure a writer shows is a field here, none is computed in a
 // writer. The vocabularies that are enum classes: Severity, DiagnosisStatus, DominantKind,
 // Bottleneck, KernelBound, QueueVerdict, PhaseClass, CategoryTier, FrameworkCategory,
-// InitializationKind, OperatorSource, ShareKind, CeilingsEvidence (gpuperf/report_vocabulary.h),
+// InitializationKind, OperatorSource, ShareKind, CeilingsEvidence, TriageQuestion, TriageAnswer
+// (gpuperf/report_vocabulary.h),
 // EvidenceTier (gpuperf/evidence.h); compare's Verdict and VerdictBasis are in gpuperf/compare.h.
 //
 // Units are in the names (_ns, _bytes, _percent). Every figure here comes from the trace
@@ -105,9 +106,9 @@ struct CeilingsUsed {
 
 // One step of the application-level triage (docs/method.md, "Triage order").
 struct TriageStep {
-  std::string question;  // "gpu_idle", "transfer", "communication", "dominant_work"
-  std::string answer;    // "yes", "no", "unknown"
-  std::string detail;    // the numbers and their source
+  TriageQuestion question = TriageQuestion::kDominantWork;
+  TriageAnswer answer = TriageAnswer::kUnknown;
+  std::string detail;  // the numbers and their source
 };
 
 // Launch-queue depth: how far the host runs ahead of the GPU (kernel start - launch-call end, per

@@ -521,4 +521,44 @@ inline std::optional<CeilingsEvidence> ParseCeilingsEvidence(std::string_view te
   return std::nullopt;
 }
 
+// A question of the application-level triage (TriageStep::question; docs/method.md, "Triage
+// order"): one-time work in the window, the GPU's idle, exposed copies, exposed communication,
+// the dominant work. report.json spells them "initialization", "gpu_idle", "transfer",
+// "communication" and "dominant_work" (ToString, diagnosis.triage[].question).
+enum class TriageQuestion { kInitialization, kGpuIdle, kTransfer, kCommunication, kDominantWork };
+inline std::string_view ToString(TriageQuestion question) {
+  switch (question) {
+    case TriageQuestion::kInitialization:
+      return "initialization";
+    case TriageQuestion::kGpuIdle:
+      return "gpu_idle";
+    case TriageQuestion::kTransfer:
+      return "transfer";
+    case TriageQuestion::kCommunication:
+      return "communication";
+    case TriageQuestion::kDominantWork:
+      return "dominant_work";
+  }
+  return "dominant_work";
+}
+
+// A triage step's answer (TriageStep::answer): yes (it decides the class), no, partly (a large
+// minority that does not decide it: the GPU's idle, communication), unknown (the input cannot
+// tell). report.json spells them "yes", "no", "partly" and "unknown" (ToString,
+// diagnosis.triage[].answer).
+enum class TriageAnswer { kYes, kNo, kPartly, kUnknown };
+inline std::string_view ToString(TriageAnswer answer) {
+  switch (answer) {
+    case TriageAnswer::kYes:
+      return "yes";
+    case TriageAnswer::kNo:
+      return "no";
+    case TriageAnswer::kPartly:
+      return "partly";
+    case TriageAnswer::kUnknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
 }  // namespace gpuperf::report

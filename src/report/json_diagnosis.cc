@@ -20,8 +20,9 @@ Json Optional(const std::optional<double>& value, int decimals) {
 Json DiagnosisJson(const Diagnosis& d) {
   Json triage = Json::array();
   for (const TriageStep& step : d.triage)
-    triage.push_back(
-        Json{{"question", step.question}, {"answer", step.answer}, {"detail", step.detail}});
+    triage.push_back(Json{{"question", std::string(ToString(step.question))},
+                          {"answer", std::string(ToString(step.answer))},
+                          {"detail", step.detail}});
   return Json{
       {"target_metric", d.target_metric},
       {"scope", d.scope},

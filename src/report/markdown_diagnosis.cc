@@ -210,8 +210,8 @@ void AppendDiagnosis(std::string& out,
       const TriageStep& step = d.triage[i];
       out += fmt::format("{}. {}: {} ({})\n",
                          i + 1,
-                         EscapeMarkdown(step.question),
-                         EscapeMarkdown(step.answer),
+                         EscapeMarkdown(ToString(step.question)),
+                         EscapeMarkdown(ToString(step.answer)),
                          EscapeMarkdown(step.detail));
     }
     out += "\n";

@@ -191,3 +191,16 @@ TEST_CASE(
   CHECK_FALSE(report::ParseCeilingsEvidence("modeled").has_value());
   CHECK_FALSE(report::ParseCeilingsEvidence("").has_value());
 }
+
+TEST_CASE(
+    "report vocabulary: a triage step's question and answer keep their report.json spellings") {
+  using Q = report::TriageQuestion;
+  CheckSpellings<Q>({{Q::kInitialization, "initialization"},
+                     {Q::kGpuIdle, "gpu_idle"},
+                     {Q::kTransfer, "transfer"},
+                     {Q::kCommunication, "communication"},
+                     {Q::kDominantWork, "dominant_work"}});
+  using A = report::TriageAnswer;
+  CheckSpellings<A>(
+      {{A::kYes, "yes"}, {A::kNo, "no"}, {A::kPartly, "partly"}, {A::kUnknown, "unknown"}});
+}
