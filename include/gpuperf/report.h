@@ -5,9 +5,9 @@
 // through their one ToString: every figure a writer shows is a field here, none is computed in a
 // writer. The vocabularies that are enum classes: Severity, DiagnosisStatus, DominantKind,
 // Bottleneck, KernelBound, QueueVerdict, PhaseClass, CategoryTier, FrameworkCategory,
-// InitializationKind, OperatorSource, ShareKind, CeilingsEvidence, TriageQuestion, TriageAnswer
-// (gpuperf/report_vocabulary.h),
-// EvidenceTier (gpuperf/evidence.h); compare's Verdict and VerdictBasis are in gpuperf/compare.h.
+// InitializationKind, OperatorSource, ShareKind, CeilingsEvidence, TriageQuestion, TriageAnswer,
+// RangeKind (gpuperf/report_vocabulary.h), EvidenceTier (gpuperf/evidence.h); compare's Verdict
+// and VerdictBasis are in gpuperf/compare.h.
 //
 // Units are in the names (_ns, _bytes, _percent). Every figure here comes from the trace
 // ("source: trace"); later stages (roofline, models) add their own evidence tiers.
@@ -396,7 +396,7 @@ struct LaunchOverhead {
 
 struct RangeRow {
   std::string name;
-  std::string kind;  // nvtx, user_annotation, gpu_user_annotation, profiler_step
+  RangeKind kind = RangeKind::kNvtx;
   Distribution duration_ns;
   double time_percent = 0;       // of all ranges of its kind
   std::int64_t gpu_time_ns = 0;  // union of GPU work that falls inside the range's instances

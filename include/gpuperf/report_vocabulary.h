@@ -561,4 +561,36 @@ inline std::string_view ToString(TriageAnswer answer) {
   return "unknown";
 }
 
+// What kind of host range a row of the range table is (RangeRow::kind), as the trace model's
+// range kinds (model::RangeKind): NVTX, torch.profiler record_function on the host, the same
+// projected by Kineto onto a GPU stream, ProfilerStep#N. report.json spells them "nvtx",
+// "user_annotation", "gpu_user_annotation" and "profiler_step" (ToString, ranges[].kind);
+// ParseRangeKind reads them back.
+enum class RangeKind { kNvtx, kUserAnnotation, kGpuUserAnnotation, kProfilerStep };
+inline std::string_view ToString(RangeKind kind) {
+  switch (kind) {
+    case RangeKind::kNvtx:
+      return "nvtx";
+    case RangeKind::kUserAnnotation:
+      return "user_annotation";
+    case RangeKind::kGpuUserAnnotation:
+      return "gpu_user_annotation";
+    case RangeKind::kProfilerStep:
+      return "profiler_step";
+  }
+  return "nvtx";
+}
+
+// The kind report.json spells `text`; nullopt for a spelling this version does not know.
+inline std::optional<RangeKind> ParseRangeKind(std::string_view text) {
+  for (RangeKind kind : {RangeKind::kNvtx,
+                         RangeKind::kUserAnnotation,
+                         RangeKind::kGpuUserAnnotation,
+                         RangeKind::kProfilerStep}) {
+    if (ToString(kind) == text)
+      return kind;
+  }
+  return std::nullopt;
+}
+
 }  // namespace gpuperf::report

@@ -204,3 +204,15 @@ TEST_CASE(
   CheckSpellings<A>(
       {{A::kYes, "yes"}, {A::kNo, "no"}, {A::kPartly, "partly"}, {A::kUnknown, "unknown"}});
 }
+
+TEST_CASE("report vocabulary: a range's kind keeps its report.json spellings and parses back") {
+  using R = report::RangeKind;
+  CheckSpellings<R>({{R::kNvtx, "nvtx"},
+                     {R::kUserAnnotation, "user_annotation"},
+                     {R::kGpuUserAnnotation, "gpu_user_annotation"},
+                     {R::kProfilerStep, "profiler_step"}});
+  for (R kind : {R::kNvtx, R::kUserAnnotation, R::kGpuUserAnnotation, R::kProfilerStep})
+    CHECK(report::ParseRangeKind(report::ToString(kind)) == kind);
+  CHECK_FALSE(report::ParseRangeKind("ProfilerStep").has_value());
+  CHECK_FALSE(report::ParseRangeKind("").has_value());
+}
