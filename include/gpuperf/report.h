@@ -466,9 +466,12 @@ struct PreRollSummary {
   std::int64_t time_ns = 0;     // [window start, its end): left out of Predictions::wall_ns
   std::int64_t gpu_ns = 0;      // the busy union of its activities inside it
   std::int64_t activities = 0;  // orphan GPU activities that start in it
-  // Their summed durations per framework category of the kernel name ("elementwise", ...;
-  // copies "memcpy", memsets "memset"), for the levers' shares of the window.
-  std::map<std::string, std::int64_t> category_ns;
+  // Their summed durations per framework category of the kernel name (memsets kMemset), for the
+  // levers' shares of the window; the copies' apart, in memcpy_ns (nullopt without a copy).
+  // report.json's category_ns holds both, keyed by their spellings ("elementwise", ...; copies
+  // "memcpy", memsets "memset") in the order of the spellings.
+  std::map<FrameworkCategory, std::int64_t> category_ns;
+  std::optional<std::int64_t> memcpy_ns;
   // Set when what is left out is the first step, a warm-up outlier (since 1.15.0): its name, its
   // wall and the median wall of the other steps. `activities` then counts every GPU activity
   // that starts in it.

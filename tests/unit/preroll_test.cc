@@ -46,8 +46,8 @@ TEST_CASE("pre-roll: orphan work before the first launch call is left out of the
   CHECK(preroll.end_ns == 10 * kMs);  // the tail ends before the first launch call
   CHECK(preroll.activities == 2);
   CHECK(preroll.gpu_ns == 10 * kMs);
-  CHECK(preroll.category_ns.at("elementwise") == 4 * kMs);
-  CHECK(preroll.category_ns.at("gemm") == 6 * kMs);
+  CHECK(preroll.category_ns.at(gpuperf::report::FrameworkCategory::kElementwise) == 4 * kMs);
+  CHECK(preroll.category_ns.at(gpuperf::report::FrameworkCategory::kGemm) == 6 * kMs);
 
   auto report = Analyze(b.trace);
   // The window is 30 ms; the measured one 20 ms, and "step" holds 19.4 ms of it.

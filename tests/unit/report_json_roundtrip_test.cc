@@ -188,6 +188,26 @@ TEST_CASE("report.json round trip: a range's kind reads back, an unknown one as 
   CHECK(read.value().ranges.at(0).kind == RangeKind::kNvtx);
 }
 
+TEST_CASE("report.json: the pre-roll's category_ns is keyed by spelling, in the spellings' order") {
+  AnalysisReport r = CarriedOnly();
+  PreRollSummary preroll;
+  preroll.time_ns = 10;
+  preroll.category_ns = {{FrameworkCategory::kGemm, 1},
+                         {FrameworkCategory::kAttention, 2},
+                         {FrameworkCategory::kMemset, 3},
+                         {FrameworkCategory::kReductionNormalization, 4}};
+  preroll.memcpy_ns = 5;
+  r.predictions.preroll = preroll;
+  // The enum's order (gemm before attention) is not the keys' order; the copies' "memcpy" sits
+  // among the categories.
+  CHECK(ToJson(r)["predictions"]["preroll"]["category_ns"].dump() ==
+        R"({"attention":2,"gemm":1,"memcpy":5,"memset":3,"reduction_normalization":4})");
+  preroll.memcpy_ns.reset();
+  r.predictions.preroll = preroll;
+  CHECK(ToJson(r)["predictions"]["preroll"]["category_ns"].dump() ==
+        R"({"attention":2,"gemm":1,"memset":3,"reduction_normalization":4})");
+}
+
 TEST_CASE("report.json round trip: the sample report keeps its compared figures") {
   const AnalysisReport original = testing::SampleReport();
   const AnalysisReport back = ReadBack(original);
