@@ -5,8 +5,9 @@
 // through their one ToString: every figure a writer shows is a field here, none is computed in a
 // writer. The vocabularies that are enum classes: Severity, DiagnosisStatus, DominantKind,
 // Bottleneck, KernelBound, QueueVerdict, PhaseClass, CategoryTier, FrameworkCategory,
-// InitializationKind, OperatorSource, ShareKind (gpuperf/report_vocabulary.h), EvidenceTier
-// (gpuperf/evidence.h); compare's Verdict and VerdictBasis are in gpuperf/compare.h.
+// InitializationKind, OperatorSource, ShareKind, CeilingsEvidence, TriageQuestion, TriageAnswer,
+// RangeKind (gpuperf/report_vocabulary.h), EvidenceTier (gpuperf/evidence.h); compare's Verdict
+// and VerdictBasis are in gpuperf/compare.h.
 //
 // Units are in the names (_ns, _bytes, _percent). Every figure here comes from the trace
 // ("source: trace"); later stages (roofline, models) add their own evidence tiers.
@@ -92,9 +93,10 @@ struct CeilingPeak {
 struct CeilingsUsed {
   std::int32_t device = 0;
   std::string device_name;
-  std::string entry;     // ceilings entry key ("H100 SXM5 80GB"); "" when none matched
-  std::string evidence;  // "datasheet" or "measured"
-  std::string source;    // the vendor document, or the measurement (gpuperf ceilings, date)
+  std::string entry;  // ceilings entry key ("H100 SXM5 80GB"); "" when none matched
+  // the datasheet or a measurement (gpuperf ceilings); meaningful only with an entry
+  CeilingsEvidence evidence = CeilingsEvidence::kDatasheet;
+  std::string source;  // the vendor document, or the measurement (gpuperf ceilings, date)
   std::optional<double> dram_bytes_per_s;
   std::optional<std::int64_t> l2_bytes;
   std::vector<CeilingPeak> peaks;
@@ -104,9 +106,9 @@ struct CeilingsUsed {
 
 // One step of the application-level triage (docs/method.md, "Triage order").
 struct TriageStep {
-  std::string question;  // "gpu_idle", "transfer", "communication", "dominant_work"
-  std::string answer;    // "yes", "no", "unknown"
-  std::string detail;    // the numbers and their source
+  TriageQuestion question = TriageQuestion::kDominantWork;
+  TriageAnswer answer = TriageAnswer::kUnknown;
+  std::string detail;  // the numbers and their source
 };
 
 // Launch-queue depth: how far the host runs ahead of the GPU (kernel start - launch-call end, per
@@ -394,7 +396,7 @@ struct LaunchOverhead {
 
 struct RangeRow {
   std::string name;
-  std::string kind;  // nvtx, user_annotation, gpu_user_annotation, profiler_step
+  RangeKind kind = RangeKind::kNvtx;
   Distribution duration_ns;
   double time_percent = 0;       // of all ranges of its kind
   std::int64_t gpu_time_ns = 0;  // union of GPU work that falls inside the range's instances
@@ -464,9 +466,12 @@ struct PreRollSummary {
   std::int64_t time_ns = 0;     // [window start, its end): left out of Predictions::wall_ns
   std::int64_t gpu_ns = 0;      // the busy union of its activities inside it
   std::int64_t activities = 0;  // orphan GPU activities that start in it
-  // Their summed durations per framework category of the kernel name ("elementwise", ...;
-  // copies "memcpy", memsets "memset"), for the levers' shares of the window.
-  std::map<std::string, std::int64_t> category_ns;
+  // Their summed durations per framework category of the kernel name (memsets kMemset), for the
+  // levers' shares of the window; the copies' apart, in memcpy_ns (nullopt without a copy).
+  // report.json's category_ns holds both, keyed by their spellings ("elementwise", ...; copies
+  // "memcpy", memsets "memset") in the order of the spellings.
+  std::map<FrameworkCategory, std::int64_t> category_ns;
+  std::optional<std::int64_t> memcpy_ns;
   // Set when what is left out is the first step, a warm-up outlier (since 1.15.0): its name, its
   // wall and the median wall of the other steps. `activities` then counts every GPU activity
   // that starts in it.

@@ -497,4 +497,100 @@ inline std::optional<ShareKind> ParseShareKind(std::string_view text) {
   return std::nullopt;
 }
 
+// Where the ceilings a device's kernels were placed against come from (CeilingsUsed::evidence):
+// the vendor's datasheet or a measurement on the GPU itself (gpuperf ceilings). report.json spells
+// them "datasheet" and "measured" (ToString, ceilings[].evidence); ParseCeilingsEvidence reads
+// the spelling of a ceilings entry (model::DeviceCeilings::evidence) as one.
+enum class CeilingsEvidence { kDatasheet, kMeasured };
+inline std::string_view ToString(CeilingsEvidence evidence) {
+  switch (evidence) {
+    case CeilingsEvidence::kDatasheet:
+      return "datasheet";
+    case CeilingsEvidence::kMeasured:
+      return "measured";
+  }
+  return "datasheet";
+}
+
+// The evidence `text` spells; nullopt for a spelling this version does not know.
+inline std::optional<CeilingsEvidence> ParseCeilingsEvidence(std::string_view text) {
+  for (CeilingsEvidence evidence : {CeilingsEvidence::kDatasheet, CeilingsEvidence::kMeasured}) {
+    if (ToString(evidence) == text)
+      return evidence;
+  }
+  return std::nullopt;
+}
+
+// A question of the application-level triage (TriageStep::question; docs/method.md, "Triage
+// order"): one-time work in the window, the GPU's idle, exposed copies, exposed communication,
+// the dominant work. report.json spells them "initialization", "gpu_idle", "transfer",
+// "communication" and "dominant_work" (ToString, diagnosis.triage[].question).
+enum class TriageQuestion { kInitialization, kGpuIdle, kTransfer, kCommunication, kDominantWork };
+inline std::string_view ToString(TriageQuestion question) {
+  switch (question) {
+    case TriageQuestion::kInitialization:
+      return "initialization";
+    case TriageQuestion::kGpuIdle:
+      return "gpu_idle";
+    case TriageQuestion::kTransfer:
+      return "transfer";
+    case TriageQuestion::kCommunication:
+      return "communication";
+    case TriageQuestion::kDominantWork:
+      return "dominant_work";
+  }
+  return "dominant_work";
+}
+
+// A triage step's answer (TriageStep::answer): yes (it decides the class), no, partly (a large
+// minority that does not decide it: the GPU's idle, communication), unknown (the input cannot
+// tell). report.json spells them "yes", "no", "partly" and "unknown" (ToString,
+// diagnosis.triage[].answer).
+enum class TriageAnswer { kYes, kNo, kPartly, kUnknown };
+inline std::string_view ToString(TriageAnswer answer) {
+  switch (answer) {
+    case TriageAnswer::kYes:
+      return "yes";
+    case TriageAnswer::kNo:
+      return "no";
+    case TriageAnswer::kPartly:
+      return "partly";
+    case TriageAnswer::kUnknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
+// What kind of host range a row of the range table is (RangeRow::kind), as the trace model's
+// range kinds (model::RangeKind): NVTX, torch.profiler record_function on the host, the same
+// projected by Kineto onto a GPU stream, ProfilerStep#N. report.json spells them "nvtx",
+// "user_annotation", "gpu_user_annotation" and "profiler_step" (ToString, ranges[].kind);
+// ParseRangeKind reads them back.
+enum class RangeKind { kNvtx, kUserAnnotation, kGpuUserAnnotation, kProfilerStep };
+inline std::string_view ToString(RangeKind kind) {
+  switch (kind) {
+    case RangeKind::kNvtx:
+      return "nvtx";
+    case RangeKind::kUserAnnotation:
+      return "user_annotation";
+    case RangeKind::kGpuUserAnnotation:
+      return "gpu_user_annotation";
+    case RangeKind::kProfilerStep:
+      return "profiler_step";
+  }
+  return "nvtx";
+}
+
+// The kind report.json spells `text`; nullopt for a spelling this version does not know.
+inline std::optional<RangeKind> ParseRangeKind(std::string_view text) {
+  for (RangeKind kind : {RangeKind::kNvtx,
+                         RangeKind::kUserAnnotation,
+                         RangeKind::kGpuUserAnnotation,
+                         RangeKind::kProfilerStep}) {
+    if (ToString(kind) == text)
+      return kind;
+  }
+  return std::nullopt;
+}
+
 }  // namespace gpuperf::report

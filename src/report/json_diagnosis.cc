@@ -20,8 +20,9 @@ Json Optional(const std::optional<double>& value, int decimals) {
 Json DiagnosisJson(const Diagnosis& d) {
   Json triage = Json::array();
   for (const TriageStep& step : d.triage)
-    triage.push_back(
-        Json{{"question", step.question}, {"answer", step.answer}, {"detail", step.detail}});
+    triage.push_back(Json{{"question", std::string(ToString(step.question))},
+                          {"answer", std::string(ToString(step.answer))},
+                          {"detail", step.detail}});
   return Json{
       {"target_metric", d.target_metric},
       {"scope", d.scope},
@@ -103,7 +104,7 @@ Json CeilingsJson(const std::vector<CeilingsUsed>& ceilings) {
       if (!c.clocks.empty())  // candidates of an unnamed device: the clock they are scaled to
         object["clocks"] = c.clocks;
     } else {
-      object["evidence"] = c.evidence;
+      object["evidence"] = std::string(ToString(c.evidence));
       object["source"] = c.source;
       object["dram_bytes_per_s"] = c.dram_bytes_per_s ? Json(*c.dram_bytes_per_s) : Json(nullptr);
       object["l2_bytes"] = c.l2_bytes ? Json(*c.l2_bytes) : Json(nullptr);

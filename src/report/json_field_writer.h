@@ -56,6 +56,9 @@ class JsonFieldWriter {
   void operator()(std::string_view key, ShareKind value) {
     object_[std::string(key)] = std::string(ToString(value));
   }
+  void operator()(std::string_view key, RangeKind value) {
+    object_[std::string(key)] = std::string(ToString(value));
+  }
   void operator()(std::string_view key, EvidenceTier value, json_fields::NullUnless n) {
     object_[std::string(key)] =
         n.present ? nlohmann::ordered_json(std::string(ToString(value))) : nullptr;

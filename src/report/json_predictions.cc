@@ -1,6 +1,10 @@
 #include "report/json_predictions.h"
 
+#include <algorithm>
 #include <cmath>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "report/json_field_writer.h"
 
@@ -42,9 +46,17 @@ namespace {
 Json PreRollJson(const std::optional<PreRollSummary>& preroll) {
   if (!preroll)
     return Json(nullptr);
+  // category_ns: the categories' and the copies' time keyed by their spellings, in the order of
+  // the spellings (as report.json has always written them), not of the enum.
+  std::vector<std::pair<std::string_view, std::int64_t>> spelled;
+  for (const auto& [category, ns] : preroll->category_ns)
+    spelled.emplace_back(ToString(category), ns);
+  if (preroll->memcpy_ns)
+    spelled.emplace_back("memcpy", *preroll->memcpy_ns);
+  std::sort(spelled.begin(), spelled.end());
   Json categories = Json::object();
-  for (const auto& [name, ns] : preroll->category_ns)
-    categories[name] = ns;
+  for (const auto& [name, ns] : spelled)
+    categories[std::string(name)] = ns;
   return Json{{"time_ns", preroll->time_ns},
               {"gpu_ns", preroll->gpu_ns},
               {"activities", preroll->activities},

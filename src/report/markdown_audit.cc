@@ -54,7 +54,7 @@ void AppendRanges(std::string& out, const AnalysisReport& report, const Markdown
   for (std::size_t i = 0; i < shown; ++i) {
     const RangeRow& r = report.ranges[i];
     table.AddRow({Shorten(r.name, options.name_chars),
-                  r.kind,
+                  std::string(ToString(r.kind)),
                   util::FormatCount(r.duration_ns.count),
                   util::FormatDuration(static_cast<double>(r.duration_ns.total)),
                   util::FormatPercent(r.time_percent),

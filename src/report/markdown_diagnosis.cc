@@ -222,8 +222,8 @@ void AppendDiagnosis(std::string& out,
       const TriageStep& step = d.triage[i];
       out += fmt::format("{}. {}: {} ({})\n",
                          i + 1,
-                         EscapeMarkdown(step.question),
-                         EscapeMarkdown(step.answer),
+                         EscapeMarkdown(ToString(step.question)),
+                         EscapeMarkdown(ToString(step.answer)),
                          EscapeMarkdown(step.detail));
     }
     out += "\n";
@@ -272,7 +272,7 @@ void AppendCeilings(std::string& out, const AnalysisReport& report) {
     }
     table.AddRow({std::to_string(c.device),
                   c.device_name,
-                  fmt::format("{} ({}: {})", c.entry, c.evidence, c.source),
+                  fmt::format("{} ({}: {})", c.entry, ToString(c.evidence), c.source),
                   c.dram_bytes_per_s ? fmt::format("{:.4g} GB/s", *c.dram_bytes_per_s / 1e9) : "",
                   peaks + " (FLOP/s; INT8: op/s)",
                   c.clocks});

@@ -93,8 +93,7 @@ std::string RoofSources(const AnalysisReport& report, const std::vector<Point>& 
   std::vector<std::string> sources;
   for (const CeilingsUsed& ceilings : report.ceilings) {
     if (!ceilings.entry.empty())
-      sources.push_back(ceilings.evidence.empty() ? ceilings.entry
-                                                  : ceilings.evidence + " " + ceilings.entry);
+      sources.push_back(std::string(ToString(ceilings.evidence)) + " " + ceilings.entry);
   }
   for (const Point& p : points) {
     if (sources.empty() && !p.row->roofline->ceiling_source.empty())

@@ -20,7 +20,7 @@ TEST_CASE("Ranges: count, time and GPU time per (kind, name)", "[analysis][range
   auto rows = gpuperf::analysis::RangeTable(b.trace);
   REQUIRE(rows.size() == 2);
   CHECK(rows[0].name == "MPI:MPI_Send");
-  CHECK(rows[0].kind == "nvtx");
+  CHECK(rows[0].kind == gpuperf::report::RangeKind::kNvtx);
   CHECK(rows[0].duration_ns.count == 2);
   CHECK(rows[0].duration_ns.total == 200);
   CHECK(rows[0].time_percent == Approx(200.0 / 220.0 * 100.0));
@@ -40,12 +40,12 @@ TEST_CASE("GPU annotations only see the work of their device, overlapping instan
   b.AddRange(RangeKind::kProfilerStep, "ProfilerStep#1", 0, 1000);
   auto rows = gpuperf::analysis::RangeTable(b.trace);
   REQUIRE(rows.size() == 3);
-  CHECK(rows[0].kind == "user_annotation");
+  CHECK(rows[0].kind == gpuperf::report::RangeKind::kUserAnnotation);
   CHECK(rows[0].duration_ns.total == 110);
   CHECK(rows[0].gpu_time_ns == 100);  // window [0,100) once, all devices
   CHECK(rows[0].time_percent == Approx(100.0));
-  CHECK(rows[1].kind == "gpu_user_annotation");
+  CHECK(rows[1].kind == gpuperf::report::RangeKind::kGpuUserAnnotation);
   CHECK(rows[1].gpu_time_ns == 10);  // device 1 only
-  CHECK(rows[2].kind == "profiler_step");
+  CHECK(rows[2].kind == gpuperf::report::RangeKind::kProfilerStep);
   CHECK(rows[2].gpu_time_ns == 100);
 }

@@ -420,8 +420,8 @@ TEST_CASE("initialization: the steady-state diagnosis and bounds leave one-time 
   // f over the 60 ms steady window: 59 / 60, not 59 / 100.
   CHECK(r.diagnosis.dominant_fraction == Approx(59.0 / 60.0));
   REQUIRE(r.diagnosis.triage.size() >= 2);
-  CHECK(r.diagnosis.triage[0].question == "initialization");
-  CHECK(r.diagnosis.triage[0].answer == "no");
+  CHECK(r.diagnosis.triage[0].question == report::TriageQuestion::kInitialization);
+  CHECK(r.diagnosis.triage[0].answer == report::TriageAnswer::kNo);
 }
 
 TEST_CASE("initialization: lazily loaded first launches, even when nearly every launch is one",
@@ -875,9 +875,9 @@ TEST_CASE("ncu input: no timeline questions, and no program wall time claimed",
   b.Kernel("init", 20 * kMs, 25 * kMs);
   report::AnalysisReport r = Analyze(b.trace);
   REQUIRE_FALSE(r.diagnosis.triage.empty());
-  CHECK(r.diagnosis.triage.front().question == "dominant_work");
+  CHECK(r.diagnosis.triage.front().question == report::TriageQuestion::kDominantWork);
   for (const report::TriageStep& step : r.diagnosis.triage)
-    CHECK(step.question != "gpu_idle");
+    CHECK(step.question != report::TriageQuestion::kGpuIdle);
   CHECK(Contains(r.diagnosis.target_metric, "kernel time of the profiled launches"));
   CHECK(Contains(r.diagnosis.baseline, "no timeline"));
   CHECK_FALSE(Contains(r.diagnosis.baseline, "GPU span"));

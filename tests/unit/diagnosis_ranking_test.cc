@@ -59,9 +59,9 @@ TEST_CASE("ranking: the idle phase of a GPU-bound window is diagnosed and ranked
   const report::Diagnosis& d = r.diagnosis;
   // Window 17.1 ms: computation 10 ms (58%), idle 7.1 ms (41.5%): not dominant, yet large.
   REQUIRE(d.triage.size() >= 4);
-  CHECK(d.triage[0].question == "gpu_idle");
-  CHECK(d.triage[0].answer == "partly");
-  CHECK(d.triage.back().question == "dominant_work");
+  CHECK(d.triage[0].question == report::TriageQuestion::kGpuIdle);
+  CHECK(d.triage[0].answer == report::TriageAnswer::kPartly);
+  CHECK(d.triage.back().question == report::TriageQuestion::kDominantWork);
   // No kernel dominates (each 10% of the kernel time): the GPU statement is over the top five
   // together, 5 ms of 17.1 ms: at most 1 / (1 - 5/17.1) = 1.41x. The synchronizations cost the
   // idle of their cycles (about 700 us after each kernel, the first wait's included: the sync
@@ -96,7 +96,7 @@ TEST_CASE("ranking: the idle phase of a GPU-bound window is diagnosed and ranked
     tight.Api("cudaDeviceSynchronize", t0 + 6 * kUs, t0 + 1015 * kUs);
   }
   report::AnalysisReport t = Analyze(tight.trace);
-  CHECK(t.diagnosis.triage[0].answer == "no");
+  CHECK(t.diagnosis.triage[0].answer == report::TriageAnswer::kNo);
   CHECK(t.diagnosis.dominant_kind == gpuperf::report::DominantKind::kKernel);
   CHECK(t.diagnosis.secondary.empty());
 }
@@ -483,7 +483,7 @@ TEST_CASE("ranking: a material wait gets the idle statement under 15% idle",
   REQUIRE(sync != nullptr);
   REQUIRE(sync->bound_speedup_if_removed);
   REQUIRE(r.diagnosis.secondary.size() == 1);
-  CHECK(r.diagnosis.triage[0].answer == "no");
+  CHECK(r.diagnosis.triage[0].answer == report::TriageAnswer::kNo);
   CHECK(r.diagnosis.dominant_kind == gpuperf::report::DominantKind::kKernel);
   const report::Diagnosis& s = r.diagnosis.secondary.front();
   CHECK(s.bottleneck == gpuperf::report::Bottleneck::kSyncBound);

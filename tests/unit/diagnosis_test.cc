@@ -107,8 +107,8 @@ TEST_CASE(
   CHECK_FALSE(d.missing_evidence.empty());
   CHECK_FALSE(d.falsified_by.empty());
   REQUIRE(d.triage.size() == 1);
-  CHECK(d.triage[0].question == "gpu_idle");
-  CHECK(d.triage[0].answer == "yes");
+  CHECK(d.triage[0].question == report::TriageQuestion::kGpuIdle);
+  CHECK(d.triage[0].answer == report::TriageAnswer::kYes);
 
   // Two framework ops cover 799'500 of the 999'700 ns host gap (each under half the window).
   model::HostOp op;
@@ -293,8 +293,8 @@ TEST_CASE("diagnosis: exposed copies are transfer-bound", "[diagnosis]") {
   CHECK(d.dominant_name == "[CUDA memcpy HtoD]");
   CHECK(d.dominant_fraction == Approx(0.8));
   REQUIRE(d.triage.size() == 2);
-  CHECK(d.triage[0].answer == "no");
-  CHECK(d.triage[1].answer == "yes");
+  CHECK(d.triage[0].answer == report::TriageAnswer::kNo);
+  CHECK(d.triage[1].answer == report::TriageAnswer::kYes);
 }
 
 TEST_CASE(
@@ -315,7 +315,7 @@ TEST_CASE(
   CHECK(d.next_experiment.find("Nsight Compute") != std::string::npos);
   CHECK_FALSE(d.missing_evidence.empty());
   REQUIRE(d.triage.size() == 4);
-  CHECK(d.triage[3].question == "dominant_work");
+  CHECK(d.triage[3].question == report::TriageQuestion::kDominantWork);
 }
 
 TEST_CASE("diagnosis: an empty trace says so", "[diagnosis]") {

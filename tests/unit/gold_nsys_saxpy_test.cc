@@ -153,7 +153,7 @@ TEST_CASE("saxpy: NVTX ranges equal nsys nvtxsum", "[gold][nsys]") {
   for (std::size_t i = 0; i < gold.size(); ++i) {
     const auto& r = s->report.ranges[i];
     CHECK(r.name == gold[i].at("Range"));
-    CHECK(r.kind == "nvtx");
+    CHECK(r.kind == gpuperf::report::RangeKind::kNvtx);
     CHECK(Fixed(r.time_percent, 1) == gold[i].at("Time (%)"));
     CHECK(std::to_string(r.duration_ns.total) == gold[i].at("Total Time (ns)"));
     CheckDistribution(r.duration_ns, gold[i], "", " (ns)", "Instances");

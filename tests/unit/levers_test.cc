@@ -266,7 +266,7 @@ TEST_CASE("The pre-roll's kernels are no part of the work a lever acts on", "[le
       Category("elementwise", 300), Category("copy_layout", 100), Category("gemm", 250)};
   // 100 ns of the elementwise time ran before the trace's first launch call (orphans).
   gpuperf::report::PreRollSummary preroll;
-  preroll.category_ns = {{"elementwise", 100}};
+  preroll.category_ns = {{gpuperf::report::FrameworkCategory::kElementwise, 100}};
   r.predictions.preroll = preroll;
   gpuperf::model::Trace trace;
   const auto fuse_levers = FindLevers(trace, DeviceRoofsTable(trace), r);

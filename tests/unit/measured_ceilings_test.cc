@@ -186,7 +186,7 @@ TEST_CASE("roofline: a matching device is placed against its measured ceilings",
                                 kUuid);
   REQUIRE(report.ceilings.size() == 1);
   const auto& used = report.ceilings[0];
-  CHECK(used.evidence == "measured");
+  CHECK(used.evidence == gpuperf::report::CeilingsEvidence::kMeasured);
   CHECK(used.entry == "NVIDIA H100 80GB HBM3");
   CHECK(used.source == std::string("gpuperf ceilings 2026-12-01T11:36:05Z on ") + kUuid);
   CHECK(*used.dram_bytes_per_s == 2e12);
@@ -238,7 +238,7 @@ TEST_CASE("roofline: modeled rooflines use the measured ceilings too", "[ceiling
   // max(1048576 / 5e13 s, 12582912 / 2e12 s) = 6291.456 ns.
   CHECK(*r.floor_ns == 6291);
   REQUIRE(report.ceilings.size() == 1);
-  CHECK(report.ceilings[0].evidence == "measured");
+  CHECK(report.ceilings[0].evidence == gpuperf::report::CeilingsEvidence::kMeasured);
 }
 
 TEST_CASE("roofline: measured compute peaks scale to the counters' clock", "[ceilings]") {
@@ -269,7 +269,7 @@ TEST_CASE("roofline: a device without a fitting measured entry keeps the datashe
   CHECK(*report.kernels[0].roofline->peak_bytes_per_s == *sheet->dram_bytes_per_s);
   CHECK(*report.kernels[0].roofline->peak_flops_per_s == *sheet->fp32.vector);
   REQUIRE(report.ceilings.size() == 1);
-  CHECK(report.ceilings[0].evidence == "datasheet");
+  CHECK(report.ceilings[0].evidence == gpuperf::report::CeilingsEvidence::kDatasheet);
   CHECK(report.ceilings[0].entry == std::string(sheet->key));
 }
 

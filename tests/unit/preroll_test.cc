@@ -46,8 +46,8 @@ TEST_CASE("pre-roll: orphan work before the first launch call is left out of the
   CHECK(preroll.end_ns == 10 * kMs);  // the tail ends before the first launch call
   CHECK(preroll.activities == 2);
   CHECK(preroll.gpu_ns == 10 * kMs);
-  CHECK(preroll.category_ns.at("elementwise") == 4 * kMs);
-  CHECK(preroll.category_ns.at("gemm") == 6 * kMs);
+  CHECK(preroll.category_ns.at(gpuperf::report::FrameworkCategory::kElementwise) == 4 * kMs);
+  CHECK(preroll.category_ns.at(gpuperf::report::FrameworkCategory::kGemm) == 6 * kMs);
 
   auto report = Analyze(b.trace);
   // The window is 30 ms; the measured one 20 ms, and "step" holds 19.4 ms of it.
@@ -67,7 +67,7 @@ TEST_CASE("pre-roll: orphan work before the first launch call is left out of the
   // The triage's shares are of the measured window too: 19.4 ms of computation in 20 ms.
   bool computed = false;
   for (const auto& step : report.diagnosis.triage) {
-    if (step.question == "dominant_work") {
+    if (step.question == gpuperf::report::TriageQuestion::kDominantWork) {
       computed = true;
       CHECK(step.detail.find("computation covers 97.0% of the window") != std::string::npos);
     }
@@ -250,7 +250,7 @@ TEST_CASE("start-up before the first marked step is left out of the steady windo
   CHECK(report.diagnosis.bottleneck != gpuperf::report::Bottleneck::kHostBound);
   bool transfer_seen = false;
   for (const auto& step : report.diagnosis.triage) {
-    if (step.question == "transfer") {
+    if (step.question == gpuperf::report::TriageQuestion::kTransfer) {
       transfer_seen = true;
       CHECK(step.detail.find("0.0% of the window") != std::string::npos);
     }

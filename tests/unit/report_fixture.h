@@ -100,7 +100,7 @@ inline report::AnalysisReport SampleReport() {
               0.0271};
   r.audit = {13, 13, 2, 0, 4, 0, 0, 0, 0, 1, 0, 0, -1};
   r.ranges.push_back({"ProfilerStep#1",
-                      "profiler_step",
+                      report::RangeKind::kProfilerStep,
                       Dist(1, 3'900'000, 3.9e6, 3.9e6, 3'900'000, 3'900'000, 0),
                       100.0,
                       2'900'000});

@@ -36,7 +36,7 @@ AnalysisReport CarriedOnly() {
   r.audit = {10, 11, 2, 1, 3, 4, 5, 6, 7, 8, 9, 12, 4096};
   RangeRow range;
   range.name = "forward";
-  range.kind = "nvtx";
+  range.kind = RangeKind::kProfilerStep;
   range.duration_ns = {2, 300, 150, 150, 100, 200, 70.711};
   r.ranges.push_back(range);
   r.framework.op_source = OperatorSource::kCpuOp;
@@ -127,6 +127,7 @@ TEST_CASE("report.json round trip: written then read back then written is the sa
   CHECK(back.predictions.phases.at(0).floor_evidence == EvidenceTier::kNone);
   CHECK(back.predictions.kernels.at(0).kind == ShareKind::kKernel);
   CHECK(back.predictions.phases.at(0).kind == ShareKind::kNvtx);
+  CHECK(back.ranges.at(0).kind == RangeKind::kProfilerStep);
 }
 
 TEST_CASE("report.json round trip: absent values read back as absent") {
@@ -176,6 +177,35 @@ TEST_CASE("report.json round trip: operator sources read back, an unknown one as
   auto read = io::ParseReportJson(DumpJson(json), "report.json");
   REQUIRE(read.ok());
   CHECK(read.value().framework.operators.at(0).source == OperatorSource::kNone);
+}
+
+TEST_CASE("report.json round trip: a range's kind reads back, an unknown one as nvtx") {
+  const AnalysisReport original = CarriedOnly();
+  auto json = ToJson(original);
+  json["ranges"][0]["kind"] = "os_runtime";
+  auto read = io::ParseReportJson(DumpJson(json), "report.json");
+  REQUIRE(read.ok());
+  CHECK(read.value().ranges.at(0).kind == RangeKind::kNvtx);
+}
+
+TEST_CASE("report.json: the pre-roll's category_ns is keyed by spelling, in the spellings' order") {
+  AnalysisReport r = CarriedOnly();
+  PreRollSummary preroll;
+  preroll.time_ns = 10;
+  preroll.category_ns = {{FrameworkCategory::kGemm, 1},
+                         {FrameworkCategory::kAttention, 2},
+                         {FrameworkCategory::kMemset, 3},
+                         {FrameworkCategory::kReductionNormalization, 4}};
+  preroll.memcpy_ns = 5;
+  r.predictions.preroll = preroll;
+  // The enum's order (gemm before attention) is not the keys' order; the copies' "memcpy" sits
+  // among the categories.
+  CHECK(ToJson(r)["predictions"]["preroll"]["category_ns"].dump() ==
+        R"({"attention":2,"gemm":1,"memcpy":5,"memset":3,"reduction_normalization":4})");
+  preroll.memcpy_ns.reset();
+  r.predictions.preroll = preroll;
+  CHECK(ToJson(r)["predictions"]["preroll"]["category_ns"].dump() ==
+        R"({"attention":2,"gemm":1,"memset":3,"reduction_normalization":4})");
 }
 
 TEST_CASE("report.json round trip: the sample report keeps its compared figures") {

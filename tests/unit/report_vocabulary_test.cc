@@ -180,3 +180,39 @@ TEST_CASE(
   CHECK(report::ToString(K::kNvtx) < report::ToString(K::kUserAnnotation));
   CHECK_FALSE(report::ParseShareKind("gpu_user_annotation").has_value());
 }
+
+TEST_CASE(
+    "report vocabulary: the ceilings' evidence keeps its report.json spellings and parses "
+    "back") {
+  using E = report::CeilingsEvidence;
+  CheckSpellings<E>({{E::kDatasheet, "datasheet"}, {E::kMeasured, "measured"}});
+  for (E evidence : {E::kDatasheet, E::kMeasured})
+    CHECK(report::ParseCeilingsEvidence(report::ToString(evidence)) == evidence);
+  CHECK_FALSE(report::ParseCeilingsEvidence("modeled").has_value());
+  CHECK_FALSE(report::ParseCeilingsEvidence("").has_value());
+}
+
+TEST_CASE(
+    "report vocabulary: a triage step's question and answer keep their report.json spellings") {
+  using Q = report::TriageQuestion;
+  CheckSpellings<Q>({{Q::kInitialization, "initialization"},
+                     {Q::kGpuIdle, "gpu_idle"},
+                     {Q::kTransfer, "transfer"},
+                     {Q::kCommunication, "communication"},
+                     {Q::kDominantWork, "dominant_work"}});
+  using A = report::TriageAnswer;
+  CheckSpellings<A>(
+      {{A::kYes, "yes"}, {A::kNo, "no"}, {A::kPartly, "partly"}, {A::kUnknown, "unknown"}});
+}
+
+TEST_CASE("report vocabulary: a range's kind keeps its report.json spellings and parses back") {
+  using R = report::RangeKind;
+  CheckSpellings<R>({{R::kNvtx, "nvtx"},
+                     {R::kUserAnnotation, "user_annotation"},
+                     {R::kGpuUserAnnotation, "gpu_user_annotation"},
+                     {R::kProfilerStep, "profiler_step"}});
+  for (R kind : {R::kNvtx, R::kUserAnnotation, R::kGpuUserAnnotation, R::kProfilerStep})
+    CHECK(report::ParseRangeKind(report::ToString(kind)) == kind);
+  CHECK_FALSE(report::ParseRangeKind("ProfilerStep").has_value());
+  CHECK_FALSE(report::ParseRangeKind("").has_value());
+}

@@ -244,7 +244,7 @@ TEST_CASE("roofline.svg: hostile and long kernel names are escaped and shortened
   report.kernels[1].name = "void f<" + std::string(200, 'x') + ">()";
   report.ceilings.push_back({});
   report.ceilings.back().entry = "A100 <SXM4> & 80GB";
-  report.ceilings.back().evidence = "datasheet";
+  report.ceilings.back().evidence = CeilingsEvidence::kDatasheet;
   std::string svg = RooflineSvg(report);
   INFO(svg);
   CHECK(XmlProblem(svg).empty());

@@ -162,7 +162,8 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   double compute = std::min(1.0, Fraction(steady.computation_ns, window));
   double largest = std::max({idle_share, transfer, comm, compute});
   auto answer = [&](double share) {
-    return share >= kDominantShare || share == largest ? "yes" : "no";
+    return share >= kDominantShare || share == largest ? report::TriageAnswer::kYes
+                                                       : report::TriageAnswer::kNo;
   };
   // Work waiting in the launch queue means the GPU sets the pace: a minority of idle time then
   // does not make the program host-bound.
@@ -189,19 +190,19 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
     gpu_phase = &*gpu_view;
   }
   struct TriageStep {
-    const char* question;
+    report::TriageQuestion question;
     bool asked;
-    const char* answer;
+    report::TriageAnswer answer;
     std::string detail;
     bool decides;
     std::function<void()> classify;
   };
   const std::vector<TriageStep> steps = {
-      {"gpu_idle",
+      {report::TriageQuestion::kGpuIdle,
        has_timeline,
-       idle_decides                        ? "yes"
-       : idle_share >= kSecondaryIdleShare ? "partly"
-                                           : "no",
+       idle_decides                        ? report::TriageAnswer::kYes
+       : idle_share >= kSecondaryIdleShare ? report::TriageAnswer::kPartly
+                                           : report::TriageAnswer::kNo,
        fmt::format("no GPU work during {} of the steady-state window, {} of it before the first "
                    "or after the last GPU activity{} (trace)",
                    Pct(idle_share),
@@ -212,7 +213,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
                            : std::string()),
        idle_decides,
        [&] { SetIdleClass(trace, d, r, idle, subject, context); }},
-      {"transfer",
+      {report::TriageQuestion::kTransfer,
        has_timeline,
        answer(transfer),
        fmt::format("copies not overlapped by kernels: {} of the window (trace)", Pct(transfer)),
@@ -228,11 +229,12 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
          if (const report::Finding* f = FindFinding(r, report::finding_id::kPageableAsyncMemcpy))
            d.support.push_back(fmt::format("{} ({}, trace).", f->summary, f->id));
        }},
-      {"communication",
+      {report::TriageQuestion::kCommunication,
        has_timeline,
        // "partly": a large minority, which a collective can still make the dominant work.
-       std::string_view(answer(comm)) == "no" && comm >= kSecondaryIdleShare ? "partly"
-                                                                             : answer(comm),
+       answer(comm) == report::TriageAnswer::kNo && comm >= kSecondaryIdleShare
+           ? report::TriageAnswer::kPartly
+           : answer(comm),
        fmt::format("communication not overlapped by computation: {} of the window (trace)",
                    Pct(comm)),
        comm >= kDominantShare || comm == largest,
@@ -253,9 +255,9 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
            }
          }
        }},
-      {"dominant_work",
+      {report::TriageQuestion::kDominantWork,
        true,
-       "yes",
+       report::TriageAnswer::kYes,
        has_timeline ? fmt::format("computation covers {} of the window; {} of kernel time is in "
                                   "launch-bound small kernels{} (trace)",
                                   Pct(compute),

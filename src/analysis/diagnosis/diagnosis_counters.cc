@@ -106,8 +106,9 @@ void DiagnoseWithoutDurations(report::Diagnosis& d, const report::AnalysisReport
       r.audit.kernel_launches));
   d.support.push_back(
       fmt::format("Per-kernel classes from the counters: {} (kernel classes).", counts));
-  d.triage.push_back(
-      {"gpu_idle", "unknown", "the input records no durations, so no idle time (trace)"});
+  d.triage.push_back({report::TriageQuestion::kGpuIdle,
+                      report::TriageAnswer::kUnknown,
+                      "the input records no durations, so no idle time (trace)"});
   d.next_experiment =
       "Record durations: profile again with gpu__time_duration.sum (ncu --section "
       "SpeedOfLight) or trace the run (nsys, torch.profiler) and join these counters with "

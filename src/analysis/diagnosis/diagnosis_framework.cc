@@ -299,8 +299,8 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
   s.target_metric = main.target_metric;
   s.scope = main.scope;
   s.baseline = main.baseline;
-  s.triage.push_back({"dominant_work",
-                      "yes",
+  s.triage.push_back({report::TriageQuestion::kDominantWork,
+                      report::TriageAnswer::kYes,
                       fmt::format("computation covers {} of the window besides the idle time "
                                   "(trace)",
                                   Pct(compute_share))});

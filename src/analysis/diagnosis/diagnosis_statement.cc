@@ -310,8 +310,8 @@ bool InitializationStep(report::Diagnosis& d,
                          init.items[i].name,
                          Ms(init.items[i].time_ns));
   bool dominant = critical >= kDominantShare;
-  d.triage.push_back({"initialization",
-                      dominant ? "yes" : "no",
+  d.triage.push_back({report::TriageQuestion::kInitialization,
+                      dominant ? report::TriageAnswer::kYes : report::TriageAnswer::kNo,
                       fmt::format("one-time work covers {} ({} of the trace window{}), {} of the "
                                   "window with the GPU idle; left out of the steady-state shares "
                                   "and bounds (trace)",

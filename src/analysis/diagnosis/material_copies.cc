@@ -343,8 +343,8 @@ std::vector<report::Diagnosis> SecondaryTransferStatement(const model::Trace& tr
   s.scope = main.scope;
   s.baseline = main.baseline;
   s.triage.push_back(
-      {"transfer",
-       "yes",
+      {report::TriageQuestion::kTransfer,
+       report::TriageAnswer::kYes,
        fmt::format("copies not overlapped by kernels: {} of the window (trace)", Pct(transfer))});
   s.bottleneck = report::Bottleneck::kTransferBound;
   s.dominant_kind = report::DominantKind::kCopy;

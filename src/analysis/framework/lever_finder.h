@@ -46,6 +46,7 @@ class LeverFinder {
     if (r_.predictions.preroll) {
       for (const auto& [category, ns] : r_.predictions.preroll->category_ns)
         total_gpu_ns_ -= ns;
+      total_gpu_ns_ -= r_.predictions.preroll->memcpy_ns.value_or(0);
     }
     if (wall_ns_ <= 0 || total_gpu_ns_ <= 0)
       return {};
@@ -68,12 +69,11 @@ class LeverFinder {
     return static_cast<double>(ns) / static_cast<double>(total_gpu_ns_);
   }
 
-  // GPU time of a category's kernels inside the pre-roll (PreRollSummary::category_ns is keyed
-  // by the category's spelling).
+  // GPU time of a category's kernels inside the pre-roll.
   std::int64_t PreRollNs(FrameworkCategory category) const {
     if (!r_.predictions.preroll)
       return 0;
-    auto it = r_.predictions.preroll->category_ns.find(std::string(ToString(category)));
+    auto it = r_.predictions.preroll->category_ns.find(category);
     return it == r_.predictions.preroll->category_ns.end() ? 0 : it->second;
   }
 

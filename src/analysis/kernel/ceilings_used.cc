@@ -142,7 +142,8 @@ std::vector<report::CeilingsUsed> CeilingsUsed(const model::Trace& trace,
       used.device_name = d->name;
     if (const model::DeviceCeilings* entry = roofs.match.entry) {
       used.entry = std::string(entry->key);
-      used.evidence = std::string(entry->evidence);
+      used.evidence = report::ParseCeilingsEvidence(entry->evidence)
+                          .value_or(report::CeilingsEvidence::kDatasheet);
       used.source = std::string(entry->source);
       if (!roofs.match.identified_by.empty())
         used.source += "; " + roofs.match.identified_by;
@@ -151,8 +152,9 @@ std::vector<report::CeilingsUsed> CeilingsUsed(const model::Trace& trace,
       AddPeaks(*entry, used);
       const model::Device* d = trace.FindDevice(device);
       const model::MeasuredCeilings* measured =
-          d && d->measured_ceilings && entry->evidence == "measured" ? &*d->measured_ceilings
-                                                                     : nullptr;
+          d && d->measured_ceilings && used.evidence == report::CeilingsEvidence::kMeasured
+              ? &*d->measured_ceilings
+              : nullptr;
       used.clocks = ClocksText(*entry, roofs, modeled, measured);
     } else {
       used.reason = roofs.match.reason;

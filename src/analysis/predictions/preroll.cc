@@ -20,18 +20,18 @@ bool PreRoll::Holds(const model::GpuActivity& a, const CorrelationIndex& index) 
          (!warmup_step.empty() || lead_in_ns > 0 || !index.HasCall(a.correlation, a.pid));
 }
 
-namespace {
-
-// A GPU activity's category by its kernel name, as the framework view gives work without a
-// launching operator.
-std::string CategoryByName(const model::Trace& trace, const model::GpuActivity& a) {
-  return a.kind == model::ActivityKind::kKernel
-             ? std::string(report::ToString(framework::CategoryOfKernel(trace.Name(a.name))))
-         : a.kind == model::ActivityKind::kMemset ? "memset"
-                                                  : "memcpy";
+// A kernel's category by its kernel name, as the framework view gives work without a launching
+// operator; memsets kMemset; copies apart.
+void PreRoll::AddCategoryTime(const model::Trace& trace,
+                              const model::GpuActivity& a,
+                              std::int64_t ns) {
+  if (a.kind == model::ActivityKind::kKernel)
+    category_ns[framework::CategoryOfKernel(trace.Name(a.name))] += ns;
+  else if (a.kind == model::ActivityKind::kMemset)
+    category_ns[report::FrameworkCategory::kMemset] += ns;
+  else
+    memcpy_ns = memcpy_ns.value_or(0) + ns;
 }
-
-}  // namespace
 
 PreRoll FindPreRoll(const model::Trace& trace,
                     const CorrelationIndex& index,
@@ -66,7 +66,7 @@ PreRoll FindPreRoll(const model::Trace& trace,
     ++out.activities;
     // An orphan has no launching operator: its kernel name decides its category, as in the
     // framework view.
-    out.category_ns[CategoryByName(trace, *a)] += a->end_ns - a->start_ns;
+    out.AddCategoryTime(trace, *a, a->end_ns - a->start_ns);
   }
   out.end_ns = std::min(tail_end, first_launch);
   if (out.end_ns <= out.start_ns ||
@@ -155,8 +155,8 @@ PreRoll FindStepLead(const model::Trace& trace,
       continue;
     busy.push_back({a.start_ns, a.end_ns});
     ++out.activities;
-    out.category_ns[CategoryByName(trace, a)] +=
-        std::min(a.end_ns, out.end_ns) - std::max(a.start_ns, out.start_ns);
+    out.AddCategoryTime(
+        trace, a, std::min(a.end_ns, out.end_ns) - std::max(a.start_ns, out.start_ns));
   }
   out.gpu_ns = util::CoveredLength(util::MergeIntervals(std::move(busy)), out.start_ns, out.end_ns);
   return out;
@@ -169,6 +169,7 @@ std::optional<report::PreRollSummary> PreRoll::Summary() const {
                                 gpu_ns,
                                 activities,
                                 category_ns,
+                                memcpy_ns,
                                 warmup_step,
                                 warmup_step_wall_ns,
                                 other_steps_median_ns,

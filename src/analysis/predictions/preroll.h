@@ -50,7 +50,12 @@ struct PreRoll {
   std::int64_t end_ns = 0;      // == start_ns when there is none
   std::int64_t activities = 0;  // orphan GPU activities that start before end_ns
   std::int64_t gpu_ns = 0;      // their busy union inside [start_ns, end_ns)
-  std::map<std::string, std::int64_t> category_ns;  // report::PreRollSummary::category_ns
+  // report::PreRollSummary::category_ns and memcpy_ns
+  std::map<report::FrameworkCategory, std::int64_t> category_ns;
+  std::optional<std::int64_t> memcpy_ns;
+  // Adds `ns` of activity `a` to its category: a kernel's by its name, memsets kMemset, copies
+  // to memcpy_ns.
+  void AddCategoryTime(const model::Trace& trace, const model::GpuActivity& a, std::int64_t ns);
   std::int64_t length_ns() const { return end_ns - start_ns; }
   bool empty() const { return end_ns <= start_ns; }
   // Whether activity `a` is pre-roll work: an orphan that starts before end_ns.

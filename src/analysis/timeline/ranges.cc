@@ -52,6 +52,20 @@ std::int64_t ProjectedGpuTime(const RangeGroup& group,
   return covered;
 }
 
+report::RangeKind ReportKind(model::RangeKind kind) {
+  switch (kind) {
+    case model::RangeKind::kNvtx:
+      return report::RangeKind::kNvtx;
+    case model::RangeKind::kUserAnnotation:
+      return report::RangeKind::kUserAnnotation;
+    case model::RangeKind::kGpuUserAnnotation:
+      return report::RangeKind::kGpuUserAnnotation;
+    case model::RangeKind::kProfilerStep:
+      return report::RangeKind::kProfilerStep;
+  }
+  return report::RangeKind::kNvtx;
+}
+
 }  // namespace
 
 std::vector<report::RangeRow> RangeTable(const model::Trace& trace) {
@@ -72,7 +86,7 @@ std::vector<report::RangeRow> RangeTable(const model::Trace& trace) {
   for (auto& [key, group] : groups) {
     report::RangeRow row;
     row.name = key.second;
-    row.kind = std::string(model::ToString(key.first));
+    row.kind = ReportKind(key.first);
     row.duration_ns = Summarize(group.durations);
     row.gpu_time_ns = ProjectedGpuTime(group, busy);
     kind_totals[key.first] += row.duration_ns.total;

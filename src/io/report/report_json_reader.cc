@@ -84,9 +84,10 @@ class FieldReader {
     out = report::ParseCategoryTier(Text(object_, std::string(key)))
               .value_or(report::CategoryTier::kNone);
   }
-  // A framework category, an operator source, a critical share's kind: an absent key or a
-  // spelling this version does not know (a newer minor version's new value: report-schema.md,
-  // "Versioning", readers must keep reading) reads as the default, other, none or kernel.
+  // A framework category, an operator source, a critical share's kind, a range's kind: an absent
+  // key or a spelling this version does not know (a newer minor version's new value:
+  // report-schema.md, "Versioning", readers must keep reading) reads as the default, other, none,
+  // kernel or nvtx.
   void operator()(std::string_view key, report::FrameworkCategory& out) {
     out = report::ParseFrameworkCategory(Text(object_, std::string(key)))
               .value_or(report::FrameworkCategory::kOther);
@@ -98,6 +99,10 @@ class FieldReader {
   void operator()(std::string_view key, report::ShareKind& out) {
     out = report::ParseShareKind(Text(object_, std::string(key)))
               .value_or(report::ShareKind::kKernel);
+  }
+  void operator()(std::string_view key, report::RangeKind& out) {
+    out =
+        report::ParseRangeKind(Text(object_, std::string(key))).value_or(report::RangeKind::kNvtx);
   }
   void operator()(std::string_view key, report::EvidenceTier& out, fields::NullUnless) {
     out = report::ParseEvidenceTier(Text(object_, std::string(key)))
