@@ -497,10 +497,10 @@ inline std::optional<ShareKind> ParseShareKind(std::string_view text) {
   return std::nullopt;
 }
 
-// Where the ceilings a device's kernels were placed against come from (CeilingsUsed::evidence):
-// the vendor's datasheet or a measurement on the GPU itself (gpuperf ceilings). report.json spells
-// them "datasheet" and "measured" (ToString, ceilings[].evidence); ParseCeilingsEvidence reads
-// the spelling of a ceilings entry (model::DeviceCeilings::evidence) as one.
+// Where the ceilings a device's kernels were placed against come from (CeilingsUsed::evidence, a
+// ceilings entry's model::DeviceCeilings::evidence): the vendor's datasheet or a measurement on
+// the GPU itself (gpuperf ceilings). report.json spells them "datasheet" and "measured"
+// (ToString, ceilings[].evidence; report.md, roofline.svg and the roofline's ceiling source).
 enum class CeilingsEvidence { kDatasheet, kMeasured };
 inline std::string_view ToString(CeilingsEvidence evidence) {
   switch (evidence) {
@@ -510,15 +510,6 @@ inline std::string_view ToString(CeilingsEvidence evidence) {
       return "measured";
   }
   return "datasheet";
-}
-
-// The evidence `text` spells; nullopt for a spelling this version does not know.
-inline std::optional<CeilingsEvidence> ParseCeilingsEvidence(std::string_view text) {
-  for (CeilingsEvidence evidence : {CeilingsEvidence::kDatasheet, CeilingsEvidence::kMeasured}) {
-    if (ToString(evidence) == text)
-      return evidence;
-  }
-  return std::nullopt;
 }
 
 // A question of the application-level triage (TriageStep::question; docs/method.md, "Triage

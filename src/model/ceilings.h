@@ -12,6 +12,8 @@
 //  - AMD MI250 figures are per GCD: ROCm shows each of the module's two dies as one device.
 #pragma once
 
+#include "gpuperf/report_vocabulary.h"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -66,8 +68,9 @@ struct DeviceCeilings {
   // non-FP64 tensor peaks against it (FP64 DMMA holds at boost: 67 TFLOP/s = 132 x 256 x 1.98).
   std::optional<double> tensor_clock_hz{};
   PeakRate fp64, fp32, fp16, bf16, tf32, fp8, int8;
-  std::string_view source;                  // the vendor document
-  std::string_view evidence = "datasheet";  // evidence tier of every figure here
+  std::string_view source;  // the vendor document
+  // evidence tier of every figure here
+  report::CeilingsEvidence evidence = report::CeilingsEvidence::kDatasheet;
   // For a device the trace records without a name (ROCm's Kineto leaves deviceProperties' name
   // empty): the attributes that identify this part alone among the parts the table or the
   // vendor's line holds, or none when its attributes are shared with a part of other ceilings.

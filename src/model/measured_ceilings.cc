@@ -137,7 +137,7 @@ std::shared_ptr<const DeviceCeilings> AsDeviceCeilings(const MeasuredCeilings& m
   e.bf16.tensor = rate(measured.bf16_tensor);
   e.fp16.tensor = rate(measured.fp16_tensor);
   e.source = holder->source;
-  e.evidence = "measured";
+  e.evidence = report::CeilingsEvidence::kMeasured;
   return {holder, &holder->entry};
 }
 

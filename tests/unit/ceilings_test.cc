@@ -111,7 +111,7 @@ TEST_CASE("ceilings: datasheet figures, dense, with sources", "[ceilings]") {
     INFO(entry.key);
     CHECK(keys.insert(std::string(entry.key)).second);  // unique keys
     CHECK_FALSE(entry.source.empty());
-    CHECK(entry.evidence == "datasheet");
+    CHECK(entry.evidence == gpuperf::report::CeilingsEvidence::kDatasheet);
     CHECK(entry.dram_bytes_per_s.has_value());
     // A vector FP32 peak, where recorded, matches SMs x clock within 2% for NVIDIA parts with
     // 64 (Volta, GA100) or 128 (GA10x and later) FP32 lanes per SM.

@@ -138,7 +138,7 @@ TEST_CASE("measured entry: by UUID when the device has one, else by name and cc"
 TEST_CASE("measured entry as ceilings: measured figures only, nothing from the datasheet",
           "[ceilings]") {
   auto c = model::AsDeviceCeilings(Measured());
-  CHECK(c->evidence == "measured");
+  CHECK(c->evidence == gpuperf::report::CeilingsEvidence::kMeasured);
   CHECK(c->key == "NVIDIA H100 80GB HBM3");
   CHECK(c->source == std::string("gpuperf ceilings 2026-12-01T11:36:05Z on ") + kUuid);
   CHECK(*c->dram_bytes_per_s == 2e12);

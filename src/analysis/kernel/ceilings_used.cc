@@ -142,8 +142,7 @@ std::vector<report::CeilingsUsed> CeilingsUsed(const model::Trace& trace,
       used.device_name = d->name;
     if (const model::DeviceCeilings* entry = roofs.match.entry) {
       used.entry = std::string(entry->key);
-      used.evidence = report::ParseCeilingsEvidence(entry->evidence)
-                          .value_or(report::CeilingsEvidence::kDatasheet);
+      used.evidence = entry->evidence;
       used.source = std::string(entry->source);
       if (!roofs.match.identified_by.empty())
         used.source += "; " + roofs.match.identified_by;

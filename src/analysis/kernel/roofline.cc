@@ -189,8 +189,8 @@ report::KernelRoofline RooflineFromWork(const std::vector<InstanceWork>& instanc
   // 0 when unknown (plain doubles: GCC 12 misreads optionals here as maybe-uninitialized).
   double bw = ceilings && ceilings->dram_bytes_per_s ? *ceilings->dram_bytes_per_s : 0.0;
   if (ceilings) {
-    r.ceiling_source =
-        fmt::format("{} {}: {}", ceilings->evidence, ceilings->key, ceilings->source);
+    r.ceiling_source = fmt::format(
+        "{} {}: {}", report::ToString(ceilings->evidence), ceilings->key, ceilings->source);
   }
   if (bw > 0)
     r.peak_bytes_per_s = bw;
@@ -269,7 +269,7 @@ std::string DescribeCeilings(const std::map<std::int32_t, model::CeilingMatch>& 
                        out.empty() ? "" : "; ",
                        device,
                        match.entry ? fmt::format("{} {} ({})",
-                                                 match.entry->evidence,  // datasheet or measured
+                                                 report::ToString(match.entry->evidence),
                                                  match.entry->key,
                                                  match.entry->source)
                                    : "no datasheet ceilings (" + match.reason + ")");
@@ -325,7 +325,7 @@ void AttachRooflines(const model::Trace& trace,
     const DeviceRoofs& roof = *roof_of;
     const model::CeilingMatch& match = roof.match;
     if (match.entry) {
-      const bool measured = match.entry->evidence == "measured";
+      const bool measured = match.entry->evidence == report::CeilingsEvidence::kMeasured;
       std::string clock = roof.scaled
                               ? fmt::format(
                                     ", compute peaks scaled from the {:.3g} GHz {}{} to the "
@@ -345,7 +345,7 @@ void AttachRooflines(const model::Trace& trace,
           "roofline (device {}): counters against the {} ceilings of {} ({}): DRAM {:.0f} "
           "GB/s{}. \"latency\" means under {} of both the compute and the memory roof.",
           device,
-          match.entry->evidence,
+          report::ToString(match.entry->evidence),
           match.entry->key,
           match.entry->source,
           match.entry->dram_bytes_per_s.value_or(0) / 1e9,
