@@ -185,6 +185,10 @@ struct Diagnosis {
   // work only moves beside the GPU, without getting faster (since 1.14.0). bound_speedup is the
   // bound if it took no time.
   std::optional<double> bound_speedup_overlapped;
+  // The same finding: the bound if only the host work the experiment names (its three largest
+  // records, with what they call) took no time, when below bound_speedup, which is over all the
+  // host work in the gaps (since 1.23.0).
+  std::optional<double> bound_speedup_named;
   // A GPU-bound window whose host is close behind, and a change that cuts launches: the bound if
   // the kernels only got faster and the host launched as many as now, what the host's waits for
   // the GPU give back; bound_speedup needs the host's own time to fall too (fewer launches:

@@ -110,6 +110,10 @@ TEST_CASE("host-bound: the named host work gets its own bound beside all of the 
   CHECK(Contains(d.next_experiment,
                  "the named work, with what it calls, covers 7.00 ms of the gaps: making only "
                  "it free gives at most 2.17x"));
+  REQUIRE(d.bound_speedup_named);
+  CHECK(*d.bound_speedup_named == Approx(13.0 / (13.0 - 6.999)).epsilon(1e-3));
+  CHECK(*d.bound_speedup_named < *d.bound_speedup);
+  CHECK(Contains(r.headline, "(2.17x if only the work it names does)"));
 
   // NamedHostWorkIn counts what a named frame calls (inclusive), only inside the gaps.
   TraceBuilder nested;

@@ -130,22 +130,16 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
   std::string text =
       fmt::format(" If it succeeds fully the whole program is at most {:.2f}x faster (Amdahl).",
                   *d.bound_speedup);
-  // The bound is over all host work in the gaps; the advice names the largest of it, which a
-  // reader makes faster first (timesformer: 2.40x over all of it, 1.82x for the three named).
-  if (d.bottleneck == report::Bottleneck::kHostBound && context.host_outside_ops &&
-      !InputPipelineLever(d, context) && context.named_host_work_ns > 0 &&
-      context.window_ns > context.named_host_work_ns) {
-    double named = AmdahlLimit(static_cast<double>(context.named_host_work_ns) /
-                               static_cast<double>(context.window_ns));
-    if (named + 0.005 < *d.bound_speedup)
-      text = fmt::format(
-          " If it succeeds fully, all the host work in the gaps taking no time, the whole program "
-          "is at most {:.2f}x faster (Amdahl); the named work, with what it calls, covers {} of "
-          "the gaps: making only it free gives at most {:.2f}x.",
-          *d.bound_speedup,
-          Ms(context.named_host_work_ns),
-          named);
-  }
+  // The bound is over all host work in the gaps; the named work's own (SetIdleClass) is said
+  // beside it.
+  if (d.bound_speedup_named)
+    text = fmt::format(
+        " If it succeeds fully, all the host work in the gaps taking no time, the whole program "
+        "is at most {:.2f}x faster (Amdahl); the named work, with what it calls, covers {} of "
+        "the gaps: making only it free gives at most {:.2f}x.",
+        *d.bound_speedup,
+        Ms(context.named_host_work_ns),
+        *d.bound_speedup_named);
   if (const std::optional<double>& overlapped = d.bound_speedup_overlapped)
     text += context.lead_ns > 0
                 ? fmt::format(

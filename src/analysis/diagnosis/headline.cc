@@ -97,9 +97,12 @@ std::string Verdict(const report::Diagnosis& d) {
   else if (d.bound_speedup && d.bound_speedup_overlapped)
     // Both routes the lever names: the host work moved beside the GPU, or gone.
     text += fmt::format(
-        ", at most {:.2f}x faster if that host work takes no time, {:.2f}x if it only moves "
+        ", at most {:.2f}x faster if that host work takes no time{}, {:.2f}x if it only moves "
         "beside the GPU (Amdahl)",
         *d.bound_speedup,
+        d.bound_speedup_named
+            ? fmt::format(" ({:.2f}x if only the work it names does)", *d.bound_speedup_named)
+            : std::string(),
         *d.bound_speedup_overlapped);
   else if (d.bound_speedup)
     text += fmt::format(", at most {:.2f}x faster if it fully succeeds (Amdahl{})",
