@@ -190,30 +190,38 @@ std::int64_t SavedByBound(const report::Diagnosis& d, std::int64_t wall_ns) {
   return static_cast<std::int64_t>(static_cast<double>(wall_ns) * (1.0 - 1.0 / *ranked));
 }
 
-void RaiseToFewerLaunchesCeiling(report::Diagnosis& d, const HostWaitCap& cap) {
+namespace {
+
+std::int64_t SavedAt(const HostWaitCap& cap, double bound) {
+  return static_cast<std::int64_t>(static_cast<double>(cap.wall_ns) * (1.0 - 1.0 / bound));
+}
+
+double WithoutIdle(const HostWaitCap& cap, std::int64_t removed) {
+  return static_cast<double>(cap.wall_ns) / static_cast<double>(cap.gpu_busy_ns - removed);
+}
+
+}  // namespace
+
+std::optional<double> FewerLaunchesCeiling(const report::Diagnosis& d, const HostWaitCap& cap) {
   if (!d.bound_speedup || d.bound_speedup_at_2x || !std::isfinite(*d.bound_speedup) ||
       *d.bound_speedup <= 1.0)
+    return std::nullopt;
+  const std::int64_t saved = SavedAt(cap, *d.bound_speedup);
+  if (cap.wall_ns <= cap.gpu_busy_ns || cap.gpu_busy_ns <= saved)
+    return std::nullopt;
+  const double raised = WithoutIdle(cap, saved);
+  if (raised < *d.bound_speedup + 0.005)
+    return std::nullopt;
+  return raised;
+}
+
+void RaiseToFewerLaunchesCeiling(report::Diagnosis& d, const HostWaitCap& cap) {
+  const std::optional<double> raised = FewerLaunchesCeiling(d, cap);
+  if (!raised)
     return;
-  auto saved_at = [&](double bound) {
-    return static_cast<std::int64_t>(static_cast<double>(cap.wall_ns) * (1.0 - 1.0 / bound));
-  };
-  const std::int64_t saved = saved_at(*d.bound_speedup);
+  const std::int64_t saved = SavedAt(cap, *d.bound_speedup);
   const std::int64_t busy = cap.gpu_busy_ns;
   const std::int64_t idle = cap.wall_ns - busy;
-  if (idle <= 0 || busy <= saved)
-    return;
-  auto ceiling = [&](std::int64_t removed) {
-    return static_cast<double>(cap.wall_ns) / static_cast<double>(busy - removed);
-  };
-  const double raised = ceiling(saved);
-  if (raised < *d.bound_speedup + 0.005)
-    return;
-  // The bound sentence the lever wrote is the idle-kept case: said as such, so that the
-  // experiment's figures read as two cases of one lever, not two ceilings.
-  static constexpr std::string_view kFully = "If it succeeds fully the whole program is at most";
-  if (std::size_t at = d.next_experiment.find(kFully); at != std::string::npos)
-    d.next_experiment.replace(
-        at, kFully.size(), "With the GPU's idle kept as now, the whole program is at most");
   d.next_experiment += fmt::format(
       " If it succeeds fully, its fewer launches captured in a graph as well (torch.compile "
       "mode=\"reduce-overhead\", CUDA graphs: the host's own time between them goes too), the "
@@ -221,13 +229,13 @@ void RaiseToFewerLaunchesCeiling(report::Diagnosis& d, const HostWaitCap& cap) {
       "GPU's {} of busy time less the {} the change removes; with the host's gaps only halved, "
       "about half way).",
       Ms(idle),
-      raised,
+      *raised,
       Ms(busy),
       Ms(saved));
   d.bound_speedup = raised;
   if (d.bound_speedup_modeled && *d.bound_speedup_modeled > 1.0 &&
-      busy > saved_at(*d.bound_speedup_modeled))
-    d.bound_speedup_modeled = ceiling(saved_at(*d.bound_speedup_modeled));
+      busy > SavedAt(cap, *d.bound_speedup_modeled))
+    d.bound_speedup_modeled = WithoutIdle(cap, SavedAt(cap, *d.bound_speedup_modeled));
 }
 
 void ApplyHostWaitCap(report::Diagnosis& d, const HostWaitCap& cap) {
