@@ -268,3 +268,28 @@ TEST_CASE("sync-bound: the statement is bounded by the waits its advice removes"
   REQUIRE(other != nullptr);
   CHECK(other->gpu_idle_caused_ns.value_or(0) > 0);
 }
+
+TEST_CASE("ranking: a swap carries every bound of a statement with it", "[diagnosis][ranking]") {
+  // The main statement (a TF32 lever: an estimate beside its ceiling) bounds less than the
+  // secondary (host work, with the named part's bound): after the swap each bound stays with its
+  // statement, none is left behind on the other.
+  report::Diagnosis d;
+  d.status = report::DiagnosisStatus::kFinding;
+  d.bound_speedup = 1.2;
+  d.bound_speedup_estimated = 1.1;
+  report::Diagnosis host;
+  host.status = report::DiagnosisStatus::kFinding;
+  host.bound_speedup = 2.4;
+  host.bound_speedup_named = 1.8;
+  host.bound_speedup_overlapped = 1.3;
+  d.secondary.push_back(host);
+  analysis::RankStatements(d);
+  REQUIRE(d.bound_speedup);
+  CHECK(*d.bound_speedup == 2.4);
+  CHECK(d.bound_speedup_named == 1.8);
+  CHECK(d.bound_speedup_overlapped == 1.3);
+  CHECK_FALSE(d.bound_speedup_estimated);
+  REQUIRE(d.secondary.size() == 1);
+  CHECK(d.secondary.front().bound_speedup_estimated == 1.1);
+  CHECK_FALSE(d.secondary.front().bound_speedup_named);
+}
