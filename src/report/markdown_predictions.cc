@@ -103,11 +103,21 @@ void AppendKernelTable(std::string& out, const Predictions& p, const MarkdownOpt
     table.AddRow(std::move(cells));
   }
   out += table.Render() + "\n";
-  AppendShownNote(
-      out,
-      shown,
-      p.kernels.size() + static_cast<std::size_t>(std::max<std::int64_t>(0, p.kernels_omitted)),
-      "kernels");
+  const std::size_t total =
+      p.kernels.size() + static_cast<std::size_t>(std::max<std::int64_t>(0, p.kernels_omitted));
+  // The rows left out for holding no critical time are said as such (linear: 15 of 16).
+  const auto zero = static_cast<std::size_t>(
+      std::count_if(p.kernels.begin(), p.kernels.end(), [](const CriticalShare& k) {
+        return k.critical_ns <= 0;
+      }));
+  if (zero > 0 && shown + zero >= p.kernels.size() && shown < total)
+    out += fmt::format(
+        "_Showing {} of {} kernels; those left out hold no critical time "
+        "(report.json has their rows)._\n\n",
+        util::FormatCount(std::int64_t(shown)),
+        util::FormatCount(std::int64_t(total)));
+  else
+    AppendShownNote(out, shown, total, "kernels");
 }
 
 void AppendPhaseTable(std::string& out, const Predictions& p, const MarkdownOptions& options) {

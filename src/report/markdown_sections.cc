@@ -77,7 +77,7 @@ void AppendFinding(std::string& out,
     // the graphs' 4.17x there read as a second, larger promise).
     out += fmt::format(
         "**Bound:** {} is {} of the steady-state wall time; were all of it gone the program would "
-        "be {}× faster. That is a ceiling on idle time, not a lever's bound: idle is a symptom, "
+        "be {}× faster. That counts this idle only and is no lever's bound: idle is a symptom, "
         "and the Diagnosis says which of it a change removes and bounds that.\n\n",
         Ns(f.time_ns),
         util::FormatPercent(100.0 * *f.wall_fraction),

@@ -202,7 +202,7 @@ TEST_CASE("report.md: kernels with no critical time are left to report.json") {
   std::string md = ToMarkdown(report);
   Find(md, "| 1 | held\\_kernel |");
   CHECK(CountOf(md, "shadowed\\_kernel") == 0);
-  Find(md, "_Showing 1 of 2 kernels");
+  Find(md, "_Showing 1 of 2 kernels; those left out hold no critical time");
   // None holds any: a sentence, no table of zeros.
   report.predictions.kernels = {idle};
   md = ToMarkdown(report);
@@ -210,7 +210,7 @@ TEST_CASE("report.md: kernels with no critical time are left to report.json") {
   CHECK(CountOf(md, "| # | kernel | total | critical |") == 0);
 }
 
-TEST_CASE("report.md: an idle finding's bound is a ceiling on idle, not a lever's") {
+TEST_CASE("report.md: an idle finding's bound counts that idle only, it is no lever's") {
   AnalysisReport report = testing::SampleReport();
   Finding idle;
   idle.id = "gpu_idle_dominant";
@@ -223,8 +223,8 @@ TEST_CASE("report.md: an idle finding's bound is a ceiling on idle, not a lever'
   report.findings.push_back(idle);
   std::string md = ToMarkdown(report);
   Find(md,
-       "were all of it gone the program would be 5.00× faster. That is a ceiling on idle time, "
-       "not a lever's bound");
+       "were all of it gone the program would be 5.00× faster. That counts this idle only and is "
+       "no lever's bound");
 }
 
 }  // namespace

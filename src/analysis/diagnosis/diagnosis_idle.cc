@@ -72,12 +72,13 @@ void SetIdleClass(const model::Trace& trace,
         context.amd ? "HIP" : "CUDA",
         context.amd ? "rocprofv3 with graph node tracing" : "nsys --cuda-graph-trace=node"));
   d.support.push_back(fmt::format(
-      "{} of the stretches ({}) are the round trip after a host-blocking call, a "
+      "{} of the stretches ({}) {} the round trip after a host-blocking call, a "
       "synchronization or a copy that waits like one ({} more overlap one but hold long host "
       "work); elsewhere launch calls cover {}, other CUDA API calls {}, and no CUDA call {} "
       "(trace: API calls).",
       idle.sync_gaps,
       Ms(idle.sync_ns),
+      idle.sync_gaps == 1 ? "is" : "are",
       idle.sync_exposed_gaps,
       Ms(idle.launch_ns),
       Ms(idle.other_api_ns),

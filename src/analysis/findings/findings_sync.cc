@@ -151,10 +151,11 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
         "loop's cost, so they do not sum to it.",
         SyncCountText(count),
         Ms(time_ns),
-        refill ? "Each empties the launch queue, and the GPU then idles between kernels while "
-                 "the host refills it; without the waits the host would stay ahead"
-               : "In this host-bound loop each wait delays the next cycle's launches by its "
-                 "length",
+        refill
+            ? "Each empties the launch queue, and the GPU then idles between kernels while "
+              "the host refills it; without the waits the host would stay ahead"
+            : "In this host-bound loop each wait delays the next cycle's launches by at most its "
+              "length",
         drain.cycles,
         Ms(drain.cycle_ns),
         Ms(drain.cycle_min_ns),
