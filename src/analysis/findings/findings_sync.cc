@@ -14,6 +14,7 @@
 #include "analysis/core/profiler_options.h"
 #include "analysis/findings/findings.h"
 #include "analysis/timeline/sync_drain.h"
+#include "util/counted.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -139,7 +140,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
     bool refill = 2 * drain.refill_cycles > drain.cycles;
     f.summary = fmt::format(
         "{} held host threads for {} in total. {}: over the {} "
-        "cycles from one wait's end to the next that give time back ({} in all, {} to {} each; "
+        "from one wait's end to the next that {} time back ({} in all, {} to {} each; "
         "{} of them with the host faster than the GPU), the host needs {} outside the waits and "
         "the GPU {} of work, and without the waits each cycle takes at least the longer of the "
         "two (after the last wait, the host's part and then the GPU work still running), {} in "
@@ -156,7 +157,8 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
               "the host refills it; without the waits the host would stay ahead"
             : "In this host-bound loop each wait delays the next cycle's launches by at most its "
               "length",
-        drain.cycles,
+        util::Counted(drain.cycles, "cycle", "cycles"),
+        drain.cycles == 1 ? "gives" : "give",
         Ms(drain.cycle_ns),
         Ms(drain.cycle_min_ns),
         Ms(drain.cycle_max_ns),
@@ -170,9 +172,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
             ? fmt::format("; with the first wait, which starts no cycle, {} more ({})",
                           Ms(drain.first_wait_ns),
                           refill ? "the idle while the host still waited"
-                                 : "its length: without it "
-                                   "every later cycle starts "
-                                   "sooner")
+                                 : "its length: without it every later cycle starts sooner")
             : std::string(),
         Ms(drain.idle_ns));
     // The cycles' host part is profiled host time: said where the cost is material, not beside
