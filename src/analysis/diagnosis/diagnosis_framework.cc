@@ -280,10 +280,8 @@ bool ApplyLever(report::Diagnosis& d,
                 lever.experiment,
                 // Raised later to the ceiling without the GPU's idle (diagnosis.cc): this bound
                 // is then that lever's idle-kept case, not a second ceiling.
-                cap && !cap->beside_idle_phase && !KeepsLaunchCount(d) &&
-                        cap->Binds(SavedByBound(d, cap->wall_ns)) && FewerLaunchesCeiling(d, *cap)
-                    ? "With the GPU's idle kept as now,"
-                    : "If it succeeds fully",
+                cap && FewerLaunchesCeiling(d, *cap) ? "With the GPU's idle kept as now,"
+                                                     : "If it succeeds fully",
                 lever.bound_speedup,
                 Pct(lever.fraction),
                 assumed);

@@ -166,8 +166,9 @@ std::string HostCloseBehindText(const HostWaitCap& cap);
 // and the experiment says so (mi300: 1.54x -> 1.89x; a replay of fusion without host gaps gives
 // 1.85x). Nothing for a bound at an assumed 2x.
 void RaiseToFewerLaunchesCeiling(report::Diagnosis& d, const HostWaitCap& cap);
-// The bound RaiseToFewerLaunchesCeiling raises d's to, or nothing where it leaves it: the lever's
-// sentence then calls its own bound the idle-kept case.
+// The bound RaiseToFewerLaunchesCeiling raises d's to, or nothing where it leaves it (a change
+// that keeps the launch count, a phase beside idle, waits that do not bind): the lever's sentence
+// then calls its own bound the idle-kept case.
 std::optional<double> FewerLaunchesCeiling(const report::Diagnosis& d, const HostWaitCap& cap);
 // Holds d's bounds to what the waits give back, when they bind (HostWaitCap::Binds).
 void ApplyHostWaitCap(report::Diagnosis& d, const HostWaitCap& cap);

@@ -203,6 +203,10 @@ double WithoutIdle(const HostWaitCap& cap, std::int64_t removed) {
 }  // namespace
 
 std::optional<double> FewerLaunchesCeiling(const report::Diagnosis& d, const HostWaitCap& cap) {
+  // A change that cuts launches, in a GPU-bound window whose host is close behind (the waits
+  // bind): the case diagnosis.cc raises and the lever's sentence words for.
+  if (cap.beside_idle_phase || KeepsLaunchCount(d) || !cap.Binds(SavedByBound(d, cap.wall_ns)))
+    return std::nullopt;
   if (!d.bound_speedup || d.bound_speedup_at_2x || !std::isfinite(*d.bound_speedup) ||
       *d.bound_speedup <= 1.0)
     return std::nullopt;
