@@ -43,15 +43,17 @@ inline std::string_view ToString(DiagnosisStatus status) {
   return "";
 }
 
-// What dominates a statement's window: the GPU's idle, a kernel, operators (a framework lever), a
+// What dominates a statement's window: the GPU's idle, a kernel, the kernels of one source routine
+// (the lambdas a RAJA/Kokkos routine instantiates, since 1.24.0), operators (a framework lever), a
 // phase, copies, communication, one-time work, nothing (the trace holds no GPU work: "none"), GPU
 // work of unknown duration ("unknown"); kUnset before a statement is made. report.json spells
-// them "idle", "kernel", "operators", "phase", "copy", "communication", "initialization", "none",
-// "unknown" and "" (ToString, diagnosis.dominant.kind).
+// them "idle", "kernel", "routine", "operators", "phase", "copy", "communication",
+// "initialization", "none", "unknown" and "" (ToString, diagnosis.dominant.kind).
 enum class DominantKind {
   kUnset,
   kIdle,
   kKernel,
+  kRoutine,
   kOperators,
   kPhase,
   kCopy,
@@ -68,6 +70,8 @@ inline std::string_view ToString(DominantKind kind) {
       return "idle";
     case DominantKind::kKernel:
       return "kernel";
+    case DominantKind::kRoutine:
+      return "routine";
     case DominantKind::kOperators:
       return "operators";
     case DominantKind::kPhase:

@@ -221,6 +221,10 @@ Json FindingsJson(const std::vector<Finding>& findings) {
           f.gpu_idle_queued_ns ? Json(*f.gpu_idle_queued_ns) : Json(nullptr);
       array.back()["gpu_idle_later_ns"] =  // since 1.22.0
           f.gpu_idle_later_ns ? Json(*f.gpu_idle_later_ns) : Json(nullptr);
+      array.back()["advice_gpu_idle_ns"] =  // since 1.24.0
+          f.advice_gpu_idle_ns ? Json(*f.advice_gpu_idle_ns) : Json(nullptr);
+      array.back()["advice_bound_speedup"] =
+          f.advice_bound_speedup ? Number(*f.advice_bound_speedup, 6) : Json(nullptr);
     }
     if (f.recoverable_ns) {  // work a change shortens, not removes (since 1.19.0)
       array.back()["recoverable_ns"] = *f.recoverable_ns;

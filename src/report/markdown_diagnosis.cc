@@ -32,6 +32,11 @@ std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
     return fmt::format("kernel {}, {} of the wall time (critical time)",
                        Shorten(d.dominant_name, options.name_chars),
                        share);
+  if (d.dominant_kind == DominantKind::kRoutine)
+    return fmt::format(
+        "the kernels of routine {} (its lambdas), {} of the wall time (critical time)",
+        Shorten(d.dominant_name, options.name_chars),
+        share);
   if (d.dominant_kind == DominantKind::kCopy)
     return fmt::format("exposed copies ({}), {} of the window", d.dominant_name, share);
   // The attention lever's subject is the module whose eager attention it replaces.

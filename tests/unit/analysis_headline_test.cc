@@ -36,6 +36,22 @@ TEST_CASE("The headline states span, busy share, top kernel and copies with thei
   CHECK(h.find("(source: trace)") != std::string::npos);
 }
 
+TEST_CASE("The headline leaves copies under 1% of the span to their section",
+          "[analysis][headline]") {
+  // 50 us of copies in a 10 ms span (0.5%): the timeline table has them, the headline does not.
+  gpuperf::testing::TraceBuilder b;
+  b.Kernel("gemm", 0, 3'000'000);
+  b.Kernel("relu", 9'000'000, 10'000'000);
+  b.Memcpy(gpuperf::model::CopyKind::kHtoD, 4'000'000, 4'050'000, 1 << 10);
+  auto report = gpuperf::analysis::Analyze(b.trace);
+  CHECK(report.timeline.memcpy_ns == 50'000);
+  CHECK(report.headline.find("Copies") == std::string::npos);
+  // At 1% (100 us) they are said.
+  b.trace.activities.back().end_ns = 4'100'000;
+  CHECK(gpuperf::analysis::Analyze(b.trace).headline.find(
+            "Copies cover 100 µs (1.0% of the span") != std::string::npos);
+}
+
 TEST_CASE("Diagnostics and source facts are copied into the report", "[analysis][headline]") {
   gpuperf::testing::TraceBuilder b;
   b.trace.metadata.format = "kineto";

@@ -1119,6 +1119,14 @@ TEST_CASE("host-bound: overlapping host work cannot overlap the first input's pr
   CHECK(Contains(one.diagnosis.next_experiment,
                  "in a loop over inputs, preparing the next input while the GPU runs this one "
                  "would give at most 1.50x"));
+  // That bound is a field, and the headline quotes it after the overlap bound.
+  REQUIRE(one.diagnosis.bound_speedup_across_inputs);
+  CHECK(*one.diagnosis.bound_speedup_across_inputs == Approx(1.5).epsilon(1e-3));
+  CHECK(Contains(one.headline,
+                 "if it only moves beside the GPU, 1.50x in a loop that prepares the next input "
+                 "while the GPU runs this one (Amdahl)"));
+  // Where the host work does not precede the GPU's, the experiment gives no such bound.
+  CHECK_FALSE(r.diagnosis.bound_speedup_across_inputs);
 }
 
 TEST_CASE("host-bound: blocking MPI calls in the gaps wait for another rank, not the host",

@@ -162,6 +162,11 @@ TEST_CASE("flat profile: one routine's lambda kernels are measured together",
   for (const std::string& line : d.support)
     routine = routine || Contains(line, "3 of them instantiate lambdas of one routine, advec");
   CHECK(routine);
+  // The routine dominates, not the top kernel by name: 3 ms of the 10.6 ms window, its f.
+  CHECK(d.dominant_kind == gpuperf::report::DominantKind::kRoutine);
+  CHECK(d.dominant_name == "advec");
+  CHECK(d.dominant_fraction == Approx(3.0 / 10.6).epsilon(1e-3));
+  CHECK(d.label == "GPU-bound, kernel class unknown");
 }
 
 TEST_CASE("flat profile: close runners-up are measured with a dominant kernel of unknown class",

@@ -6,6 +6,7 @@
 #include "gpuperf/analyze.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <string>
@@ -14,6 +15,7 @@
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/timeline/blocked_launches.h"
 #include "analysis_builder.h"
+#include "report/markdown_writer.h"
 
 namespace {
 
@@ -227,6 +229,18 @@ TEST_CASE("run forward: a pageable copy's operator that synchronizes after it is
                  "3 synchronizations inside the same operators (aten::copy_) wait for these "
                  "copies too: pinning with .to(non_blocking=True) removes those syncs as well, "
                  "which gives back at most 9.12 ms"));
+  // The advice's gain is the finding's field, which its bound and the Bound line quote.
+  REQUIRE(f->advice_gpu_idle_ns);
+  CHECK(*f->advice_gpu_idle_ns > 9 * kMs);
+  CHECK(*f->advice_gpu_idle_ns < 10 * kMs);
+  REQUIRE(f->advice_bound_speedup);
+  REQUIRE(f->bound_speedup_if_removed);
+  CHECK(*f->advice_bound_speedup > *f->bound_speedup_if_removed + 0.3);
+  const std::string md = report::ToMarkdown(r);
+  CHECK(Contains(md,
+                 fmt::format("following the advice, which removes more than these calls "
+                             "(above), gives back at most 9.12 ms of GPU idle: {:.2f}×",
+                             *f->advice_bound_speedup)));
 
   // The same copies to the host: the host reads what they bring, so the sync after each stays
   // whatever the buffer (non_blocking does not remove it) and is not costed with them.
@@ -243,4 +257,6 @@ TEST_CASE("run forward: a pageable copy's operator that synchronizes after it is
   REQUIRE(g != nullptr);
   INFO(g->summary);
   CHECK_FALSE(Contains(g->summary, "inside the same operators"));
+  CHECK_FALSE(g->advice_gpu_idle_ns);
+  CHECK_FALSE(g->advice_bound_speedup);
 }

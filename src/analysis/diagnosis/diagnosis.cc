@@ -46,6 +46,10 @@ const report::Finding* FindFinding(const report::AnalysisReport& r, std::string_
   return nullptr;
 }
 
+std::int64_t WaitAdviceIdle(const report::Finding& f) {
+  return std::max(f.gpu_idle_caused_ns.value_or(0), f.advice_gpu_idle_ns.value_or(0));
+}
+
 const report::KernelRow* FindKernel(const report::AnalysisReport& r, std::string_view name) {
   for (const report::KernelRow& k : r.kernels) {
     if (k.name == name)
@@ -98,8 +102,7 @@ std::int64_t ReplaySpans(const model::Trace& trace) {
 // "memory_bound" -> "memory-bound"; an unknown class over kernel work is still GPU-bound, and
 // "unknown" alone reads as no verdict.
 std::string Label(const report::Diagnosis& d) {
-  if (d.bottleneck == report::Bottleneck::kUnknown &&
-      d.dominant_kind == report::DominantKind::kKernel)
+  if (d.bottleneck == report::Bottleneck::kUnknown && IsKernelWork(d.dominant_kind))
     return "GPU-bound, kernel class unknown";
   std::string label(report::ToString(d.bottleneck));
   std::replace(label.begin(), label.end(), '_', '-');
@@ -308,16 +311,15 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
       k && d.dominant_kind == report::DominantKind::kKernel)
     AdviseFromCounters(d, *k);
   const HostWaitCap* cap = context.host_wait_cap ? &*context.host_wait_cap : nullptr;
-  if (d.dominant_kind == report::DominantKind::kKernel &&
-      d.bottleneck != report::Bottleneck::kLaunchBound) {
+  if (IsKernelWork(d.dominant_kind) && d.bottleneck != report::Bottleneck::kLaunchBound) {
     AddCollectiveEvidence(d, r, context.collective_wait);
     ApplyLever(d, trace, roofs, *gpu_phase, SteadyWall(r, idle), kernel_evidence_from, cap);
   }
   // Overlapping communication is a GPU-side change as well: held to the same waits (hta
   // trace_diff/control: 87.3 ms of exposed communication beside 75.2 ms of host waits).
-  if (cap && (d.dominant_kind == report::DominantKind::kKernel ||
-              d.dominant_kind == report::DominantKind::kOperators ||
-              d.dominant_kind == report::DominantKind::kCommunication)) {
+  if (cap &&
+      (IsKernelWork(d.dominant_kind) || d.dominant_kind == report::DominantKind::kOperators ||
+       d.dominant_kind == report::DominantKind::kCommunication)) {
     if (cap->beside_idle_phase || KeepsLaunchCount(d))
       ApplyHostWaitCap(d, *cap);
     // A GPU-bound window whose host is close behind, and a change that cuts launches: beyond

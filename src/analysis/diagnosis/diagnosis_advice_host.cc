@@ -42,18 +42,20 @@ Advice HostWorkBeforeGpu(const AdviceInput& in) {
           : fmt::format("the rest of the window, which it could overlap, is {} beside its {}",
                         Ms(rest_ns),
                         Ms(context.host_work_ns));
-  return {fmt::format("Make the host work that fills the gaps faster: {} ({}). Moved beside the "
-                      "GPU in this window it would overlap almost nothing: {}. {}, so graphs and "
-                      "launch batching would not remove it.",
-                      context.host_work_names.empty() ? std::string("the recorded host work")
-                                                      : context.host_work_names,
-                      "a GPU or vectorised implementation, or less of it: smaller or fewer inputs",
-                      why,
-                      context.pytorch ? "It runs outside the framework operators"
-                                      : "It is not CUDA dispatch"),
-          "The named host work's time before and between the GPU work must fall, and the "
-          "window with it; if it falls and the window does not, something else holds it.",
-          ""};
+  return {
+      fmt::format(
+          "Make the host work that fills the gaps faster: {} ({}). Moved beside the "
+          "GPU in this window it would overlap almost nothing: {}. {}, so graphs and "
+          "launch batching would not remove it.",
+          context.host_work_names.empty() ? std::string("the recorded host work")
+                                          : context.host_work_names,
+          "a GPU or vectorised implementation, or less of it: smaller or fewer inputs",
+          why,
+          context.pytorch ? "It runs outside the framework operators" : "It is not CUDA dispatch"),
+      "The named host work's time before and between the GPU work must fall, and the "
+      "window with it; if it falls and the window does not, something else holds it.",
+      "",
+      2 * context.lead_ns >= context.host_work_ns ? std::optional<double>(across) : std::nullopt};
 }
 
 Advice HostOutsideOperators(const AdviceInput& in) {

@@ -25,10 +25,35 @@
 #include "util/counted.h"
 #include "util/intervals.h"
 #include "util/units_format.h"
+#include "util/utf8.h"
 
 namespace gpuperf::analysis {
 
 namespace {
+
+// f of a kernel's critical time over the steady-state window (one-time work left out).
+double SteadyFraction(const report::AnalysisReport& r,
+                      const IdleAttribution& idle,
+                      const report::CriticalShare& share) {
+  return std::min(
+      1.0,
+      Fraction(share.critical_ns,
+               SteadyWall(r, idle) * std::max<std::int64_t>(1, r.predictions.device_groups)));
+}
+
+// "The dominant kernel holds 19.4 ms of critical time, f = 5.7% of ...": `who` names the kernel.
+std::string KernelShareText(std::string_view who,
+                            const report::AnalysisReport& r,
+                            const report::CriticalShare& share,
+                            double f) {
+  return fmt::format(
+      "{} holds {} of {} time, f = {} of the steady-state wall time, over {} (trace).",
+      who,
+      Ms(share.critical_ns),
+      CriticalAdjective(r.predictions),
+      Pct(f),
+      util::Counted(share.instances, "instance", "instances"));
+}
 
 void SetKernelClass(report::Diagnosis& d,
                     const report::AnalysisReport& r,
@@ -39,19 +64,9 @@ void SetKernelClass(report::Diagnosis& d,
   subject.clear();  // kernel names are long: texts say "the dominant kernel" (dominant.name)
   d.dominant_kind = report::DominantKind::kKernel;
   d.dominant_name = share.name;
-  // f over the steady-state window (one-time work left out).
-  double f = std::min(
-      1.0,
-      Fraction(share.critical_ns,
-               SteadyWall(r, idle) * std::max<std::int64_t>(1, r.predictions.device_groups)));
+  const double f = SteadyFraction(r, idle, share);
   d.dominant_fraction = f;
-  d.support.push_back(fmt::format(
-      "The dominant kernel holds {} of {} time, f = {} of the steady-state wall time, over "
-      "{} (trace).",
-      Ms(share.critical_ns),
-      CriticalAdjective(r.predictions),
-      Pct(f),
-      util::Counted(share.instances, "instance", "instances")));
+  d.support.push_back(KernelShareText("The dominant kernel", r, share, f));
   if (share.max_local_speedup)
     d.bound_speedup = AmdahlSpeedup(f, *share.max_local_speedup);
   else if (f < 1.0)
@@ -247,7 +262,9 @@ void ClassifyDominantWork(const model::Trace& trace,
     SetCollectiveClass(d, r, *top, subject);
     if (!context.collective_wait.empty())
       d.support.push_back(context.collective_wait);
-  } else if (top)
+  }
+  const std::size_t top_evidence = d.support.size();  // where the top kernel's evidence starts
+  if (top && !IsCollective(r, top->name))
     SetKernelClass(d, r, idle, *top, subject);
   if (launch_share >= kDominantShare) {
     d.bottleneck = report::Bottleneck::kLaunchBound;
@@ -266,6 +283,24 @@ void ClassifyDominantWork(const model::Trace& trace,
       d.bottleneck != report::Bottleneck::kLaunchBound)
     DescribeDominantKernel(trace, roofs, r, *top, context);
   WidenToFlatProfile(d, r, SteadyWall(r, idle), context);
+  // A routine's statement (its line last) replaces the top kernel as the dominant work: its line
+  // goes first, and the top kernel's evidence (its share, then its occupancy) is said to be that
+  // kernel's, not the routine's (cloverleaf: PdV's occupancy under advec_mom's statement).
+  if (top && d.dominant_kind == report::DominantKind::kRoutine &&
+      top_evidence + 1 < d.support.size()) {
+    std::rotate(d.support.begin() + static_cast<std::ptrdiff_t>(top_evidence),
+                d.support.end() - 1,
+                d.support.end());
+    d.support[top_evidence + 1] = KernelShareText(
+        fmt::format("The top kernel by name, {} ({}; it and the lines below are not the "
+                    "routine's figures),",
+                    util::Shorten(ReadableKernelName(top->name), kReplacedKernelChars),
+                    LambdaRoutine(top->name) == d.dominant_name ? "one of the routine's kernels"
+                                                                : "a kernel of another routine"),
+        r,
+        *top,
+        SteadyFraction(r, idle, *top));
+  }
   WidenToClassPeers(d, r, SteadyWall(r, idle), context);
 }
 

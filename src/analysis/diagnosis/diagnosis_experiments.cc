@@ -70,8 +70,7 @@ std::string BoundText(const report::Diagnosis& d, const ExperimentContext& conte
     return "";
   if (const auto& cap = context.host_wait_cap;
       cap &&
-      (d.dominant_kind == report::DominantKind::kKernel ||
-       d.dominant_kind == report::DominantKind::kOperators ||
+      (IsKernelWork(d.dominant_kind) || d.dominant_kind == report::DominantKind::kOperators ||
        d.dominant_kind == report::DominantKind::kCommunication) &&
       (cap->beside_idle_phase || KeepsLaunchCount(d))) {
     std::int64_t saved = SavedByBound(d, cap->wall_ns);
@@ -177,6 +176,7 @@ void SetExperiment(report::Diagnosis& d,
   }
   d.bound_speedup_overlapped = OverlapBound(d, context);  // the advice and its bound read it
   Advice advice = AdviceFor(d, subject, context);
+  d.bound_speedup_across_inputs = advice.across_inputs;
   if (AdvisesTensorCores(d, context) && context.roof_local_speedup)
     d.bound_speedup = std::max(d.bound_speedup.value_or(1.0),
                                AmdahlSpeedup(d.dominant_fraction, *context.tensor_local_speedup));

@@ -16,6 +16,9 @@ struct Advice {
   std::string experiment;
   std::string falsified_by;
   std::string missing;  // for a hypothesis
+  // A bound the experiment's text gives beside the statement's, for the headline
+  // (Diagnosis::bound_speedup_across_inputs); initialized, as the steps without one omit it.
+  std::optional<double> across_inputs = std::nullopt;
 };
 
 // The vendor's tools: Nsight Compute and SASS on NVIDIA, rocprofv3 / rocprof-compute and the

@@ -113,8 +113,6 @@ void SetCollectiveClass(report::Diagnosis& d,
 // Of a flat measurement's gain at 2x, the share an assumed-speedup lever must give back to be
 // advised in its place.
 constexpr double kConcreteLeverShare = 0.5;
-// A replaced statement's kernel, named in the evidence as the headline names its top kernel.
-constexpr std::size_t kReplacedKernelChars = 80;
 
 bool ApplyLever(report::Diagnosis& d,
                 const model::Trace& trace,
@@ -154,8 +152,8 @@ bool ApplyLever(report::Diagnosis& d,
                      static_cast<double>(*lever.ceiling_saved_ns) / static_cast<double>(wall_ns))
           : 0.0;
   const double lever_bound = has_ceiling ? AmdahlLimit(ceiling_fraction) : lever.bound_speedup;
-  if (kernel_bound && *kernel_bound > lever_bound + 1e-9 &&
-      d.dominant_kind == report::DominantKind::kKernel && !concrete_form)
+  if (kernel_bound && *kernel_bound > lever_bound + 1e-9 && IsKernelWork(d.dominant_kind) &&
+      !concrete_form)
     return false;
   std::vector<std::string> lever_support;
   lever_support.push_back(
@@ -186,8 +184,9 @@ bool ApplyLever(report::Diagnosis& d,
         "The lines below are the evidence of the statement this lever replaced{}, not of "
         "this one (a class they name is that kernel's): {}.",
         // Shortened as the headline's top kernel is: a Tensile name runs to 600 characters.
-        d.dominant_name.empty()
-            ? ""
+        d.dominant_name.empty() ? ""
+        : d.dominant_kind == report::DominantKind::kRoutine
+            ? ", about the routine " + util::Shorten(d.dominant_name, kReplacedKernelChars)
             : ", about the kernel " +
                   util::Shorten(ReadableKernelName(d.dominant_name), kReplacedKernelChars),
         concrete_form && kernel_bound && *kernel_bound > lever.bound_speedup

@@ -125,7 +125,7 @@ void SetIdleClass(const model::Trace& trace,
     const report::Finding* sync = nullptr;
     for (std::string_view id : kWaitFindings) {
       const report::Finding* f = FindFinding(r, id);
-      if (f && (!sync || f->gpu_idle_caused_ns.value_or(0) > sync->gpu_idle_caused_ns.value_or(0)))
+      if (f && (!sync || WaitAdviceIdle(*f) > WaitAdviceIdle(*sync)))
         sync = f;
     }
     if (sync) {
@@ -135,8 +135,8 @@ void SetIdleClass(const model::Trace& trace,
       // The advice removes the waits of that finding: its cost is the bound, not every round
       // trip in the window (cloverleaf: 21.9 ms of round trips after synchronizations and
       // synchronous copies; the synchronizations alone cost 16.7 ms, and a replay gives 14.8 ms).
-      if (sync->gpu_idle_caused_ns.value_or(0) > 0)
-        attributed = *sync->gpu_idle_caused_ns;
+      if (WaitAdviceIdle(*sync) > 0)
+        attributed = WaitAdviceIdle(*sync);
     }
     // The host's time between the waits sets how much of the idle they cost (sync_drain.h).
     if (std::string overhead =

@@ -25,9 +25,18 @@ inline constexpr std::string_view kWaitFindings[] = {report::finding_id::kSyncAp
                                                      report::finding_id::kSyncMemcpy,
                                                      report::finding_id::kPageableAsyncMemcpy,
                                                      report::finding_id::kSyncMemset};
+// A replaced statement's kernel, named in the evidence as the headline names its top kernel.
+inline constexpr std::size_t kReplacedKernelChars = 80;
+// A statement over kernels: one kernel, or the kernels of one routine (a flat profile's lambdas).
+inline bool IsKernelWork(report::DominantKind kind) {
+  return kind == report::DominantKind::kKernel || kind == report::DominantKind::kRoutine;
+}
 double Fraction(std::int64_t part, std::int64_t whole);  // 0 when whole <= 0
 std::string Pct(double fraction);                        // "12.3%"
 const report::Finding* FindFinding(const report::AnalysisReport& r, std::string_view id);
+// What following a wait finding's advice gives back: the GPU idle its calls cause, or more where
+// the advice removes more (pageable copies: the syncs in the same operators).
+std::int64_t WaitAdviceIdle(const report::Finding& f);
 const report::KernelRow* FindKernel(const report::AnalysisReport& r, std::string_view name);
 // The kernel with the most critical time (Amdahl's f), else the one with the most total time.
 // With `computation_only`, collectives are passed over.

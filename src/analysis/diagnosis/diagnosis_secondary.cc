@@ -43,14 +43,16 @@ std::vector<report::Diagnosis> SecondaryIdleStatement(const model::Trace& trace,
   return {std::move(s)};
 }
 
-// The largest bound of a wait-type finding (sized by the GPU idle it causes): under the idle
-// share that calls for an idle statement, a wait that bounds more than the main statement, or
-// kMaterialWaitBound, still earns one, so that the ranking and the reader see it.
+// The largest bound of a wait-type finding or its advice (sized by the GPU idle they remove): under
+// the idle share that calls for an idle statement, a wait that bounds more than the main statement,
+// or kMaterialWaitBound, still earns one, so that the ranking and the reader see it.
 double LargestWaitBound(const report::AnalysisReport& r) {
   double best = 1.0;
   for (std::string_view id : kWaitFindings) {
-    if (const report::Finding* f = FindFinding(r, id); f && f->bound_speedup_if_removed)
-      best = std::max(best, *f->bound_speedup_if_removed);
+    if (const report::Finding* f = FindFinding(r, id)) {
+      best = std::max(
+          {best, f->bound_speedup_if_removed.value_or(1.0), f->advice_bound_speedup.value_or(1.0)});
+    }
   }
   return best;
 }
@@ -72,6 +74,7 @@ void SwapStatements(report::Diagnosis& a, report::Diagnosis& b) {
   std::swap(a.bound_speedup_modeled, b.bound_speedup_modeled);
   std::swap(a.bound_speedup_at_2x, b.bound_speedup_at_2x);
   std::swap(a.bound_speedup_overlapped, b.bound_speedup_overlapped);
+  std::swap(a.bound_speedup_across_inputs, b.bound_speedup_across_inputs);
   std::swap(a.bound_speedup_named, b.bound_speedup_named);
   std::swap(a.bound_speedup_same_launches, b.bound_speedup_same_launches);
   std::swap(a.bound_speedup_estimated, b.bound_speedup_estimated);

@@ -21,6 +21,9 @@ namespace {
 constexpr const char* kSource = " (source: trace)";
 constexpr const char* kCounters = " (source: Nsight Compute counters)";
 constexpr std::size_t kTopKernelChars = 80;  // the full name is in the kernel table and report.json
+// Copies, communication and one-time work under this share of the span (of the trace window) are
+// left to their sections: "2.37 us (0.0% of the span)" only lengthens the headline (Qwen H100).
+constexpr double kHeadlineShare = 0.01;
 
 // "Make the host work ..." -> "make the host work ...", mid-sentence.
 std::string LowerFirst(std::string_view clause) {
@@ -98,12 +101,17 @@ std::string Verdict(const report::Diagnosis& d) {
     // Both routes the lever names: the host work moved beside the GPU, or gone.
     text += fmt::format(
         ", at most {:.2f}x faster if that host work takes no time{}, {:.2f}x if it only moves "
-        "beside the GPU (Amdahl)",
+        "beside the GPU{} (Amdahl)",
         *d.bound_speedup,
         d.bound_speedup_named
             ? fmt::format(" ({:.2f}x if only the work it names does)", *d.bound_speedup_named)
             : std::string(),
-        *d.bound_speedup_overlapped);
+        *d.bound_speedup_overlapped,
+        d.bound_speedup_across_inputs
+            ? fmt::format(", {:.2f}x in a loop that prepares the next input while the GPU runs "
+                          "this one",
+                          *d.bound_speedup_across_inputs)
+            : std::string());
   else if (d.bound_speedup)
     text += fmt::format(", at most {:.2f}x faster if it fully succeeds (Amdahl{})",
                         *d.bound_speedup,
@@ -227,14 +235,17 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
   // Copies and communication only when the window has them: "0 ns exposed" says nothing.
   // The timeline's figures are the whole trace's: with a part left out, say so.
   const char* whole = preroll ? " in the whole trace" : "";
-  if (t.memcpy_ns > 0)
+  auto material = [&](std::int64_t ns) {
+    return ns > 0 && static_cast<double>(ns) >= kHeadlineShare * static_cast<double>(t.total_ns);
+  };
+  if (material(t.memcpy_ns))
     text += fmt::format(" Copies{} cover {} ({:.1f}% of the span, {} not overlapped by kernels){}.",
                         whole,
                         Ms(t.memcpy_ns),
                         Share(t.memcpy_ns, t.total_ns),
                         Ms(t.exposed_memcpy_ns),
                         kSource);
-  if (t.communication_ns > 0)
+  if (material(t.communication_ns))
     text += fmt::format(" Communication kernels{} cover {} ({:.1f}% of the span, {} exposed){}.",
                         whole,
                         Ms(t.communication_ns),
@@ -246,8 +257,9 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
   // may still hold unmarked iterations (a loop without step markers), so it is not called one
   // pass.
   bool one_pass = report.framework.steps.size() < 2;
+  const bool init_material = init.time_ns > 0 && init.fraction >= kHeadlineShare;
   const std::string one_time =
-      init.time_ns <= 0
+      !init_material
           ? std::string()
           : fmt::format(" One-time work (initialization) covers {} ({:.1f}% of the trace window){}",
                         Ms(init.time_ns),
@@ -256,12 +268,12 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
                             ? ""
                             : ", most in " + std::string(ToString(init.items.front().kind)) + " " +
                                   init.items.front().name);
-  if (init.time_ns > 0 && preroll && init.before_window_ns >= init.time_ns)
+  if (init_material && preroll && init.before_window_ns >= init.time_ns)
     text += fmt::format("{}, all of it before the steady-state window, in {} left out below{}.",
                         one_time,
                         PreRollName(*preroll),
                         kSource);
-  else if (init.time_ns > 0)
+  else if (init_material)
     text += fmt::format(
         "{}; the diagnosis and bounds are for {} without it: a {} window, the part of the "
         "one-time work during which the GPU idled left out{}{}.",

@@ -109,8 +109,7 @@ HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
 
 bool KeepsLaunchCount(const report::Diagnosis& d) {
   // Overlapping communication with computation (bucketing, async collectives) keeps the launches.
-  return d.dominant_kind == report::DominantKind::kKernel ||
-         d.dominant_kind == report::DominantKind::kCommunication ||
+  return IsKernelWork(d.dominant_kind) || d.dominant_kind == report::DominantKind::kCommunication ||
          (d.dominant_kind == report::DominantKind::kOperators &&
           (d.lever == report::LeverKind::kAmp || d.lever == report::LeverKind::kTf32OrAmp));
 }

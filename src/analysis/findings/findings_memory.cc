@@ -339,6 +339,7 @@ std::optional<report::Finding> PageableAsyncMemcpyRule(const RuleInput& in) {
       both.insert(both.end(), syncs.waits.begin(), syncs.waits.end());
       const std::int64_t together = in.idle->CausedBy(std::move(both), m.data_waits);
       if (together > *f.gpu_idle_caused_ns) {
+        f.advice_gpu_idle_ns = together;  // the Bound line quotes it with its speedup
         std::string names;
         for (const std::string& name : syncs.operators)
           names += (names.empty() ? "" : ", ") + name;

@@ -399,11 +399,17 @@ void BoundFindings(std::vector<report::Finding>& findings, std::int64_t wall_ns)
     std::int64_t cost = f.gpu_idle_caused_ns.value_or(f.recoverable_ns.value_or(f.time_ns));
     double fraction =
         cost > 0 ? std::min(1.0, static_cast<double>(cost) / static_cast<double>(wall_ns)) : 0.0;
+    // Where the advice removes more than the finding's calls (the syncs beside pageable copies).
+    const std::int64_t advice_cost = std::max(cost, f.advice_gpu_idle_ns.value_or(0));
+    const double advice_fraction =
+        std::min(1.0, static_cast<double>(advice_cost) / static_cast<double>(wall_ns));
     // What removing it cannot speed up by half a percent is information, not a warning (a
     // synchronization that caused 434 ns of idle).
     if (f.severity == report::Severity::kWarning && (f.gpu_idle_caused_ns || cost > 0) &&
-        fraction < kMaterialFraction)
+        advice_fraction < kMaterialFraction)
       f.severity = report::Severity::kInfo;
+    if (advice_cost > cost && advice_fraction < 1.0)
+      f.advice_bound_speedup = AmdahlLimit(advice_fraction);
     if (cost <= 0)
       continue;
     f.wall_fraction = fraction;
