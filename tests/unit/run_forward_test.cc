@@ -68,6 +68,75 @@ TEST_CASE("run forward: past a kept wait only the GPU's shift goes on", "[run_fo
   CHECK(host_ends.Gain({}) == 0);
 }
 
+TEST_CASE("run forward: a wait whose end is fixed outside the process absorbs the host's shift",
+          "[run_forward]") {
+  // The first case's host_ends, with the host waiting 30-40 for a DataLoader's worker processes
+  // (the batch not ready): released 10 sooner from 10-20, the host waits 10 longer there and
+  // runs on time after it, and so does the GPU work it launches.
+  const Intervals waits = {{10, 20}, {50, 60}, {90, 100}};
+  RunForward loader(waits, {{20, 25}, {60, 62}, {100, 130}}, 140, 135, {{30, 40}});
+  CHECK(loader.Gain({{10, 20}}) == 0);
+  // A wait after the fetch still moves what follows it: as without the fetch.
+  CHECK(loader.Gain({{90, 100}}) == 10);
+  // The fetch between the two removed waits resets the first one's shift: only the second's
+  // counts, the GPU following it through its 2 of idle to the kept wait 90-100.
+  CHECK(loader.Gain({{10, 20}, {50, 60}}) == 2);
+  // A fetch after the last removed wait, with no kept wait after it: everything ends on time.
+  RunForward tail({{100, 1005}}, {}, 5000, 1000, {{2000, 3000}});
+  CHECK(tail.Gain({{100, 1005}}) == 0);
+}
+
+TEST_CASE("run forward: a host released early waits at its next slow DataLoader fetch",
+          "[run_forward][waits]") {
+  // Three steps of 20 ms: the DataLoader's worker processes hand over a batch (the fetch waits
+  // 8 ms for it, except in the first step, 50 us), a pageable copy blocks the host 3 ms behind
+  // the GPU's previous work, then six kernels. Without the copies' waits the host reaches its
+  // next fetch sooner and waits longer there: the batch is not ready sooner, so nothing after
+  // the fetch moves. The copies cost only the idle next to them.
+  TraceBuilder b;
+  std::int64_t corr = 1;
+  for (int step = 0; step < 3; ++step) {
+    const std::int64_t t = step * 20 * kMs;
+    const std::int64_t fetch = step == 0 ? 50 * kUs : 8 * kMs;
+    b.Op("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", t, t + fetch);
+    const std::int64_t c = t + fetch + 100 * kUs;
+    b.Api("cudaMemcpyAsync", c, c + 3 * kMs, corr);
+    b.Memcpy(model::CopyKind::kHtoD,
+             c + 10 * kUs,
+             c + 3 * kMs - 10 * kUs,
+             16 << 20,
+             corr,
+             model::MemoryKind::kPageable,
+             model::MemoryKind::kDevice);
+    ++corr;
+    for (int k = 0; k < 6; ++k) {
+      const std::int64_t at = c + 3 * kMs + k * kMs + 500 * kUs;
+      b.Api("cudaLaunchKernel", at, at + 10 * kUs, corr);
+      b.Kernel("step_kernel", at + 20 * kUs, at + 120 * kUs, corr);
+      ++corr;
+    }
+  }
+  const report::AnalysisReport with_loader = Analyze(b.trace);
+  const report::Finding* f = Find(with_loader, "pageable_async_memcpy");
+  REQUIRE(f != nullptr);
+  REQUIRE(f->gpu_idle_caused_ns);
+  // Only the last step's copy runs forward (no fetch after it): its 3 ms, and the idle next to
+  // the first two copies (the 10 us before and after each copy, the round trip after it).
+  CHECK(*f->gpu_idle_caused_ns < 3 * kMs + 1 * kMs);
+  CHECK(*f->gpu_idle_caused_ns >= 3 * kMs);
+  // Without the worker processes (a loader in the process, its work on the host), each wait's
+  // whole length comes back: 9 ms.
+  TraceBuilder own = b;
+  for (model::HostOp& op : own.trace.host_ops)
+    op.name =
+        own.trace.strings.Intern("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+  const report::AnalysisReport in_process = Analyze(own.trace);
+  const report::Finding* g = Find(in_process, "pageable_async_memcpy");
+  REQUIRE(g != nullptr);
+  REQUIRE(g->gpu_idle_caused_ns);
+  CHECK(*g->gpu_idle_caused_ns >= 9 * kMs);
+}
+
 TEST_CASE("run forward: a pageable copy in a host-paced loop costs its whole wait",
           "[run_forward][waits]") {
   // Three steps of 10 ms: a pageable host-to-device copy blocks the host 3 ms while the GPU runs

@@ -272,8 +272,11 @@ void AttachRunForward(const model::Trace& trace,
   paced.insert(paced.end(), idle.other_gaps.begin(), idle.other_gaps.end());
   // The steady-state window's end: the host's or the GPU's last work, less the unobserved tail.
   const std::int64_t end = ComputeTraceWindow(trace).end_ns - idle.unobserved_tail_ns;
-  idle.run_forward = RunForward(
-      host_waits, util::MergeIntervals(std::move(paced)), end, std::min(end, idle.last_busy_end));
+  idle.run_forward = RunForward(host_waits,
+                                util::MergeIntervals(std::move(paced)),
+                                end,
+                                std::min(end, idle.last_busy_end),
+                                idle.loader_waits);
 }
 
 std::vector<std::size_t> ImplicitSyncCalls(const model::Trace& trace,

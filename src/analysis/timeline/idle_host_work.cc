@@ -136,6 +136,20 @@ void AddPythonSelfTime(const model::Trace& trace,
     pop();
 }
 
+// The worker-process fetches that waited for their batch: longer than twice the fastest (a batch
+// already there is handed over in about that time). Their end is when the workers had the batch
+// ready, which a host arriving sooner does not move (resnet: the host released early by pinned
+// copies only waits longer at its next fetch).
+std::vector<Interval> LoaderWaits(std::vector<Interval> fetches) {
+  if (fetches.empty())
+    return {};
+  std::int64_t fastest = std::numeric_limits<std::int64_t>::max();
+  for (const Interval& f : fetches)
+    fastest = std::min(fastest, f.end - f.start);
+  std::erase_if(fetches, [&](const Interval& f) { return f.end - f.start <= 2 * fastest; });
+  return util::MergeIntervals(std::move(fetches));
+}
+
 }  // namespace
 
 bool OnLaunchingThread(const std::set<std::pair<std::int64_t, std::int64_t>>& launching_threads,
@@ -192,13 +206,16 @@ void AttributeHostWork(const model::Trace& trace,
   };
   // A data loader's fetch is the input pipeline, wherever the trace records it.
   std::vector<Interval> loader;
+  std::vector<Interval> from_workers;  // the fetches that hand over a worker process's batch
   CachedNamePredicate is_loader(trace, IsDataLoaderFetch);
   auto note_loader = [&](model::NameId name, std::int64_t start, std::int64_t end) {
     if (!is_loader(name) || end - start > enclosing)
       return;
     loader.push_back({start, end});
-    out.loader_multiprocess = out.loader_multiprocess ||
-                              trace.Name(name).find("MultiProcessing") != std::string_view::npos;
+    if (trace.Name(name).find("MultiProcessing") != std::string_view::npos) {
+      out.loader_multiprocess = true;
+      from_workers.push_back({start, end});
+    }
   };
   for (const model::HostOp& op : trace.host_ops) {
     add(op.name, op.start_ns, op.end_ns);
@@ -216,6 +233,7 @@ void AttributeHostWork(const model::Trace& trace,
   }
   out.loader_ns =
       util::TotalLength(util::Intersect(host_idle, util::MergeIntervals(std::move(loader))));
+  out.loader_waits = LoaderWaits(std::move(from_workers));
   AddPythonSelfTime(trace, host_idle, launching_threads, work_raw, by_name, out.host_other_ns);
   // OS runtime calls (nsys OSRT: write, ioctl, poll) are host work no dispatch path holds.
   // Calls nest (fflush around write), so their union, not their sum, is added.

@@ -1,14 +1,17 @@
 #include "analysis/timeline/run_forward.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace gpuperf::analysis {
 
 RunForward::RunForward(std::vector<util::Interval> host_waits,
                        std::vector<util::Interval> paced_idle,
                        std::int64_t host_end,
-                       std::int64_t gpu_end)
+                       std::int64_t gpu_end,
+                       std::vector<util::Interval> outside_waits)
     : waits_(std::move(host_waits)),
+      outside_(std::move(outside_waits)),
       paced_(std::move(paced_idle)),
       host_end_(host_end),
       gpu_end_(gpu_end),
@@ -50,12 +53,33 @@ std::int64_t RunForward::Gain(const std::vector<util::Interval>& removed) const 
     follow(wait.end);
     host = gpu;
   };
+  // The waits outside from the first that ends after the first removed wait starts.
+  auto x = static_cast<std::size_t>(
+      std::lower_bound(outside_.begin(), outside_.end(), removed.front().start, by_end) -
+      outside_.begin());
+  auto absorb = [&](const util::Interval& wait) {  // it ends on time whenever the host arrives
+    follow(std::max(at, wait.start));
+    host = 0;
+  };
+  // The kept waits and the waits outside that end by `until`, in the order they end.
+  auto pass = [&](std::int64_t until) {
+    for (;;) {
+      const bool kept_due = k < kept.size() && kept[k].end <= until;
+      const bool outside_due = x < outside_.size() && outside_[x].end <= until;
+      if (kept_due && (!outside_due || kept[k].end <= outside_[x].end))
+        keep(kept[k++]);
+      else if (outside_due)
+        absorb(outside_[x++]);
+      else
+        return;
+    }
+  };
   for (const util::Interval& r : removed) {
-    while (k < kept.size() && kept[k].end <= r.end)
-      keep(kept[k++]);
+    pass(r.end);
     follow(r.start);
     host += r.end - r.start;
   }
+  pass(after < waits_.size() ? waits_[after].start : std::numeric_limits<std::int64_t>::max());
   for (; k < kept.size(); ++k)
     keep(kept[k]);
   // The next kept wait sets both to the GPU's shift, and everything after runs that much sooner.

@@ -6,7 +6,10 @@
 // run sooner by the GPU's shift, and so does everything after. At the end the program finishes
 // when the later of the host and the GPU does; a wait that ends the recording delays no host work
 // after it. A wait next to GPU idle thus gives back that idle (a round trip shortened); in a
-// window where the GPU waits for the host, its whole length.
+// window where the GPU waits for the host, its whole length. At a wait for something outside the
+// process's GPU work whose end a sooner arrival does not move (a DataLoader's worker processes
+// with the batch not ready), the host only waits longer: from there it runs on time, and the GPU
+// work it launches does too.
 #pragma once
 
 #include <cstdint>
@@ -21,11 +24,13 @@ class RunForward {
   RunForward() = default;
   // `host_waits`: every host wait for the GPU (HostWaits::merged); `paced_idle`: the GPU's idle
   // with no work queued (sorted, disjoint); `host_end` and `gpu_end`: where the host's and the
-  // GPU's last work in the steady-state window end.
+  // GPU's last work in the steady-state window end; `outside_waits`: the host's waits for work
+  // outside the process whose end is fixed (IdleAttribution::loader_waits; sorted, disjoint).
   RunForward(std::vector<util::Interval> host_waits,
              std::vector<util::Interval> paced_idle,
              std::int64_t host_end,
-             std::int64_t gpu_end);
+             std::int64_t gpu_end,
+             std::vector<util::Interval> outside_waits = {});
 
   // False until built from a trace's waits (a default one: no run-forward, only the idle next to
   // the waits counts).
@@ -45,6 +50,7 @@ class RunForward {
   }
 
   std::vector<util::Interval> waits_;
+  std::vector<util::Interval> outside_;
   util::PrefixCover paced_;
   std::int64_t host_end_ = 0;
   std::int64_t gpu_end_ = 0;
