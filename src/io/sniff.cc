@@ -52,10 +52,6 @@ std::string DescribeContent(std::string_view head) {
 
 namespace {
 
-bool EndsWith(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 // The first line of the CSVs `nsys stats --format csv` writes (2022-2025 report names), e.g.
 // "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),..." for cuda_gpu_kern_sum.
 bool IsNsysStatsCsv(std::string_view head) {
@@ -71,11 +67,11 @@ bool IsNsysStatsCsv(std::string_view head) {
 std::string DescribeInput(std::string_view name, std::string_view head) {
   std::string what = DescribeContent(head);
   if (what == "binary data") {
-    if (EndsWith(name, ".nsys-rep") || EndsWith(name, ".qdrep")) {
+    if (name.ends_with(".nsys-rep") || name.ends_with(".qdrep")) {
       return "an Nsight Systems report (binary); export it first: nsys export --type sqlite "
              "--output report.sqlite FILE, then run gpuperf analyze report.sqlite";
     }
-    if (EndsWith(name, ".ncu-rep")) {
+    if (name.ends_with(".ncu-rep")) {
       return "an Nsight Compute report (binary); export it first: ncu --import FILE --csv "
              "--page raw > ncu.csv, then run gpuperf analyze ncu.csv";
     }

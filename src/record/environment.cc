@@ -12,6 +12,7 @@
 
 #include "record/launcher.h"
 #include "util/sha256.h"
+#include "util/text.h"
 
 extern char** environ;
 
@@ -22,18 +23,12 @@ constexpr const char* kQueryFields =
     "index,uuid,name,pci.bus_id,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,temperature.gpu,"
     "power.draw,power.limit,clocks_event_reasons.active,persistence_mode,compute_mode";
 
-std::string Trim(std::string text) {
-  const auto first = text.find_first_not_of(" \t\n");
-  const auto last = text.find_last_not_of(" \t\n");
-  return first == std::string::npos ? "" : text.substr(first, last - first + 1);
-}
-
 std::vector<std::string> SplitCsv(const std::string& line) {
   std::vector<std::string> cells;
   std::stringstream stream(line);
   std::string cell;
   while (std::getline(stream, cell, ','))
-    cells.push_back(Trim(cell));
+    cells.emplace_back(util::Trim(cell));
   return cells;
 }
 
@@ -51,7 +46,7 @@ HostInfo CaptureHost() {
   std::string line;
   while (std::getline(cpuinfo, line)) {
     if (line.starts_with("model name")) {
-      info.cpu = Trim(line.substr(line.find(':') + 1));
+      info.cpu = util::Trim(std::string_view(line).substr(line.find(':') + 1));
       break;
     }
   }

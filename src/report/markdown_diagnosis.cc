@@ -19,11 +19,6 @@ std::string Ns(std::int64_t ns) {
   return util::FormatDuration(static_cast<double>(ns));
 }
 
-// The analysis' label of the class ("memory-bound"); the raw class for a report without one.
-std::string ClassLabel(const Diagnosis& d) {
-  return EscapeMarkdown(d.label.empty() ? std::string(ToString(d.bottleneck)) : d.label);
-}
-
 std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
   std::string share = util::FormatPercent(100.0 * d.dominant_fraction);
   if (d.dominant_kind == DominantKind::kIdle)
@@ -190,12 +185,12 @@ void AppendDiagnosis(std::string& out,
         EscapeMarkdown(d.input_check));
   if (d.status == DiagnosisStatus::kFinding) {
     out += fmt::format("**Bottleneck: {}** (finding; evidence: {}).\n\n",
-                       ClassLabel(d),
+                       EscapeMarkdown(d.label),
                        EscapeMarkdown(ToString(d.evidence)));
   } else {
     out += fmt::format(
         "**Hypothesis: {}** (not a finding: {}).\n\n",
-        ClassLabel(d),
+        EscapeMarkdown(d.label),
         d.evidence == EvidenceTier::kNone ? "the evidence to classify it is missing"
         : d.evidence == EvidenceTier::kMeasured
             ? "what is measured does not show the cause; the next experiment tests it"
@@ -236,7 +231,7 @@ void AppendDiagnosis(std::string& out,
   if (!d.secondary.empty()) {
     const Diagnosis& s = d.secondary.front();
     out += fmt::format("**Secondary: {}** ({}; the {} phase of this window).\n\n",
-                       ClassLabel(s),
+                       EscapeMarkdown(s.label),
                        StatusText(s),
                        s.dominant_kind == DominantKind::kIdle   ? "idle"
                        : s.dominant_kind == DominantKind::kCopy ? "copy"

@@ -2,12 +2,10 @@
 
 #include <cctype>
 
+#include "util/text.h"
+
 namespace gpuperf::util {
 namespace {
-
-bool IsSpace(char c) {
-  return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
 
 bool IsIdentifierChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
@@ -42,16 +40,8 @@ std::size_t FunctionStart(std::string_view name) {
 
 }  // namespace
 
-std::string_view TrimSpace(std::string_view text) {
-  while (!text.empty() && IsSpace(text.front()))
-    text.remove_prefix(1);
-  while (!text.empty() && IsSpace(text.back()))
-    text.remove_suffix(1);
-  return text;
-}
-
 std::string_view WithoutParameters(std::string_view kernel_name) {
-  std::string_view name = TrimSpace(kernel_name);
+  std::string_view name = Trim(kernel_name);
   if (name.empty() || name.back() != ')')
     return name;
   int depth = 0;
@@ -59,7 +49,7 @@ std::string_view WithoutParameters(std::string_view kernel_name) {
     if (name[i] == ')')
       ++depth;
     else if (name[i] == '(' && --depth == 0)
-      return TrimSpace(name.substr(0, i));
+      return Trim(name.substr(0, i));
   }
   return name;
 }
@@ -67,7 +57,7 @@ std::string_view WithoutParameters(std::string_view kernel_name) {
 std::string SignatureKey(std::string_view kernel_name) {
   std::string_view name = WithoutParameters(kernel_name);
   if (name.substr(0, 5) == "void ")
-    name = TrimSpace(name.substr(5));
+    name = Trim(name.substr(5));
   return WithoutSpace(name);
 }
 
@@ -102,7 +92,7 @@ std::string NormalKey(std::string_view kernel_name) {
 
 std::string BaseName(std::string_view kernel_name) {
   std::string_view name = WithoutParameters(kernel_name);
-  name = TrimSpace(name.substr(0, name.find('<')));
+  name = Trim(name.substr(0, name.find('<')));
   if (std::size_t space = name.find_last_of(' '); space != std::string_view::npos)
     name = name.substr(space + 1);  // "void ns::f" -> "ns::f"
   if (std::size_t colons = name.rfind("::"); colons != std::string_view::npos)

@@ -10,9 +10,6 @@
 
 namespace gpuperf::util {
 
-// The name without leading and trailing white space (exports keep stray spaces).
-std::string_view TrimSpace(std::string_view kernel_name);
-
 // The name trimmed, without a trailing balanced parameter list: "f<int>(float *, int)" -> "f<int>".
 std::string_view WithoutParameters(std::string_view kernel_name);
 

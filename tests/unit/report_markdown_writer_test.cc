@@ -152,6 +152,7 @@ TEST_CASE("report.md: a secondary statement never prints an empty evidence field
   report.diagnosis.evidence = EvidenceTier::kMeasured;
   Diagnosis secondary;
   secondary.bottleneck = gpuperf::report::Bottleneck::kUnknown;
+  secondary.label = "unknown";
   secondary.status = DiagnosisStatus::kHypothesis;
   secondary.dominant_kind = DominantKind::kKernel;
   secondary.dominant_name = "k";

@@ -175,10 +175,10 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   // Nsight Compute replays each kernel alone: no timeline, so no idle, copy or overlap question.
   bool has_timeline = trace.metadata.format != "ncu-csv";
   idle_decides = idle_decides && has_timeline;
-  // The triage as a table of steps, asked in the seed's order: GPU idle -> transfer ->
-  // communication -> dominant work. The first step that decides classifies the window; the
-  // steps before it are recorded with their answer. Without a timeline (Nsight Compute) only the
-  // dominant work is asked.
+  // The triage as a table of steps, asked in the order of docs/method.md ("Triage order"): GPU
+  // idle -> transfer -> communication -> dominant work. The first step that decides classifies the
+  // window; the steps before it are recorded with their answer. Without a timeline (Nsight Compute)
+  // only the dominant work is asked.
   std::size_t kernel_evidence_from = 0;  // where the dominant kernel's evidence starts
   // The GPU phase of a window with a material idle phase is diagnosed on the GPU's own timeline
   // (predictions.gpu_timeline_kernels): its kernels become critical once that phase is fixed,

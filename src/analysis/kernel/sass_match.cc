@@ -1,6 +1,7 @@
 #include "analysis/kernel/sass_match.h"
 
 #include "util/kernel_name_keys.h"
+#include "util/text.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -24,7 +25,7 @@ SassIndex::SassIndex(const std::vector<model::SassFunction>& functions) {
 }
 
 SassMatch SassIndex::Find(std::string_view kernel_name) const {
-  std::string_view name = util::TrimSpace(kernel_name);
+  std::string_view name = util::Trim(kernel_name);
   if (name.empty())
     return {};
   auto lookup = [](const Index& index, std::string_view key) -> const auto* {

@@ -1,11 +1,14 @@
 #include "io/ceilings/ceilings_json.h"
 
+#include "gpuperf/report_vocabulary.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <utility>
 
 #include "model/measured_ceilings.h"
@@ -232,8 +235,10 @@ Result<model::MeasuredCeilings> ParseCacheJson(std::string_view text, const std:
     return fail(*error);
   if (schema.rfind("1.", 0) != 0)
     return fail("schema_version " + schema + " (this gpuperf reads 1.x)");
-  if (evidence != "measured")
-    return fail("evidence is \"" + evidence + "\", not \"measured\"");
+  // The cache holds only measurements: a datasheet has no place in it.
+  const std::string_view measured_evidence = report::ToString(report::CeilingsEvidence::kMeasured);
+  if (evidence != measured_evidence)
+    return fail(fmt::format("evidence is \"{}\", not \"{}\"", evidence, measured_evidence));
   // "2026-12-01T11:36:05Z"
   if (date.size() != 20 || date[4] != '-' || date[10] != 'T' || date.back() != 'Z')
     return fail("date '" + date.substr(0, 40) + "' is not UTC ISO 8601 (YYYY-MM-DDThh:mm:ssZ)");
@@ -249,7 +254,7 @@ Result<model::MeasuredCeilings> ParseCacheJson(std::string_view text, const std:
 std::string ToCacheJson(const model::MeasuredCeilings& m) {
   OrderedJson out;
   out["schema_version"] = kCacheSchemaVersion;
-  out["evidence"] = "measured";
+  out["evidence"] = std::string(report::ToString(report::CeilingsEvidence::kMeasured));
   out["date"] = m.date;
   out["gpuperf_version"] = m.gpuperf_version;
   out["probe"] = "gpuperf_ceilings_probe";

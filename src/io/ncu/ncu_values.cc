@@ -5,23 +5,10 @@
 #include <charconv>
 #include <string>
 
+#include "util/text.h"
+
 namespace gpuperf::io::ncu {
 namespace {
-
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-    text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-    text.remove_suffix(1);
-  return text;
-}
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // Seconds per unit of a time word, or nullopt.
 std::optional<double> Seconds(std::string_view word) {
@@ -37,7 +24,7 @@ std::optional<double> Seconds(std::string_view word) {
 }
 
 std::optional<double> Hertz(std::string_view word) {
-  std::string lower = Lower(word);
+  std::string lower = util::ToLower(word);
   if (lower == "hz")
     return 1.0;
   if (lower == "khz")
@@ -93,7 +80,7 @@ std::optional<double> DenominatorFactor(std::string_view word) {
 }  // namespace
 
 std::optional<double> ParseNumber(std::string_view text) {
-  text = Trim(text);
+  text = util::Trim(text);
   if (text.empty())
     return std::nullopt;
   std::size_t dots = 0, commas = 0, digits = 0;
@@ -142,21 +129,21 @@ std::optional<double> ParseNumber(std::string_view text) {
 }
 
 std::optional<double> BaseUnitFactor(std::string_view unit) {
-  unit = Trim(unit);
+  unit = util::Trim(unit);
   if (unit.empty() || unit == "%")
     return 1.0;
   std::size_t slash = unit.find('/');
   if (slash == std::string_view::npos)
     return NumeratorFactor(unit);
-  auto numerator = NumeratorFactor(Trim(unit.substr(0, slash)));
-  auto denominator = DenominatorFactor(Trim(unit.substr(slash + 1)));
+  auto numerator = NumeratorFactor(util::Trim(unit.substr(0, slash)));
+  auto denominator = DenominatorFactor(util::Trim(unit.substr(slash + 1)));
   if (!numerator || !denominator || *denominator == 0)
     return std::nullopt;
   return *numerator / *denominator;
 }
 
 MetricValue ConvertValue(std::string_view text, std::string_view unit) {
-  std::string_view trimmed = Trim(text);
+  std::string_view trimmed = util::Trim(text);
   if (trimmed.empty() || trimmed == "n/a" || trimmed == "N/A")
     return {ValueKind::kNotAvailable, 0};
   auto number = ParseNumber(trimmed);
@@ -169,9 +156,7 @@ MetricValue ConvertValue(std::string_view text, std::string_view unit) {
 }
 
 bool MetricNeedsUnit(std::string_view metric) {
-  std::string lower(metric);
-  for (char& c : lower)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = util::ToLower(metric);
   for (std::string_view word :
        {"duration", "bytes", "per_second", "pct", "throughput", "frequency"}) {
     if (lower.find(word) != std::string::npos)

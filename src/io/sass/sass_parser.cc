@@ -6,24 +6,10 @@
 #include <memory>
 #include <utility>
 
+#include "util/text.h"
+
 namespace gpuperf::io::sass {
 namespace {
-
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-}
-
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && IsSpace(text.front()))
-    text.remove_prefix(1);
-  while (!text.empty() && IsSpace(text.back()))
-    text.remove_suffix(1);
-  return text;
-}
-
-bool StartsWith(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
 
 bool IsHexDigit(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
@@ -35,7 +21,7 @@ bool IsOpcodeChar(char c) {
 
 // "sm_90", "sm_90a", "sm_100f": the only arch names kept; anything else is not trusted.
 std::string ArchName(std::string_view token) {
-  if (!StartsWith(token, "sm_") || token.size() > 16)
+  if (!token.starts_with("sm_") || token.size() > 16)
     return "";
   for (char c : token) {
     bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
@@ -46,9 +32,9 @@ std::string ArchName(std::string_view token) {
 }
 
 std::string_view FirstToken(std::string_view text) {
-  text = Trim(text);
+  text = util::Trim(text);
   std::size_t end = 0;
-  while (end < text.size() && !IsSpace(text[end]))
+  while (end < text.size() && !util::IsSpace(text[end]))
     ++end;
   return text.substr(0, end);
 }
@@ -56,7 +42,7 @@ std::string_view FirstToken(std::string_view text) {
 // Sets `text` to what follows the address of "/*0180*/  HMMA.16816.F32 R16, ... ;  /* 0x... */";
 // false when the line is not an instruction (an encoding-only line starts "/* 0x").
 bool InstructionText(std::string_view line, std::string_view& text) {
-  if (!StartsWith(line, "/*"))
+  if (!line.starts_with("/*"))
     return false;
   std::size_t close = line.find("*/", 2);
   if (close == std::string_view::npos || close == 2)
@@ -72,14 +58,14 @@ bool InstructionText(std::string_view line, std::string_view& text) {
 }  // namespace
 
 std::string_view BaseOpcode(std::string_view instruction) {
-  std::string_view text = Trim(instruction);
-  if (StartsWith(text, "{"))  // dual-issue groups of old architectures: "{ IADD ..."
-    text = Trim(text.substr(1));
-  if (StartsWith(text, "@")) {  // predicate: @P0, @!P0, @!UPT
+  std::string_view text = util::Trim(instruction);
+  if (text.starts_with("{"))  // dual-issue groups of old architectures: "{ IADD ..."
+    text = util::Trim(text.substr(1));
+  if (text.starts_with("@")) {  // predicate: @P0, @!P0, @!UPT
     std::size_t end = 0;
-    while (end < text.size() && !IsSpace(text[end]))
+    while (end < text.size() && !util::IsSpace(text[end]))
       ++end;
-    text = Trim(text.substr(end));
+    text = util::Trim(text.substr(end));
   }
   if (text.empty() || text.front() < 'A' || text.front() > 'Z')
     return {};
@@ -90,7 +76,7 @@ std::string_view BaseOpcode(std::string_view instruction) {
 }
 
 std::string Demangle(const std::string& name) {
-  if (!StartsWith(name, "_Z"))
+  if (!name.starts_with("_Z"))
     return name;
   int status = 0;
   std::unique_ptr<char, void (*)(void*)> demangled(
@@ -138,23 +124,23 @@ SassListing SassParser::Finish() {
 }
 
 void SassParser::ParseLine(std::string_view raw) {
-  std::string_view line = Trim(raw);
+  std::string_view line = util::Trim(raw);
   std::string_view instruction;
   if (InstructionText(line, instruction)) {
     CountInstruction(instruction);
-  } else if (StartsWith(line, "Function")) {
-    std::string_view rest = Trim(line.substr(8));
-    if (StartsWith(rest, ":"))
-      StartFunction(Trim(rest.substr(1)));
-  } else if (StartsWith(line, "code for ")) {
+  } else if (line.starts_with("Function")) {
+    std::string_view rest = util::Trim(line.substr(8));
+    if (rest.starts_with(":"))
+      StartFunction(util::Trim(rest.substr(1)));
+  } else if (line.starts_with("code for ")) {
     arch_ = ArchName(FirstToken(line.substr(9)));
     in_function_ = false;
-  } else if (StartsWith(line, "arch = ")) {
+  } else if (line.starts_with("arch = ")) {
     arch_ = ArchName(FirstToken(line.substr(7)));
-  } else if (StartsWith(line, "Fatbin ")) {  // "Fatbin elf code:", "Fatbin ptx code:"
-    listing_.saw_ptx = listing_.saw_ptx || StartsWith(line, "Fatbin ptx code");
+  } else if (line.starts_with("Fatbin ")) {  // "Fatbin elf code:", "Fatbin ptx code:"
+    listing_.saw_ptx = listing_.saw_ptx || line.starts_with("Fatbin ptx code");
     in_function_ = false;
-  } else if (StartsWith(line, "..........")) {  // the end of a function's listing
+  } else if (line.starts_with("..........")) {  // the end of a function's listing
     in_function_ = false;
   }
 }
