@@ -198,6 +198,10 @@ struct Diagnosis {
   // the GPU give back; bound_speedup needs the host's own time to fall too (fewer launches:
   // fusion, torch.compile, CUDA graphs) (since 1.18.0).
   std::optional<double> bound_speedup_same_launches;
+  // The same lever raised to its fewer-launches ceiling (the GPU's idle going with the host's
+  // time, its launches captured in a graph as well): the bound with the GPU's idle kept as now,
+  // what the change alone gives; bound_speedup is then the raised ceiling (since 1.24.0).
+  std::optional<double> bound_speedup_idle_kept;
   // A lever whose gain rests on an assumed efficiency at the new roof (FP32 GEMMs moved to TF32
   // at the fraction of peak they reach now): the gain at that assumption, an estimate;
   // bound_speedup is then the ceiling at the roof itself, which no kernel reaches (since 1.20.0).

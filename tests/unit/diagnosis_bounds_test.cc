@@ -200,6 +200,8 @@ TEST_CASE("GPU-bound: a change that cuts launches may take the GPU's idle with i
   analysis::RaiseToFewerLaunchesCeiling(d, cap);
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup == Approx(100.0 / (90.0 - 100.0 / 3.0)).epsilon(1e-3));
+  REQUIRE(d.bound_speedup_idle_kept);  // what the change alone gives, for the headline
+  CHECK(*d.bound_speedup_idle_kept == 1.5);
   REQUIRE(d.bound_speedup_modeled);
   CHECK(*d.bound_speedup_modeled == Approx(100.0 / (90.0 - 100.0 * (1 - 1 / 1.4))).epsilon(1e-3));
   INFO(d.next_experiment);
@@ -218,6 +220,7 @@ TEST_CASE("GPU-bound: a change that cuts launches may take the GPU's idle with i
   cap.gpu_busy_ns = cap.wall_ns;
   analysis::RaiseToFewerLaunchesCeiling(busy, cap);
   CHECK(*busy.bound_speedup == 1.5);
+  CHECK_FALSE(busy.bound_speedup_idle_kept);
   report::Diagnosis assumed;
   assumed.bound_speedup = 1.5;
   assumed.bound_speedup_at_2x = 1.2;

@@ -1117,14 +1117,15 @@ TEST_CASE("host-bound: overlapping host work cannot overlap the first input's pr
   // In a loop over inputs the next one's preparation could overlap this one's GPU work: 12 ms
   // of window over max(8 ms of host work, the 4 ms rest).
   CHECK(Contains(one.diagnosis.next_experiment,
-                 "in a loop over inputs, preparing the next input while the GPU runs this one "
-                 "would give at most 1.50x"));
+                 "in a loop over inputs, a separate worker (a DataLoader worker process, another "
+                 "thread) preparing the next input while the GPU runs this one would give at most "
+                 "1.50x (window / max(the 8.00 ms of host work in the gaps, the rest)"));
   // That bound is a field, and the headline quotes it after the overlap bound.
   REQUIRE(one.diagnosis.bound_speedup_across_inputs);
   CHECK(*one.diagnosis.bound_speedup_across_inputs == Approx(1.5).epsilon(1e-3));
   CHECK(Contains(one.headline,
-                 "if it only moves beside the GPU, 1.50x in a loop that prepares the next input "
-                 "while the GPU runs this one (Amdahl)"));
+                 "if it only moves beside the GPU, 1.50x with a separate worker preparing the next "
+                 "input while the GPU runs this one (Amdahl)"));
   // Where the host work does not precede the GPU's, the experiment gives no such bound.
   CHECK_FALSE(r.diagnosis.bound_speedup_across_inputs);
 }

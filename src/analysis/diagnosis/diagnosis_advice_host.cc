@@ -33,12 +33,14 @@ Advice HostWorkBeforeGpu(const AdviceInput& in) {
   std::string why =
       2 * context.lead_ns >= context.host_work_ns
           ? fmt::format(
-                "{} of it runs before the first GPU work; in a "
-                "loop over inputs, preparing the next input while the GPU runs this "
-                "one would give at most {:.2f}x (window / max(that host work, the "
-                "rest))",
+                "{} of it runs before the first GPU work; in a loop over inputs, a separate "
+                "worker (a DataLoader worker process, another thread) preparing the next input "
+                "while the GPU runs this one would give at most {:.2f}x (window / max(the {} of "
+                "host work in the gaps, the rest); on the launching thread its launches add to "
+                "that host work)",
                 Ms(context.lead_ns),
-                across)
+                across,
+                Ms(context.host_work_ns))
           : fmt::format("the rest of the window, which it could overlap, is {} beside its {}",
                         Ms(rest_ns),
                         Ms(context.host_work_ns));

@@ -77,6 +77,7 @@ void SwapStatements(report::Diagnosis& a, report::Diagnosis& b) {
   std::swap(a.bound_speedup_across_inputs, b.bound_speedup_across_inputs);
   std::swap(a.bound_speedup_named, b.bound_speedup_named);
   std::swap(a.bound_speedup_same_launches, b.bound_speedup_same_launches);
+  std::swap(a.bound_speedup_idle_kept, b.bound_speedup_idle_kept);
   std::swap(a.bound_speedup_estimated, b.bound_speedup_estimated);
   std::swap(a.falsified_by, b.falsified_by);
   std::swap(a.missing_evidence, b.missing_evidence);

@@ -235,6 +235,7 @@ void RaiseToFewerLaunchesCeiling(report::Diagnosis& d, const HostWaitCap& cap) {
       *raised,
       Ms(busy),
       Ms(saved));
+  d.bound_speedup_idle_kept = d.bound_speedup;
   d.bound_speedup = raised;
   if (d.bound_speedup_modeled && *d.bound_speedup_modeled > 1.0 &&
       busy > SavedAt(cap, *d.bound_speedup_modeled))

@@ -100,7 +100,8 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
   std::vector<Interval> api = util::MergeIntervals(std::move(api_raw));
   // One-time work is not steady state: its idle time is left out of the attribution.
   std::vector<Interval> gaps = util::Subtract(all_gaps, excluded);
-  out.excluded_ns = util::TotalLength(all_gaps) - util::TotalLength(gaps);
+  out.excluded_gaps = util::Intersect(all_gaps, excluded);
+  out.excluded_ns = util::TotalLength(out.excluded_gaps);
   out.unobserved_tail_ns =
       CutUnobservedTail(trace, steps ? *steps : DefaultSteps(trace), busy, out.window_ns, gaps);
   // One-time work shortens the wall only where the GPU idled: where it ran beside GPU work, that

@@ -41,8 +41,9 @@ struct IdleAttribution {
   std::int64_t window_ns = 0;  // the recorded window (critical_time.h's TraceWindow)
   // window_ns less the one-time work on the critical path: its intervals where the GPU idled
   std::int64_t steady_window_ns = 0;
-  std::int64_t excluded_ns = 0;      // idle time inside one-time work, not attributed
-  std::int64_t coverage_gap_ns = 0;  // idle gaps holding a wait for unrecorded work
+  std::int64_t excluded_ns = 0;               // idle time inside one-time work, not attributed
+  std::vector<util::Interval> excluded_gaps;  // where that idle lies (sorted, disjoint)
+  std::int64_t coverage_gap_ns = 0;           // idle gaps holding a wait for unrecorded work
   std::int64_t coverage_gaps = 0;
   // Before the first GPU activity, the part after its work was launched (queued for longer than
   // 1 ms): nothing recorded ran, yet the work waited, so the GPU ran work launched before
