@@ -122,10 +122,12 @@ void AppendDiagnosis(std::string& out,
   const Diagnosis& d = report.diagnosis;
   if (d.bottleneck == Bottleneck::kNone)
     return;
-  std::string label(ToString(d.bottleneck));
-  std::replace(label.begin(), label.end(), '_', '-');
+  // The analysis' label, as the headline and report.md print it ("GPU-bound, kernel class
+  // unknown", where the class alone read "unknown").
   const bool finding = d.status == DiagnosisStatus::kFinding;
-  out += paint.Bold(fmt::format("Diagnosis: {} {}", finding ? "bottleneck" : "hypothesis", label)) +
+  out += paint.Bold(fmt::format("Diagnosis: {} {}",
+                                finding ? "bottleneck" : "hypothesis",
+                                SanitizeForTerminal(d.label))) +
          fmt::format(" ({}; evidence: {})\n",
                      finding ? "finding" : "not a finding",
                      d.evidence == EvidenceTier::kNone ? "missing"

@@ -22,6 +22,16 @@ TEST_CASE("terminal summary lists headline, top kernels, findings and files") {
   CHECK(text.find("Wrote out/report.md\nWrote out/report.json\n") != std::string::npos);
 }
 
+TEST_CASE("terminal summary names the class by the analysis' label") {
+  AnalysisReport report = testing::SampleReport();
+  report.diagnosis.bottleneck = Bottleneck::kUnknown;
+  report.diagnosis.status = DiagnosisStatus::kHypothesis;
+  report.diagnosis.label = "GPU-bound, kernel class unknown";
+  std::string text = ToTerminalSummary(report, TerminalOptions{});
+  CHECK(text.find("Diagnosis: hypothesis GPU-bound, kernel class unknown (not a finding") !=
+        std::string::npos);
+}
+
 TEST_CASE("terminal summary has colour only when asked for") {
   TerminalOptions options;
   CHECK(ToTerminalSummary(testing::SampleReport(), options).find('\x1b') == std::string::npos);
