@@ -38,6 +38,27 @@ const report::Finding* Find(const report::AnalysisReport& r, const std::string& 
   return it == r.findings.end() ? nullptr : &*it;
 }
 
+// A step of the loops below from `at`: a pageable host-to-device copy whose call blocks the host
+// 3 ms while the GPU runs the copy, then six 100 us kernels launched a millisecond apart (the GPU
+// waits for the host between them).
+void PageableCopyStep(TraceBuilder& b, std::int64_t at, std::int64_t& corr) {
+  b.Api("cudaMemcpyAsync", at, at + 3 * kMs, corr);
+  b.Memcpy(model::CopyKind::kHtoD,
+           at + 10 * kUs,
+           at + 3 * kMs - 10 * kUs,
+           16 << 20,
+           corr,
+           model::MemoryKind::kPageable,
+           model::MemoryKind::kDevice);
+  ++corr;
+  for (int k = 0; k < 6; ++k) {
+    const std::int64_t launch = at + 3 * kMs + k * kMs + 500 * kUs;
+    b.Api("cudaLaunchKernel", launch, launch + 10 * kUs, corr);
+    b.Kernel("step_kernel", launch + 20 * kUs, launch + 120 * kUs, corr);
+    ++corr;
+  }
+}
+
 }  // namespace
 
 TEST_CASE("run forward: past a kept wait only the GPU's shift goes on", "[run_forward]") {
@@ -99,22 +120,7 @@ TEST_CASE("run forward: a host released early waits at its next slow DataLoader 
     const std::int64_t t = step * 20 * kMs;
     const std::int64_t fetch = step == 0 ? 50 * kUs : 8 * kMs;
     b.Op("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", t, t + fetch);
-    const std::int64_t c = t + fetch + 100 * kUs;
-    b.Api("cudaMemcpyAsync", c, c + 3 * kMs, corr);
-    b.Memcpy(model::CopyKind::kHtoD,
-             c + 10 * kUs,
-             c + 3 * kMs - 10 * kUs,
-             16 << 20,
-             corr,
-             model::MemoryKind::kPageable,
-             model::MemoryKind::kDevice);
-    ++corr;
-    for (int k = 0; k < 6; ++k) {
-      const std::int64_t at = c + 3 * kMs + k * kMs + 500 * kUs;
-      b.Api("cudaLaunchKernel", at, at + 10 * kUs, corr);
-      b.Kernel("step_kernel", at + 20 * kUs, at + 120 * kUs, corr);
-      ++corr;
-    }
+    PageableCopyStep(b, t + fetch + 100 * kUs, corr);
   }
   const report::AnalysisReport with_loader = Analyze(b.trace);
   const report::Finding* f = Find(with_loader, "pageable_async_memcpy");
@@ -147,22 +153,7 @@ TEST_CASE("run forward: a pageable copy in a host-paced loop costs its whole wai
   TraceBuilder b;
   std::int64_t corr = 1;
   for (int step = 0; step < 3; ++step) {
-    const std::int64_t t = step * 10 * kMs;
-    b.Api("cudaMemcpyAsync", t, t + 3 * kMs, corr);
-    b.Memcpy(model::CopyKind::kHtoD,
-             t + 10 * kUs,
-             t + 3 * kMs - 10 * kUs,
-             16 << 20,
-             corr,
-             model::MemoryKind::kPageable,
-             model::MemoryKind::kDevice);
-    ++corr;
-    for (int k = 0; k < 6; ++k) {
-      const std::int64_t at = t + 3 * kMs + k * kMs + 500 * kUs;
-      b.Api("cudaLaunchKernel", at, at + 10 * kUs, corr);
-      b.Kernel("step_kernel", at + 20 * kUs, at + 120 * kUs, corr);
-      ++corr;
-    }
+    PageableCopyStep(b, step * 10 * kMs, corr);
   }
   b.Op("host_tail", 29 * kMs, 31 * kMs);
   const report::AnalysisReport r = Analyze(b.trace);
