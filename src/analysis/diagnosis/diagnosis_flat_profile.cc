@@ -13,6 +13,7 @@
 #include "analysis/findings/findings.h"
 #include "analysis/kernel/readable_name.h"
 #include "analysis/predictions/amdahl.h"
+#include "util/counted.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -65,6 +66,7 @@ bool RoutineGroup(report::Diagnosis& d,
   struct Routine {
     std::int64_t critical_ns = 0;
     std::size_t kernels = 0;
+    std::int64_t launches = 0;
     std::vector<const report::CriticalShare*> rows;
   };
   std::map<std::string_view, Routine> routines;
@@ -74,6 +76,7 @@ bool RoutineGroup(report::Diagnosis& d,
       continue;
     routines[routine].rows.push_back(s);
     routines[routine].kernels += 1;
+    routines[routine].launches += s->instances;
   }
   // Kernels of one run share its budget: the routine's critical time is their gain when free.
   for (auto& [unused, routine] : routines)
@@ -100,13 +103,14 @@ bool RoutineGroup(report::Diagnosis& d,
   std::string bounds = SetGroupBounds(d, f, f_at_2x);
   d.support.push_back(fmt::format(
       "No kernel dominates by name (the top one holds {} of the {} kernel time, {} "
-      "kernels), but {} of them instantiate lambdas of one routine, {}: together {} of the "
+      "kernels), but {} of them ({}) instantiate lambdas of one routine, {}: together {} of the "
       "{} kernel time, f = {} of the steady-state wall time, the most of any routine "
       "(trace: kernel names). {}",
       Pct(Fraction(shares.front()->critical_ns, total)),
       CriticalAdjective(r.predictions),
       r.kernels.size(),
       top->second.kernels,
+      util::Counted(top->second.launches, "launch", "launches"),
       top->first,
       Pct(Fraction(top->second.critical_ns, total)),
       CriticalAdjective(r.predictions),
