@@ -291,6 +291,7 @@ void ClassifyDominantWork(const model::Trace& trace,
     std::rotate(d.support.begin() + static_cast<std::ptrdiff_t>(top_evidence),
                 d.support.end() - 1,
                 d.support.end());
+    // SetKernelClass's share line, first at top_evidence before the rotation.
     d.support[top_evidence + 1] = KernelShareText(
         fmt::format("The top kernel by name, {} ({}; it and the lines below are not the "
                     "routine's figures),",

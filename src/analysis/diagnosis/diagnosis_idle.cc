@@ -132,9 +132,10 @@ void SetIdleClass(const model::Trace& trace,
       context.implicit_sync = sync->id == report::finding_id::kPageableAsyncMemcpy;
       d.support.push_back(fmt::format("{} ({}, trace).", sync->summary, sync->id));
       subject = sync->subject;
-      // The advice removes the waits of that finding: its cost is the bound, not every round
-      // trip in the window (cloverleaf: 21.9 ms of round trips after synchronizations and
-      // synchronous copies; the synchronizations alone cost 16.7 ms, and a replay gives 14.8 ms).
+      // The advice removes the waits of that finding (a pageable copy's, the syncs beside its
+      // copies too: WaitAdviceIdle): its cost is the bound, not every round trip in the window
+      // (cloverleaf: 21.9 ms of round trips after synchronizations and synchronous copies; the
+      // synchronizations alone cost 16.7 ms, and a replay gives 14.8 ms).
       if (WaitAdviceIdle(*sync) > 0)
         attributed = WaitAdviceIdle(*sync);
     }
