@@ -28,7 +28,7 @@ std::size_t Shown(std::size_t total, const MarkdownOptions& options) {
 }
 
 // The advice's own bound where it removes more than the finding's calls (pytorch-kineto 2021-06:
-// the copies' waits bound 1.00x while pinning with non_blocking also removes 10 syncs, 3.10 ms).
+// the copies' waits bound 1.00x while pinning with non_blocking also removes 10 syncs, 16.6 ms).
 std::string AdviceBoundText(const Finding& f) {
   if (!f.advice_gpu_idle_ns || !f.advice_bound_speedup)
     return "";

@@ -89,7 +89,7 @@ TEST_CASE("sync drain: a per-cycle wait costs the refill idle when the host woul
         analysis::DrainCostOf(slow, analysis::HostCausedIdle(slow), short_waits);
     // 10 - max(9, 3) = 1 ms a cycle; the GPU works through the last wait, which delays no
     // cycle after it: that cycle takes at least 9 + 1 ms and gives nothing back. The first
-    // wait starts no cycle; without it every later one starts 1 ms sooner: 1 + 1 + 1 ms.
+    // wait is in no cycle; without it every later one starts 1 ms sooner: 1 + 1 + 1 ms.
     CHECK(host_bound.idle_ns == 3 * kMs);
     CHECK(host_bound.first_wait_ns == 1 * kMs);
     CHECK(host_bound.host_ns == 18 * kMs);

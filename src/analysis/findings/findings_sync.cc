@@ -169,7 +169,7 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
         Ms(drain.cycle_ns - drain.floor_ns),
         refill ? "round trips and refills" : "at most each wait's length and the idle of its cycle",
         drain.first_wait_ns > 0
-            ? fmt::format("; with the first wait, which starts no cycle, {} more ({})",
+            ? fmt::format("; with the first wait, which no cycle holds, {} more ({})",
                           Ms(drain.first_wait_ns),
                           refill ? "the idle while the host still waited"
                                  : "its length: without it every later cycle starts sooner")

@@ -88,8 +88,8 @@ struct IdleAttribution {
   // whether that loader hands batches over from worker processes (it waits on them).
   std::int64_t loader_ns = 0;
   bool loader_multiprocess = false;
-  // The worker-process fetches that waited for their batch (longer than twice the fastest),
-  // sorted and disjoint: a host that arrives sooner waits longer there (RunForward).
+  // The worker-process fetches that waited for their batch (ten times the shortest that unpacked
+  // one), sorted and disjoint: a host that arrives sooner waits longer there (RunForward).
   std::vector<util::Interval> loader_waits;
   std::vector<std::pair<std::string, std::int64_t>> top_host_work;
   // Of host_work_ns: inside blocking MPI calls (IsBlockingMpiCall, their union): the host waits
