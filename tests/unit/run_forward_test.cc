@@ -152,7 +152,8 @@ TEST_CASE("run forward: a host released early waits at its next slow DataLoader 
     if (op.end_ns - op.start_ns == 8 * kMs)
       op.end_ns = op.start_ns + 4 * kMs;
   }
-  const report::Finding* h = Find(Analyze(unpacking.trace), "pageable_async_memcpy");
+  const report::AnalysisReport unpacked = Analyze(unpacking.trace);
+  const report::Finding* h = Find(unpacked, "pageable_async_memcpy");
   REQUIRE(h != nullptr);
   REQUIRE(h->gpu_idle_caused_ns);
   CHECK(*h->gpu_idle_caused_ns >= 9 * kMs);
