@@ -115,16 +115,17 @@ std::string Verdict(const report::Diagnosis& d) {
   else if (d.bound_speedup && d.bound_speedup_idle_kept)
     // Raised to the fewer-launches ceiling: the change alone first, then with graph capture
     // (Qwen H100's 2.30x read as what fusion alone gives, 1.89x).
+    // The ceiling is a ratio of windows, not Amdahl's.
     text += fmt::format(
-        ", at most {:.2f}x faster with the GPU's idle kept as now, {:.2f}x if its launches are "
-        "captured in a graph as well and that idle goes too (Amdahl{})",
+        ", at most {:.2f}x faster with the GPU's idle kept as now (Amdahl), {:.2f}x if its "
+        "launches are captured in a graph as well and that idle goes too (the window over the "
+        "GPU's busy time less the work removed{})",
         *d.bound_speedup_idle_kept,
         *d.bound_speedup,
         // The modelled part is raised with the bound: said of the graph case.
         d.bound_speedup_modeled
-            ? fmt::format(
-                  "; with the graph, {:.2f}x from its modelled part alone, the rest assumed",
-                  *d.bound_speedup_modeled)
+            ? fmt::format("; {:.2f}x from its modelled part alone, the rest assumed",
+                          *d.bound_speedup_modeled)
             : std::string());
   else if (d.bound_speedup)
     text += fmt::format(", at most {:.2f}x faster if it fully succeeds (Amdahl{})",
