@@ -30,8 +30,10 @@ Advice HostWorkBeforeGpu(const AdviceInput& in) {
   // In a loop over inputs the next input's preparation could overlap this one's GPU work,
   // which this window cannot show: the bound without the lead says what that would give.
   double across = BesideGpu(context.window_ns, context.host_work_ns, 0);
+  // Most of the host work precedes the GPU's: only a loop over inputs could overlap it.
+  const bool mostly_before = 2 * context.lead_ns >= context.host_work_ns;
   std::string why =
-      2 * context.lead_ns >= context.host_work_ns
+      mostly_before
           ? fmt::format(
                 "{} of it runs before the first GPU work; in a loop over inputs, a separate "
                 "worker (a DataLoader worker process, another thread) preparing the next input "
@@ -44,20 +46,19 @@ Advice HostWorkBeforeGpu(const AdviceInput& in) {
           : fmt::format("the rest of the window, which it could overlap, is {} beside its {}",
                         Ms(rest_ns),
                         Ms(context.host_work_ns));
-  return {
-      fmt::format(
-          "Make the host work that fills the gaps faster: {} ({}). Moved beside the "
-          "GPU in this window it would overlap almost nothing: {}. {}, so graphs and "
-          "launch batching would not remove it.",
-          context.host_work_names.empty() ? std::string("the recorded host work")
-                                          : context.host_work_names,
-          "a GPU or vectorised implementation, or less of it: smaller or fewer inputs",
-          why,
-          context.pytorch ? "It runs outside the framework operators" : "It is not CUDA dispatch"),
-      "The named host work's time before and between the GPU work must fall, and the "
-      "window with it; if it falls and the window does not, something else holds it.",
-      "",
-      2 * context.lead_ns >= context.host_work_ns ? std::optional<double>(across) : std::nullopt};
+  return {fmt::format("Make the host work that fills the gaps faster: {} ({}). Moved beside the "
+                      "GPU in this window it would overlap almost nothing: {}. {}, so graphs and "
+                      "launch batching would not remove it.",
+                      context.host_work_names.empty() ? std::string("the recorded host work")
+                                                      : context.host_work_names,
+                      "a GPU or vectorised implementation, or less of it: smaller or fewer inputs",
+                      why,
+                      context.pytorch ? "It runs outside the framework operators"
+                                      : "It is not CUDA dispatch"),
+          "The named host work's time before and between the GPU work must fall, and the "
+          "window with it; if it falls and the window does not, something else holds it.",
+          "",
+          mostly_before ? std::optional<double>(across) : std::nullopt};
 }
 
 Advice HostOutsideOperators(const AdviceInput& in) {
