@@ -428,6 +428,36 @@ TEST_CASE("host-bound: a loader-paced window says what a fed step takes against 
                    "makes a starved step up to 4.55x faster"));
 }
 
+TEST_CASE("host-bound: a loader's first fetch that waits for its workers' start is named",
+          "[diagnosis][host]") {
+  // Eight 10 ms steps behind a worker-process loader: each fetch unpacks its batch (an operator
+  // inside, 100 us); the first waits 200 ms, the next three 40 ms, the rest 1 ms. The first is
+  // five times any later fetch: the workers' start-up, paid once per epoch without persistent
+  // workers, which the advice names beside the loader's whole wait.
+  auto loop = [](std::int64_t first_wait) {
+    TraceBuilder b;
+    const std::string fetch = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__";
+    std::int64_t t = 0;
+    for (int i = 0; i < 8; ++i) {
+      std::int64_t wait = i == 0 ? first_wait : i < 4 ? 40 * kMs : 1 * kMs;
+      b.Op(fetch, t, t + wait);
+      b.Op("aten::set_", t + wait - 150 * kUs, t + wait - 50 * kUs);
+      b.Api("cudaLaunchKernel", t + wait, t + wait + 5 * kUs, i + 1);
+      b.Kernel("step", t + wait + 10 * kUs, t + wait + 10 * kMs, i + 1);
+      t += wait + 10 * kMs;
+    }
+    return Analyze(b.trace);
+  };
+  const report::AnalysisReport r = loop(200 * kMs);
+  CHECK(Contains(r.diagnosis.next_experiment, "Speed up the input pipeline"));
+  CHECK(Contains(r.diagnosis.next_experiment,
+                 "200 ms of it in the first fetch, which waits for the workers' start-up"));
+  // A first fetch under twice the longest later one is a slow fetch like the others.
+  const report::AnalysisReport s = loop(70 * kMs);
+  CHECK(Contains(s.diagnosis.next_experiment, "Speed up the input pipeline"));
+  CHECK_FALSE(Contains(s.diagnosis.next_experiment, "in the first fetch"));
+}
+
 TEST_CASE("host-bound: gradients zeroed with kernels are named with set_to_none",
           "[diagnosis][host]") {
   // Four 20 ms steps: 15 ms of an operator launching a 1 ms kernel, then zero_grad for 2 ms

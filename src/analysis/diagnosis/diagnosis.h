@@ -94,6 +94,7 @@ struct ExperimentContext {
   std::string zero_grad;
   // The data loader's fetch in the gaps, and whether it waits on worker processes.
   std::int64_t loader_ns = 0;
+  std::int64_t loader_start_up_ns = 0;  // of it, the first fetch's wait for the workers' start
   bool loader_multiprocess = false;
   std::string host_work_names;
   // The functions CPU samples find in the gaps no recorded host work covers, and whether the

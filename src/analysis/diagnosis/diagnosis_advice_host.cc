@@ -10,14 +10,23 @@ namespace gpuperf::analysis::advice {
 
 Advice InputPipeline(const AdviceInput& in) {
   const ExperimentContext& context = in.context;
+  // The first fetch also waits for the workers to start: persistent workers pay that once per
+  // run instead of once per epoch, which a faster loader alone does not change.
+  std::string start_up;
+  if (context.loader_start_up_ns > 0)
+    start_up = fmt::format(
+        "; {} of it in the first fetch, which waits for the workers' start-up and first batches "
+        "as well, once per epoch unless persistent_workers=True",
+        Ms(context.loader_start_up_ns));
   return {fmt::format("Speed up the input pipeline: the DataLoader's fetch of the next batch "
-                      "(its __next__, {} of the gaps) waits for its worker processes, which do "
+                      "(its __next__, {} of the gaps{}) waits for its worker processes, which do "
                       "not keep up with the GPU. Time the loader alone over the same batches, "
                       "then raise its throughput (more num_workers, persistent_workers=True, "
                       "a larger prefetch_factor, pin_memory=True with non_blocking copies, "
                       "cheaper decoding and augmentation, or GPU-side augmentation); graphs and "
                       "launch batching would not remove it.",
-                      Ms(context.loader_ns)),
+                      Ms(context.loader_ns),
+                      start_up),
           "The loader alone must deliver batches faster than one step of GPU work, and the "
           "wait in __next__ must fall with the GPU's idle share; if the loader alone is already "
           "faster, the wait comes from the hand-over (pinning, the queue) or the host thread.",

@@ -190,6 +190,7 @@ void SetIdleClass(const model::Trace& trace,
     std::int64_t other =
         std::max(idle.host_other_ns + std::min(sampled, idle.sampled_other_ns), idle.loader_ns);
     context.loader_ns = idle.loader_ns;
+    context.loader_start_up_ns = idle.loader_start_up_ns;
     context.loader_multiprocess = idle.loader_multiprocess;
     context.blocking_syncs = r.audit.synchronizations;
     // The steps and syncs of the steady window: a left-out first step is not among them.

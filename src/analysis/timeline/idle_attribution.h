@@ -91,6 +91,10 @@ struct IdleAttribution {
   // The worker-process fetches that waited for their batch (ten times the shortest that unpacked
   // one), sorted and disjoint: a host that arrives sooner waits longer there (RunForward).
   std::vector<util::Interval> loader_waits;
+  // Of loader_ns: inside the first worker fetch when it waited at least twice as long as any
+  // later one: the workers' start-up and first batches, paid once per iterator (per epoch unless
+  // persistent_workers=True).
+  std::int64_t loader_start_up_ns = 0;
   std::vector<std::pair<std::string, std::int64_t>> top_host_work;
   // Of host_work_ns: inside blocking MPI calls (IsBlockingMpiCall, their union): the host waits
   // for another rank there, which a faster host does not shorten.

@@ -146,6 +146,16 @@ struct WorkerFetch {
 
 // A fetch this many times the shortest one that received a batch waited for it.
 constexpr std::int64_t kFetchWaitFactor = 10;
+// A first fetch this many times the longest later one waited for the workers' start-up too.
+constexpr std::int64_t kFetchStartUpFactor = 2;
+
+struct LoaderFetchWaits {
+  std::vector<Interval> waits;  // sorted, disjoint
+  // The first fetch, when it waited kFetchStartUpFactor x longer than any later fetch: the
+  // workers' start-up and their first batches (once per iterator, so per epoch unless the
+  // loader keeps its workers); empty otherwise.
+  Interval start_up{};
+};
 
 // The worker-process fetches that waited for their batch. A fetch that receives one unpacks it on
 // the host (as many operators inside it as a typical fetch with any: pytorch-kineto 2021-06's 11
@@ -154,8 +164,8 @@ constexpr std::int64_t kFetchWaitFactor = 10;
 // that unpacked waited (resnet: 12 operators in 1.80 ms; starved, 212-748 ms). Its end is when
 // the workers had the batch ready, which a host arriving sooner does not move: released early by
 // pinned copies, resnet's host only waits longer at its next fetch.
-std::vector<Interval> LoaderWaits(std::vector<WorkerFetch> fetches,
-                                  const model::RecordArray<model::HostOp>& host_ops) {
+LoaderFetchWaits LoaderWaits(std::vector<WorkerFetch> fetches,
+                             const model::RecordArray<model::HostOp>& host_ops) {
   if (fetches.empty())
     return {};
   std::sort(fetches.begin(), fetches.end(), [](const WorkerFetch& a, const WorkerFetch& b) {
@@ -187,12 +197,21 @@ std::vector<Interval> LoaderWaits(std::vector<WorkerFetch> fetches,
     if (f.ops >= typical)
       unpacking = std::min(unpacking, f.span.end - f.span.start);
   }
-  std::vector<Interval> waits;
-  for (const WorkerFetch& f : fetches) {
-    if (f.span.end - f.span.start > kFetchWaitFactor * unpacking)
-      waits.push_back(f.span);
+  LoaderFetchWaits out;
+  std::int64_t longest_later = 0;
+  for (std::size_t i = 0; i < fetches.size(); ++i) {
+    const Interval& span = fetches[i].span;
+    if (span.end - span.start > kFetchWaitFactor * unpacking)
+      out.waits.push_back(span);
+    if (i > 0)
+      longest_later = std::max(longest_later, span.end - span.start);
   }
-  return util::MergeIntervals(std::move(waits));
+  const Interval& first = fetches.front().span;
+  if (fetches.size() > 1 && first.end - first.start > kFetchWaitFactor * unpacking &&
+      first.end - first.start >= kFetchStartUpFactor * longest_later)
+    out.start_up = first;
+  out.waits = util::MergeIntervals(std::move(out.waits));
+  return out;
 }
 
 }  // namespace
@@ -282,7 +301,10 @@ void AttributeHostWork(const model::Trace& trace,
   }
   out.loader_ns =
       util::TotalLength(util::Intersect(host_idle, util::MergeIntervals(std::move(loader))));
-  out.loader_waits = LoaderWaits(std::move(from_workers), trace.host_ops);
+  LoaderFetchWaits fetch_waits = LoaderWaits(std::move(from_workers), trace.host_ops);
+  out.loader_waits = std::move(fetch_waits.waits);
+  out.loader_start_up_ns =
+      util::CoveredLength(host_idle, fetch_waits.start_up.start, fetch_waits.start_up.end);
   AddPythonSelfTime(trace, host_idle, launching_threads, work_raw, by_name, out.host_other_ns);
   // OS runtime calls (nsys OSRT: write, ioctl, poll) are host work no dispatch path holds.
   // Calls nest (fflush around write), so their union, not their sum, is added.
