@@ -202,6 +202,11 @@ struct Diagnosis {
   // time, its launches captured in a graph as well): the bound with the GPU's idle kept as now,
   // what the change alone gives; bound_speedup is then the raised ceiling (since 1.24.0).
   std::optional<double> bound_speedup_idle_kept;
+  // A dependency-bound window whose queued idle lies mostly inside CUDA/HIP graph launches while
+  // the host was blocked waiting for the GPU: nothing the trace records could end that idle, so
+  // the graphs may hold work it lacks. The bound if they do, only the queued idle outside the
+  // graphs removable; bound_speedup counts all of it as idle (since 1.25.0).
+  std::optional<double> bound_speedup_unrecorded_graph_work;
   // A lever whose gain rests on an assumed efficiency at the new roof (FP32 GEMMs moved to TF32
   // at the fraction of peak they reach now): the gain at that assumption, an estimate;
   // bound_speedup is then the ceiling at the roof itself, which no kernel reaches (since 1.20.0).

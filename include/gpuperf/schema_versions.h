@@ -7,7 +7,7 @@ namespace gpuperf {
 
 namespace report {
 inline constexpr const char* kReportSchemaVersion =
-    "1.24.0";  // report.json (docs/report-schema.md)
+    "1.25.0";  // report.json (docs/report-schema.md)
 }  // namespace report
 
 namespace baseline {

@@ -264,6 +264,45 @@ TEST_CASE("flat profile: a measurement ranks by its gain at 2x, under a measured
   CHECK(Contains(gpu.next_experiment, "the window falls toward the GPU's 10.0 ms busy time"));
 }
 
+TEST_CASE("GPU phase: overlapping the host work keeps its lead, which nothing overlaps",
+          "[diagnosis][ranking]") {
+  // 5 ms of host work before the first launch, then ten 1.8 ms periods: two kernels (900 us and
+  // 100 us), then 800 us of host operator time with the GPU idle (its two launch calls, 8 us, are
+  // not host work). Window 23.0 ms: host work 12.92 ms (5.0 ms of it the lead), the rest
+  // 10.08 ms. The GPU statement (the top 6 kernels, 5.5 ms) saves 2.75 ms at 2x. Overlapped, the
+  // window is 5.0 + max(7.92, 10.08) = 15.08 ms before and 5.0 + max(7.92, 7.33) = 12.92 ms
+  // after: 1.17x, not the "nothing" of the host's 12.9 ms against the GPU's 10.0 ms busy time.
+  TraceBuilder b;
+  b.Op("preprocess", 0, 5 * kMs);
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t0 = 5 * kMs + i * 1800 * kUs;
+    b.Api("cudaLaunchKernel", t0 - 10 * kUs, t0 - 5 * kUs, 2 * i + 1);
+    b.Api("cudaLaunchKernel", t0 - 4 * kUs, t0 - 1 * kUs, 2 * i + 2);
+    b.Kernel("kernel_" + std::to_string(i), t0, t0 + 900 * kUs, 2 * i + 1);
+    b.Kernel("tail", t0 + 900 * kUs, t0 + 1000 * kUs, 2 * i + 2);
+    b.Op("aten::index", t0 + 1000 * kUs, t0 + 1800 * kUs);
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Diagnosis& d = r.diagnosis;
+  REQUIRE(d.bottleneck == gpuperf::report::Bottleneck::kHostBound);
+  REQUIRE(d.secondary.size() == 1);
+  CHECK(Contains(d.secondary.front().next_experiment,
+                 "if that fix only overlaps the 12.9 ms of host work with the GPU (5.00 ms of it "
+                 "before the first GPU work, which nothing overlaps), the host work sets the "
+                 "window and this change gives 1.17x"));
+  // The group's gains in the GPU phase are time off the GPU's busy time, not a speedup over the
+  // wall computed with GPU-phase time.
+  bool said = false;
+  for (const std::string& line : d.secondary.front().support) {
+    CHECK_FALSE(Contains(line, "Made 2x faster they would give"));
+    said = said || Contains(line,
+                            "Made 2x faster they would take 2.75 ms off the GPU's busy time (an "
+                            "assumed local speedup: their class is not measured), 5.50 ms only if "
+                            "they took no time");
+  }
+  CHECK(said);
+}
+
 TEST_CASE("headline: the steady-state window's busy time when it is not the GPU span",
           "[diagnosis][headline]") {
   // 90 ms of host work before the first launch, then 10 ms of GPU work: the span is 100% busy,
@@ -281,6 +320,54 @@ TEST_CASE("headline: the steady-state window's busy time when it is not the GPU 
   span.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
   span.Kernel("k", 10 * kUs, 10 * kMs, 1);
   CHECK(Contains(Analyze(span.trace).headline, "The GPU span is 9.99 ms over 1 GPU activities"));
+  // The Baseline line gives the window's busy share beside the span's.
+  CHECK(Contains(r.diagnosis.baseline,
+                 "busy 10.0% of the 100 ms steady-state window, which the diagnosis uses"));
+}
+
+TEST_CASE("launch queue: a median under a microsecond is said as such", "[diagnosis][queue]") {
+  // 60 kernels, each starting as its launch call returns, 2 ms of host time between them:
+  // host-bound with a median of 0 ns, which at Kineto's whole microseconds means "under 1 us".
+  TraceBuilder b;
+  for (int i = 0; i < 60; ++i) {
+    std::int64_t t0 = i * 2 * kMs;
+    b.Api("cudaLaunchKernel", t0, t0 + 5 * kUs, i + 1);
+    b.Kernel("k", t0 + 5 * kUs, t0 + 100 * kUs, i + 1);
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  REQUIRE(r.diagnosis.queue);
+  CHECK(r.diagnosis.queue->median_ns == 0);
+  INFO(r.diagnosis.queue->sentence);
+  CHECK(Contains(r.diagnosis.queue->sentence,
+                 "kernels start a median under 1 µs after their launch call returns"));
+  CHECK_FALSE(Contains(r.diagnosis.queue->sentence, "a median 0 ns"));
+}
+
+TEST_CASE("headline: a span longer than the window, its one-time idle left out, says the window",
+          "[diagnosis][headline]") {
+  // A 1 ms kernel, then the first launch of "second" loads its module for 30 ms (lazy loading,
+  // the GPU idle), then ten 1 ms kernels back to back: the span is 42 ms, 29% busy; the window
+  // leaves out the 30 ms of one-time idle: 12 ms, busy but for the 20 us before two kernels. The
+  // headline must not give the span's 71% idle beside a window the GPU keeps busy
+  // (switchtransformers: 18.6% against 3.4%).
+  TraceBuilder b;
+  b.Api("cudaLaunchKernel", 0, 5 * kUs, 1);
+  b.Kernel("first", 10 * kUs, 1 * kMs, 1);
+  b.Api("cudaLaunchKernel", 1 * kMs, 31 * kMs, 2);
+  b.Kernel("second", 31 * kMs + 10 * kUs, 32 * kMs, 2);
+  for (int i = 0; i < 10; ++i) {
+    b.Api("cudaLaunchKernel",
+          31 * kMs + (i + 1) * 10 * kUs,
+          31 * kMs + (i + 1) * 10 * kUs + 5 * kUs,
+          3 + i);
+    b.Kernel("first", (32 + i) * kMs, (33 + i) * kMs, 3 + i);
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  INFO(r.headline);
+  REQUIRE(r.initialization.time_ns > 0);
+  CHECK(Contains(r.headline, "The GPU is busy 12.0 ms of the 12.0 ms steady-state window (99.8%)"));
+  CHECK(Contains(r.headline, "is 42.0 ms, busy 28.5% of it"));
+  CHECK_FALSE(Contains(r.headline, "The GPU span is"));
 }
 
 TEST_CASE("predictions: f is over the diagnosis' steady-state window", "[predictions]") {
@@ -429,6 +516,48 @@ TEST_CASE("dependency: queued idle inside a graph launch is named", "[diagnosis]
   two.Kernel("node_b", 3 * kMs, 4 * kMs, 2);
   for (const std::string& line : Analyze(two.trace).diagnosis.support)
     CHECK_FALSE(Contains(line, "inside a CUDA graph launch"));
+  // Without the host's waits the graph may wait on an event the host records late: no bound for
+  // unrecorded work.
+  CHECK_FALSE(r.diagnosis.bound_speedup_unrecorded_graph_work);
+}
+
+TEST_CASE("dependency: graph idle that nothing recorded could end may be unrecorded work",
+          "[diagnosis][queued]") {
+  // The graph above, its 2 ms gap (1 ms to 3 ms) with the host polling cudaStreamSynchronize in
+  // 0.95 ms calls through 95% of it: no host event was late and nothing ran, so the graph may
+  // hold nodes the trace lacks. Tracing them comes first; if they hold work, none of the 2 ms
+  // comes back (1.00x), against 2.00x if it is idle.
+  TraceBuilder b;
+  b.Api("cudaGraphLaunch", 0, 5 * kUs, 1);
+  b.Kernel("node_a", 10 * kUs, 1 * kMs, 1);
+  b.Kernel("node_b", 3 * kMs, 4 * kMs, 1);
+  b.Api("cudaStreamSynchronize", 1 * kMs, 1950 * kUs);
+  b.Api("cudaStreamSynchronize", 2 * kMs, 2950 * kUs);
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Diagnosis& d = r.diagnosis;
+  REQUIRE(d.bottleneck == gpuperf::report::Bottleneck::kDependencyBound);
+  bool said = false;
+  for (const std::string& line : d.support)
+    said = said || Contains(line,
+                            "Through 2.00 ms of that idle inside graph launches the host was "
+                            "blocked waiting for the GPU (in each of those stretches 80% of the "
+                            "time or more; most in cudaStreamSynchronize) and no GPU work ran");
+  CHECK(said);
+  CHECK(Contains(d.next_experiment,
+                 "first the CUDA graph launches, which hold 2.00 ms of the 2.00 ms of queued "
+                 "idle, 2.00 ms of it while the host waited for the GPU and no recorded work "
+                 "ran"));
+  REQUIRE(d.bound_speedup);
+  CHECK(*d.bound_speedup == Approx(2.0).epsilon(1e-3));
+  REQUIRE(d.bound_speedup_unrecorded_graph_work);
+  CHECK(*d.bound_speedup_unrecorded_graph_work == Approx(1.0).epsilon(1e-3));
+  CHECK(Contains(r.headline,
+                 "1.00x if the graphs' idle where nothing recorded ran or could end it holds "
+                 "work the trace does not record"));
+  // The host blocked through under 80% of it (one poll): it may have been late with an event.
+  TraceBuilder half = b;
+  half.trace.api_calls.pop_back();
+  CHECK_FALSE(Analyze(half.trace).diagnosis.bound_speedup_unrecorded_graph_work);
 }
 
 TEST_CASE("host-bound: host records the input holds are named, not asked for",

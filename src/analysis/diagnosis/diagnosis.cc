@@ -285,6 +285,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
            context.host_wait_cap =
                HostWaitsOnGpu(trace, index, r, SteadyWall(r, idle), context.blocked_launches);
            context.host_wait_cap->host_work_ns = idle.host_work_ns;
+           context.host_wait_cap->lead_ns = std::min(context.lead_ns, idle.host_work_ns);
            context.host_wait_cap->beside_idle_phase = idle_share >= kSecondaryIdleShare;
          }
          ClassifyDominantWork(trace, roofs, d, *gpu_phase, idle, subject, context);

@@ -49,6 +49,9 @@ struct HostWaitCap {
   // The recorded host work in the gaps (IdleAttribution::host_work_ns): overlapped rather than
   // removed, it sets the window where it outlasts the GPU.
   std::int64_t host_work_ns = 0;
+  // Of host_work_ns: before the first GPU work, which nothing can overlap (ExperimentContext's
+  // lead_ns): the overlapped window is this plus the longer of the rest and the GPU's part.
+  std::int64_t lead_ns = 0;
   // Beside an idle phase (the GPU half of a host-bound window); false: a GPU-bound window whose
   // host is close behind, where only changes that keep the launch count are held to the waits
   // (KeepsLaunchCount): fewer launches cut the host's own time too.
@@ -80,6 +83,9 @@ struct ExperimentContext {
   std::int64_t queued_ns = 0;
   std::int64_t queued_in_graphs_ns = 0;
   std::string queued_focus;  // the GPU work ending most long queued stretches (may be empty)
+  // Over half of the queued idle lies in graph launches while the host was blocked waiting for
+  // the GPU: no recorded work could end it, so tracing the graphs' nodes comes first (0: not so).
+  std::int64_t graph_gaps_unexplained_ns = 0;
   // Host-bound: most recorded host work in the gaps lies outside framework operators (Python
   // preprocessing, data loading), which graphs and launch batching do not remove; its top names.
   bool host_outside_ops = false;

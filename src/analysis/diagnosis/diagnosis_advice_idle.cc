@@ -46,22 +46,35 @@ Advice DependencyBound(const AdviceInput& in) {
                 "wait on",
                 context.stream_waits)
           : std::string("the events and streams the queued work depends on");
-  // Most of the queued idle inside graph launches: the graphs come first.
-  if (context.queued_ns > 0 &&
-      context.queued_in_graphs_ns > context.queued_ns - context.queued_in_graphs_ns)
+  // Most of the queued idle inside graph launches: the graphs come first, before even the work
+  // that ends the longest stretches when nothing the trace records could end their idle (the
+  // graphs may hold nodes it lacks).
+  const bool graphs = context.queued_ns > 0 &&
+                      context.queued_in_graphs_ns > context.queued_ns - context.queued_in_graphs_ns;
+  const bool graphs_first = graphs && context.graph_gaps_unexplained_ns > 0;
+  if (graphs)
     where = fmt::format(
-        "{} the CUDA graph launches, which hold {} of the {} of queued idle: trace their "
+        "{} the {} graph launches, which hold {} of the {} of queued idle{}: trace their "
         "nodes ({}) to see whether the idle holds nodes the trace lacks or event-wait and host "
         "nodes; then {}",
-        context.queued_focus.empty() ? "first" : "then",
+        context.queued_focus.empty() || graphs_first ? "first" : "then",
+        context.amd ? "HIP" : "CUDA",
         Ms(context.queued_in_graphs_ns),
         Ms(context.queued_ns),
+        graphs_first ? fmt::format(", {} of it while the host waited for the GPU and no "
+                                   "recorded work ran",
+                                   Ms(context.graph_gaps_unexplained_ns))
+                     : std::string(),
         context.amd ? "rocprofv3 with graph node tracing" : "nsys --cuda-graph-trace=node",
-        where);
+        graphs_first && !context.queued_focus.empty()
+            ? fmt::format("what {} waits for, which ends the longest stretches; then {}",
+                          context.queued_focus,
+                          where)
+            : where);
   else if (!context.queued_focus.empty())
     where = "then " + where;
   // A few long stretches ending at the same work: that dependency first.
-  if (!context.queued_focus.empty())
+  if (!context.queued_focus.empty() && !graphs_first)
     where = fmt::format("first what {} waits for, which ends the longest stretches; {}",
                         context.queued_focus,
                         where);

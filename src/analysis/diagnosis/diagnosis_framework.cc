@@ -310,6 +310,7 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
   std::string subject;
   HostWaitCap cap = HostWaitsOnGpu(trace, index, r, wall_ns, base.blocked_launches);
   cap.host_work_ns = base.host_work_ns;
+  cap.lead_ns = base.lead_ns;
   if (const report::CriticalShare* top = DominantComputeShare(r, false)) {
     s.dominant_kind = report::DominantKind::kKernel;
     s.dominant_name = top->name;

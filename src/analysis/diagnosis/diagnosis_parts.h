@@ -147,6 +147,17 @@ bool ApplyLever(report::Diagnosis& d,
                 std::size_t kernel_evidence_from = SIZE_MAX,
                 const HostWaitCap* cap = nullptr);
 
+// The host's blocking waits for the GPU (synchronizations, copies that wait) through
+// `stretches` (sorted, disjoint): their union over the stretches, and the call that holds most.
+// The host blocked through this many tenths of queued idle rules out a late host event.
+inline constexpr std::int64_t kHostBlockedTenths = 8;
+struct HostBlocked {
+  std::int64_t ns = 0;
+  std::string top_api;
+  std::vector<std::int64_t> per_stretch;  // the blocked time in each stretch, in their order
+};
+HostBlocked HostBlockedDuring(const model::Trace& trace,
+                              const std::vector<util::Interval>& stretches);
 // A dependency-bound window's long queued stretches when they concentrate: the sentence for the
 // evidence, and in `focus` the GPU work that ends most of them ("" when there is no such
 // signature; queued_stretches.cc).

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_set>
 #include <vector>
 
@@ -238,6 +239,15 @@ std::string Baseline(const model::Trace& trace, const report::AnalysisReport& r)
         Ms(p->gpu_ns),
         PreRollWhat(*p),
         Ms(r.predictions.wall_ns));
+  } else if (const std::int64_t steady = r.predictions.wall_ns;
+             steady > 0 && t.total_ns > 0 &&
+             std::abs(static_cast<double>(t.total_ns - steady)) >
+                 0.05 * static_cast<double>(steady)) {
+    // One-time gaps or host work outside the span: the shares the diagnosis uses are the
+    // window's (switchtransformers: the span 18.6% idle, the window 3.4%).
+    preroll = fmt::format("; busy {} of the {} steady-state window, which the diagnosis uses",
+                          Pct(Fraction(std::min(t.busy_ns, steady), steady)),
+                          Ms(steady));
   }
   // Repeated steps in the trace are a run-to-run distribution of the step time (not of the
   // whole run): say it, with its spread, instead of asking for repeats.

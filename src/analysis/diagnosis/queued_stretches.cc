@@ -23,8 +23,6 @@ namespace {
 // kLongMinNs, is a concentration worth naming.
 constexpr std::size_t kMaxStretches = 10;
 constexpr std::int64_t kLongMinNs = 1'000'000;
-// The host blocked through this many tenths of the stretches' time rules out a late host event.
-constexpr std::int64_t kHostBlockedTenths = 8;
 
 std::string ActivityLabel(const model::Trace& trace, const model::GpuActivity& a) {
   if (a.kind == model::ActivityKind::kKernel)
@@ -45,40 +43,79 @@ std::string LaunchingOperator(const model::Trace& trace, const model::ApiCall& c
   return best ? std::string(trace.Name(best->name)) : std::string();
 }
 
-// The host's blocking waits through `stretches` (`total` long): when they cover most of it, the
-// host was waiting for the GPU, not late to record an event the queued work waits on.
+// The host's blocking waits through long stretches (disjoint, `total` long): when they cover most
+// of it, the host was waiting for the GPU, not late to record an event the queued work waits on.
+// `in_graph`: the stretches end at a graph's recorded node, whose graph can hold work the trace
+// lacks.
 std::string HostBlockedText(const model::Trace& trace,
                             const std::vector<util::Interval>& stretches,
-                            std::int64_t total) {
+                            std::int64_t total,
+                            bool in_graph) {
+  std::vector<util::Interval> in_time(stretches);  // they come longest first
+  std::sort(in_time.begin(), in_time.end(), [](const auto& a, const auto& b) {
+    return a.start < b.start;
+  });
+  const HostBlocked blocked = HostBlockedDuring(trace, in_time);
+  if (total <= 0 || blocked.ns * 10 < total * kHostBlockedTenths || blocked.top_api.empty())
+    return "";
+  return fmt::format(
+      " Through {} of them the host was blocked waiting for the GPU (most in {}): it was not "
+      "late to record an event they wait on; the dependency is on the GPU side (another "
+      "stream, a copy ahead of it, another rank{}) (trace: API calls).",
+      Pct(Fraction(blocked.ns, total)),
+      blocked.top_api,
+      in_graph ? ", or work inside the graph that the trace does not record" : "");
+}
+
+}  // namespace
+
+HostBlocked HostBlockedDuring(const model::Trace& trace,
+                              const std::vector<util::Interval>& stretches) {
   CachedNamePredicate is_wait(trace, IsHostWaitApi);
   std::vector<util::Interval> covered;
+  std::vector<std::pair<std::size_t, util::Interval>> in_stretch;  // (stretch, covered part)
   std::map<std::string_view, std::int64_t> by_api;
   for (const model::ApiCall& call : trace.api_calls) {
     if (!is_wait(call.name))
       continue;
-    for (const util::Interval& s : stretches) {
-      std::int64_t from = std::max(call.start_ns, s.start), to = std::min(call.end_ns, s.end);
+    // The stretches are sorted and disjoint: only those from the first ending after the call's
+    // start can meet it.
+    auto it = std::upper_bound(
+        stretches.begin(), stretches.end(), call.start_ns, [](std::int64_t t, const auto& s) {
+          return t < s.end;
+        });
+    for (; it != stretches.end() && it->start < call.end_ns; ++it) {
+      std::int64_t from = std::max(call.start_ns, it->start), to = std::min(call.end_ns, it->end);
       if (to <= from)
         continue;
       covered.push_back({from, to});
+      in_stretch.push_back({static_cast<std::size_t>(it - stretches.begin()), {from, to}});
       by_api[StripVersionSuffix(trace.Name(call.name))] += to - from;
     }
   }
-  std::int64_t blocked = util::TotalLength(util::MergeIntervals(std::move(covered)));
-  if (total <= 0 || blocked * 10 < total * kHostBlockedTenths || by_api.empty())
-    return "";
+  HostBlocked out;
+  out.ns = util::TotalLength(util::MergeIntervals(std::move(covered)));
+  // Per stretch, the union of its covered parts (threads' waits overlap).
+  std::sort(in_stretch.begin(), in_stretch.end(), [](const auto& a, const auto& b) {
+    return a.first < b.first;
+  });
+  out.per_stretch.assign(stretches.size(), 0);
+  for (std::size_t i = 0; i < in_stretch.size();) {
+    std::size_t j = i;
+    std::vector<util::Interval> parts;
+    for (; j < in_stretch.size() && in_stretch[j].first == in_stretch[i].first; ++j)
+      parts.push_back(in_stretch[j].second);
+    out.per_stretch[in_stretch[i].first] =
+        util::TotalLength(util::MergeIntervals(std::move(parts)));
+    i = j;
+  }
   auto top = std::max_element(by_api.begin(), by_api.end(), [](const auto& a, const auto& b) {
     return a.second < b.second;
   });
-  return fmt::format(
-      " Through {} of them the host was blocked waiting for the GPU (most in {}): it was not "
-      "late to record an event they wait on; the dependency is on the GPU side (another "
-      "stream, a copy ahead of it, another rank) (trace: API calls).",
-      Pct(Fraction(blocked, total)),
-      top->first);
+  if (top != by_api.end())
+    out.top_api = std::string(top->first);
+  return out;
 }
-
-}  // namespace
 
 std::string LongQueuedStretches(const model::Trace& trace,
                                 const IdleAttribution& idle,
@@ -137,6 +174,7 @@ std::string LongQueuedStretches(const model::Trace& trace,
     return "";
   // How that work was launched, from the first of its activities with a launch call in the trace.
   std::string launch;
+  bool in_graph = false;
   for (std::size_t i : top->second.activities) {
     const model::GpuActivity& a = trace.activities[i];
     if (a.correlation == model::kNoId)
@@ -150,6 +188,7 @@ std::string LongQueuedStretches(const model::Trace& trace,
           trace.activities.begin(), trace.activities.end(), [&](const model::GpuActivity& o) {
             return o.correlation == a.correlation && o.start_ns < a.start_ns;
           });
+      in_graph = IsGraphLaunchApi(api);
       launch = fmt::format(", {} by {}{}",
                            !IsGraphLaunchApi(api) ? "launched"
                            : first                ? "the first recorded node of a graph launched"
@@ -180,7 +219,7 @@ std::string LongQueuedStretches(const model::Trace& trace,
       Ms(static_cast<std::int64_t>(Summarize(lengths).med)),
       steps > 0 && static_cast<std::int64_t>(n) == steps ? ", one a step" : "",
       focus,
-      HostBlockedText(trace, top->second.stretches, top->second.ns));
+      HostBlockedText(trace, top->second.stretches, top->second.ns, in_graph));
 }
 
 }  // namespace gpuperf::analysis

@@ -171,9 +171,11 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
       out.other_gaps.push_back({start, end});
   }
   out.steady_window_ns -= out.unobserved_lead_ns + out.unobserved_tail_ns;
-  if (index && !out.queued_gaps_at.empty())
-    out.queued_in_graphs_ns = util::TotalLength(
-        util::Intersect(out.queued_gaps_at, GraphSpans(trace, activities, *index, busy)));
+  if (index && !out.queued_gaps_at.empty()) {
+    out.queued_in_graphs_at =
+        util::Intersect(out.queued_gaps_at, GraphSpans(trace, activities, *index, busy));
+    out.queued_in_graphs_ns = util::TotalLength(out.queued_in_graphs_at);
+  }
   AttributeHostWork(trace, util::Subtract(host_gaps, api), launching_threads, out);
   return out;
 }

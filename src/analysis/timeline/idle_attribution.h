@@ -73,6 +73,7 @@ struct IdleAttribution {
   // ends at its first node after it was launched: the graph waited (event-wait or host nodes,
   // nodes the trace does not record, a dependency ahead of it in the stream).
   std::int64_t queued_in_graphs_ns = 0;
+  std::vector<util::Interval> queued_in_graphs_at;  // sorted, disjoint: queued_in_graphs_ns
   std::int64_t stream_waits = 0;   // cudaStreamWaitEvent-style calls: cross-stream dependencies
   std::int64_t last_busy_end = 0;  // after it the GPU has no work left for a wait to delay
   // Of host_ns: inside recorded host work (host ops, NVTX and record_function ranges shorter
