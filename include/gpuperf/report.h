@@ -207,6 +207,11 @@ struct Diagnosis {
   // the graphs may hold work it lacks. The bound if they do, only the queued idle outside the
   // graphs removable; bound_speedup counts all of it as idle (since 1.25.0).
   std::optional<double> bound_speedup_unrecorded_graph_work;
+  // A host-bound vLLM window whose lever is vLLM's own graph capture: the bound with piecewise
+  // capture, which leaves the attention operators eager (vLLM's capture for prefill and mixed
+  // batches) and their idle in place; bound_speedup is for the whole forward in one graph
+  // (since 1.25.0).
+  std::optional<double> bound_speedup_piecewise_graphs;
   // A lever whose gain rests on an assumed efficiency at the new roof (FP32 GEMMs moved to TF32
   // at the fraction of peak they reach now): the gain at that assumption, an estimate;
   // bound_speedup is then the ceiling at the roof itself, which no kernel reaches (since 1.20.0).
@@ -388,6 +393,12 @@ struct Finding {
   // pytorch-kineto 2021-06: 1.19 ms for the copies' waits, 16.6 ms with those syncs).
   std::optional<std::int64_t> advice_gpu_idle_ns;
   std::optional<double> advice_bound_speedup;
+  // Copy findings (sync_memcpy, pageable_async_memcpy): the copies' own GPU time is not in the
+  // wait bound above. What pinned host buffers would take off the steady window's pageable copies
+  // of 1 MiB or more at the host link's datasheet peak (0: nothing, the copies are smaller or at
+  // that peak already), or null where no datasheet entry gives the device's host link
+  // (since 1.25.0).
+  std::optional<std::int64_t> pinned_saving_ns;
 };
 
 // The kernel-count audit (docs/method.md, "Kernel-count audit").

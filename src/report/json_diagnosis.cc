@@ -48,7 +48,8 @@ Json DiagnosisJson(const Diagnosis& d) {
       {"bound_speedup_same_launches", Optional(d.bound_speedup_same_launches, 6)},
       {"bound_speedup_idle_kept", Optional(d.bound_speedup_idle_kept, 6)},  // since 1.24.0
       {"bound_speedup_unrecorded_graph_work",
-       Optional(d.bound_speedup_unrecorded_graph_work, 6)},                 // since 1.25.0
+       Optional(d.bound_speedup_unrecorded_graph_work, 6)},  // since 1.25.0
+      {"bound_speedup_piecewise_graphs", Optional(d.bound_speedup_piecewise_graphs, 6)},
       {"bound_speedup_estimated", Optional(d.bound_speedup_estimated, 6)},  // since 1.20.0
       {"input_check", d.input_check},
       {"input_check_bound_speedup", Optional(d.input_check_bound_speedup, 6)},

@@ -1,5 +1,7 @@
 #include "report/json_writer.h"
 
+#include "gpuperf/finding_ids.h"
+
 #include <cmath>
 #include <string_view>
 
@@ -225,6 +227,9 @@ Json FindingsJson(const std::vector<Finding>& findings) {
           f.advice_gpu_idle_ns ? Json(*f.advice_gpu_idle_ns) : Json(nullptr);
       array.back()["advice_bound_speedup"] =
           f.advice_bound_speedup ? Number(*f.advice_bound_speedup, 6) : Json(nullptr);
+      if (f.id == finding_id::kSyncMemcpy || f.id == finding_id::kPageableAsyncMemcpy)
+        array.back()["pinned_saving_ns"] =  // since 1.25.0
+            f.pinned_saving_ns ? Json(*f.pinned_saving_ns) : Json(nullptr);
     }
     if (f.recoverable_ns) {  // work a change shortens, not removes (since 1.19.0)
       array.back()["recoverable_ns"] = *f.recoverable_ns;

@@ -144,20 +144,24 @@ void AppendDiagnosis(std::string& out,
   item("Next experiment", d.next_experiment);
   if (d.bound_speedup)
     item("At most",
-         fmt::format("{:.2f}x on the whole program if it fully succeeds{}{}{}",
-                     *d.bound_speedup,
-                     d.bound_speedup_overlapped
-                         ? fmt::format("; {:.2f}x if the host work only moves beside the GPU",
-                                       *d.bound_speedup_overlapped)
-                         : std::string(),
-                     d.bound_speedup_across_inputs
-                         ? fmt::format(", {:.2f}x if the next input is prepared beside it",
-                                       *d.bound_speedup_across_inputs)
-                         : std::string(),
-                     d.bound_speedup_unrecorded_graph_work
-                         ? fmt::format("; {:.2f}x if the graphs' idle holds unrecorded work",
-                                       *d.bound_speedup_unrecorded_graph_work)
-                         : std::string()));
+         fmt::format(
+             "{:.2f}x on the whole program if it fully succeeds{}{}{}{}",
+             *d.bound_speedup,
+             d.bound_speedup_overlapped
+                 ? fmt::format("; {:.2f}x if the host work only moves beside the GPU",
+                               *d.bound_speedup_overlapped)
+                 : std::string(),
+             d.bound_speedup_across_inputs
+                 ? fmt::format(", {:.2f}x if the next input is prepared beside it",
+                               *d.bound_speedup_across_inputs)
+                 : std::string(),
+             d.bound_speedup_unrecorded_graph_work
+                 ? fmt::format("; {:.2f}x if the graphs' idle holds unrecorded work",
+                               *d.bound_speedup_unrecorded_graph_work)
+                 : std::string(),
+             d.bound_speedup_piecewise_graphs
+                 ? fmt::format("; {:.2f}x with piecewise graphs", *d.bound_speedup_piecewise_graphs)
+                 : std::string()));
   out += "\n";
 }
 

@@ -1264,6 +1264,24 @@ TEST_CASE(
   TraceBuilder unknown = b;
   unknown.trace.devices.front().name = "GPU one";
   CHECK_FALSE(mentions_pageable(Analyze(unknown.trace).diagnosis));
+
+  // The copy finding's own line: the copies' GPU time its wait bound leaves out, and what pinning
+  // takes off it: 2 x (19.99 ms - 8 ms) at the link's peak; null without a datasheet link; 0 for
+  // copies under 1 MiB, which take their latency.
+  auto saving = [](const report::AnalysisReport& report) {
+    for (const report::Finding& f : report.findings) {
+      if (f.id == "sync_memcpy")
+        return f.pinned_saving_ns;
+    }
+    FAIL("no sync_memcpy finding");
+    return std::optional<std::int64_t>();
+  };
+  CHECK(saving(r) == std::optional<std::int64_t>(2 * (20 * kMs - 10 * kUs - 8 * kMs)));
+  CHECK_FALSE(saving(Analyze(unknown.trace)));
+  TraceBuilder small = b;
+  for (model::GpuActivity& a : small.trace.activities)
+    a.bytes = 512 * 1024;
+  CHECK(saving(Analyze(small.trace)) == std::optional<std::int64_t>(0));
 }
 
 TEST_CASE("Host-blocking syncs are told apart by the operator around them", "[diagnosis][syncs]") {

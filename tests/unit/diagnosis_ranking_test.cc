@@ -508,6 +508,18 @@ TEST_CASE("dependency: queued idle inside a graph launch is named", "[diagnosis]
                  "first the CUDA graph launches, which hold 2.00 ms of the 2.00 ms of queued "
                  "idle"));
   CHECK(Contains(r.diagnosis.next_experiment, "nsys --cuda-graph-trace=node"));
+  // The first node starting with the launch call (whole microseconds): all of the idle is
+  // queued, and the rest is not split into three zeros.
+  TraceBuilder queued_only;
+  queued_only.Api("cudaGraphLaunch", 0, 5 * kUs, 1);
+  queued_only.Kernel("node_a", 0, 1 * kMs, 1);
+  queued_only.Kernel("node_b", 3 * kMs, 4 * kMs, 1);
+  bool rest = false;
+  for (const std::string& line : Analyze(queued_only.trace).diagnosis.support) {
+    CHECK_FALSE(Contains(line, "elsewhere launch calls cover 0 ns"));
+    rest = rest || Contains(line, "no launch call, other CUDA call or host time covers the rest");
+  }
+  CHECK(rest);
   // Two launches of one node each, the same gap between them: no graph holds the idle.
   TraceBuilder two;
   two.Api("cudaLaunchKernel", 0, 5 * kUs, 1);

@@ -172,6 +172,14 @@ bool IsSyncMemsetApi(std::string_view name) {
   return StartsWithAny(name, {"cudaMemset", "hipMemset"}) && !ContainsNoCase(name, "async");
 }
 
+bool IsVllmSplittingOp(std::string_view name) {
+  if (!name.starts_with("vllm::"))
+    return false;
+  return ContainsNoCase(name, "attention") || ContainsNoCase(name, "attn") ||
+         ContainsNoCase(name, "mamba") || ContainsNoCase(name, "mixer") ||
+         ContainsNoCase(name, "short_conv");
+}
+
 bool IsBlockingMpiCall(std::string_view name) {
   return StartsWithAny(name,
                        {"MPI_Send",

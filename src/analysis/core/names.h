@@ -61,6 +61,10 @@ bool IsProfilerStepName(std::string_view name);
 // host work a faster host shortens. Not MPI_Init / MPI_Finalize (one-time work) nor the
 // non-blocking MPI_I* calls, which return at once.
 bool IsBlockingMpiCall(std::string_view name);
+// A vLLM operator its piecewise CUDA graph capture splits the forward at, which then runs eagerly
+// between the captured pieces: the attention and state-space mixer custom ops
+// ("vllm::unified_attention_with_output", "vllm::mamba_mixer2", "vllm::short_conv").
+bool IsVllmSplittingOp(std::string_view name);
 bool IsDeviceAllocApi(std::string_view name);  // cudaMalloc*, cuMemAlloc*, hipMalloc* (not host)
 bool IsDeviceFreeApi(std::string_view name);   // cudaFree*, cuMemFree*, hipFree* (not host)
 

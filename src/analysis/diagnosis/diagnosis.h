@@ -36,6 +36,14 @@ report::Diagnosis Diagnose(const model::Trace& trace,
                            std::optional<report::LaunchQueue> queue = std::nullopt,
                            const std::vector<BlockedLaunch>* blocked = nullptr);
 
+// Sets the copy findings' pinned_saving_ns (sync_memcpy, pageable_async_memcpy): what pinned
+// host buffers would take off the steady window's pageable copies of 1 MiB or more at the host
+// link's datasheet peak, which their wait bound leaves out (material_copies.cc). Needs the
+// report's predictions and initialization (the steady span).
+void AttachPinnedSavings(const model::Trace& trace,
+                         const DeviceRoofsTable& roofs,
+                         report::AnalysisReport& report);
+
 // What a GPU-side change can give back in a window whose idle time the host sets (the GPU
 // phase of an idle-dominated window). The host's timeline is the wall: a faster GPU shortens it
 // only where the host waits for the GPU's kernels, so on today's timeline the gain is at most

@@ -20,6 +20,7 @@
 #include "analysis/findings/findings.h"
 #include "analysis/framework/launch_tree.h"
 #include "analysis/predictions/amdahl.h"
+#include "util/counted.h"
 #include "util/intervals.h"
 #include "util/units_format.h"
 
@@ -65,6 +66,40 @@ std::int64_t UnexplainedGraphGaps(const model::Trace& trace,
       Ms(outside),
       AmdahlLimit(WallFraction(r, idle, outside))));
   return unexplained;
+}
+
+// The host-gap idle inside vLLM's splitting operators (IsVllmSplittingOp): what piecewise capture
+// leaves in place (b200: 36 vllm::unified_attention_with_output calls).
+std::int64_t EagerSplitOpIdle(const model::Trace& trace, const IdleAttribution& idle) {
+  CachedNamePredicate is_split(trace, IsVllmSplittingOp);
+  std::vector<util::Interval> spans;
+  for (const model::HostOp& op : trace.host_ops) {
+    if (is_split(op.name))
+      spans.push_back({op.start_ns, op.end_ns});
+  }
+  if (spans.empty())
+    return 0;
+  return util::TotalLength(
+      util::Intersect(idle.other_gaps, util::MergeIntervals(std::move(spans))));
+}
+
+// Those operators' names with their call counts, most called first.
+std::string EagerSplitOpNames(const model::Trace& trace) {
+  CachedNamePredicate is_split(trace, IsVllmSplittingOp);
+  std::map<std::string_view, std::int64_t> calls;
+  for (const model::HostOp& op : trace.host_ops) {
+    if (is_split(op.name))
+      ++calls[trace.Name(op.name)];
+  }
+  std::vector<std::pair<std::string_view, std::int64_t>> sorted(calls.begin(), calls.end());
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    return a.second > b.second;
+  });
+  std::string out;
+  for (const auto& [name, n] : sorted)
+    out +=
+        fmt::format("{}{}, {}", out.empty() ? "" : "; ", name, util::Counted(n, "call", "calls"));
+  return out;
 }
 
 }  // namespace
@@ -115,18 +150,22 @@ void SetIdleClass(const model::Trace& trace,
         Ms(idle.queued_in_graphs_ns),
         context.amd ? "HIP" : "CUDA",
         context.amd ? "rocprofv3 with graph node tracing" : "nsys --cuda-graph-trace=node"));
+  // Nothing elsewhere (all of the idle queued or in round trips): the split would be three zeros.
+  const bool elsewhere = idle.launch_ns + idle.other_api_ns + idle.host_ns > 0;
   d.support.push_back(fmt::format(
       "{} of the stretches ({}) {} the round trip after a host-blocking call, a "
       "synchronization or a copy that waits like one ({} more overlap one but hold long host "
-      "work); elsewhere launch calls cover {}, other CUDA API calls {}, and no CUDA call {} "
-      "(trace: API calls).",
+      "work){} (trace: API calls).",
       idle.sync_gaps,
       Ms(idle.sync_ns),
       idle.sync_gaps == 1 ? "is" : "are",
       idle.sync_exposed_gaps,
-      Ms(idle.launch_ns),
-      Ms(idle.other_api_ns),
-      Ms(idle.host_ns)));
+      elsewhere ? fmt::format("; elsewhere launch calls cover {}, other CUDA API calls {}, and no "
+                              "CUDA call {}",
+                              Ms(idle.launch_ns),
+                              Ms(idle.other_api_ns),
+                              Ms(idle.host_ns))
+                : std::string("; no launch call, other CUDA call or host time covers the rest")));
   AddHostWorkEvidence(trace, d, idle);
   std::int64_t host = idle.host_ns + idle.other_api_ns;
   // Synchronizations cost their round trips and, when they drain the queue of a host that would
@@ -137,6 +176,7 @@ void SetIdleClass(const model::Trace& trace,
     sync_cost = std::max(sync_cost, f->gpu_idle_caused_ns.value_or(0));
   std::int64_t attributed = std::max({sync_cost, idle.launch_ns, host, idle.queued_ns});
   std::int64_t graph_gaps_ns = 0;  // queued idle in graphs that nothing recorded could end
+  std::int64_t eager_ns = 0;       // host-gap idle inside vLLM's splitting ops (piecewise graphs)
   d.evidence = report::EvidenceTier::kMeasured;
   d.status = report::DiagnosisStatus::kFinding;
   if (attributed == idle.queued_ns) {
@@ -393,8 +433,21 @@ void SetIdleClass(const model::Trace& trace,
                                    Ms(beside))
                      : std::string()));
     }
+    eager_ns = std::min(attributed, EagerSplitOpIdle(trace, idle));
   }
   d.bound_speedup = AmdahlLimit(WallFraction(r, idle, attributed));
+  if (const double piecewise = AmdahlLimit(WallFraction(r, idle, attributed - eager_ns));
+      eager_ns > 0 && piecewise + 0.005 < *d.bound_speedup) {
+    d.bound_speedup_piecewise_graphs = piecewise;
+    d.support.push_back(fmt::format(
+        "{} of the idle lies inside vLLM's attention operators ({}), where its piecewise capture "
+        "splits the forward: captured piecewise, as vLLM captures prefill and mixed batches, "
+        "they run eagerly between the pieces and that idle stays: at most {:.2f}x (trace: "
+        "operators).",
+        Ms(eager_ns),
+        EagerSplitOpNames(trace),
+        *d.bound_speedup_piecewise_graphs));
+  }
   if (graph_gaps_ns > 0)
     d.bound_speedup_unrecorded_graph_work =
         AmdahlLimit(WallFraction(r, idle, attributed - graph_gaps_ns));

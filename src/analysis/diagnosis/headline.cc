@@ -136,6 +136,11 @@ std::string Verdict(const report::Diagnosis& d) {
                                           "assumed",
                                           *d.bound_speedup_modeled)
                             : std::string());
+  if (d.bound_speedup_piecewise_graphs)
+    text += fmt::format(
+        "; {:.2f}x with piecewise capture (vLLM's for prefill and mixed batches), which leaves "
+        "the attention operators eager and their idle in place",
+        *d.bound_speedup_piecewise_graphs);
   if (d.bound_speedup_unrecorded_graph_work)
     text += fmt::format(
         "; {:.2f}x if the graphs' idle where nothing recorded ran or could end it holds work the "

@@ -83,6 +83,23 @@ std::optional<PageableCopies> LargePageableCopies(const model::Trace& trace,
   return out;
 }
 
+// Whether a device that some pageable copy of the steady span runs on has a host link in its
+// ceilings: without one, what pinned buffers save is not bounded.
+bool PageableCopiesHaveLink(const model::Trace& trace,
+                            const DeviceRoofsTable& roofs,
+                            util::Interval span) {
+  std::set<std::int32_t> seen;
+  for (const model::GpuActivity& a : trace.activities) {
+    if (a.kind != model::ActivityKind::kMemcpy || !PageableHostSide(a) || !InSteadySpan(a, span) ||
+        !seen.insert(a.device).second)
+      continue;
+    const model::DeviceCeilings* c = roofs.Of(a.device).match.entry;
+    if (c && c->host_link_bytes_per_s)
+      return true;
+  }
+  return false;
+}
+
 // The trace's own large copies between pinned host memory and a device, anywhere in it: the rate
 // pinned buffers reach on this machine, measured.
 struct PinnedRate {
@@ -386,6 +403,26 @@ std::vector<report::Diagnosis> SecondaryTransferStatement(const model::Trace& tr
     s.bound_speedup = bound;
   }
   return {std::move(s)};
+}
+
+void AttachPinnedSavings(const model::Trace& trace,
+                         const DeviceRoofsTable& roofs,
+                         report::AnalysisReport& report) {
+  std::optional<std::int64_t> saving;
+  bool computed = false;
+  for (report::Finding& f : report.findings) {
+    if (f.id != report::finding_id::kSyncMemcpy && f.id != report::finding_id::kPageableAsyncMemcpy)
+      continue;
+    if (!computed) {  // once, for the first copy finding
+      computed = true;
+      const util::Interval span = SteadySpan(trace, report);
+      if (PageableCopiesHaveLink(trace, roofs, span)) {
+        std::optional<PageableCopies> p = LargePageableCopies(trace, roofs, span);
+        saving = p ? p->time_ns - p->pinned_ns : 0;
+      }
+    }
+    f.pinned_saving_ns = saving;
+  }
 }
 
 }  // namespace gpuperf::analysis
