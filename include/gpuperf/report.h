@@ -181,6 +181,9 @@ struct Diagnosis {
   // made 2x faster, an assumed local speedup. The ranking compares it, not the zero-time
   // bound_speedup, which no change reaches (since 1.11.0).
   std::optional<double> bound_speedup_at_2x;
+  // The share of the wall time that bound_speedup_at_2x gives back, 1 - 1 / bound_speedup_at_2x
+  // (a fraction, 0..1), as the statement says it; absent without bound_speedup_at_2x.
+  std::optional<double> time_removed_fraction_at_2x;
   // A host-bound finding whose host work runs outside the framework operators: the bound if that
   // work only moves beside the GPU, without getting faster (since 1.14.0). bound_speedup is the
   // bound if it took no time.

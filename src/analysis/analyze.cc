@@ -13,6 +13,7 @@
 #include "analysis/diagnosis/headline.h"
 #include "analysis/diagnosis/initialization.h"
 #include "analysis/diagnosis/phase_verdicts.h"
+#include "analysis/diagnosis/time_removed_at_2x.h"
 #include "analysis/findings/findings.h"
 #include "analysis/framework/framework_view.h"
 #include "analysis/kernel/ceilings_used.h"
@@ -250,6 +251,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
     SummarizeBlockedLaunches(blocking, *queue);
   AttachFrameworkView(framework.get(), framework_note_at, out);
   out.diagnosis = Diagnose(trace, roofs, index, out, idle, std::move(queue), &blocked);
+  SetTimeRemovedAt2x(out.diagnosis);
   out.headline = Headline(trace, out);
   return out;
 }
