@@ -436,6 +436,9 @@ struct SourceInfo {
   std::vector<std::string> devices;  // "0: NVIDIA H100 80GB HBM3 (cc 9.0, 132 SMs)"
   std::optional<std::int64_t> rank;
   std::optional<std::int64_t> world_size;
+  // The trace's model::TraceMetadata::has_timeline; not a report.json key: its reader restores it
+  // from `format` (io::FormatHasTimeline).
+  bool has_timeline = true;
 };
 
 // Amdahl inputs for one kernel name or phase (docs/metrics.md, "Predictions").

@@ -46,8 +46,14 @@ namespace {
 
 report::SourceInfo SourceOf(const model::Trace& trace) {
   const model::TraceMetadata& m = trace.metadata;
-  report::SourceInfo s{
-      m.source_path, m.format, m.format_version, m.producer, {}, m.rank, m.world_size};
+  report::SourceInfo s{m.source_path,
+                       m.format,
+                       m.format_version,
+                       m.producer,
+                       {},
+                       m.rank,
+                       m.world_size,
+                       m.has_timeline};
   for (const model::Device& d : trace.devices) {
     s.devices.push_back(DeviceText(d, ""));  // unnamed shows as "0:  (cc 8.0, …)", as it always has
   }
@@ -245,7 +251,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   AddNotes(trace, index, out);
   // Nsight Compute serialises and replays kernels: its launch times are no queue.
   std::optional<report::LaunchQueue> queue;
-  if (trace.metadata.format != "ncu-csv")
+  if (trace.metadata.has_timeline)
     queue = LaunchQueueDepth(trace, launch_pairs, HostBlockingSyncs(trace, index));
   if (queue)
     SummarizeBlockedLaunches(blocking, *queue);
