@@ -343,6 +343,23 @@ struct FindingRow {
   std::vector<std::string> cells;
 };
 
+// What an evidence column's cells hold, so that report.md shows them in human units (report.json
+// keeps the raw cells): text; integer or decimal nanoseconds (a duration, perhaps an average); a
+// timestamp as the trace records it, in integer ns (often since the epoch), shown from the GPU
+// timeline's first activity; a size in bytes.
+enum class ColumnUnit { kText, kDurationNs, kStartNs, kBytes };
+
+// A column of a finding's evidence table: its title as report.json `columns` spells it ("Duration
+// (ns)") and the unit of its cells, set by the rule that builds the table.
+struct FindingColumn {
+  std::string title;
+  ColumnUnit unit = ColumnUnit::kText;
+  // Rules and tests look a column up by its title.
+  friend bool operator==(const FindingColumn& column, std::string_view title) {
+    return column.title == title;
+  }
+};
+
 // A rule's result. `rows` carry the evidence with `columns` as header.
 struct Finding {
   std::string id;  // stable key: "sync_memcpy", "gpu_gaps", ...
@@ -357,7 +374,7 @@ struct Finding {
   std::string subject;
   std::int64_t count = 0;
   std::int64_t time_ns = 0;  // time attributable to the finding (e.g. summed call durations)
-  std::vector<std::string> columns;
+  std::vector<FindingColumn> columns;
   std::vector<FindingRow> rows;
   std::int64_t rows_omitted = 0;
   // Amdahl bound were time_ns removed entirely: f = time_ns / predictions.wall_ns and
