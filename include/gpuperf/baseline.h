@@ -1,10 +1,10 @@
 // The baseline model: what `gpuperf baseline` recorded, as baseline.json (keys in
 // docs/recorder.md) and the recording part of its report.md say it. The recorder (src/record)
 // fills it, its statistics included (record/baseline_model.h); the writers
-// (src/report/baseline_json.cc, baseline_markdown.cc) only format it.
+// (src/report/baseline_json.cc, baseline_markdown.cc) only format it. The analysis of the median
+// run is not part of it: the CLI runs it and hands it to the writers beside this model, so that
+// the recorder depends on the trace model only, never on the report model.
 #pragma once
-
-#include "gpuperf/report.h"
 
 #include <nlohmann/json.hpp>
 
@@ -224,7 +224,6 @@ struct Baseline {
   Overhead overhead;
   std::optional<CounterPass> counter_pass;
   int analyzed_run = 0;  // index of the run report.md analyses; 0 none
-  std::optional<report::AnalysisReport> analysis;
 };
 
 }  // namespace gpuperf::baseline

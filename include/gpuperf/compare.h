@@ -131,7 +131,8 @@ struct KernelResult {
 struct GroupChange {
   std::string name;
   std::int64_t before_ns = 0, after_ns = 0;
-  std::optional<double> ratio;  // after / before; absent when before is 0
+  std::optional<double> ratio;            // after / before; absent when before is 0
+  std::optional<double> relative_change;  // ratio - 1, what compare.md states; absent with ratio
 };
 
 struct EnvDifference {
@@ -146,6 +147,8 @@ struct AuditRow {
   std::optional<double> before;
   std::optional<double> after;
   std::string unit;  // "count", "bytes", "ns", "percent"
+  // after / before - 1, what compare.md states; absent when a side is unknown or before is 0
+  std::optional<double> relative_change;
 };
 
 // BEFORE's prediction for a kernel that changed, against what the program did.

@@ -181,6 +181,9 @@ struct Diagnosis {
   // made 2x faster, an assumed local speedup. The ranking compares it, not the zero-time
   // bound_speedup, which no change reaches (since 1.11.0).
   std::optional<double> bound_speedup_at_2x;
+  // The share of the wall time that bound_speedup_at_2x gives back, 1 - 1 / bound_speedup_at_2x
+  // (a fraction, 0..1), as the statement says it; absent without bound_speedup_at_2x.
+  std::optional<double> time_removed_fraction_at_2x;
   // A host-bound finding whose host work runs outside the framework operators: the bound if that
   // work only moves beside the GPU, without getting faster (since 1.14.0). bound_speedup is the
   // bound if it took no time.
@@ -350,6 +353,23 @@ struct FindingRow {
   std::vector<std::string> cells;
 };
 
+// What an evidence column's cells hold, so that report.md shows them in human units (report.json
+// keeps the raw cells): text; integer or decimal nanoseconds (a duration, perhaps an average); a
+// timestamp as the trace records it, in integer ns (often since the epoch), shown from the GPU
+// timeline's first activity; a size in bytes.
+enum class ColumnUnit { kText, kDurationNs, kStartNs, kBytes };
+
+// A column of a finding's evidence table: its title as report.json `columns` spells it ("Duration
+// (ns)") and the unit of its cells, set by the rule that builds the table.
+struct FindingColumn {
+  std::string title;
+  ColumnUnit unit = ColumnUnit::kText;
+  // Rules and tests look a column up by its title.
+  friend bool operator==(const FindingColumn& column, std::string_view title) {
+    return column.title == title;
+  }
+};
+
 // A rule's result. `rows` carry the evidence with `columns` as header.
 struct Finding {
   std::string id;  // stable key: "sync_memcpy", "gpu_gaps", ...
@@ -364,7 +384,7 @@ struct Finding {
   std::string subject;
   std::int64_t count = 0;
   std::int64_t time_ns = 0;  // time attributable to the finding (e.g. summed call durations)
-  std::vector<std::string> columns;
+  std::vector<FindingColumn> columns;
   std::vector<FindingRow> rows;
   std::int64_t rows_omitted = 0;
   // Amdahl bound were time_ns removed entirely: f = time_ns / predictions.wall_ns and
@@ -449,6 +469,9 @@ struct SourceInfo {
   std::vector<std::string> devices;  // "0: NVIDIA H100 80GB HBM3 (cc 9.0, 132 SMs)"
   std::optional<std::int64_t> rank;
   std::optional<std::int64_t> world_size;
+  // The trace's model::TraceMetadata::has_timeline; not a report.json key: its reader restores it
+  // from `format` (io::FormatHasTimeline).
+  bool has_timeline = true;
 };
 
 // Amdahl inputs for one kernel name or phase (docs/metrics.md, "Predictions").

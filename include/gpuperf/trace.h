@@ -339,6 +339,10 @@ struct TraceMetadata {
   std::optional<std::int64_t> world_size;
   std::string distributed_backend;
   std::map<std::string, std::string> properties;  // versions and other header facts
+  // Whether the records' times form a timeline (busy, idle, overlap, launch queues): false for
+  // Nsight Compute, which replays each kernel alone and lays its launches back to back. Set by
+  // the importer (io/importer.h, HasTimeline), so that no pass tests the format's name.
+  bool has_timeline = true;
 };
 
 // properties of a gpuperf recording (io/spool) that its Kineto trace writes back: "true" when

@@ -13,6 +13,7 @@
 #include "analysis/diagnosis/headline.h"
 #include "analysis/diagnosis/initialization.h"
 #include "analysis/diagnosis/phase_verdicts.h"
+#include "analysis/diagnosis/time_removed_at_2x.h"
 #include "analysis/findings/findings.h"
 #include "analysis/framework/framework_view.h"
 #include "analysis/kernel/ceilings_used.h"
@@ -45,8 +46,14 @@ namespace {
 
 report::SourceInfo SourceOf(const model::Trace& trace) {
   const model::TraceMetadata& m = trace.metadata;
-  report::SourceInfo s{
-      m.source_path, m.format, m.format_version, m.producer, {}, m.rank, m.world_size};
+  report::SourceInfo s{m.source_path,
+                       m.format,
+                       m.format_version,
+                       m.producer,
+                       {},
+                       m.rank,
+                       m.world_size,
+                       m.has_timeline};
   for (const model::Device& d : trace.devices) {
     s.devices.push_back(DeviceText(d, ""));  // unnamed shows as "0:  (cc 8.0, …)", as it always has
   }
@@ -245,12 +252,13 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
   AddNotes(trace, index, out);
   // Nsight Compute serialises and replays kernels: its launch times are no queue.
   std::optional<report::LaunchQueue> queue;
-  if (trace.metadata.format != "ncu-csv")
+  if (trace.metadata.has_timeline)
     queue = LaunchQueueDepth(trace, launch_pairs, HostBlockingSyncs(trace, index));
   if (queue)
     SummarizeBlockedLaunches(blocking, *queue);
   AttachFrameworkView(framework.get(), framework_note_at, out);
   out.diagnosis = Diagnose(trace, roofs, index, out, idle, std::move(queue), &blocked);
+  SetTimeRemovedAt2x(out.diagnosis);
   out.headline = Headline(trace, out);
   return out;
 }

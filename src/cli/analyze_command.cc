@@ -82,7 +82,8 @@ Status AnalyzeCommand::JoinCountersFile(model::Trace& trace) const {
     auto counters = io::ImportTraceFile(path);
     if (!counters.ok())
       return counters.error();
-    if (counters->metadata.format != "ncu-csv") {
+    // Only Nsight Compute's CSV, kernels replayed alone with their counters, has no timeline.
+    if (counters->metadata.has_timeline) {
       return Error{path + ": --counters needs an Nsight Compute CSV (ncu --csv), this is " +
                    counters->metadata.format};
     }

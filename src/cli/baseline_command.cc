@@ -36,19 +36,36 @@ int ExitCodeOf(record::RecordStatus status) {
 // The report files of a recording, in the order they are written: the analysis of the median
 // run (report.json, and roofline.svg exactly when report.md links one), then baseline.json and
 // report.md.
-std::vector<std::pair<std::string, std::string>> BaselineFiles(const baseline::Baseline& model) {
+std::vector<std::pair<std::string, std::string>> BaselineFiles(
+    const baseline::Baseline& model, const std::optional<report::AnalysisReport>& analysis) {
   std::vector<std::pair<std::string, std::string>> files;
   report::MarkdownOptions options;
   options.tool.version = GPUPERF_VERSION;
-  if (model.analysis) {
-    files.emplace_back("report.json",
-                       report::DumpJson(report::ToJson(*model.analysis, options.tool)));
-    if (report::HasRooflineChart(*model.analysis))
-      files.emplace_back("roofline.svg", report::RooflineSvg(*model.analysis));
+  if (analysis) {
+    files.emplace_back("report.json", report::DumpJson(report::ToJson(*analysis, options.tool)));
+    if (report::HasRooflineChart(*analysis))
+      files.emplace_back("roofline.svg", report::RooflineSvg(*analysis));
   }
-  files.emplace_back("baseline.json", report::BaselineJson(model).dump(2) + "\n");
-  files.emplace_back("report.md", report::BaselineMarkdown(model, options));
+  files.emplace_back("baseline.json", report::BaselineJson(model, analysis).dump(2) + "\n");
+  files.emplace_back("report.md", report::BaselineMarkdown(model, analysis, options));
   return files;
+}
+
+// The analysis of the median steady-state run, as `analyze` runs it on a file; nullopt when no
+// such run recorded anything.
+std::optional<report::AnalysisReport> AnalyseMedianRun(const record::BaselineSession& session,
+                                                       const record::BaselineOptions& options) {
+  if (!session.analysed_run)
+    return std::nullopt;
+  analysis::AnalyzeOptions analyze_options;
+  analyze_options.step_range = options.step_range;
+  report::AnalysisReport analysis = analysis::Analyze(*session.analysed_run, analyze_options);
+  for (const record::MeasuredRun& run : session.data.runs) {
+    if (run.index == session.data.analyzed_run)
+      analysis.source.path = run.dir;
+  }
+  analysis.source.format = "gpuperf recording (Kineto dialect)";
+  return analysis;
 }
 
 }  // namespace
@@ -62,18 +79,12 @@ BaselineOutcome RunBaseline(const record::BaselineOptions& options) {
   // The traces first: the analysed run is read after them, so that no two traces are in memory.
   StageRunTraces(session);
   record::ReadAnalysedRun(session);
-  if (session.analysed_run) {
-    analysis::AnalyzeOptions analyze_options;
-    analyze_options.step_range = options.step_range;
-    data.analysis = analysis::Analyze(*session.analysed_run, analyze_options);
-    for (const record::MeasuredRun& run : data.runs) {
-      if (run.index == data.analyzed_run)
-        data.analysis->source.path = run.dir;
-    }
-    data.analysis->source.format = "gpuperf recording (Kineto dialect)";
-  }
+  const std::optional<report::AnalysisReport> analysis = AnalyseMedianRun(session, options);
+  baseline::Baseline model = record::ToBaselineModel(data);
+  if (!analysis)
+    model.analyzed_run = 0;  // baseline.json and report.md name no analysed run without one
   // Every write, the final flush and fsync checked: a full disk fails here, not silently.
-  for (const auto& [name, content] : BaselineFiles(record::ToBaselineModel(data))) {
+  for (const auto& [name, content] : BaselineFiles(model, analysis)) {
     if (Status staged = record::StageBaselineFile(session, name, content); !staged)
       return {kExitFailure, staged.error().message, ""};
   }

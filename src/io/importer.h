@@ -22,6 +22,14 @@ class Importer {
   // Reads the whole input. Structural problems fail with an error that starts with the input's
   // name; malformed records are counted in Trace::diagnostics instead.
   virtual Result<model::Trace> Import(const Input& input) const = 0;
+  // Whether the format's times form a timeline (model::TraceMetadata::has_timeline); the
+  // registry stamps it on every trace the importer returns.
+  virtual bool HasTimeline() const { return true; }
 };
+
+// HasTimeline of the importer whose FormatName is `format_name`; true for a name no importer has
+// (a report of another version, a recording's own spelling). report.json keeps the format's name
+// only, so its reader restores the trait from it.
+bool FormatHasTimeline(std::string_view format_name);
 
 }  // namespace gpuperf::io

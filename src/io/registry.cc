@@ -55,6 +55,7 @@ Result<model::Trace> ImportInput(const Input& input) {
     model::ReleaseSpareCapacity(*trace);
     trace->metadata.source_path = input.name();
     trace->metadata.format = std::string(importer->FormatName());
+    trace->metadata.has_timeline = importer->HasTimeline();
     return trace;
   }
   return Error{input.name() +
@@ -62,6 +63,14 @@ Result<model::Trace> ImportInput(const Input& input) {
 }
 
 }  // namespace
+
+bool FormatHasTimeline(std::string_view format_name) {
+  for (const auto& importer : Importers()) {
+    if (importer->FormatName() == format_name)
+      return importer->HasTimeline();
+  }
+  return true;
+}
 
 Result<model::Trace> ImportTraceFile(const std::string& path) {
   std::error_code error;

@@ -6,7 +6,6 @@
 #pragma once
 
 #include "gpuperf/baseline.h"
-#include "gpuperf/report.h"
 
 #include <nlohmann/json.hpp>
 
@@ -71,10 +70,9 @@ struct BaselineData {
   std::vector<RunOutcome> warmups;
   std::vector<MeasuredRun> runs;
   StopReason stop_reason = StopReason::kFixedCount;
-  std::vector<double> untraced_wall_s;  // unless --no-overhead
-  std::string overhead_note;            // why overhead was not measured
-  int analyzed_run = 0;                 // index of the run report.md analyses; 0 none
-  std::optional<report::AnalysisReport> analysis;
+  std::vector<double> untraced_wall_s;            // unless --no-overhead
+  std::string overhead_note;                      // why overhead was not measured
+  int analyzed_run = 0;                           // index of the run report.md analyses; 0 none
   std::optional<CounterPassResult> counter_pass;  // --metrics
   std::vector<std::string> problems;              // shown on stderr and in both outputs
   bool complete = true;

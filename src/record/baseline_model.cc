@@ -152,8 +152,7 @@ baseline::Baseline ToBaselineModel(const BaselineData& data) {
   model.overhead = OverheadOf(data);
   if (data.counter_pass)
     model.counter_pass = CounterPassOf(*data.counter_pass, data.options.counters);
-  model.analyzed_run = data.analysis ? data.analyzed_run : 0;
-  model.analysis = data.analysis;
+  model.analyzed_run = data.analyzed_run;
   return model;
 }
 

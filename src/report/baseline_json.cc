@@ -274,7 +274,7 @@ ordered_json CounterPass(const Baseline& data) {
 
 }  // namespace
 
-ordered_json BaselineJson(const Baseline& data) {
+ordered_json BaselineJson(const Baseline& data, const std::optional<AnalysisReport>& analysis) {
   ordered_json json;
   json[keys::kSchemaVersion] = kBaselineSchemaVersion;
   json["complete"] = data.complete;
@@ -297,9 +297,8 @@ ordered_json BaselineJson(const Baseline& data) {
   json["overhead"] = Overhead(data.overhead);
   json["counter_pass"] = CounterPass(data);
   json[keys::kAnalysis] =
-      data.analysis
-          ? ordered_json({{keys::kAnalyzedRun, data.analyzed_run}, {"report", "report.json"}})
-          : ordered_json(nullptr);
+      analysis ? ordered_json({{keys::kAnalyzedRun, data.analyzed_run}, {"report", "report.json"}})
+               : ordered_json(nullptr);
   return json;
 }
 

@@ -35,7 +35,9 @@ std::string CounterPassMarkdown(const baseline::CounterPass& pass) {
 
 }  // namespace
 
-std::string BaselineMarkdown(const Baseline& data, const MarkdownOptions& options) {
+std::string BaselineMarkdown(const Baseline& data,
+                             const std::optional<AnalysisReport>& analysis,
+                             const MarkdownOptions& options) {
   const baseline::Summary& wall = data.across_runs.wall_time_all_s;
   std::string out = "# gpuperf baseline\n\n";
   std::string command;
@@ -115,15 +117,15 @@ std::string BaselineMarkdown(const Baseline& data, const MarkdownOptions& option
   }
   if (data.counter_pass)
     out += CounterPassMarkdown(*data.counter_pass);
-  if (data.analysis) {
+  if (analysis) {
     out +=
         fmt::format("\n## Analysis of run {} (the median steady-state run)\n\n", data.analyzed_run);
-    const std::string analysis = ToMarkdown(*data.analysis, options);
+    const std::string analysed = ToMarkdown(*analysis, options);
     // Demote the analyzer's headings one level under ours.
     std::string demoted;
-    for (std::size_t pos = 0; pos < analysis.size();) {
-      const std::size_t end = std::min(analysis.find('\n', pos), analysis.size());
-      const std::string line = analysis.substr(pos, end - pos);
+    for (std::size_t pos = 0; pos < analysed.size();) {
+      const std::size_t end = std::min(analysed.find('\n', pos), analysed.size());
+      const std::string line = analysed.substr(pos, end - pos);
       demoted += (line.starts_with("#") ? "#" : "") + line + "\n";
       pos = end + 1;
     }

@@ -104,7 +104,8 @@ Json CompareToJson(const compare::CompareReport& r, const ToolInfo& tool) {
       array.push_back(Json{{"name", c.name},
                            {"before_ns", c.before_ns},
                            {"after_ns", c.after_ns},
-                           {"ratio", c.ratio ? RoundedNumber(*c.ratio, 6) : Json(nullptr)}});
+                           {"ratio", c.ratio ? RoundedNumber(*c.ratio, 6) : Json(nullptr)},
+                           {"relative_change", OrNull(c.relative_change, 6)}});
     return array;
   };
   json["categories"] = changes(r.categories);
@@ -114,7 +115,8 @@ Json CompareToJson(const compare::CompareReport& r, const ToolInfo& tool) {
     audit.push_back(Json{{"metric", a.metric},
                          {"before", Optional(a.before)},
                          {"after", Optional(a.after)},
-                         {"unit", a.unit}});
+                         {"unit", a.unit},
+                         {"relative_change", OrNull(a.relative_change, 6)}});
   json["audit"] = std::move(audit);
   Json reconciliation = Json::array();
   for (const auto& c : r.reconciliation)

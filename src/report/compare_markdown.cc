@@ -13,8 +13,9 @@
 namespace gpuperf::report {
 namespace {
 
-std::string Change(double ratio) {
-  return fmt::format("{:+.1f}%", 100.0 * (ratio - 1.0));
+// A relative change (after / before - 1) as a signed percent: "+3.2%".
+std::string Change(double relative_change) {
+  return fmt::format("{:+.1f}%", 100.0 * relative_change);
 }
 
 // A change as people read it: "+3.2%" within a factor of two, "2.5× slower" / "4.0× faster"
@@ -26,7 +27,7 @@ std::string Readable(double ratio) {
     return fmt::format("{:.3g}× slower", ratio);
   if (ratio <= 0.5)
     return fmt::format("{:.3g}× faster", 1 / ratio);
-  return Change(ratio);
+  return Change(ratio - 1.0);
 }
 
 std::string Interval(const compare::Statistic& s) {
@@ -119,8 +120,9 @@ void Evidence(std::string& out, const compare::CompareReport& r) {
   for (const auto& a : r.audit) {
     std::string change = "n/a";
     if (a.before && a.after) {
-      change = *a.before == 0 ? (*a.after == 0 ? "=" : "new")
-                              : (*a.before == *a.after ? "=" : Change(*a.after / *a.before));
+      // No relative change from 0: "new".
+      change =
+          *a.before == *a.after ? "=" : (a.relative_change ? Change(*a.relative_change) : "new");
     }
     t.AddRow({Shorten(a.metric, 120), Value(a.before, a.unit), Value(a.after, a.unit), change});
   }
@@ -217,7 +219,7 @@ void FrameworkTiming(std::string& out, const compare::CompareReport& r, std::siz
       t.AddRow({Shorten(c.name, 100),
                 util::FormatDuration(static_cast<double>(c.before_ns)),
                 util::FormatDuration(static_cast<double>(c.after_ns)),
-                c.ratio ? Change(*c.ratio) : (c.after_ns > 0 ? "new" : "n/a")});
+                c.relative_change ? Change(*c.relative_change) : (c.after_ns > 0 ? "new" : "n/a")});
     }
     out += t.Render() + "\n";
   };

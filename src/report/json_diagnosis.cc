@@ -42,6 +42,7 @@ Json DiagnosisJson(const Diagnosis& d) {
       {"bound_speedup", Optional(d.bound_speedup, 6)},
       {"bound_speedup_modeled", Optional(d.bound_speedup_modeled, 6)},
       {"bound_speedup_at_2x", Optional(d.bound_speedup_at_2x, 6)},
+      {"time_removed_fraction_at_2x", Optional(d.time_removed_fraction_at_2x, 6)},
       {"bound_speedup_overlapped", Optional(d.bound_speedup_overlapped, 6)},
       {"bound_speedup_across_inputs", Optional(d.bound_speedup_across_inputs, 6)},  // since 1.24.0
       {"bound_speedup_named", Optional(d.bound_speedup_named, 6)},                  // since 1.23.0

@@ -53,6 +53,14 @@ void AddTimeline(Json& object, const Timeline& t) {
   object["activities"] = t.activities;
 }
 
+// A finding's evidence columns as report.json spells them: their titles.
+Json ColumnTitles(const std::vector<FindingColumn>& columns) {
+  Json titles = Json::array();
+  for (const FindingColumn& column : columns)
+    titles.push_back(column.title);
+  return titles;
+}
+
 Json UnclassifiedKernelsJson(const UnclassifiedKernels& u) {  // since 1.20.0
   Json object = Json::object();
   JsonFieldWriter write(object);
@@ -209,7 +217,7 @@ Json FindingsJson(const std::vector<Finding>& findings) {
         {"subject", f.subject},
         {"count", f.count},
         {"time_ns", f.time_ns},
-        {"columns", f.columns},
+        {"columns", ColumnTitles(f.columns)},
         {"rows", std::move(rows)},
         {"rows_omitted", f.rows_omitted},
         {"wall_fraction", f.wall_fraction ? Number(*f.wall_fraction, 6) : Json(nullptr)},

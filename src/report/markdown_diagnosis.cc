@@ -38,14 +38,14 @@ std::string DominantText(const Diagnosis& d, const MarkdownOptions& options) {
   const std::string operators =
       d.lever == LeverKind::kUseSdpa ? "the attention operators in" : "operators";
   if (d.dominant_kind == DominantKind::kOperators &&
-      d.bound_speedup_at_2x)  // a lever at an assumed 2x
+      d.time_removed_fraction_at_2x)  // a lever at an assumed 2x
     return fmt::format(
         "{} {}, {} of the wall time; {} of the wall comes back at an "
         "assumed 2x",
         operators,
         Shorten(d.dominant_name, options.name_chars),
         share,
-        util::FormatPercent(100.0 * (1.0 - 1.0 / *d.bound_speedup_at_2x)));
+        util::FormatPercent(100.0 * *d.time_removed_fraction_at_2x));
   if (d.dominant_kind == DominantKind::kOperators)
     return fmt::format("{} {}, at most {} of the wall time would come back",
                        operators,

@@ -125,15 +125,15 @@ void AppendFinding(std::string& out,
   if (f.columns.empty() || f.rows.empty())
     return;
   std::vector<Column> columns;
-  for (const auto& title : f.columns)
-    columns.push_back({EvidenceColumn(title)});
+  for (const FindingColumn& column : f.columns)
+    columns.push_back({EvidenceColumn(column)});
   MarkdownTable table(std::move(columns));
   std::size_t shown = Shown(f.rows.size(), options);
   for (std::size_t i = 0; i < shown; ++i) {
     std::vector<std::string> cells;
     for (std::size_t c = 0; c < f.rows[i].cells.size(); ++c) {
       const std::string& cell = f.rows[i].cells[c];
-      cells.push_back(c < f.columns.size() ? EvidenceCell(f.columns[c], cell, origin_ns)
+      cells.push_back(c < f.columns.size() ? EvidenceCell(f.columns[c].unit, cell, origin_ns)
                                            : Shorten(cell, options.name_chars));
       cells.back() = Shorten(cells.back(), options.name_chars);
     }

@@ -147,7 +147,7 @@ std::string ToMarkdown(const AnalysisReport& report, const MarkdownOptions& opti
   AppendTitleAndHeadline(out, report, options);
   markdown::AppendDiagnosis(out, report, options);
   markdown::AppendHierarchy(out, report, options);
-  if (report.source.format == "ncu-csv") {
+  if (!report.source.has_timeline) {
     // Nsight Compute replays each kernel alone: its back-to-back layout is not a timeline, so
     // busy, idle, overlap and orphan figures would describe nothing that ran.
     out +=

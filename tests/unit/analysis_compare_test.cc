@@ -229,4 +229,35 @@ TEST_CASE("compare: operators, categories and modules match by name across kerne
   CHECK(r.categories[1].after_ns == 0);
   REQUIRE(r.modules.size() == 1);
   CHECK(*r.modules[0].ratio == Approx(40.0 / 55.0));
+  // The change compare.md prints is in the model (and compare.json), not derived by the writer.
+  REQUIRE(r.categories[0].relative_change);
+  CHECK(*r.categories[0].relative_change == Approx(-0.2));
+  REQUIRE(r.categories[1].relative_change);
+  CHECK(*r.categories[1].relative_change == Approx(-1.0));
+}
+
+TEST_CASE("compare: an audit row's relative change is after / before - 1, none from 0",
+          "[compare]") {
+  using namespace gpuperf;
+  compare::Side before = analysis::MakeSide(1.0, 1.0, 1);
+  compare::Side after = analysis::MakeSide(1.0, 1.0, 2);
+  before.report.audit.kernel_launches = 100;
+  after.report.audit.kernel_launches = 80;
+  before.report.audit.allocations = 0;
+  after.report.audit.allocations = 5;
+  before.report.audit.peak_allocated_bytes = -1;  // not recorded
+  after.report.audit.peak_allocated_bytes = 1000;
+  compare::CompareReport r = analysis::Compare(before, after, compare::Options{});
+  auto row = [&](const std::string& metric) -> const compare::AuditRow& {
+    for (const compare::AuditRow& a : r.audit) {
+      if (a.metric == metric)
+        return a;
+    }
+    FAIL("no audit row " << metric);
+    return r.audit.front();
+  };
+  REQUIRE(row("kernel launches").relative_change);
+  CHECK(*row("kernel launches").relative_change == Approx(-0.2));
+  CHECK_FALSE(row("device allocations").relative_change);  // from 0: new
+  CHECK_FALSE(row("peak device memory").relative_change);  // a side unknown
 }

@@ -49,6 +49,13 @@ TEST_CASE("sync_memcpy: nsys conditions, one row per API record", "[analysis][fi
   CHECK(f->rows[0].cells[9] == "cudaMemcpy");
   CHECK(f->rows[1].cells[9] == "cudaMemcpy_v3020");
   CHECK(f->columns.back() == "GPU idle caused (ns)");
+  // Each column carries the unit report.md formats its cells by, set by the rule.
+  using gpuperf::report::ColumnUnit;
+  CHECK(f->columns[0].unit == ColumnUnit::kDurationNs);
+  CHECK(f->columns[1].unit == ColumnUnit::kStartNs);
+  CHECK(f->columns[2].unit == ColumnUnit::kText);  // Src Kind
+  CHECK(f->columns[4].unit == ColumnUnit::kBytes);
+  CHECK(f->columns.back().unit == ColumnUnit::kDurationNs);
   CHECK(f->rows[2].cells[0] == "20");
   CHECK(f->columns.size() == f->rows[0].cells.size());
   CHECK(Find(report, "pageable_async_memcpy") == nullptr);  // the async copy is device-pinned

@@ -873,6 +873,7 @@ TEST_CASE("ncu input: no timeline questions, and no program wall time claimed",
           "[diagnosis][ncu]") {
   TraceBuilder b;
   b.trace.metadata.format = "ncu-csv";
+  b.trace.metadata.has_timeline = false;
   b.Kernel("gemm", 0, 10 * kMs);
   b.Kernel("init", 20 * kMs, 25 * kMs);
   report::AnalysisReport r = Analyze(b.trace);

@@ -36,7 +36,10 @@ AnalysisReport HugeReport() {
   f.title = "GPU idle gaps";
   f.severity = Severity::kWarning;
   f.summary = "many gaps";
-  f.columns = {"Start (ns)", "Duration (ns)", "Before", "After"};
+  f.columns = {{"Start (ns)", ColumnUnit::kStartNs},
+               {"Duration (ns)", ColumnUnit::kDurationNs},
+               {"Before"},
+               {"After"}};
   for (int i = 0; i < 5000; ++i)
     f.rows.push_back({{std::to_string(1661203462672529000LL + i * 1000),
                        "5000",

@@ -66,6 +66,7 @@ TEST_CASE("ncu long format: one kernel per ID, values in base units", "[ncu]") {
       "==ERROR== Failed to profile \"x\" in process 42\n";
   model::Trace trace = Import(csv);
   CHECK(trace.metadata.format == "ncu-csv");
+  CHECK_FALSE(trace.metadata.has_timeline);  // the importer's trait, not the name, says so
   CHECK(trace.metadata.format_version == "metrics");
   REQUIRE(trace.activities.size() == 3);
   REQUIRE(trace.counters.size() == 3);

@@ -113,7 +113,7 @@ inline report::AnalysisReport SampleReport() {
   finding.source = "trace";
   finding.count = 4;
   finding.time_ns = 300'000;
-  finding.columns = {"time", "operation"};
+  finding.columns = {{"time"}, {"operation"}};
   for (int i = 0; i < 4; ++i)
     finding.rows.push_back({{std::to_string(i * 1000), kLinkName}});
   finding.rows_omitted = 6;

@@ -130,6 +130,16 @@ TEST_CASE("report.json round trip: written then read back then written is the sa
   CHECK(back.ranges.at(0).kind == RangeKind::kProfilerStep);
 }
 
+TEST_CASE("report.json round trip: whether the source has a timeline follows its format") {
+  AnalysisReport original = CarriedOnly();
+  CHECK(ReadBack(original).source.has_timeline);  // kineto
+  original.source.format = "ncu-csv";
+  original.source.has_timeline = false;
+  CHECK_FALSE(ReadBack(original).source.has_timeline);
+  original.source.format = "a format of another version";
+  CHECK(ReadBack(original).source.has_timeline);
+}
+
 TEST_CASE("report.json round trip: absent values read back as absent") {
   AnalysisReport original = CarriedOnly();
   original.source.rank.reset();

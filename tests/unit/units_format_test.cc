@@ -66,16 +66,20 @@ TEST_CASE("FormatRatio has two decimals") {
 namespace gpuperf::report {
 
 TEST_CASE("evidence tables show human units and times from the first GPU activity") {
-  CHECK(EvidenceColumn("Duration (ns)") == "Duration");
-  CHECK(EvidenceColumn("Start (ns)") == "Start (from first GPU activity)");
-  CHECK(EvidenceColumn("PID") == "PID");
-  CHECK(EvidenceCell("Duration (ns)", "5000", 0) == "5.00 µs");
-  CHECK(EvidenceCell("Start (ns)", "1661203462672529000", 1661203462600000000) == "+72.5 ms");
-  CHECK(EvidenceCell("Start (ns)", "1000", 3000) == "−2.00 µs");
-  CHECK(EvidenceCell("Start (ns)", "n/a", 0) == "n/a");
-  CHECK(EvidenceCell("PID", "1234", 0) == "1234");
-  CHECK(EvidenceCell("Bytes", "262144000", 0) == "262 MB");
-  CHECK(EvidenceCell("Kernel avg (ns)", "3091.2", 0) == "3.09 µs");
+  CHECK(EvidenceColumn({"Duration (ns)", ColumnUnit::kDurationNs}) == "Duration");
+  CHECK(EvidenceColumn({"Start (ns)", ColumnUnit::kStartNs}) == "Start (from first GPU activity)");
+  CHECK(EvidenceColumn({"PID"}) == "PID");
+  CHECK(EvidenceColumn({"Bytes", ColumnUnit::kBytes}) == "Bytes");
+  CHECK(EvidenceCell(ColumnUnit::kDurationNs, "5000", 0) == "5.00 µs");
+  CHECK(EvidenceCell(ColumnUnit::kStartNs, "1661203462672529000", 1661203462600000000) ==
+        "+72.5 ms");
+  CHECK(EvidenceCell(ColumnUnit::kStartNs, "1000", 3000) == "−2.00 µs");
+  CHECK(EvidenceCell(ColumnUnit::kStartNs, "n/a", 0) == "n/a");
+  CHECK(EvidenceCell(ColumnUnit::kText, "1234", 0) == "1234");
+  CHECK(EvidenceCell(ColumnUnit::kBytes, "262144000", 0) == "262 MB");
+  CHECK(EvidenceCell(ColumnUnit::kDurationNs, "3091.2", 0) == "3.09 µs");
+  // The unit decides, not the title: a text column titled in ns stays as it is.
+  CHECK(EvidenceCell(ColumnUnit::kText, "5000", 0) == "5000");
 }
 
 }  // namespace gpuperf::report

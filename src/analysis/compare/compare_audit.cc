@@ -101,6 +101,10 @@ void CompareAudit(const Side& before, const Side& after, CompareReport& out) {
     out.audit.push_back(
         {"dominant kernel share of kernel time", dominant.time_percent, after_share, "percent"});
   }
+  for (compare::AuditRow& row : out.audit) {
+    if (row.before && row.after && *row.before != 0)
+      row.relative_change = *row.after / *row.before - 1.0;
+  }
 }
 
 }  // namespace gpuperf::analysis

@@ -88,8 +88,10 @@ std::vector<GroupChange> Changes(const std::vector<Row>& before, const std::vect
   }
   std::vector<GroupChange> out;
   for (auto& [name, change] : by_name) {
-    if (change.before_ns > 0)
+    if (change.before_ns > 0) {
       change.ratio = static_cast<double>(change.after_ns) / static_cast<double>(change.before_ns);
+      change.relative_change = *change.ratio - 1.0;
+    }
     out.push_back(std::move(change));
   }
   std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) {

@@ -173,7 +173,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   bool queued = d.queue && d.queue->verdict == report::QueueVerdict::kGpuBound;
   bool idle_decides = idle_share >= kDominantShare || (idle_share == largest && !queued);
   // Nsight Compute replays each kernel alone: no timeline, so no idle, copy or overlap question.
-  bool has_timeline = trace.metadata.format != "ncu-csv";
+  bool has_timeline = trace.metadata.has_timeline;
   idle_decides = idle_decides && has_timeline;
   // The triage as a table of steps, asked in the order of docs/method.md ("Triage order"): GPU
   // idle -> transfer -> communication -> dominant work. The first step that decides classifies the

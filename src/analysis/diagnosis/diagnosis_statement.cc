@@ -44,7 +44,7 @@ std::string DevicesText(const model::Trace& trace, const report::AnalysisReport&
 }  // namespace
 
 std::string TargetMetric(const report::AnalysisReport& r) {
-  if (r.source.format == "ncu-csv")
+  if (!r.source.has_timeline)
     return fmt::format(
         "kernel time of the profiled launches, {} (Nsight Compute replays each "
         "kernel alone: there is no program wall time); lower is better",
@@ -223,7 +223,7 @@ std::string Baseline(const model::Trace& trace, const report::AnalysisReport& r)
   std::int64_t kernel_ns = 0;
   for (const report::KernelRow& k : r.kernels)
     kernel_ns += k.duration_ns.total;
-  if (r.source.format == "ncu-csv")
+  if (!r.source.has_timeline)
     return fmt::format(
         "kernels {} over {} profiled launches, each replayed alone by Nsight Compute (clocks "
         "locked, caches flushed: per-kernel counters, no timeline, so no idle, copy or overlap "

@@ -210,7 +210,7 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
   if (t.activities == 0)
     return NoGpuWork(trace);
   std::string text = Verdict(report.diagnosis);
-  if (trace.metadata.format == "ncu-csv")
+  if (!trace.metadata.has_timeline)
     return text + " " + NcuScope(report);
   const auto& preroll = report.predictions.preroll;
   // The diagnosis is over the steady-state window (less a pre-roll and the one-time work during

@@ -34,7 +34,7 @@ void SetWaitCost(report::Finding& finding,
     finding.gpu_idle_caused_ns = idle.caused_ns;
     finding.gpu_idle_later_ns = idle.caused_ns - idle.adjacent_ns;
   }
-  finding.columns.emplace_back("GPU idle caused (ns)");
+  finding.columns.push_back({"GPU idle caused (ns)", report::ColumnUnit::kDurationNs});
 }
 
 LeftOut LeftOutBefore(const RuleInput& in, const std::vector<util::Interval>& waits) {

@@ -153,7 +153,12 @@ std::optional<report::Finding> DeviceAllocChurnRule(const RuleInput& in) {
       "synchronizes nor returns memory to the driver each time. Free what each iteration "
       "allocates. Only the time these calls hold the host while the GPU has nothing to run can "
       "come back.";
-  f.columns = {"Duration (ns)", "Start (ns)", "PID", "TID", "API Name", "GPU idle during (ns)"};
+  f.columns = {{"Duration (ns)", report::ColumnUnit::kDurationNs},
+               {"Start (ns)", report::ColumnUnit::kStartNs},
+               {"PID"},
+               {"TID"},
+               {"API Name"},
+               {"GPU idle during (ns)", report::ColumnUnit::kDurationNs}};
   auto longest_first = [](const AllocCall& a, const AllocCall& b) {
     return std::make_tuple(-a.duration_ns, a.start_ns, a.name, a.pid, a.tid) <
            std::make_tuple(-b.duration_ns, b.start_ns, b.name, b.pid, b.tid);

@@ -77,7 +77,10 @@ std::optional<report::Finding> GpuGapsRule(const RuleInput& in) {
           : "The trace shows that the GPU waited, not why. Hypotheses: a slow or blocked host "
             "thread, synchronization, or I/O; test them with host-side ranges (NVTX, CPU "
             "sampling) over the gap windows.";
-  f.columns = {"Duration (ns)", "Start (ns)", "PID", "Device ID"};
+  f.columns = {{"Duration (ns)", report::ColumnUnit::kDurationNs},
+               {"Start (ns)", report::ColumnUnit::kStartNs},
+               {"PID"},
+               {"Device ID"}};
   SetTopRows(
       f,
       gaps,

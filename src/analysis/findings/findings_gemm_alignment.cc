@@ -362,8 +362,12 @@ std::optional<report::Finding> GemmAlignmentRule(const RuleInput& in) {
       "16 for int8/fp8) so that cuBLAS/CUTLASS can use its aligned kernels; for eager attention, "
       "scaled_dot_product_attention pads internally. Only the kernels' time above what the "
       "aligned kernel takes comes back.";
-  f.columns = {
-      "Kernel", "Instances", "Total (ns)", "Alignment (elements)", "Access (bytes)", "Built for"};
+  f.columns = {{"Kernel"},
+               {"Instances"},
+               {"Total (ns)", report::ColumnUnit::kDurationNs},
+               {"Alignment (elements)"},
+               {"Access (bytes)"},
+               {"Built for"}};
   std::vector<report::FindingRow> rows;
   for (const auto& [name, m] : sorted) {
     rows.push_back({{std::string(in.trace.Name(name)),

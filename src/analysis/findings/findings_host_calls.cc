@@ -34,7 +34,7 @@ std::optional<report::Finding> HostOsCallsRule(const RuleInput& in) {
       "Move the I/O off the launching thread (a writer thread, asynchronous I/O), write less "
       "often (buffer per-step output), or overlap it with GPU work queued ahead; only the GPU "
       "idle these calls cover comes back.";
-  f.columns = {"Call", "GPU idle covered (ns)"};
+  f.columns = {{"Call"}, {"GPU idle covered (ns)", report::ColumnUnit::kDurationNs}};
   std::vector<report::FindingRow> rows;
   for (const auto& [name, ns] : idle.top_os_calls)
     rows.push_back({{name, std::to_string(ns)}});

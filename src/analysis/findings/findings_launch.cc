@@ -197,7 +197,11 @@ std::optional<report::Finding> LaunchOverheadRule(const RuleInput& in) {
                                            "host time between the launches too (the diagnosis' "
                                            "host-bound bound counts both)"));
   }
-  f.columns = {"Kernel", "Launched", "Shorter than launch", "Kernel avg (ns)", "Launch avg (ns)"};
+  f.columns = {{"Kernel"},
+               {"Launched"},
+               {"Shorter than launch"},
+               {"Kernel avg (ns)", report::ColumnUnit::kDurationNs},
+               {"Launch avg (ns)", report::ColumnUnit::kDurationNs}};
   // Launch calls cost only where the GPU idles under them (steady state, idle_attribution.h):
   // a call made while the GPU is busy hides behind its work.
   if (in.idle) {

@@ -144,15 +144,21 @@ report::Finding Make(const RuleInput& in, Matches& m, bool memset) {
   f.severity = report::Severity::kWarning;
   f.count = m.count;
   f.time_ns = m.time_ns;
-  f.columns = {"Duration (ns)", "Start (ns)"};
+  f.columns = {{"Duration (ns)", report::ColumnUnit::kDurationNs},
+               {"Start (ns)", report::ColumnUnit::kStartNs}};
   if (memset) {
-    f.columns.emplace_back("Memory Kind");
+    f.columns.push_back({"Memory Kind"});
   } else {
-    f.columns.insert(f.columns.end(), {"Src Kind", "Dst Kind"});
+    f.columns.insert(f.columns.end(), {{"Src Kind"}, {"Dst Kind"}});
   }
-  f.columns.insert(
-      f.columns.end(),
-      {"Bytes", "PID", "Device ID", "Context ID", "Stream ID", "API Name", "Host blocked (ns)"});
+  f.columns.insert(f.columns.end(),
+                   {{"Bytes", report::ColumnUnit::kBytes},
+                    {"PID"},
+                    {"Device ID"},
+                    {"Context ID"},
+                    {"Stream ID"},
+                    {"API Name"},
+                    {"Host blocked (ns)", report::ColumnUnit::kDurationNs}});
   SetWaitCost(f, in, m.waits, m.data_waits);
   const BlockedOrder order{in.trace};
   if (!m.rows.empty())

@@ -94,7 +94,13 @@ std::optional<report::Finding> SmallGridRule(const RuleInput& in) {
       "(more, smaller blocks; a split-K or stream-K GEMM). The kernel then runs at most as fast "
       "as its roof allows: a memory-bound kernel stops at the DRAM bandwidth, which a byte model "
       "(analyze --model) or counters would give.";
-  f.columns = {"Kernel", "Instances", "Total (ns)", "Avg (ns)", "Blocks", "Threads/block", "SMs"};
+  f.columns = {{"Kernel"},
+               {"Instances"},
+               {"Total (ns)", report::ColumnUnit::kDurationNs},
+               {"Avg (ns)", report::ColumnUnit::kDurationNs},
+               {"Blocks"},
+               {"Threads/block"},
+               {"SMs"}};
   std::vector<report::FindingRow> rows;
   for (const auto& [name, g] : flagged) {
     rows.push_back({{std::string(in.trace.Name(name)),

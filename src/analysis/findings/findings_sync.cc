@@ -113,7 +113,11 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   f.source = "trace";
   f.count = count;
   f.time_ns = time_ns;
-  f.columns = {"Duration (ns)", "Start (ns)", "PID", "TID", "API Name"};
+  f.columns = {{"Duration (ns)", report::ColumnUnit::kDurationNs},
+               {"Start (ns)", report::ColumnUnit::kStartNs},
+               {"PID"},
+               {"TID"},
+               {"API Name"}};
   const std::string before_window = BeforeWindowText(left_out, all_before);
   SetWaitCost(f, in, std::move(waits));
   // In a loop of waits the cycle model replaces the overlap credit (it holds the round trips
@@ -135,7 +139,8 @@ std::optional<report::Finding> SyncApiRule(const RuleInput& in) {
   } else if (drain.loop_cycles > 0) {
     f.gpu_idle_caused_ns = drain.idle_ns;
     // The cycle model's cost is the loop's, not a sum over its rows.
-    f.columns.back() = "GPU idle removing it alone gives back (ns)";
+    f.columns.back() = {"GPU idle removing it alone gives back (ns)",
+                        report::ColumnUnit::kDurationNs};
     // Refill: in most cycles the host needs less than the GPU and would stay ahead.
     bool refill = 2 * drain.refill_cycles > drain.cycles;
     f.summary = fmt::format(

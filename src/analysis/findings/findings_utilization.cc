@@ -169,7 +169,11 @@ std::optional<report::Finding> LowUtilizationRule(const RuleInput& in) {
       "idle time (host work, launch calls, synchronizations, queued work) from the trace's host "
       "records; where they do not cover a window, host-side ranges (NVTX, CPU sampling) over it "
       "would.";
-  f.columns = {"In-Use (%)", "Duration (ns)", "Start (ns)", "PID", "Device ID"};
+  f.columns = {{"In-Use (%)"},
+               {"Duration (ns)", report::ColumnUnit::kDurationNs},
+               {"Start (ns)", report::ColumnUnit::kStartNs},
+               {"PID"},
+               {"Device ID"}};
   SetTopRows(
       f,
       windows,

@@ -182,6 +182,8 @@ model::Trace BuildTrace(ncu::ParsedCsv parsed, model::Diagnostics diagnostics) {
 class NcuImporter final : public Importer {
  public:
   std::string_view FormatName() const override { return "ncu-csv"; }
+  // ncu serialises and replays each launch: its layout back to back is no timeline.
+  bool HasTimeline() const override { return false; }
   bool Probe(std::string_view head) const override { return ncu::LooksLikeNcuCsv(head); }
   Result<model::Trace> Import(const Input& input) const override {
     auto source = input.Open();

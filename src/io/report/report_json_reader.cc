@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "io/importer.h"
 #include "util/byte_source.h"
 
 namespace gpuperf::io {
@@ -136,6 +137,7 @@ report::AnalysisReport FromJson(const Json& j) {
   report::AnalysisReport r;
   auto source = [](auto& s, auto& v) { fields::SourceFields(s, v); };
   ReadObject(j, fields::kSource, r.source, source);
+  r.source.has_timeline = FormatHasTimeline(r.source.format);
   r.headline = Text(j, fields::kHeadline);
   auto timeline = [](auto& t, auto& v) { fields::TimelineFields(t, v); };
   ReadObject(j, fields::kTimeline, r.timeline, timeline);
