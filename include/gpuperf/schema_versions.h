@@ -15,7 +15,7 @@ inline constexpr const char* kBaselineSchemaVersion = "1.3.0";  // baseline.json
 }  // namespace baseline
 
 namespace compare {
-inline constexpr const char* kCompareSchemaVersion = "1.1.0";  // compare --format json
+inline constexpr const char* kCompareSchemaVersion = "1.2.0";  // compare --format json
 }  // namespace compare
 
 namespace ranks {

@@ -25,7 +25,7 @@ TEST_CASE("compare: a trace against itself is the same and exits 0", "[compare][
   CHECK(r.exit_code == 0);
   nlohmann::json j = ReadJson(out / "compare.json");
   CHECK(j["verdict"] == "same");
-  CHECK(j["schema_version"] == "1.1.0");
+  CHECK(j["schema_version"] == "1.2.0");
   CHECK(j["environment_differences"].empty());
   CHECK(ReadFile(out / "compare.md").rfind("**gpuperf compare: SAME**", 0) == 0);
 }

@@ -180,14 +180,16 @@ bool ApplyLever(report::Diagnosis& d,
             : "pad the dimensions to multiples of 8 elements"));
   std::size_t at = std::min(kernel_evidence_from, d.support.size());
   if (at < d.support.size())
+    // Said as what happened, then what the lines are (review 60: "the evidence of the statement
+    // this lever replaced" read as a riddle).
     lever_support.push_back(fmt::format(
-        "The lines below are the evidence of the statement this lever replaced{}, not of "
-        "this one (a class they name is that kernel's): {}.",
+        "This lever was chosen over the statement{} ({}); the lines below are that statement's "
+        "evidence, kept for reference: a class they name is its, not this lever's.",
         // Shortened as the headline's top kernel is: a Tensile name runs to 600 characters.
         d.dominant_name.empty() ? ""
         : d.dominant_kind == report::DominantKind::kRoutine
-            ? ", about the routine " + util::Shorten(d.dominant_name, kReplacedKernelChars)
-            : ", about the kernel " +
+            ? " about the routine " + util::Shorten(d.dominant_name, kReplacedKernelChars)
+            : " about the kernel " +
                   util::Shorten(ReadableKernelName(d.dominant_name), kReplacedKernelChars),
         concrete_form && kernel_bound && *kernel_bound > lever.bound_speedup
             ? fmt::format("measuring the top kernels would give {:.2f}x at an assumed 2x, and "
