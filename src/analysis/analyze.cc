@@ -244,7 +244,7 @@ report::AnalysisReport Analyze(const model::Trace& trace, const AnalyzeOptions& 
                                        &steady,
                                        &host_waits);
   BoundFindings(out.findings, idle.steady_window_ns);
-  AttachPinnedSavings(trace, roofs, out);
+  AttachPinnedSavings(trace, roofs, window, out);
   out.phase_verdicts = PhaseVerdicts(trace, index, out.initialization, steps.steps, idle, steady);
   DropRunsBehindLimits(out.phase_verdicts, out.predictions.phases);
 

@@ -336,3 +336,15 @@ TEST_CASE("ranking: a swap carries every bound of a statement with it", "[diagno
   CHECK(d.secondary.front().bound_speedup_estimated == 1.1);
   CHECK_FALSE(d.secondary.front().bound_speedup_named);
 }
+
+TEST_CASE("experiment context: a statement over the same input keeps the steady span",
+          "[diagnosis]") {
+  // The secondary statements' contexts start from SameInput: without the span their sync
+  // callers and host-work bounds looked at an empty window (pytorch-kineto 2021-06 lost its
+  // zero_grad lever).
+  analysis::ExperimentContext base;
+  base.steady_span = {5, 9};
+  const analysis::ExperimentContext same = analysis::SameInput(base);
+  CHECK(same.steady_span.start == 5);
+  CHECK(same.steady_span.end == 9);
+}

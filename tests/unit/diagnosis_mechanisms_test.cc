@@ -1010,8 +1010,8 @@ TEST_CASE("host waits: only time the GPU's kernels hold the host counts", "[diag
   b.Api("cudaDeviceSynchronize", 16 * kMs + 20 * kUs, 19 * kMs + 30 * kUs);
   gpuperf::report::AnalysisReport r = Analyze(b.trace);
   gpuperf::analysis::CorrelationIndex index(b.trace);
-  gpuperf::analysis::HostWaitCap cap =
-      gpuperf::analysis::HostWaitsOnGpu(b.trace, index, r, 20 * kMs, nullptr);
+  gpuperf::analysis::HostWaitCap cap = gpuperf::analysis::HostWaitsOnGpu(
+      b.trace, index, r, gpuperf::analysis::SteadySpan(b.trace, r), 20 * kMs, nullptr);
   // The blocked launch's 2 ms less the 10 us baseline, and the 3 ms of kernel inside the sync;
   // not the fast deep launches, not the copy's own transfer, and no kernel after the last call.
   CHECK(cap.waits_ns == 2 * kMs - 10 * kUs + 3 * kMs);

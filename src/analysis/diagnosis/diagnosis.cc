@@ -123,6 +123,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   d.queue = std::move(queue);
   ExperimentContext context = InputContext(trace);
   context.blocked_launches = blocked;
+  context.steady_span = SteadySpan(trace, r);
   context.collective_wait = CollectiveWaitText(trace, index, r);
   context.one_shot = r.framework.steps.size() < 2 && !r.kernels.empty() &&
                      r.kernels.front().duration_ns.count < kOneShotInstances;
@@ -282,8 +283,8 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
          // Without one, the host may still be close behind the GPU: changes that keep the
          // launch count are held to its waits too (KeepsLaunchCount).
          if (has_timeline) {
-           context.host_wait_cap =
-               HostWaitsOnGpu(trace, index, r, SteadyWall(r, idle), context.blocked_launches);
+           context.host_wait_cap = HostWaitsOnGpu(
+               trace, index, r, context.steady_span, SteadyWall(r, idle), context.blocked_launches);
            context.host_wait_cap->host_work_ns = idle.host_work_ns;
            context.host_wait_cap->lead_ns = std::min(context.lead_ns, idle.host_work_ns);
            context.host_wait_cap->beside_idle_phase = idle_share >= kSecondaryIdleShare;

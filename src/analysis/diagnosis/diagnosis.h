@@ -40,8 +40,10 @@ report::Diagnosis Diagnose(const model::Trace& trace,
 // host buffers would take off the steady window's pageable copies of 1 MiB or more at the host
 // link's datasheet peak, which their wait bound leaves out (material_copies.cc). Needs the
 // report's predictions and initialization (the steady span).
+// `window`: the trace window analyze.cc computed (not scanned again).
 void AttachPinnedSavings(const model::Trace& trace,
                          const DeviceRoofsTable& roofs,
+                         const TraceWindow& window,
                          report::AnalysisReport& report);
 
 // What a GPU-side change can give back in a window whose idle time the host sets (the GPU
@@ -76,6 +78,9 @@ struct ExperimentContext {
   // The analysis' launches blocked in a deep queue (blocked_launches.h), computed once; null
   // where a caller has none (tests), and the users compute them.
   const std::vector<BlockedLaunch>* blocked_launches = nullptr;
+  // The steady window's span (SteadySpan), computed once per diagnosis: each computation is a
+  // pass over the whole trace.
+  util::Interval steady_span{};
   bool amd = false;              // name the ROCm tools (rocprofv3, rocprof-compute), not NVIDIA's
   bool pytorch = false;          // a PyTorch profiler trace (IsPyTorchTrace): name its options
   bool shapes_recorded = false;  // its operators carry input shapes: never ask for them

@@ -310,7 +310,8 @@ std::vector<report::Diagnosis> SecondaryGpuStatement(const model::Trace& trace,
                                   "(trace)",
                                   Pct(compute_share))});
   std::string subject;
-  HostWaitCap cap = HostWaitsOnGpu(trace, index, r, wall_ns, base.blocked_launches);
+  HostWaitCap cap =
+      HostWaitsOnGpu(trace, index, r, base.steady_span, wall_ns, base.blocked_launches);
   cap.host_work_ns = base.host_work_ns;
   cap.lead_ns = base.lead_ns;
   if (const report::CriticalShare* top = DominantComputeShare(r, false)) {

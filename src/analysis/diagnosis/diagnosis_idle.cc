@@ -280,7 +280,7 @@ void SetIdleClass(const model::Trace& trace,
     context.loader_multiprocess = idle.loader_multiprocess;
     context.blocking_syncs = r.audit.synchronizations;
     // The steps and syncs of the steady window: a left-out first step is not among them.
-    const util::Interval steady = SteadySpan(trace, r);
+    const util::Interval steady = context.steady_span;
     context.steps = static_cast<std::int64_t>(r.framework.steps.size() - WarmUpStepsLeftOut(r));
     if (context.steps >= 2 && context.blocking_syncs >= 2 * context.steps) {
       context.sync_callers = SyncCallersOf(trace, idle, steady);
@@ -415,7 +415,7 @@ void SetIdleClass(const model::Trace& trace,
       // GPU (b200: 2.41 ms of sampling beside 11.5 ms of forward kernels, 4.17x -> 4.76x; a
       // replay gives 4.78x at zero cost per graph node, 4.54x at 1 us).
       std::int64_t beside =
-          std::min(outside, IdleBesideForwardGpu(forward.spans, idle, SteadySpan(trace, r).end));
+          std::min(outside, IdleBesideForwardGpu(forward.spans, idle, context.steady_span.end));
       attributed -= outside - beside;
       d.support.push_back(fmt::format(
           "{} of that idle lies outside the model's forward ({}): vLLM captures only the "

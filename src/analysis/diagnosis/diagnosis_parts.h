@@ -48,6 +48,8 @@ double WallFraction(const report::AnalysisReport& r, const IdleAttribution& idle
 // The steady window's span in trace time: the recorded window less the pre-roll (or the start-up
 // and warm-up step left out) before it and the unobserved tail after it (steady_window.cc).
 util::Interval SteadySpan(const model::Trace& trace, const report::AnalysisReport& r);
+// The same from a trace window already computed.
+util::Interval SteadySpan(const TraceWindow& window, const report::AnalysisReport& r);
 // Whether a record belongs to that span: it starts in it.
 bool InSteadySpan(std::int64_t start_ns, util::Interval span);
 bool InSteadySpan(const model::GpuActivity& a, util::Interval span);
@@ -166,11 +168,12 @@ std::string LongQueuedStretches(const model::Trace& trace,
                                 std::int64_t steps,
                                 std::string& focus);
 
-// The host's waits for the GPU over `wall_ns` (host_wait_cap.cc).
+// The host's waits for the GPU over `wall_ns` (host_wait_cap.cc), in the steady window's `span`.
 // `blocked`: the analysis' blocked launches (blocked_launches.h); null computes them.
 HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
                            const CorrelationIndex& index,
                            const report::AnalysisReport& r,
+                           util::Interval span,
                            std::int64_t wall_ns,
                            const std::vector<BlockedLaunch>* blocked);
 // The bound sentence of a GPU-side change saving `saved_ns` of the window under `cap` (Binds):

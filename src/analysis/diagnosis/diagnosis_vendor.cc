@@ -49,6 +49,7 @@ ExperimentContext SameInput(const ExperimentContext& base) {
   context.pytorch = base.pytorch;
   context.shapes_recorded = base.shapes_recorded;
   context.vllm = base.vllm;
+  context.steady_span = base.steady_span;  // the same report's window
   return context;
 }
 

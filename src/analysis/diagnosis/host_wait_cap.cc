@@ -63,6 +63,7 @@ class KernelCover {
 HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
                            const CorrelationIndex& index,
                            const report::AnalysisReport& r,
+                           util::Interval span,
                            std::int64_t wall_ns,
                            const std::vector<BlockedLaunch>* blocked) {
   CachedNamePredicate is_wait(trace, IsHostWaitApi);
@@ -70,7 +71,6 @@ HostWaitCap HostWaitsOnGpu(const model::Trace& trace,
   // The steady window's span: waits for the pre-roll (work launched before the recording) or in
   // the unobserved tail lie outside the wall the cap is a share of.
   const auto& pre = r.predictions.preroll;
-  const util::Interval span = SteadySpan(trace, r);
   const std::int64_t from = span.start;
   const std::int64_t to = span.end;
   auto inside = [&](std::int64_t start, std::int64_t end) {

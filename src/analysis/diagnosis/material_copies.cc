@@ -407,6 +407,7 @@ std::vector<report::Diagnosis> SecondaryTransferStatement(const model::Trace& tr
 
 void AttachPinnedSavings(const model::Trace& trace,
                          const DeviceRoofsTable& roofs,
+                         const TraceWindow& window,
                          report::AnalysisReport& report) {
   std::optional<std::int64_t> saving;
   bool computed = false;
@@ -415,7 +416,7 @@ void AttachPinnedSavings(const model::Trace& trace,
       continue;
     if (!computed) {  // once, for the first copy finding
       computed = true;
-      const util::Interval span = SteadySpan(trace, report);
+      const util::Interval span = SteadySpan(window, report);
       if (PageableCopiesHaveLink(trace, roofs, span)) {
         std::optional<PageableCopies> p = LargePageableCopies(trace, roofs, span);
         saving = p ? p->time_ns - p->pinned_ns : 0;

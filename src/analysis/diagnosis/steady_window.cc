@@ -22,7 +22,10 @@ double WallFraction(const report::AnalysisReport& r, const IdleAttribution& idle
 }
 
 util::Interval SteadySpan(const model::Trace& trace, const report::AnalysisReport& r) {
-  TraceWindow window = ComputeTraceWindow(trace);
+  return SteadySpan(ComputeTraceWindow(trace), r);
+}
+
+util::Interval SteadySpan(const TraceWindow& window, const report::AnalysisReport& r) {
   const auto& pre = r.predictions.preroll;
   return {window.start_ns + (pre ? pre->time_ns : 0),
           window.end_ns - r.initialization.unobserved_tail_ns};
