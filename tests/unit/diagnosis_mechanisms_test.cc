@@ -1283,6 +1283,20 @@ TEST_CASE(
   for (model::GpuActivity& a : small.trace.activities)
     a.bytes = 512 * 1024;
   CHECK(saving(Analyze(small.trace)) == std::optional<std::int64_t>(0));
+
+  // The trace's own pinning calls in the host work, the first of them 30 ms (a first call, one-
+  // time work: the first CUDA call of a process creates its context): the pinning cost counts
+  // it at its name's median, 4 calls of 1 ms, not 33 ms.
+  TraceBuilder pinning = b;
+  pinning.Api("cudaHostRegister", 21 * kMs, 51 * kMs);
+  for (int i = 0; i < 3; ++i)
+    pinning.Api("cudaHostRegister", (52 + 2 * i) * kMs, (53 + 2 * i) * kMs);
+  pinning.Api("cudaHostUnregister", 60 * kMs, 61 * kMs);
+  const report::AnalysisReport p = Analyze(pinning.trace);
+  REQUIRE_FALSE(p.initialization.items.empty());
+  CHECK(p.initialization.items.front().name == "cudaHostRegister");
+  CHECK(gpuperf::analysis::PinningCostNs(pinning.trace, p.initialization) == 5 * kMs);
+  CHECK(gpuperf::analysis::PinningCostNs(pinning.trace, {}) == 34 * kMs);
 }
 
 TEST_CASE("Host-blocking syncs are told apart by the operator around them", "[diagnosis][syncs]") {

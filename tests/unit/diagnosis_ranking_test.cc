@@ -564,8 +564,9 @@ TEST_CASE("dependency: graph idle that nothing recorded could end may be unrecor
   REQUIRE(d.bound_speedup_unrecorded_graph_work);
   CHECK(*d.bound_speedup_unrecorded_graph_work == Approx(1.0).epsilon(1e-3));
   CHECK(Contains(r.headline,
-                 "1.00x if the graphs' idle where nothing recorded ran or could end it holds "
-                 "work the trace does not record"));
+                 "at most 1.00x faster if the graphs' idle, which nothing recorded could end, is "
+                 "work the trace does not record; 2.00x if node-level tracing shows it idle"));
+  CHECK(Contains(d.falsified_by, "Node-level graph tracing (nsys --cuda-graph-trace=node)"));
   // The host blocked through under 80% of it (one poll): it may have been late with an event.
   TraceBuilder half = b;
   half.trace.api_calls.pop_back();

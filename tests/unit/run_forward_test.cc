@@ -243,6 +243,13 @@ TEST_CASE("blocked launches: a full queue returns each blocked launch at its cap
   gpuperf::analysis::SummarizeBlockedLaunches({{blocked.front()}, 0}, lone);
   CHECK(lone.blocked_launches == 1);
   CHECK_FALSE(lone.queue_full);
+  // The same calls as graph launches: a graph launch's time is its nodes' submission, not a
+  // wait for a slot, so none is blocked.
+  TraceBuilder graphs = b;
+  for (model::ApiCall& call : graphs.trace.api_calls)
+    call.name = graphs.trace.strings.Intern("cudaGraphLaunch");
+  CorrelationIndex graph_index(graphs.trace);
+  CHECK(gpuperf::analysis::FindBlockedLaunches(graphs.trace, graph_index).launches.empty());
 }
 
 TEST_CASE("blocked launches: the queue sentence names them when they matter",

@@ -91,11 +91,20 @@ Advice DependencyBound(const AdviceInput& in) {
                 "slower rank holds every other rank's collective"
           : context.collectives ? "; with collectives between them, the other ranks' progress"
                                 : ""),
-      fmt::format("Stream-level timing around the gaps (the producer on the awaited stream, "
-                  "{} or the trace's stream rows): if the awaited work ends well before the "
-                  "queued work starts, the dependency is not the cause and launch latency or "
-                  "the hardware scheduler is.",
-                  context.amd ? "rocprofv3" : "nsys"),
+      graphs_first
+          // Nothing ran on any stream through those gaps: stream timing cannot test them, and
+          // "launch latency" is no reading of a 64 ms gap (review 61).
+          ? fmt::format(
+                "Node-level graph tracing ({}): if the graphs' gaps hold kernels or "
+                "copies, the GPU was busy there and the queued idle, with the bound, is "
+                "smaller than counted; if they hold event-wait or host nodes, what those "
+                "wait for is the dependency.",
+                context.amd ? "rocprofv3 with graph node tracing" : "nsys --cuda-graph-trace=node")
+          : fmt::format("Stream-level timing around the gaps (the producer on the awaited "
+                        "stream, {} or the trace's stream rows): if the awaited work ends well "
+                        "before the queued work starts, the dependency is not the cause and "
+                        "launch latency or the hardware scheduler is.",
+                        context.amd ? "rocprofv3" : "nsys"),
       ""};
 }
 

@@ -149,6 +149,10 @@ bool ApplyLever(report::Diagnosis& d,
                 std::size_t kernel_evidence_from = SIZE_MAX,
                 const HostWaitCap* cap = nullptr);
 
+// Host time the trace's own pinning and unpinning calls take (cudaHostAlloc, cudaMallocHost,
+// cudaHostRegister and their frees), each call once; a first call that is one-time work in
+// `init` counts at its name's median (material_copies.cc).
+std::int64_t PinningCostNs(const model::Trace& trace, const report::Initialization& init);
 // The host's blocking waits for the GPU (synchronizations, copies that wait) through
 // `stretches` (sorted, disjoint): their union over the stretches, and the call that holds most.
 // The host blocked through this many tenths of queued idle rules out a late host event.

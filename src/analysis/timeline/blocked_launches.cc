@@ -44,11 +44,15 @@ std::vector<model::TimeNs> FirstStarts(const model::Trace& trace, const Correlat
 LaunchBlocking FindBlockedLaunches(const model::Trace& trace, const CorrelationIndex& index) {
   const std::vector<model::TimeNs> first_start = FirstStarts(trace, index);
   CachedNamePredicate is_launch(trace, IsLaunchApi);
+  // A graph launch submits all of its nodes: its time grows with their number, not with a wait
+  // for a queue slot (vllm_hip_graphs: one hipGraphLaunch of 421 nodes, 507 us).
+  CachedNamePredicate is_graph(trace, IsGraphLaunchApi);
   std::vector<std::int64_t> shallow;  // durations of launches into a shallow queue
   std::vector<std::size_t> deep;      // launches into a deep queue
   for (std::size_t i = 0; i < trace.api_calls.size(); ++i) {
     const model::ApiCall& call = trace.api_calls[i];
-    if (call.correlation == model::kNoId || first_start[i] == kNever || !is_launch(call.name))
+    if (call.correlation == model::kNoId || first_start[i] == kNever || !is_launch(call.name) ||
+        is_graph(call.name))
       continue;
     if (first_start[i] - call.end_ns <= kDeepQueueNs)
       shallow.push_back(call.duration_ns());
