@@ -148,6 +148,10 @@ struct StepSummary {
   // tested so against the steps after it); 0 when the first is not one.
   std::int64_t warmup_steps = 0;
   std::optional<double> median_mfu;
+  // Since 1.25.0: why there is no median_mfu when unmodelled math is the reason: the first step's
+  // unmodeled_math_fraction, set when no step has an MFU, the first step has modelled FLOPs and
+  // its unmodelled GEMM, convolution and attention kernels hold over 10% of its GPU time.
+  std::optional<double> no_mfu_unmodeled_math_fraction;
 };
 
 // The fusion lever's units (since 1.13.0): maximal runs of consecutive kernels launched by

@@ -16,6 +16,7 @@ struct Prediction {
   double fraction = 0;                       // f: the matched kernels' share of critical time
   double local_speedup = 1;                  // s: --speedup
   double bound_speedup = 1;                  // 1 / ((1 - f) + f / s)
+  double bound_speedup_percent = 0;          // 100 x (bound_speedup - 1), as the text prints it
   std::int64_t time_saved_ns = 0;            // per trace window, per device group
   double limit_speedup = 1;                  // 1 / (1 - f); +infinity when f = 1
   std::int64_t critical_ns = 0;

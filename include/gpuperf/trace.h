@@ -343,6 +343,10 @@ struct TraceMetadata {
   // Nsight Compute, which replays each kernel alone and lays its launches back to back. Set by
   // the importer (io/importer.h, HasTimeline), so that no pass tests the format's name.
   bool has_timeline = true;
+  // Whether the format is a framework profiler's (PyTorch's, through Kineto): its host operators
+  // are the framework's and may record their shapes (record_shapes), and advice may name the
+  // profiler's options. Set by the importer (io/importer.h, IsFrameworkProfiler).
+  bool framework_profiler = false;
 };
 
 // properties of a gpuperf recording (io/spool) that its Kineto trace writes back: "true" when

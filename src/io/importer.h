@@ -25,6 +25,9 @@ class Importer {
   // Whether the format's times form a timeline (model::TraceMetadata::has_timeline); the
   // registry stamps it on every trace the importer returns.
   virtual bool HasTimeline() const { return true; }
+  // Whether the format is a framework profiler's (model::TraceMetadata::framework_profiler); the
+  // registry stamps it on every trace the importer returns.
+  virtual bool IsFrameworkProfiler() const { return false; }
 };
 
 // HasTimeline of the importer whose FormatName is `format_name`; true for a name no importer has

@@ -56,6 +56,7 @@ Result<model::Trace> ImportInput(const Input& input) {
     trace->metadata.source_path = input.name();
     trace->metadata.format = std::string(importer->FormatName());
     trace->metadata.has_timeline = importer->HasTimeline();
+    trace->metadata.framework_profiler = importer->IsFrameworkProfiler();
     return trace;
   }
   return Error{input.name() +

@@ -100,7 +100,9 @@ Json StepSummaryJson(const std::optional<StepSummary>& s) {
               {"mad_wall_ns", RoundedNumber(s->mad_wall_ns, 1)},
               {"first_step_outlier", s->first_step_outlier},
               {"warmup_steps", s->warmup_steps},
-              {"median_mfu", OptionalNumber(s->median_mfu, 6)}};
+              {"median_mfu", OptionalNumber(s->median_mfu, 6)},
+              {"no_mfu_unmodeled_math_fraction",  // since 1.25.0
+               OptionalNumber(s->no_mfu_unmodeled_math_fraction, 6)}};
 }
 
 template <class Row, class ToJson>

@@ -48,14 +48,11 @@ void AppendSteps(std::string& out, const FrameworkView& view) {
     out += fmt::format(
         ", {}MFU {} (modeled FLOPs)", s.steps < 2 ? "" : "median ", Share(*s.median_mfu));
   out += ".";
-  // FLOPs over part of the work: say why there is no MFU rather than leave a bare "-".
-  const StepRow& first = view.steps.front();
-  if (!s.median_mfu && first.flops && first.kernel_ns > 0 &&
-      first.unmodeled_math_ns > first.kernel_ns / 10)
+  if (s.no_mfu_unmodeled_math_fraction)
     out += fmt::format(
         " No MFU: GEMM, convolution and attention kernels holding {} of a step's GPU time (the "
         "first step's) come from operators without a FLOP model, so their FLOPs are missing.",
-        Share(first.unmodeled_math_fraction));
+        Share(*s.no_mfu_unmodeled_math_fraction));
   if (s.warmup_steps == 1) {
     out += fmt::format(
         " The first step ({}) is a warm-up outlier: leave it out of step-time "

@@ -18,6 +18,7 @@ nlohmann::ordered_json PredictJson(const predict::Prediction& p) {
   j["fraction"] = RoundedNumber(p.fraction, 6);
   j["local_speedup"] = p.local_speedup;
   j["bound_speedup"] = RoundedNumber(p.bound_speedup, 6);
+  j["bound_speedup_percent"] = RoundedNumber(p.bound_speedup_percent, 4);
   j["time_saved_ns"] = p.time_saved_ns;
   j["limit_speedup"] = RoundedNumber(p.limit_speedup, 6);
   j["critical_ns"] = p.critical_ns;
@@ -44,7 +45,7 @@ std::string PredictText(const predict::Prediction& p) {
   out += fmt::sprintf("local speedup s: %.4g\n", p.local_speedup);
   out += fmt::sprintf("bound on the program's speedup: %.4fx (%+.2f%%) = 1 / ((1 - f) + f / s)\n",
                       p.bound_speedup,
-                      100.0 * (p.bound_speedup - 1.0));
+                      p.bound_speedup_percent);
   out += fmt::sprintf("time saved at most: %s per trace window\n",
                       util::FormatDuration(static_cast<double>(p.time_saved_ns)));
   out += fmt::sprintf("limit for an infinitely fast kernel: %.4fx\n", p.limit_speedup);

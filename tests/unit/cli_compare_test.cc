@@ -131,6 +131,9 @@ TEST_CASE("predict: prints f, the bound and the time saved", "[predict][cli]") {
   CHECK(j["local_speedup"] == 1.12);
   CHECK_THAT(j["bound_speedup"].get<double>(),
              Catch::Matchers::WithinAbs(1.0 / ((1 - f) + f / 1.12), 1e-5));
+  // The gain the text prints as a percent is in the JSON too.
+  CHECK_THAT(j["bound_speedup_percent"].get<double>(),
+             Catch::Matchers::WithinAbs(100.0 * (j["bound_speedup"].get<double>() - 1.0), 1e-3));
   CHECK(j["time_saved_ns"].get<std::int64_t>() > 0);
   // The same figure read back from report.json.
   TempDir dir;

@@ -844,8 +844,11 @@ TEST_CASE("next experiment: PyTorch options only for PyTorch traces", "[diagnosi
   CHECK_FALSE(Contains(r.diagnosis.next_experiment, "PyTorch"));
   CHECK(Contains(r.diagnosis.next_experiment, "gpuperf analyze --model FILE"));
 
-  b.trace.metadata.format = "kineto";
   b.Op("aten::custom", 0, 6 * kUs);
+  r = Analyze(b.trace);
+  // Operators from a source that is not a framework profiler: its options are not named.
+  CHECK_FALSE(Contains(r.diagnosis.next_experiment, "PyTorch"));
+  b.trace.metadata.framework_profiler = true;
   r = Analyze(b.trace);
   REQUIRE(r.diagnosis.bottleneck == gpuperf::report::Bottleneck::kUnknown);
   CHECK(Contains(r.diagnosis.next_experiment, "record shapes (PyTorch record_shapes=True)"));

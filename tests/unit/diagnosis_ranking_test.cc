@@ -432,7 +432,7 @@ TEST_CASE("gemm alignment: CUTLASS kernels for operands under 16 bytes are a fin
   CHECK(Contains(f->summary, "built for an older architecture than the GPU's (sm90)"));
   // A PyTorch trace without recorded shapes says so; another source is not asked for them.
   CHECK_FALSE(Contains(f->summary, "No launching operator recorded shapes"));
-  b.trace.metadata.format = "kineto";
+  b.trace.metadata.framework_profiler = true;
   report::AnalysisReport pytorch = Analyze(b.trace);
   for (const report::Finding& finding : pytorch.findings) {
     if (finding.id == "gemm_misaligned")

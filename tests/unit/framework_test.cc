@@ -8,6 +8,7 @@
 #include "analysis/framework/categories.h"
 #include "analysis/kernel/readable_name.h"
 #include "analysis_builder.h"
+#include "report/json_writer.h"
 #include "report/markdown_writer.h"
 
 namespace {
@@ -424,6 +425,8 @@ TEST_CASE("Steps: MFU only when the FLOP models cover the step's GEMMs and convo
   CHECK(covered.framework.steps[0].unmodeled_math_ns == 0);
   CHECK(covered.framework.steps[0].unmodeled_math_fraction == 0);
   CHECK(covered.framework.steps[0].mfu.has_value());
+  REQUIRE(covered.framework.step_summary);
+  CHECK_FALSE(covered.framework.step_summary->no_mfu_unmodeled_math_fraction);
   AnalysisReport partial = build(true);
   const auto& step = partial.framework.steps.at(0);
   CHECK(step.kernel_ns == 10 * kMs);
@@ -431,6 +434,11 @@ TEST_CASE("Steps: MFU only when the FLOP models cover the step's GEMMs and convo
   CHECK(step.unmodeled_math_fraction == Approx(0.9));  // the analysis divides, not the writer
   CHECK(step.flops == 2LL * 1024 * 1024 * 1024);
   CHECK_FALSE(step.mfu.has_value());
+  // The analysis decides that the missing MFU is unmodelled math's doing; the writer only prints.
+  REQUIRE(partial.framework.step_summary);
+  CHECK(partial.framework.step_summary->no_mfu_unmodeled_math_fraction == Approx(0.9));
+  CHECK(gpuperf::report::ToJson(partial)["step_summary"]["no_mfu_unmodeled_math_fraction"]
+            .get<double>() == Approx(0.9));
   std::string md = gpuperf::report::ToMarkdown(partial);
   CHECK(md.find("No MFU: GEMM, convolution and attention kernels holding 90.0% of a step's GPU "
                 "time") != std::string::npos);

@@ -69,6 +69,7 @@ TEST_CASE("Kineto corpus: every file imports, Execution Traces are refused", "[k
     if (!trace.ok())
       FAIL(trace.error().message);
     CHECK(trace->metadata.format == "kineto");
+    CHECK(trace->metadata.framework_profiler);  // stamped by the importer's trait
     ++imported;
   }
   CHECK(refused == 1);

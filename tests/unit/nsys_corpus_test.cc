@@ -49,6 +49,7 @@ TEST_CASE("nsys corpus: every export under nsys/ imports", "[nsys][corpus]") {
       continue;
     model::Trace trace = Import(entry.path().string());
     CHECK(trace.metadata.format == "nsys-sqlite");
+    CHECK_FALSE(trace.metadata.framework_profiler);
     CHECK_FALSE(trace.metadata.producer.empty());
     CHECK(trace.devices.size() >= 1);
     CHECK(trace.metadata.time_base_ns > 0);

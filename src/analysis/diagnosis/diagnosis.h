@@ -223,8 +223,9 @@ ExperimentContext SameInput(const ExperimentContext& base);
 // An AMD GPU trace: a device or API name says so (HIP calls, "AMD", "Instinct", "gfx").
 bool IsAmdTrace(const model::Trace& trace);
 
-// A PyTorch profiler trace: Kineto JSON with framework operators (cpu_op). Only there do
-// PyTorch's options (record_shapes, torch.profiler schedules, torch.compile) apply.
+// A PyTorch profiler trace: a framework profiler's format (TraceMetadata::framework_profiler)
+// with operators (cpu_op). Only there do PyTorch's options (record_shapes, torch.profiler
+// schedules, torch.compile) apply.
 bool IsPyTorchTrace(const model::Trace& trace);
 
 // For a trace without GPU activities: names a device kind gpuperf does not analyse (MTIA) when

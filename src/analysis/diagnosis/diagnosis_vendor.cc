@@ -10,7 +10,7 @@
 namespace gpuperf::analysis {
 
 bool IsPyTorchTrace(const model::Trace& trace) {
-  return trace.metadata.format == "kineto" && !trace.host_ops.empty();
+  return trace.metadata.framework_profiler && !trace.host_ops.empty();
 }
 
 bool IsAmdTrace(const model::Trace& trace) {

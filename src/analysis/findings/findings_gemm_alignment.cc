@@ -155,7 +155,7 @@ std::string UnalignedDimsText(const model::Trace& trace,
                               std::int64_t launches_with_shapes,
                               std::int64_t launches) {
   // Shapes are PyTorch's to record: another source is not asked for them.
-  if (launches_with_shapes == 0 && trace.metadata.format != "kineto")
+  if (launches_with_shapes == 0 && !trace.metadata.framework_profiler)
     return "";
   if (launches_with_shapes == 0)
     return " No launching operator recorded shapes (PyTorch's record_shapes=True; launches "

@@ -139,6 +139,12 @@ report::StepSummary Summarize(const std::vector<report::StepRow>& steps, std::st
   s.first_step_outlier = s.warmup_steps > 0;
   if (!mfus.empty())
     s.median_mfu = Median(mfus);
+  // FLOPs over part of the work: the report says why there is no MFU rather than leave a bare
+  // "-" (the same 10% as withholds a step's MFU).
+  const report::StepRow& first = steps.front();
+  if (!s.median_mfu && first.flops && first.kernel_ns > 0 &&
+      first.unmodeled_math_ns > first.kernel_ns / 10)
+    s.no_mfu_unmodeled_math_fraction = first.unmodeled_math_fraction;
   return s;
 }
 

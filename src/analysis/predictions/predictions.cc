@@ -138,6 +138,7 @@ void FinishPrediction(predict::Prediction& p, const std::string& source, std::si
   p.fraction =
       denominator > 0 ? std::min(1.0, static_cast<double>(p.critical_ns) / denominator) : 0.0;
   p.bound_speedup = AmdahlSpeedup(p.fraction, p.local_speedup);
+  p.bound_speedup_percent = 100.0 * (p.bound_speedup - 1.0);
   p.time_saved_ns =
       TimeSavedNs(p.critical_ns, p.local_speedup) / std::max<std::int64_t>(1, p.device_groups);
   p.limit_speedup = AmdahlLimit(p.fraction);

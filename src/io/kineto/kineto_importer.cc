@@ -142,6 +142,8 @@ Status Document::ReadObject() {
 class KinetoImporter final : public Importer {
  public:
   std::string_view FormatName() const override { return "kineto"; }
+  // PyTorch's profiler writes it: its cpu_ops are the framework's operators.
+  bool IsFrameworkProfiler() const override { return true; }
 
   // '{' or '[' first, and "traceEvents" or an event's "ph" and "ts"; never an Execution Trace.
   bool Probe(std::string_view head) const override {
