@@ -54,13 +54,14 @@ std::int64_t UnexplainedGraphGaps(const model::Trace& trace,
   const std::int64_t outside = idle.queued_ns - unexplained;
   d.support.push_back(fmt::format(
       "Through {} of that idle inside graph launches the host was blocked waiting for the GPU "
-      "(in each of those stretches 80% of the time or more; most in {}) and no GPU work ran: no "
+      "(in each of those stretches {}0% of the time or more; most in {}) and no GPU work ran: no "
       "event the host records late, no work on another stream, nothing the trace records could "
       "end it. Either the graphs hold nodes the trace does not record (kernels, copies: then "
       "that time is GPU work, {} of the window, and only the other {} of queued idle can come "
       "back: at most {:.2f}x), or they wait on host nodes or another device; node-level tracing "
       "settles which (trace: graph launches, API calls).",
       Ms(unexplained),
+      kHostBlockedTenths,
       blocked.top_api,
       Pct(WallFraction(r, idle, unexplained)),
       Ms(outside),
@@ -68,37 +69,36 @@ std::int64_t UnexplainedGraphGaps(const model::Trace& trace,
   return unexplained;
 }
 
-// The host-gap idle inside vLLM's splitting operators (IsVllmSplittingOp): what piecewise capture
-// leaves in place (b200: 36 vllm::unified_attention_with_output calls).
-std::int64_t EagerSplitOpIdle(const model::Trace& trace, const IdleAttribution& idle) {
+// The host-gap idle inside vLLM's splitting operators (IsVllmSplittingOp), what piecewise capture
+// leaves in place, and their names with call counts, most called first (b200: 36
+// vllm::unified_attention_with_output calls).
+struct EagerSplitOps {
+  std::int64_t idle_ns = 0;
+  std::string names;
+};
+
+EagerSplitOps EagerSplitOpIdle(const model::Trace& trace, const IdleAttribution& idle) {
   CachedNamePredicate is_split(trace, IsVllmSplittingOp);
   std::vector<util::Interval> spans;
-  for (const model::HostOp& op : trace.host_ops) {
-    if (is_split(op.name))
-      spans.push_back({op.start_ns, op.end_ns});
-  }
-  if (spans.empty())
-    return 0;
-  return util::TotalLength(
-      util::Intersect(idle.other_gaps, util::MergeIntervals(std::move(spans))));
-}
-
-// Those operators' names with their call counts, most called first.
-std::string EagerSplitOpNames(const model::Trace& trace) {
-  CachedNamePredicate is_split(trace, IsVllmSplittingOp);
   std::map<std::string_view, std::int64_t> calls;
   for (const model::HostOp& op : trace.host_ops) {
-    if (is_split(op.name))
-      ++calls[trace.Name(op.name)];
+    if (!is_split(op.name))
+      continue;
+    spans.push_back({op.start_ns, op.end_ns});
+    ++calls[trace.Name(op.name)];
   }
+  EagerSplitOps out;
+  if (spans.empty())
+    return out;
+  out.idle_ns =
+      util::TotalLength(util::Intersect(idle.other_gaps, util::MergeIntervals(std::move(spans))));
   std::vector<std::pair<std::string_view, std::int64_t>> sorted(calls.begin(), calls.end());
   std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
     return a.second > b.second;
   });
-  std::string out;
   for (const auto& [name, n] : sorted)
-    out +=
-        fmt::format("{}{}, {}", out.empty() ? "" : "; ", name, util::Counted(n, "call", "calls"));
+    out.names += fmt::format(
+        "{}{}, {}", out.names.empty() ? "" : "; ", name, util::Counted(n, "call", "calls"));
   return out;
 }
 
@@ -176,7 +176,7 @@ void SetIdleClass(const model::Trace& trace,
     sync_cost = std::max(sync_cost, f->gpu_idle_caused_ns.value_or(0));
   std::int64_t attributed = std::max({sync_cost, idle.launch_ns, host, idle.queued_ns});
   std::int64_t graph_gaps_ns = 0;  // queued idle in graphs that nothing recorded could end
-  std::int64_t eager_ns = 0;       // host-gap idle inside vLLM's splitting ops (piecewise graphs)
+  EagerSplitOps eager;             // vLLM's splitting ops in the gaps (piecewise graphs)
   d.evidence = report::EvidenceTier::kMeasured;
   d.status = report::DiagnosisStatus::kFinding;
   if (attributed == idle.queued_ns) {
@@ -433,19 +433,20 @@ void SetIdleClass(const model::Trace& trace,
                                    Ms(beside))
                      : std::string()));
     }
-    eager_ns = std::min(attributed, EagerSplitOpIdle(trace, idle));
+    eager = EagerSplitOpIdle(trace, idle);
+    eager.idle_ns = std::min(attributed, eager.idle_ns);
   }
   d.bound_speedup = AmdahlLimit(WallFraction(r, idle, attributed));
-  if (const double piecewise = AmdahlLimit(WallFraction(r, idle, attributed - eager_ns));
-      eager_ns > 0 && piecewise + 0.005 < *d.bound_speedup) {
+  if (const double piecewise = AmdahlLimit(WallFraction(r, idle, attributed - eager.idle_ns));
+      eager.idle_ns > 0 && piecewise + 0.005 < *d.bound_speedup) {
     d.bound_speedup_piecewise_graphs = piecewise;
     d.support.push_back(fmt::format(
         "{} of the idle lies inside vLLM's attention operators ({}), where its piecewise capture "
         "splits the forward: captured piecewise, as vLLM captures prefill and mixed batches, "
         "they run eagerly between the pieces and that idle stays: at most {:.2f}x (trace: "
         "operators).",
-        Ms(eager_ns),
-        EagerSplitOpNames(trace),
+        Ms(eager.idle_ns),
+        eager.names,
         *d.bound_speedup_piecewise_graphs));
   }
   if (graph_gaps_ns > 0)
