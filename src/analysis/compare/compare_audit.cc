@@ -67,7 +67,8 @@ void CompareAudit(const Side& before, const Side& after, CompareReport& out) {
   const report::Audit& b = before.report.audit;
   const report::Audit& a = after.report.audit;
   auto count = [&](const char* metric, std::int64_t x, std::int64_t y) {
-    out.audit.push_back({metric, static_cast<double>(x), static_cast<double>(y), "count"});
+    out.audit.push_back(
+        {metric, static_cast<double>(x), static_cast<double>(y), "count", std::nullopt});
   };
   count("kernel launches", b.kernel_launches, a.kernel_launches);
   count("distinct kernels", b.distinct_kernels, a.distinct_kernels);
@@ -78,13 +79,18 @@ void CompareAudit(const Side& before, const Side& after, CompareReport& out) {
   count("host-to-device copies", b.memcpy_htod, a.memcpy_htod);
   count("device-to-host copies", b.memcpy_dtoh, a.memcpy_dtoh);
   auto peak = [](std::int64_t v) { return v < 0 ? std::nullopt : std::optional<double>(v); };
+  out.audit.push_back({"peak device memory",
+                       peak(b.peak_allocated_bytes),
+                       peak(a.peak_allocated_bytes),
+                       "bytes",
+                       std::nullopt});
   out.audit.push_back(
-      {"peak device memory", peak(b.peak_allocated_bytes), peak(a.peak_allocated_bytes), "bytes"});
-  out.audit.push_back({"kernel time", KernelTime(before.report), KernelTime(after.report), "ns"});
+      {"kernel time", KernelTime(before.report), KernelTime(after.report), "ns", std::nullopt});
   out.audit.push_back({"GPU busy",
                        static_cast<double>(before.report.timeline.busy_ns),
                        static_cast<double>(after.report.timeline.busy_ns),
-                       "ns"});
+                       "ns",
+                       std::nullopt});
   if (!before.report.kernels.empty()) {
     const report::KernelRow& dominant = before.report.kernels.front();
     std::optional<double> after_median, after_share;
@@ -97,9 +103,13 @@ void CompareAudit(const Side& before, const Side& after, CompareReport& out) {
     out.audit.push_back({"dominant kernel median (" + dominant.name + ")",
                          dominant.duration_ns.med,
                          after_median,
-                         "ns"});
-    out.audit.push_back(
-        {"dominant kernel share of kernel time", dominant.time_percent, after_share, "percent"});
+                         "ns",
+                         std::nullopt});
+    out.audit.push_back({"dominant kernel share of kernel time",
+                         dominant.time_percent,
+                         after_share,
+                         "percent",
+                         std::nullopt});
   }
   for (compare::AuditRow& row : out.audit) {
     if (row.before && row.after && *row.before != 0)
