@@ -72,7 +72,6 @@ std::string HostBlockedText(const model::Trace& trace,
 HostBlocked HostBlockedDuring(const model::Trace& trace,
                               const std::vector<util::Interval>& stretches) {
   CachedNamePredicate is_wait(trace, IsHostWaitApi);
-  std::vector<util::Interval> covered;
   std::vector<std::pair<std::size_t, util::Interval>> in_stretch;  // (stretch, covered part)
   std::map<std::string_view, std::int64_t> by_api;
   for (const model::ApiCall& call : trace.api_calls) {
@@ -88,14 +87,13 @@ HostBlocked HostBlockedDuring(const model::Trace& trace,
       std::int64_t from = std::max(call.start_ns, it->start), to = std::min(call.end_ns, it->end);
       if (to <= from)
         continue;
-      covered.push_back({from, to});
       in_stretch.push_back({static_cast<std::size_t>(it - stretches.begin()), {from, to}});
       by_api[StripVersionSuffix(trace.Name(call.name))] += to - from;
     }
   }
   HostBlocked out;
-  out.ns = util::TotalLength(util::MergeIntervals(std::move(covered)));
-  // Per stretch, the union of its covered parts (threads' waits overlap).
+  // Per stretch, the union of its covered parts (threads' waits overlap); the stretches are
+  // disjoint, so their sum is the union over all of them.
   std::sort(in_stretch.begin(), in_stretch.end(), [](const auto& a, const auto& b) {
     return a.first < b.first;
   });
@@ -107,6 +105,7 @@ HostBlocked HostBlockedDuring(const model::Trace& trace,
       parts.push_back(in_stretch[j].second);
     out.per_stretch[in_stretch[i].first] =
         util::TotalLength(util::MergeIntervals(std::move(parts)));
+    out.ns += out.per_stretch[in_stretch[i].first];
     i = j;
   }
   auto top = std::max_element(by_api.begin(), by_api.end(), [](const auto& a, const auto& b) {
