@@ -105,6 +105,14 @@ struct Options {
   std::size_t kernels_kept = 50;
 };
 
+// A ratio (after / before) read as compare.md prints it, computed once in the analysis so that
+// the writer only formats: "+3.2%" within a factor of two, "2.5× slower" / "4.0× faster" beyond.
+struct ChangeReading {
+  double ratio = 1;            // after / before
+  double relative_change = 0;  // ratio - 1
+  double factor = 1;           // how many times slower (ratio >= 1) or faster (1 / ratio)
+};
+
 struct Statistic {
   Verdict verdict = Verdict::kInconclusive;  // never kIncomparable
   std::string method;
@@ -117,6 +125,10 @@ struct Statistic {
   // Summaries only (report inputs): the ratio of means that Welch's t tested and the CI is of.
   std::optional<double> mean_ratio;
   std::string reason;
+  // Since compare schema 1.3.0: ratio, ci_low and ci_high as read (absent with them), and whether
+  // the interval spans more than a factor of four (no information: compare.md says "too wide").
+  std::optional<ChangeReading> change, ci_low_change, ci_high_change;
+  bool ci_too_wide = false;
 };
 
 struct KernelResult {

@@ -288,9 +288,14 @@ struct PhaseVerdict {
   // phase: a host that runs far ahead leaves its phases' GPU work to run in later ones.
   std::int64_t launched_gpu_ns = 0;
   std::int64_t launched_inside_ns = 0;
+  // Of kernel_ns: collective kernels (all-reduce, send/recv, all-to-all, ...) running inside the
+  // phase with no computation kernel beside them (exposed communication); the verdict is
+  // kCommunicationBound when they hold most of its GPU-busy time (since 1.26.0).
+  std::int64_t communication_ns = 0;
   // kRunsBehind (most of its launched GPU work runs after it: the GPU is behind the host, and
   // the phase's wall is host time the program does not wait for), kGpuBound (GPU work runs at
-  // least half of it), kTransferBound, else its idle's largest part (report_vocabulary.h)
+  // least half of it), kTransferBound or kCommunicationBound (copies or collectives are most of
+  // that GPU work), else its idle's largest part (report_vocabulary.h)
   PhaseClass verdict = PhaseClass::kHostBound;
 };
 

@@ -7,7 +7,7 @@ namespace gpuperf {
 
 namespace report {
 inline constexpr const char* kReportSchemaVersion =
-    "1.25.0";  // report.json (docs/report-schema.md)
+    "1.26.0";  // report.json (docs/report-schema.md)
 }  // namespace report
 
 namespace baseline {
@@ -15,7 +15,7 @@ inline constexpr const char* kBaselineSchemaVersion = "1.3.0";  // baseline.json
 }  // namespace baseline
 
 namespace compare {
-inline constexpr const char* kCompareSchemaVersion = "1.2.0";  // compare --format json
+inline constexpr const char* kCompareSchemaVersion = "1.3.0";  // compare --format json
 }  // namespace compare
 
 namespace ranks {

@@ -26,6 +26,14 @@ Json StatisticJson(const compare::Statistic& s) {
   if (s.mean_ratio)
     json["mean_ratio"] = RoundedNumber(*s.mean_ratio, 6);
   json["reason"] = s.reason;
+  // Since 1.3.0: the changes compare.md prints, so that its writer computes nothing.
+  auto relative = [](const std::optional<compare::ChangeReading>& c) {
+    return c ? RoundedNumber(c->relative_change, 6) : Json(nullptr);
+  };
+  json["relative_change"] = relative(s.change);
+  json["ci_low_change"] = relative(s.ci_low_change);
+  json["ci_high_change"] = relative(s.ci_high_change);
+  json["ci_too_wide"] = s.ci_too_wide;
   return json;
 }
 

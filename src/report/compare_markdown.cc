@@ -20,23 +20,22 @@ std::string Change(double relative_change) {
 
 // A change as people read it: "+3.2%" within a factor of two, "2.5× slower" / "4.0× faster"
 // beyond (so an interval never reads "−98.9% … +10934%").
-std::string Readable(double ratio) {
-  if (!(ratio > 0))
+std::string Readable(const std::optional<compare::ChangeReading>& c) {
+  if (!c || !(c->ratio > 0))
     return "n/a";
-  if (ratio >= 2)
-    return fmt::format("{:.3g}× slower", ratio);
-  if (ratio <= 0.5)
-    return fmt::format("{:.3g}× faster", 1 / ratio);
-  return Change(ratio - 1.0);
+  if (c->ratio >= 2)
+    return fmt::format("{:.3g}× slower", c->factor);
+  if (c->ratio <= 0.5)
+    return fmt::format("{:.3g}× faster", c->factor);
+  return Change(c->relative_change);
 }
 
 std::string Interval(const compare::Statistic& s) {
   if (!s.ci_low || !s.ci_high)
     return "n/a";
-  const double width = *s.ci_high / std::max(*s.ci_low, 1e-12);
-  if (width > 4)
+  if (s.ci_too_wide)
     return "too wide";  // spans more than a factor of four: no information
-  return Readable(*s.ci_low) + " to " + Readable(*s.ci_high);
+  return Readable(s.ci_low_change) + " to " + Readable(s.ci_high_change);
 }
 
 std::string Value(const std::optional<double>& v, const std::string& unit) {
@@ -168,7 +167,7 @@ void KernelTiming(std::string& out, const compare::CompareReport& r, std::size_t
               fmt::format("{}/{}", s.n_before, s.n_after),
               util::FormatDuration(s.median_before),
               util::FormatDuration(s.median_after),
-              s.ratio ? Readable(*s.ratio) : "n/a",
+              Readable(s.change),
               Interval(s),
               s.p_value ? fmt::format("{:.3g}", *s.p_value) : "n/a",
               util::FormatPercent(100.0 * k.share_before)});

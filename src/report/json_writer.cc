@@ -271,6 +271,7 @@ Json PhaseVerdictsJson(const std::vector<PhaseVerdict>& verdicts) {
                          {"idle_largest_percent", Percent(v.idle_largest_percent)},
                          {"launched_gpu_ns", v.launched_gpu_ns},
                          {"launched_inside_ns", v.launched_inside_ns},
+                         {"communication_ns", v.communication_ns},  // since 1.26.0
                          {"verdict", std::string(ToString(v.verdict))}});
   return array;
 }

@@ -131,8 +131,10 @@ void AppendPhaseVerdicts(std::string& out,
       "of a round trip remain without the wait). Only phases of 5% to 90% of the window are shown, "
       "at most six. The verdict is runs-behind when most of the "
       "GPU work the phase launches runs after it (the host is ahead: the program does not wait "
-      "for the phase's host time), GPU work when it runs half the phase or more, else the idle's "
-      "largest holder (trace).\n\n";
+      "for the phase's host time), GPU work when it runs half the phase or more (transfer or "
+      "communication when copies or collectives running alone are most of it: the slowest rank "
+      "and the link set a collective's time, so a change to it counts only if every rank "
+      "gains), else the idle's largest holder (trace).\n\n";
   MarkdownTable table({{"phase"},
                        {"instances", Align::kRight},
                        {"wall", Align::kRight},
@@ -149,6 +151,11 @@ void AppendPhaseVerdicts(std::string& out,
       verdict +=
           fmt::format(" (its waits cause {} of the idle: removing them gives back at most that)",
                       Ns(v.wait_removal_ns));
+    if (v.verdict == PhaseClass::kCommunicationBound && v.communication_ns > 0)
+      verdict += fmt::format(
+          " (collectives alone {}: `gpuperf ranks` over all ranks shows whether this one "
+          "waits)",
+          Ns(v.communication_ns));
     table.AddRow({Shorten(v.name, options.name_chars),
                   util::FormatCount(v.instances),
                   Ns(v.wall_ns),

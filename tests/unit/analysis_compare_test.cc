@@ -1,10 +1,12 @@
 // gpuperf compare's analysis on synthesized sides with known effects.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <cmath>
 #include <cstdint>
 
 #include "analysis/compare/compare.h"
+#include "report/compare_writer.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -260,4 +262,46 @@ TEST_CASE("compare: an audit row's relative change is after / before - 1, none f
   CHECK(*row("kernel launches").relative_change == Approx(-0.2));
   CHECK_FALSE(row("device allocations").relative_change);  // from 0: new
   CHECK_FALSE(row("peak device memory").relative_change);  // a side unknown
+}
+
+TEST_CASE("compare: each ratio and its interval are read once, as compare.md prints them",
+          "[compare]") {
+  using namespace gpuperf;
+  // gemm 4x faster, the program 3% slower.
+  compare::CompareReport r =
+      analysis::Compare(analysis::MakeSide(1.0, 1.0, 1), analysis::MakeSide(1.03, 0.25, 2), {});
+  const compare::Statistic& e2e = r.end_to_end;
+  REQUIRE(e2e.ratio);
+  REQUIRE(e2e.change);
+  CHECK(e2e.change->relative_change == Approx(*e2e.ratio - 1));
+  CHECK(e2e.change->factor == Approx(*e2e.ratio));  // slower: the ratio itself
+  REQUIRE(e2e.ci_low_change);
+  CHECK(e2e.ci_low_change->ratio == *e2e.ci_low);
+  CHECK_FALSE(e2e.ci_too_wide);
+  const compare::Statistic* gemm = nullptr;
+  for (const compare::KernelResult& k : r.kernels)
+    gemm = k.name == "gemm" ? &k.statistic : gemm;
+  REQUIRE(gemm);
+  REQUIRE(gemm->change);
+  CHECK(gemm->change->factor == Approx(1.0 / *gemm->ratio));  // faster: its inverse
+  CHECK(gemm->change->factor == Approx(4.0).epsilon(0.02));
+  const std::string md = report::CompareToMarkdown(r, report::ToolInfo{}, 10);
+  CHECK(md.find(fmt::format("{:.3g}× faster", gemm->change->factor)) != std::string::npos);
+  const nlohmann::ordered_json json = report::CompareToJson(r, report::ToolInfo{});
+  CHECK(json["end_to_end"]["relative_change"].get<double>() ==
+        Approx(e2e.change->relative_change).margin(1e-6));
+  CHECK(json["end_to_end"]["ci_too_wide"] == false);
+
+  // An interval over a factor of four says nothing: "too wide", and the flag says so.
+  compare::Side noisy = analysis::MakeSide(1.0, 1.0, 3);
+  noisy.kernel_samples_ns["gemm"] = {1e5, 1e7, 1e5, 1e7, 1e5, 1e7, 1e5, 1e7, 1e5, 1e7, 1e5, 1e7};
+  compare::CompareReport wide = analysis::Compare(analysis::MakeSide(1.0, 1.0, 4), noisy, {});
+  for (const compare::KernelResult& k : wide.kernels) {
+    if (k.name != "gemm")
+      continue;
+    REQUIRE(k.statistic.ci_low);
+    REQUIRE(k.statistic.ci_high);
+    CHECK(k.statistic.ci_too_wide == (*k.statistic.ci_high > 4 * *k.statistic.ci_low));
+    CHECK(k.statistic.ci_too_wide);
+  }
 }

@@ -25,7 +25,9 @@ TEST_CASE("compare: a trace against itself is the same and exits 0", "[compare][
   CHECK(r.exit_code == 0);
   nlohmann::json j = ReadJson(out / "compare.json");
   CHECK(j["verdict"] == "same");
-  CHECK(j["schema_version"] == "1.2.0");
+  CHECK(j["schema_version"] == "1.3.0");
+  CHECK(j["end_to_end"].contains("relative_change"));
+  CHECK(j["end_to_end"].contains("ci_too_wide"));
   CHECK(j["environment_differences"].empty());
   CHECK(ReadFile(out / "compare.md").rfind("**gpuperf compare: SAME**", 0) == 0);
 }

@@ -161,8 +161,17 @@ TEST_CASE("launch queue: undetermined from too few launches, slow calls or a dra
   CHECK(r.diagnosis.queue->median_ns == 5 * kUs);  // the figures stay
   CHECK(Contains(r.diagnosis.queue->sentence, "49 launch calls are too few"));
   CHECK(Contains(r.diagnosis.queue->sentence, "median 5.00 µs"));
-  CHECK(Contains(r.headline, "Neither GPU- nor host-bound by the launch queue"));
+  CHECK(Contains(r.headline, "The launch queue gives no verdict on GPU- versus host-bound"));
   CHECK_FALSE(Contains(r.headline, "Host-bound:"));
+  // A host-side verdict over host time recorded with Python stacks says so beside the verdict.
+  CHECK_FALSE(Contains(r.headline, "The host time it rests on was recorded with"));
+  TraceBuilder profiled = build(49, 5, 10, false);
+  profiled.trace.metadata.properties["with_stack"] = "1";
+  const report::AnalysisReport with_stack = Analyze(profiled.trace);
+  REQUIRE(with_stack.diagnosis.bottleneck == report::Bottleneck::kHostBound);
+  CHECK(Contains(with_stack.headline,
+                 "The host time it rests on was recorded with Python stacks (with_stack), whose "
+                 "per-operator work inflates it"));
 
   // 60 launches whose kernels start 10 us into a 2 ms call: the call's end is no queue entry.
   r = Analyze(build(60, 2000, 10, false).trace);

@@ -486,6 +486,42 @@ TEST_CASE("small grid: long kernels on at most half as many blocks as SMs are fl
   CHECK(f->rows[0].cells[4] == "2");
   CHECK(f->rows[0].cells[6] == "108");
   CHECK(Contains(f->summary, "launches at most 2 blocks of 512 threads on 108 SMs, 17.0 ms"));
+  // The finding names its longest kernel, and the headline says it of the top kernel.
+  CHECK(f->subject == "saxpy");
+  INFO(r.headline);
+  CHECK(Contains(r.headline,
+                 "saxpy, takes 34.0 ms in 2 instances: 69.4% of kernel time (source: trace). It "
+                 "runs on a grid of 2x1x1 blocks of 512x1x1 threads, under half as many blocks "
+                 "as the GPU has SMs: most SMs idle while it runs (finding small_grid)."));
+  // Its class rests on the grid, and the experiment launches more blocks.
+  const report::KernelRow* saxpy = nullptr;
+  for (const report::KernelRow& k : r.kernels)
+    saxpy = k.name == "saxpy" ? &k : saxpy;
+  REQUIRE(saxpy);
+  CHECK(saxpy->classification.bound == report::KernelBound::kLatency);
+  CHECK(saxpy->classification.basis == "launch_grid");
+  CHECK(Contains(saxpy->classification.reason,
+                 "its largest grid, 2 blocks, leaves at least half of the 108 SMs without a block "
+                 "while each instance runs 17.0 ms on average"));
+  CHECK(r.diagnosis.bottleneck == report::Bottleneck::kLatencyBound);
+  CHECK(Contains(r.diagnosis.next_experiment, "Launch the dominant kernel on more blocks"));
+
+  // A library GEMM takes its grid from the shape and its algorithm: another algorithm is the
+  // lever, not a grid the user cannot set.
+  TraceBuilder gemm;
+  model::Device turing;
+  turing.id = 0;
+  turing.sm_count = 68;
+  gemm.trace.devices.push_back(turing);
+  for (int i = 0; i < 5; ++i) {
+    model::GpuActivity& k =
+        gemm.Kernel("volta_sgemm_128x32_tn", i * kMs, i * kMs + 600 * kUs);
+    k.grid = {32, 1, 1};
+    k.block = {256, 1, 1};
+  }
+  const report::AnalysisReport lib = Analyze(gemm.trace);
+  CHECK(lib.diagnosis.bottleneck == report::Bottleneck::kLatencyBound);
+  CHECK(Contains(lib.diagnosis.next_experiment, "torch.backends.cudnn.benchmark=True"));
   // One launch with a full grid clears the name: its small launches are its smaller inputs.
   kernel("saxpy", 50 * kMs, 51 * kMs, 216);
   CHECK(Find(Analyze(b.trace), "small_grid") == nullptr);

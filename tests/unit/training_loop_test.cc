@@ -692,6 +692,41 @@ TEST_CASE("phase verdicts: each NVTX phase gets its own class from what fills it
   CHECK(Analyze(one.trace).phase_verdicts.empty());
 }
 
+TEST_CASE("phase verdicts: a phase whose GPU work is mostly collectives running alone",
+          "[diagnosis][phases]") {
+  // forward: 2 ms of GEMM, then 7 ms of NCCL send/recv with nothing beside it (hta dlrm rank 0's
+  // forward); backward: 8 ms of GEMM with a 4 ms all-reduce hidden under it.
+  TraceBuilder b;
+  auto phase = [&](const char* name, std::int64_t start, std::int64_t end) {
+    model::Range& r = b.AddRange(model::RangeKind::kUserAnnotation, name, start, end);
+    r.pid = 100;
+    r.tid = 101;
+  };
+  phase("## forward ##", 0, 10 * kMs);
+  b.Api("cudaLaunchKernel", 0, 10 * kUs, 1);
+  b.Kernel("ampere_sgemm_128x64_nn", 20 * kUs, 2 * kMs, 1);
+  b.Api("cudaLaunchKernel", 20 * kUs, 30 * kUs, 2);
+  b.Kernel("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t", 2 * kMs, 9 * kMs, 2);
+  phase("## backward ##", 10 * kMs, 20 * kMs);
+  b.Api("cudaLaunchKernel", 10 * kMs, 10 * kMs + 10 * kUs, 3);
+  b.Kernel("ampere_sgemm_128x64_nt", 10 * kMs + 20 * kUs, 18 * kMs, 3);
+  b.Api("cudaLaunchKernel", 10 * kMs + 20 * kUs, 10 * kMs + 30 * kUs, 4);
+  b.Kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 12 * kMs, 16 * kMs, 4);
+  auto r = Analyze(b.trace);
+  REQUIRE(r.phase_verdicts.size() == 2);
+  for (const auto& v : r.phase_verdicts) {
+    if (v.name == "## forward ##") {
+      CHECK(v.verdict == gpuperf::report::PhaseClass::kCommunicationBound);
+      CHECK(v.communication_ns == 7 * kMs);
+      CHECK(v.kernel_ns == 9 * kMs - 20 * kUs);
+    } else {
+      // The all-reduce runs under the GEMM: the phase waits for its computation.
+      CHECK(v.verdict == gpuperf::report::PhaseClass::kGpuBound);
+      CHECK(v.communication_ns == 0);
+    }
+  }
+}
+
 TEST_CASE(
     "phase verdicts: a wait loop's round trips apart from its waits, and what removing them "
     "gives back",

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "analysis/compare/compare_parts.h"
 #include "analysis/compare/compare_stats.h"
@@ -131,6 +132,25 @@ compare::Verdict VerdictFromKernels(const CompareReport& out) {
   return same_share >= kSameCoverage ? compare::Verdict::kSame : compare::Verdict::kInconclusive;
 }
 
+// Spans more than a factor of four: an interval that carries no information.
+constexpr double kTooWideFactor = 4;
+
+std::optional<compare::ChangeReading> ReadingOf(const std::optional<double>& ratio) {
+  if (!ratio)
+    return std::nullopt;
+  // A factor only for a positive ratio (a Welch interval can reach below 0).
+  const double factor = *ratio >= 1 ? *ratio : *ratio > 0 ? 1.0 / *ratio : 0.0;
+  return compare::ChangeReading{*ratio, *ratio - 1.0, factor};
+}
+
+// The readings of the ratio and its interval, once the ratio is final.
+void ReadChanges(Statistic& s) {
+  s.change = ReadingOf(s.ratio);
+  s.ci_low_change = ReadingOf(s.ci_low);
+  s.ci_high_change = ReadingOf(s.ci_high);
+  s.ci_too_wide = s.ci_low && s.ci_high && *s.ci_high > kTooWideFactor * std::max(*s.ci_low, 1e-12);
+}
+
 }  // namespace
 
 compare::Statistic ToStatistic(const SampleComparison& c) {
@@ -149,6 +169,7 @@ compare::Statistic ToStatistic(const SampleComparison& c) {
   if (c.tested)
     s.p_value = c.p_value;
   s.reason = c.reason;
+  ReadChanges(s);
   return s;
 }
 
@@ -158,6 +179,7 @@ compare::Statistic SummaryStatistic(const SampleComparison& c) {
   s.ratio.reset();
   if (c.median_before > 0 && c.median_after > 0)
     s.ratio = c.median_after / c.median_before;
+  ReadChanges(s);
   return s;
 }
 

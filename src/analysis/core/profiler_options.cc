@@ -14,9 +14,7 @@ bool HostOpsCarryShapes(const model::Trace& trace) {
   });
 }
 
-std::string ProfilerOverheadText(const model::Trace& trace,
-                                 bool shapes_recorded,
-                                 std::string_view what) {
+std::string RecordedProfilerOptions(const model::Trace& trace, bool shapes_recorded) {
   // The profiler's per-op work (Python stacks, shapes) is host time too: a bound over host time
   // is over the profiled host, which an unprofiled run may not have. The header's flags
   // (2022+), else what the events carry (2021-era traces: per-event shapes, Python frames).
@@ -52,11 +50,19 @@ std::string ProfilerOverheadText(const model::Trace& trace,
                           : i + 1 == what_recorded.size() ? " and "
                                                           : ", ",
                           what_recorded[i]);
+  return fmt::format("{} ({})", listed, fmt::join(keywords, ", "));
+}
+
+std::string ProfilerOverheadText(const model::Trace& trace,
+                                 bool shapes_recorded,
+                                 std::string_view what) {
+  const std::string options = RecordedProfilerOptions(trace, shapes_recorded);
+  if (options.empty())
+    return "";
   return fmt::format(
-      "The trace was recorded with {} ({}): the profiler's per-operator work inflates {}; "
-      "confirm it with an unprofiled timing of the same steps (trace).",
-      listed,
-      fmt::join(keywords, ", "),
+      "The trace was recorded with {}: the profiler's per-operator work inflates {}; confirm it "
+      "with an unprofiled timing of the same steps (trace).",
+      options,
       what);
 }
 

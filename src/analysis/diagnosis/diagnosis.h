@@ -137,6 +137,9 @@ struct ExperimentContext {
   // The fewest waves its largest grid takes (kernel_class.h, MinWaves): from kManyWaves on, a
   // larger grid is never the lever.
   std::optional<double> min_waves;
+  // Its class rests on its grid (kernel_class.h, GridUnderfills): most SMs hold no block, so the
+  // lever is a larger grid, not the kernel's code.
+  bool grid_underfills = false;
   // The local speedup its roofline floor allows when the diagnosis bound rests on it (Amdahl at
   // the floor, not at zero time).
   std::optional<double> roof_local_speedup;

@@ -56,6 +56,9 @@ bool IsFinding(const AdviceInput& in) {
 bool HasNoReuse(const AdviceInput& in) {
   return !in.context.no_reuse.empty();
 }
+bool GridUnderfillsGpu(const AdviceInput& in) {
+  return in.context.grid_underfills;
+}
 bool HasFlatRoutine(const AdviceInput& in) {
   return !in.context.flat_routine.empty();
 }
@@ -83,6 +86,7 @@ constexpr AdviceStep kSteps[] = {
     {Bottleneck::kMemoryBound, nullptr, advice::MemoryBound},
     {Bottleneck::kComputeBound, nullptr, advice::ComputeBound},
     {Bottleneck::kCacheBound, HasNoReuse, advice::NoOnChipReuse},
+    {Bottleneck::kLatencyBound, GridUnderfillsGpu, advice::UnderfilledGrid},
     {Bottleneck::kLatencyBound, HasNoReuse, advice::NoOnChipReuse},
     {Bottleneck::kLatencyBound, nullptr, advice::LatencyBound},
     {Bottleneck::kTensorCoresUnused, nullptr, advice::TensorCoresUnused},

@@ -124,6 +124,34 @@ Advice LatencyBound(const AdviceInput& in) {
           "Both roofs are modeled; counters would confirm the kernel is under both."};
 }
 
+// Its grid leaves most SMs without a block: more blocks is the lever before any change to the
+// kernel's code, and the kernel then meets a roof (saxpy: 2 blocks on 108 SMs).
+Advice UnderfilledGrid(const AdviceInput& in) {
+  // A library's GEMM or convolution takes its grid from the problem and the algorithm it chose
+  // (resnet's cuDNN wgrad on 32 blocks of 68 SMs): the lever is another algorithm or shape.
+  if (in.context.matrix_shaped)
+    return {fmt::format("Run {} on more blocks: its grid, which the library derives from the "
+                        "problem shape and the algorithm it chose, leaves most SMs without one. "
+                        "Let it choose another (torch.backends.cudnn.benchmark=True, a split-K "
+                        "or stream-K GEMM), or give it more parallel work (a larger batch, "
+                        "several small problems batched into one call).",
+                        in.kernel),
+            "The kernel's time must fall about as the SMs it fills grow, until it meets its "
+            "DRAM or compute roof; if the library keeps the same grid, the shape leaves it no "
+            "other algorithm.",
+            ""};
+  return {fmt::format("Launch {} on more blocks: its grid leaves most SMs without one. Use at "
+                      "least one block per SM, better several (a grid of a few times the SM "
+                      "count, cudaDevAttrMultiProcessorCount, with a grid-stride loop over the "
+                      "data), or split the work (more, smaller blocks; a split-K or stream-K "
+                      "GEMM).",
+                      in.kernel),
+          "The kernel's time must fall about as the SMs it fills grow, until it meets its DRAM "
+          "or compute roof; if it does not fall, each block's work is serial (one block "
+          "reducing everything) and the algorithm, not the grid, must change.",
+          ""};
+}
+
 Advice TensorCoresUnused(const AdviceInput& in) {
   const Tools& tools = in.tools;
   const std::string& kernel = in.kernel;

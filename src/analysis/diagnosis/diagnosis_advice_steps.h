@@ -48,6 +48,7 @@ Advice MemoryBound(const AdviceInput& in);
 Advice ComputeBound(const AdviceInput& in);
 Advice NoOnChipReuse(const AdviceInput& in);
 Advice LatencyBound(const AdviceInput& in);
+Advice UnderfilledGrid(const AdviceInput& in);
 Advice TensorCoresUnused(const AdviceInput& in);
 Advice FlatRoutine(const AdviceInput& in);
 Advice FlatKernels(const AdviceInput& in);

@@ -225,6 +225,8 @@ void DescribeDominantKernel(const model::Trace& trace,
   }
   context.fp8_tensor_cores = HasFp8TensorCores(trace);
   context.min_waves = MinWaves(trace, roofs, *row);
+  context.grid_underfills = row->classification.bound == report::KernelBound::kLatency &&
+                            row->classification.basis == kLaunchGridBasis;
   context.tensor_local_speedup = TensorLocalSpeedup(roofs, r, *row, !context.no_reuse.empty());
 }
 

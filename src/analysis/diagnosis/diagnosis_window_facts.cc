@@ -217,8 +217,8 @@ std::string QueueVerdictSentence(const report::LaunchQueue& q) {
       for (const std::string& part : why)
         text += (text.empty() ? "" : "; ") + part;
       return fmt::format(
-          "Neither GPU- nor host-bound by the launch queue: {} (depth, kernel start - launch-call "
-          "end: median {}, p90 {}; trace).",
+          "The launch queue gives no verdict on GPU- versus host-bound: {} (depth, kernel start "
+          "- launch-call end: median {}, p90 {}; trace).",
           text,
           Depth(q.median_ns),
           Depth(q.p90_ns));

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "analysis/core/profiler_options.h"
 #include "analysis/core/statistics.h"
 #include "analysis/diagnosis/diagnosis.h"
 #include "analysis/diagnosis/input_check.h"
@@ -167,6 +168,37 @@ std::string TopKernelText(const report::KernelRow& top) {
       kTopKernelChars);
 }
 
+// A bound over host time is over the profiled host: beside the verdict, not only in the evidence
+// (b200: 4.76x over host time recorded with Python stacks and shapes).
+std::string ProfiledHostCaveat(const model::Trace& trace, const report::Diagnosis& d) {
+  if (d.bottleneck != report::Bottleneck::kHostBound &&
+      d.bottleneck != report::Bottleneck::kLaunchBound &&
+      d.bottleneck != report::Bottleneck::kSyncBound)
+    return "";
+  const std::string options = RecordedProfilerOptions(trace, HostOpsCarryShapes(trace));
+  if (options.empty())
+    return "";
+  return fmt::format(
+      " The host time it rests on was recorded with {}, whose per-operator work inflates it: "
+      "confirm the bound with an unprofiled timing of the same steps.",
+      options);
+}
+
+// The top kernel on a grid that leaves most SMs idle, where its finding names it (saxpy: 2
+// blocks on 108 SMs, said only in the findings).
+std::string SmallGridText(const report::AnalysisReport& report, const report::KernelRow& top) {
+  for (const report::Finding& f : report.findings) {
+    if (f.id == report::finding_id::kSmallGrid && f.subject == top.name)
+      return fmt::format(
+          " It runs on a grid of {} blocks of {} threads, under half as many blocks as the GPU "
+          "has SMs: most SMs idle while it runs (finding {}).",
+          top.grid,
+          top.block,
+          f.id);
+  }
+  return "";
+}
+
 std::string NoGpuWork(const model::Trace& trace) {
   std::string other = UnsupportedDevice(trace);
   return fmt::format(
@@ -212,7 +244,7 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
   const report::Timeline& t = report.timeline;
   if (t.activities == 0)
     return NoGpuWork(trace);
-  std::string text = Verdict(report.diagnosis);
+  std::string text = Verdict(report.diagnosis) + ProfiledHostCaveat(trace, report.diagnosis);
   if (!trace.metadata.has_timeline)
     return text + " " + NcuScope(report);
   const auto& preroll = report.predictions.preroll;
@@ -262,6 +294,7 @@ std::string Headline(const model::Trace& trace, const report::AnalysisReport& re
         util::Counted(top.duration_ns.count, "instance", "instances"),
         top.time_percent,
         kSource);
+    text += SmallGridText(report, top);
   }
   // Copies and communication only when the window has them: "0 ns exposed" says nothing.
   // The timeline's figures are the whole trace's: with a part left out, say so.

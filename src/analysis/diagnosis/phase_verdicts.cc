@@ -127,9 +127,15 @@ report::PhaseClass VerdictOf(const report::PhaseVerdict& v) {
   // the program waits for (hta negative_queue: backward launches 269 ms, none inside it).
   if (v.launched_gpu_ns > 0 && 2 * v.launched_inside_ns < v.launched_gpu_ns)
     return report::PhaseClass::kRunsBehind;
-  if (2 * (v.kernel_ns + v.copy_exposed_ns) >= v.wall_ns)
-    return v.copy_exposed_ns > v.kernel_ns ? report::PhaseClass::kTransferBound
-                                           : report::PhaseClass::kGpuBound;
+  if (2 * (v.kernel_ns + v.copy_exposed_ns) >= v.wall_ns) {
+    if (v.copy_exposed_ns > v.kernel_ns)
+      return report::PhaseClass::kTransferBound;
+    // Collectives running alone hold most of the GPU work: their time is set by the slowest rank
+    // and the link, not by this rank's kernels (hta dlrm rank 0: the forward's NCCL send/recv).
+    return 2 * v.communication_ns > v.kernel_ns + v.copy_exposed_ns
+               ? report::PhaseClass::kCommunicationBound
+               : report::PhaseClass::kGpuBound;
+  }
   return LargestIdlePart(v).verdict;  // the largest share names the verdict
 }
 
@@ -213,13 +219,21 @@ std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
   if (chosen.size() < 2)
     return {};
 
-  std::vector<util::Interval> kernels, copies;
+  std::vector<util::Interval> kernels, copies, collectives, computation;
+  CachedNamePredicate is_collective(trace, IsCommunicationKernel);
   for (const model::GpuActivity& a : trace.activities) {
     if (a.end_ns <= a.start_ns)
       continue;
     (a.kind == model::ActivityKind::kMemcpy ? copies : kernels).push_back({a.start_ns, a.end_ns});
+    if (a.kind == model::ActivityKind::kKernel && is_collective(a.name))
+      collectives.push_back({a.start_ns, a.end_ns});
+    else if (a.kind != model::ActivityKind::kMemcpy)
+      computation.push_back({a.start_ns, a.end_ns});
   }
   kernels = util::MergeIntervals(std::move(kernels));
+  // Collectives with no computation beside them: the communication the phase waits for.
+  const std::vector<util::Interval> exposed_collectives = util::Subtract(
+      util::MergeIntervals(std::move(collectives)), util::MergeIntervals(std::move(computation)));
   const std::vector<util::Interval> busy =
       util::UnionOf(kernels, util::MergeIntervals(std::move(copies)));
   HostCalls calls = CollectHostCalls(trace, index);
@@ -246,6 +260,7 @@ std::vector<report::PhaseVerdict> PhaseVerdicts(const model::Trace& trace,
     if (v.wall_ns <= 0)
       continue;
     v.kernel_ns = util::TotalLength(util::Intersect(phase, kernels));
+    v.communication_ns = util::TotalLength(util::Intersect(phase, exposed_collectives));
     v.idle_ns = v.wall_ns - util::TotalLength(util::Intersect(phase, busy));
     v.copy_exposed_ns = v.wall_ns - v.idle_ns - v.kernel_ns;
     for (std::size_t a = 0; a < trace.activities.size(); ++a) {

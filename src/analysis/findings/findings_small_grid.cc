@@ -1,7 +1,8 @@
 // Long kernels on at most half as many blocks as the GPU has SMs (docs/metrics.md, "Findings"):
 // a block runs on one SM, so a grid of 2 blocks keeps 2 SMs busy and leaves the rest idle however
 // long the kernel takes. Occupancy says nothing about it (it is per SM); a short kernel's small
-// grid is mostly launch latency, so only kernels averaging kSmallGridMinAvgNs or more count; and
+// grid is mostly launch latency, so only kernels averaging kUnderfilledGridMinAvgNs or more count (kernel_class.h, which
+// classes them latency-bound by their grid); and
 // collectives use a few blocks (channels) by design, their time set by the link, not the SMs.
 #include <fmt/format.h>
 
@@ -10,12 +11,10 @@
 
 #include "analysis/core/names.h"
 #include "analysis/findings/findings.h"
+#include "analysis/kernel/kernel_class.h"
 
 namespace gpuperf::analysis {
 namespace {
-
-// A kernel shorter than this on average is dominated by its launch and ramp, not its grid.
-constexpr std::int64_t kSmallGridMinAvgNs = 50'000;
 
 struct SmallGrid {
   std::int64_t instances = 0;
@@ -42,7 +41,7 @@ std::optional<report::Finding> SmallGridRule(const RuleInput& in) {
     if (!device || device->sm_count <= 0 || blocks <= 0)
       continue;
     SmallGrid& g = by_name.At(a.name);
-    g.all_small = g.all_small && blocks * 2 <= device->sm_count;
+    g.all_small = g.all_small && GridUnderfills(blocks, device->sm_count);
     ++g.instances;
     g.total_ns += a.duration_ns();
     g.max_blocks = std::max(g.max_blocks, blocks);
@@ -52,7 +51,7 @@ std::optional<report::Finding> SmallGridRule(const RuleInput& in) {
   std::vector<std::pair<model::NameId, SmallGrid>> flagged;
   for (const auto& [name, g] : by_name.Entries()) {
     // The name test last: it reads the whole name, and only the few candidates need it.
-    if (g.all_small && g.instances > 0 && g.total_ns / g.instances >= kSmallGridMinAvgNs &&
+    if (g.all_small && g.instances > 0 && g.total_ns / g.instances >= kUnderfilledGridMinAvgNs &&
         !IsCommunicationKernel(in.trace.Name(name)))
       flagged.emplace_back(name, g);
   }
@@ -67,6 +66,7 @@ std::optional<report::Finding> SmallGridRule(const RuleInput& in) {
   f.id = report::finding_id::kSmallGrid;
   f.title = "Long kernels on few blocks: most SMs idle";
   f.source = "trace";
+  f.subject = std::string(in.trace.Name(flagged.front().first));  // the longest in total
   for (const auto& [name, g] : flagged) {
     f.count += g.instances;
     f.time_ns += g.total_ns;

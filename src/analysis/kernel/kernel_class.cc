@@ -12,6 +12,7 @@
 #include "analysis/kernel/cache_reuse.h"
 #include "model/ceilings.h"
 #include "model/sm_limits.h"
+#include "util/units_format.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -259,6 +260,25 @@ report::KernelClass Classify(const model::Trace& trace,
           row.graph_instances,
           row.duration_ns.count);
     }
+  } else if (const model::Device* device =
+                 shape ? trace.FindDevice(shape->device) : nullptr;
+             device && !small && GridUnderfills(shape->max_blocks, device->sm_count) &&
+             row.duration_ns.count > 0 &&
+             row.duration_ns.total / row.duration_ns.count >= kUnderfilledGridMinAvgNs &&
+             !IsCommunicationKernel(row.name)) {
+    // Long kernels on a few blocks (saxpy on 2 blocks of an A100's 108 SMs, 17.7 ms each): most
+    // SMs idle however the kernel's own code runs, so the grid limits it before any roof.
+    // Collectives run on a few channels by design and are left to communication.
+    c.bound = report::KernelBound::kLatency;
+    c.evidence = report::EvidenceTier::kMeasured;
+    c.basis = kLaunchGridBasis;
+    c.reason = fmt::format(
+        "its largest grid, {} blocks, leaves at least half of the {} SMs without a block while "
+        "each instance runs {} on average: too little parallelism limits it before any roof "
+        "(trace: launch grids)",
+        shape->max_blocks,
+        device->sm_count,
+        util::FormatDuration(static_cast<double>(row.duration_ns.total / row.duration_ns.count)));
   } else if (roof && roof->bound == report::KernelBound::kLatency) {
     c.bound = report::KernelBound::kLatency;
     c.evidence = roof->evidence;

@@ -19,6 +19,19 @@ namespace gpuperf::analysis {
 // launch-bound: it cannot fill the GPU, and its launch costs about as much as its work.
 inline constexpr std::int64_t kSmallKernelNs = 10'000;
 
+// A kernel averaging this long or more whose every launch holds at most half as many blocks as
+// the GPU has SMs leaves most SMs idle for a time worth a change (shorter ones are mostly launch
+// latency): latency-bound for want of parallelism, and the small_grid finding.
+inline constexpr std::int64_t kUnderfilledGridMinAvgNs = 50'000;
+
+// The class basis of a kernel latency-bound by its grid.
+inline constexpr const char* kLaunchGridBasis = "launch_grid";
+
+// Whether a grid of `blocks` leaves at least half of `sm_count` SMs without a block.
+inline bool GridUnderfills(std::int64_t blocks, std::int64_t sm_count) {
+  return blocks > 0 && sm_count > 0 && blocks * 2 <= sm_count;
+}
+
 // Nsight Compute's SOLBottleneck threshold: a unit at this fraction of its own peak (Speed of
 // Light) limits the kernel; every unit under it is a latency problem. Used only when no roofline
 // gives a bound.
