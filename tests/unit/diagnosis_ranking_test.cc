@@ -514,8 +514,7 @@ TEST_CASE("small grid: long kernels on at most half as many blocks as SMs are fl
   turing.sm_count = 68;
   gemm.trace.devices.push_back(turing);
   for (int i = 0; i < 5; ++i) {
-    model::GpuActivity& k =
-        gemm.Kernel("volta_sgemm_128x32_tn", i * kMs, i * kMs + 600 * kUs);
+    model::GpuActivity& k = gemm.Kernel("volta_sgemm_128x32_tn", i * kMs, i * kMs + 600 * kUs);
     k.grid = {32, 1, 1};
     k.block = {256, 1, 1};
   }

@@ -1,9 +1,9 @@
 // Long kernels on at most half as many blocks as the GPU has SMs (docs/metrics.md, "Findings"):
 // a block runs on one SM, so a grid of 2 blocks keeps 2 SMs busy and leaves the rest idle however
 // long the kernel takes. Occupancy says nothing about it (it is per SM); a short kernel's small
-// grid is mostly launch latency, so only kernels averaging kUnderfilledGridMinAvgNs or more count (kernel_class.h, which
-// classes them latency-bound by their grid); and
-// collectives use a few blocks (channels) by design, their time set by the link, not the SMs.
+// grid is mostly launch latency, so only kernels averaging kUnderfilledGridMinAvgNs or more count
+// (kernel_class.h, which classes them latency-bound by their grid); and collectives use a few
+// blocks (channels) by design, their time set by the link, not the SMs.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -260,8 +260,7 @@ report::KernelClass Classify(const model::Trace& trace,
           row.graph_instances,
           row.duration_ns.count);
     }
-  } else if (const model::Device* device =
-                 shape ? trace.FindDevice(shape->device) : nullptr;
+  } else if (const model::Device* device = shape ? trace.FindDevice(shape->device) : nullptr;
              device && !small && GridUnderfills(shape->max_blocks, device->sm_count) &&
              row.duration_ns.count > 0 &&
              row.duration_ns.total / row.duration_ns.count >= kUnderfilledGridMinAvgNs &&
