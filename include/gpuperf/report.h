@@ -215,6 +215,12 @@ struct Diagnosis {
   // batches) and their idle in place; bound_speedup is for the whole forward in one graph
   // (since 1.25.0).
   std::optional<double> bound_speedup_piecewise_graphs;
+  // One rank of a multi-rank job whose collectives take far longer than their messages need: the
+  // least time it waits in them for other ranks (each call's time beyond its message at 1 GB/s
+  // and 100 us of latency), and the bound if only this rank changes, its savings up to that wait
+  // absorbed by longer waits; bound_speedup needs every rank to gain alike (since 1.26.0).
+  std::int64_t peer_wait_ns = 0;
+  std::optional<double> bound_speedup_this_rank_only;
   // A lever whose gain rests on an assumed efficiency at the new roof (FP32 GEMMs moved to TF32
   // at the fraction of peak they reach now): the gain at that assumption, an estimate;
   // bound_speedup is then the ceiling at the roof itself, which no kernel reaches (since 1.20.0).

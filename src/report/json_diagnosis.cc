@@ -51,6 +51,9 @@ Json DiagnosisJson(const Diagnosis& d) {
       {"bound_speedup_unrecorded_graph_work",
        Optional(d.bound_speedup_unrecorded_graph_work, 6)},  // since 1.25.0
       {"bound_speedup_piecewise_graphs", Optional(d.bound_speedup_piecewise_graphs, 6)},
+      {"peer_wait_ns", d.peer_wait_ns},  // since 1.26.0
+      {"bound_speedup_this_rank_only",
+       Optional(d.bound_speedup_this_rank_only, 6)},                        // since 1.26.0
       {"bound_speedup_estimated", Optional(d.bound_speedup_estimated, 6)},  // since 1.20.0
       {"input_check", d.input_check},
       {"input_check_bound_speedup", Optional(d.input_check_bound_speedup, 6)},

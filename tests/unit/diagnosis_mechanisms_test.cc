@@ -944,6 +944,44 @@ TEST_CASE("host-bound: graph advice counts the idle under launch calls too", "[d
   CHECK(*d.bound_speedup == Approx(11.0).epsilon(1e-3));
 }
 
+TEST_CASE("host-bound: a captured graph's bound leaves out the host work around the operators",
+          "[diagnosis]") {
+  // The loop of the test above, behind 1 ms in which the trace records only a step range (a
+  // harness's synchronize and the profiler's step): idle before the first GPU activity, outside
+  // the operator that launches it, which a captured graph does not remove.
+  TraceBuilder b;
+  model::Range& step =
+      b.AddRange(model::RangeKind::kUserAnnotation, "ProfilerStep#0", -kMs, 11 * kMs);
+  step.pid = 100;
+  step.tid = 101;
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t t0 = i * 1100 * kUs;
+    b.Op("aten::linear", t0, t0 + 1000 * kUs);
+    b.Api("cudaLaunchKernel", t0 + 900 * kUs, t0 + 1000 * kUs, i + 1);
+    b.Kernel("gemm_" + std::to_string(i), t0 + 1000 * kUs, t0 + 1100 * kUs, i + 1);
+  }
+  auto bound_of = [](const model::Trace& trace) {
+    report::AnalysisReport r = Analyze(trace);
+    REQUIRE(r.diagnosis.bottleneck == report::Bottleneck::kHostBound);
+    REQUIRE(r.diagnosis.bound_speedup);
+    return std::make_pair(*r.diagnosis.bound_speedup, r.diagnosis.support);
+  };
+  // 11 ms of the 12 ms window idle; the first 1 ms left out: 12 / (12 - 10).
+  auto [bound, support] = bound_of(b.trace);
+  CHECK(bound == Approx(6.0).epsilon(1e-3));
+  bool said = false;
+  for (const std::string& line : support)
+    said = said || Contains(line,
+                            "The bound leaves out the 1.00 ms of host time before the first "
+                            "and after the last GPU activity outside the framework "
+                            "operators and modules that launch the GPU work");
+  CHECK(said);
+  // A module frame around the first operator from -0.5 ms: its Python code is the model's own,
+  // which the graph replaces too. 12 / (12 - 10.5).
+  b.Frame("nn.Module: Model_0", -500 * kUs, 11 * kMs);
+  CHECK(bound_of(b.trace).first == Approx(8.0).epsilon(1e-3));
+}
+
 TEST_CASE("dependency-bound: long queued stretches that end at the same work are named",
           "[diagnosis]") {
   // Everything is launched up front; on the GPU, four rounds of twenty 100 us kernels 10 us

@@ -761,6 +761,44 @@ TEST_CASE("collectives: a call site whose instances spread is said as waiting fo
                  "sites' fastest calls. A collective runs until every rank arrives"));
 }
 
+TEST_CASE("collectives: one rank's waits for the others bound what it gains alone",
+          "[diagnosis][collectives]") {
+  // Rank 0 of 8: ten cycles of a 2 ms operator launching a 0.5 ms GEMM, then an all-reduce of
+  // 4 KB (1000 floats) taking 1.5 ms, which its message needs at most 104 us of (4 us at 1 GB/s
+  // and 100 us of latency): 1.396 ms of each is waiting for other ranks.
+  TraceBuilder b;
+  b.trace.metadata.world_size = 8;
+  std::int64_t t = 0, correlation = 1;
+  for (int i = 0; i < 10; ++i) {
+    b.Op("aten::linear", t, t + 2 * kMs);
+    b.Api("cudaLaunchKernel", t + 1900 * kUs, t + 2 * kMs, correlation);
+    b.Kernel("gemm_kernel", t + 2 * kMs, t + 2500 * kUs, correlation++);
+    t += 2500 * kUs;
+    AllReduce(b, t, 1500 * kUs, "", correlation, 1000);
+  }
+  report::AnalysisReport r = Analyze(b.trace);
+  const report::Diagnosis& d = r.diagnosis;
+  REQUIRE(d.bottleneck == report::Bottleneck::kHostBound);
+  REQUIRE(d.bound_speedup);
+  CHECK(d.peer_wait_ns == 10 * (1500 * kUs - 4 * kUs - 100 * kUs));
+  REQUIRE(d.bound_speedup_this_rank_only);
+  CHECK(*d.bound_speedup_this_rank_only < *d.bound_speedup);
+  // What it saves alone, up to its waits, only lengthens them.
+  const double window = static_cast<double>(r.predictions.wall_ns);
+  const double saved = window * (1 - 1 / *d.bound_speedup);
+  CHECK(*d.bound_speedup_this_rank_only ==
+        Approx(window / (window - (saved - static_cast<double>(d.peer_wait_ns)))).epsilon(1e-4));
+  CHECK(Contains(r.headline,
+                 fmt::format("; {:.2f}x if only this rank changes (it waits at least 14.0 ms in "
+                             "collectives for other ranks)",
+                             *d.bound_speedup_this_rank_only)));
+  // One process alone waits for nobody.
+  b.trace.metadata.world_size = 1;
+  report::AnalysisReport single = Analyze(b.trace);
+  CHECK(single.diagnosis.peer_wait_ns == 0);
+  CHECK_FALSE(single.diagnosis.bound_speedup_this_rank_only);
+}
+
 TEST_CASE("collectives: messages of other sizes at one site are transfers, not waits",
           "[diagnosis][collectives]") {
   // One site, no range: five 1 ms all-reduces of 64 MB and five 0.1 ms of 4 MB, each in its

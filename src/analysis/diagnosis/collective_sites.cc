@@ -24,6 +24,7 @@
 #include "analysis/kernel/readable_name.h"
 #include "analysis/kernel/shape_model.h"
 #include "analysis/kernel/shape_model_ops.h"
+#include "analysis/predictions/amdahl.h"
 #include "util/units_format.h"
 
 namespace gpuperf::analysis {
@@ -38,6 +39,13 @@ constexpr std::size_t kSiteInstances = 3;
 // evidence reads as waiting; under it, as transfer time with a few slow calls.
 constexpr double kExcessShare = 0.10;
 constexpr std::size_t kSitesNamed = 3;
+// A call's message needs at most its bytes at this rate plus this latency: slower than any link
+// between GPUs (10 GbE carries 1.25 GB/s, PCIe 3 x16 about 12 GB/s) and than NCCL's latency
+// across nodes, so the time beyond is at least waiting for other ranks.
+constexpr double kSlowestLinkBytesPerS = 1e9;
+constexpr std::int64_t kCollectiveLatencyNs = 100'000;
+// From this share of the window, the waits for other ranks bound what this rank gains alone.
+constexpr double kMaterialPeerWait = 0.05;
 
 // A collective's own marker range (PyTorch's record_param_comms names it "nccl:all_reduce"):
 // the same at every call site, so never the site.
@@ -250,18 +258,21 @@ std::string SiteRange(const model::Trace& trace, const Site& s, std::int64_t ran
                      bandwidth);
 }
 
-}  // namespace
+using SiteKey = std::tuple<model::NameId, std::string_view, bool, model::NameId, int>;
 
-std::string CollectiveWaitText(const model::Trace& trace,
-                               const CorrelationIndex& index,
-                               const report::AnalysisReport& r) {
+// The collectives' calls by site (kernel name, the innermost range around the launch, whether
+// it was launched, its marker and message size within 2x), durations unsorted; empty without
+// collectives.
+std::map<SiteKey, Site> CollectSites(const model::Trace& trace,
+                                     const CorrelationIndex& index,
+                                     const report::AnalysisReport& r) {
   std::unordered_set<std::string_view> collectives;
   for (const report::KernelRow& k : r.kernels) {
     if (k.category == report::FrameworkCategory::kCommunication)
       collectives.insert(k.name);
   }
   if (collectives.empty())
-    return "";
+    return {};
   // Per name id: 0 unknown, 1 a collective, 2 not.
   std::vector<std::uint8_t> is_collective(trace.strings.size(), 0);
   std::vector<std::pair<const model::GpuActivity*, std::int64_t>> calls;  // with its launch
@@ -283,7 +294,7 @@ std::string CollectiveWaitText(const model::Trace& trace,
   }
   HostIntervals<std::string_view> ranges = SiteRanges(trace, threads);
   HostIntervals<Message> markers = MessageMarkers(trace, threads);
-  std::map<std::tuple<model::NameId, std::string_view, bool, model::NameId, int>, Site> sites;
+  std::map<SiteKey, Site> sites;
   for (const auto& [activity, call] : calls) {
     const model::GpuActivity& a = *activity;
     std::string_view range;
@@ -308,6 +319,15 @@ std::string CollectiveWaitText(const model::Trace& trace,
     s.durations.push_back(a.duration_ns());
     s.total += a.duration_ns();
   }
+  return sites;
+}
+
+}  // namespace
+
+std::string CollectiveWaitText(const model::Trace& trace,
+                               const CorrelationIndex& index,
+                               const report::AnalysisReport& r) {
+  std::map<SiteKey, Site> sites = CollectSites(trace, index, r);
   std::int64_t total = 0, excess = 0;
   std::vector<const Site*> spread, tight;
   for (auto& [key, site] : sites) {
@@ -384,6 +404,71 @@ std::string CollectiveWaitText(const model::Trace& trace,
              Ms(total),
              Ms(excess),
              waits ? "" : ": most of the time is transfer time on this rank's evidence");
+}
+
+PeerWait PeerWaitOf(const model::Trace& trace,
+                    const CorrelationIndex& index,
+                    const report::AnalysisReport& r) {
+  PeerWait out;
+  const Site* longest_site = nullptr;
+  std::int64_t longest_call = 0, longest_wait = 0;
+  for (const auto& [key, site] : CollectSites(trace, index, r)) {
+    // Only calls whose marker records the message: the largest of the site's, so the least wait.
+    if (site.max_bytes <= 0)
+      continue;
+    const auto needed = static_cast<std::int64_t>(static_cast<double>(site.max_bytes) /
+                                                  kSlowestLinkBytesPerS * 1e9) +
+                        kCollectiveLatencyNs;
+    for (std::int64_t d : site.durations) {
+      const std::int64_t wait = std::max<std::int64_t>(0, d - needed);
+      out.ns += wait;
+      if (wait > longest_wait) {
+        longest_wait = wait;
+        longest_call = d;
+        longest_site = &site;
+      }
+    }
+    // The map outlives the loop body only: name the site now.
+    if (longest_site == &site)
+      out.evidence = fmt::format("the longest, {} taking {} (its message needs under {} at {}/s)",
+                                 SiteName(trace, site),
+                                 Ms(longest_call),
+                                 Ms(needed),
+                                 util::FormatBytes(kSlowestLinkBytesPerS));
+  }
+  return out;
+}
+
+void BoundThisRankOnly(report::Diagnosis& d,
+                       const model::Trace& trace,
+                       const CorrelationIndex& index,
+                       const report::AnalysisReport& r,
+                       std::int64_t window_ns) {
+  if (r.source.world_size.value_or(0) < 2 || !d.bound_speedup || window_ns <= 0 ||
+      d.bottleneck == report::Bottleneck::kCommunicationBound ||
+      d.bottleneck == report::Bottleneck::kInitialization)
+    return;
+  const PeerWait wait = PeerWaitOf(trace, index, r);
+  if (static_cast<double>(wait.ns) < kMaterialPeerWait * static_cast<double>(window_ns))
+    return;
+  const double window = static_cast<double>(window_ns);
+  const double saved = window * (1.0 - 1.0 / *d.bound_speedup);
+  const double kept = std::max(0.0, saved - static_cast<double>(wait.ns));
+  const double only_this_rank = AmdahlLimit(kept / window);
+  if (only_this_rank + 0.005 >= *d.bound_speedup)
+    return;
+  d.peer_wait_ns = wait.ns;
+  d.bound_speedup_this_rank_only = only_this_rank;
+  d.support.push_back(fmt::format(
+      "This rank waits at least {} in its collectives for other ranks ({}): each call's time "
+      "beyond what its message needs at a link slower than any between GPUs. It reaches them "
+      "first, so what it saves alone lengthens those waits: at most {:.2f}x if only this rank "
+      "changes; the {:.2f}x needs every rank to gain alike. gpuperf ranks over all ranks' "
+      "traces names the ranks it waits for (trace: collective markers, kernel durations).",
+      Ms(wait.ns),
+      wait.evidence,
+      only_this_rank,
+      *d.bound_speedup));
 }
 
 }  // namespace gpuperf::analysis

@@ -373,6 +373,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
     d.secondary = SecondaryIdleStatement(trace, d, r, idle, context);
   }
   RankStatements(d);
+  BoundThisRankOnly(d, trace, index, r, SteadyWall(r, idle));
   // Facts of the whole window go with the statement ranked first.
   AddPhase(d, trace, r);
   AddMaterialCopies(d,

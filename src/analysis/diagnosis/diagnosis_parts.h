@@ -232,6 +232,27 @@ void WidenToClassPeers(report::Diagnosis& d,
 // around the launch): the sites whose instances spread (the longest at least 4x the median) as
 // the sign of waits for other ranks, the tight ones beside them; "" when the time above the
 // spreading sites' medians is under a tenth of the collectives' (collective_sites.cc).
+// The least time this rank's collectives waited for other ranks: each call's time beyond its
+// message (as its marker records it) at 1 GB/s plus 100 us, slower than any link between GPUs,
+// summed; and the call waiting longest, said ("the longest, SendRecv of 24.0 KiB (nccl:all_to_all)
+// in ## forward ## taking 2.15 ms (...)"). 0 and "" without collectives whose message is recorded.
+struct PeerWait {
+  std::int64_t ns = 0;
+  std::string evidence;
+};
+PeerWait PeerWaitOf(const model::Trace& trace,
+                    const CorrelationIndex& index,
+                    const report::AnalysisReport& r);
+
+// One rank of a multi-rank job whose collectives wait for other ranks (PeerWaitOf) for 5% of the
+// window or more: what it saves alone lengthens those waits, so the statement's bound holds only
+// if every rank gains; sets peer_wait_ns and bound_speedup_this_rank_only, with its evidence.
+void BoundThisRankOnly(report::Diagnosis& d,
+                       const model::Trace& trace,
+                       const CorrelationIndex& index,
+                       const report::AnalysisReport& r,
+                       std::int64_t window_ns);
+
 std::string CollectiveWaitText(const model::Trace& trace,
                                const CorrelationIndex& index,
                                const report::AnalysisReport& r);

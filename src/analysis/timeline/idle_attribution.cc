@@ -134,7 +134,8 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
     }
     ++out.gaps;
     out.idle_ns += end - start;
-    if (busy.empty() || end <= busy.front().start || start >= busy.back().end)
+    const bool edge = busy.empty() || end <= busy.front().start || start >= busy.back().end;
+    if (edge)
       out.edge_ns += end - start;
     if (!busy.empty() && end <= busy.front().start)
       out.lead_ns += end - start;
@@ -166,6 +167,8 @@ IdleAttribution AttributeIdle(const model::Trace& trace,
     out.launch_ns += launch_ns;
     out.other_api_ns += api_ns - launch_ns;
     out.host_ns += length - api_ns;
+    if (edge)
+      out.edge_host_gaps.push_back({start, end});
     host_gaps.push_back({start, end});
     if (start < out.last_busy_end)
       out.other_gaps.push_back({start, end});

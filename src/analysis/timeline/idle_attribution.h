@@ -59,6 +59,9 @@ struct IdleAttribution {
   std::int64_t idle_ns = 0;
   std::int64_t edge_ns = 0;  // of idle_ns: before the first and after the last GPU activity
   std::int64_t lead_ns = 0;  // of edge_ns: before the first GPU activity
+  // Of edge_ns: the gaps attributed to the host (host work, launch and other API calls), not to
+  // a synchronization's round trip or queued work (sorted, disjoint).
+  std::vector<util::Interval> edge_host_gaps;
   std::int64_t gaps = 0;
   std::int64_t sync_ns = 0;  // in gaps a synchronization overlaps
   std::int64_t sync_gaps = 0;
