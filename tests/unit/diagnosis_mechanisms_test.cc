@@ -464,6 +464,16 @@ TEST_CASE("initialization: lazily loaded first launches, even when nearly every 
   CHECK(lazy->count == 10);
   CHECK(lazy->time_ns == 30 * kMs);
   CHECK(Contains(lazy->evidence, "too few for a median; 3 module loads in the trace"));
+  // The module loads themselves are one-time work, however short (each 500 us here).
+  std::int64_t loads = 0, loads_ns = 0;
+  for (const report::InitializationItem& item : init.report.items) {
+    if (item.kind == report::InitializationKind::kLazyLoading && item.name == "cuLibraryLoadData") {
+      loads += item.count;
+      loads_ns += item.time_ns;
+    }
+  }
+  CHECK(loads == 3);
+  CHECK(loads_ns == 1500 * kUs);
 
   // The launch-overhead finding counts the steady launches only, and its bound with them.
   report::AnalysisReport r = Analyze(b.trace);

@@ -74,11 +74,13 @@ std::optional<InitializationKind> KindByName(std::string_view name) {
 // library's set-up or teardown.
 void NamedWork(const model::Trace& trace, std::vector<Candidate>& out) {
   auto add = [&](model::NameId id, std::int64_t start, std::int64_t end, const char* what) {
-    if (end - start < kOneTimeMinNs)
+    if (end <= start)
       return;
     std::string_view name = trace.Name(id);
     std::optional<InitializationKind> kind = KindByName(name);
-    if (!kind)
+    // A module load is one-time work however short: each loads a module once (nvfuser: 15
+    // cuLibraryLoadData calls, 18.1 ms, of which the 7 over a millisecond held 14.3 ms).
+    if (!kind || (end - start < kOneTimeMinNs && *kind != InitializationKind::kLazyLoading))
       return;
     out.push_back(
         {*kind,
