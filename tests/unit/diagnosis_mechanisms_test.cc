@@ -952,6 +952,18 @@ TEST_CASE("host-bound: graph advice counts the idle under launch calls too", "[d
   // 10 ms of the 11 ms window is idle, all of it host time or launch calls: 11 / (11 - 10).
   REQUIRE(d.bound_speedup);
   CHECK(*d.bound_speedup == Approx(11.0).epsilon(1e-3));
+
+  // A PyTorch trace of inference: the forward with fixed shapes, no optimizer step to capture.
+  b.trace.metadata.framework_profiler = true;
+  const std::string inference = Analyze(b.trace).diagnosis.next_experiment;
+  CHECK(Contains(inference,
+                 "torch.cuda.graph around the whole forward; with inputs of fixed "
+                 "shapes"));
+  CHECK_FALSE(Contains(inference, "optimizer step"));
+  // With an optimizer step in the trace, a training step: capture that too.
+  b.Op("Optimizer.step#SGD.step", 11 * kMs, 11 * kMs + 10 * kUs);
+  CHECK(Contains(Analyze(b.trace).diagnosis.next_experiment,
+                 "compile or capture the optimizer step too"));
 }
 
 TEST_CASE("host-bound: a captured graph's bound leaves out the host work around the operators",

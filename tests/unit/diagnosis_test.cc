@@ -377,44 +377,6 @@ TEST_CASE("kernel classes: tensor cores expected but unused needs measured evide
   CHECK_FALSE(rows[0].classification.tensor_cores_expected_but_unused);
 }
 
-TEST_CASE("kernel classes: a modelled kernel streaming past the caches is memory-bound",
-          "[diagnosis]") {
-  // An eager softmax: 2 GiB per instance by the shape model (read once, written once), 20% of
-  // the DRAM roof, on the memory side of the ridge, over 100000 blocks of 132 SMs.
-  TraceBuilder b;
-  AddDevice(b, "NVIDIA H100 80GB HBM3", 132);
-  b.Kernel("softmax_kernel", 0, 3'000'000).grid = {100000, 1, 1};
-  std::vector<report::KernelRow> rows(1);
-  rows[0].name = "softmax_kernel";
-  rows[0].duration_ns.count = 1;
-  rows[0].duration_ns.total = rows[0].duration_ns.min = rows[0].duration_ns.max = 3'000'000;
-  rows[0].duration_ns.avg = rows[0].duration_ns.med = 3'000'000;
-  report::KernelRoofline roof;
-  roof.instances = 1;
-  roof.evidence = report::EvidenceTier::kModeled;
-  roof.bound = report::KernelBound::kLatency;
-  roof.dram_bytes = 2.0 * 1024 * 1024 * 1024;
-  roof.arithmetic_intensity = 1.25;
-  roof.peak_flops_per_s = 989e12;
-  roof.peak_bytes_per_s = 3.35e12;
-  roof.roof_fraction = 0.20;
-  rows[0].roofline = roof;
-  gpuperf::analysis::ClassifyKernels(b.trace, rows);
-  CHECK(rows[0].classification.bound == report::KernelBound::kMemory);
-  CHECK(rows[0].classification.evidence == report::EvidenceTier::kInferred);
-  CHECK(rows[0].classification.reason.find("20% of the DRAM roof by the model's bytes") !=
-        std::string::npos);
-  // Measured bytes are the traffic itself: under both roofs by counters stays latency-bound.
-  rows[0].roofline->evidence = report::EvidenceTier::kMeasured;
-  gpuperf::analysis::ClassifyKernels(b.trace, rows);
-  CHECK(rows[0].classification.bound == report::KernelBound::kLatency);
-  // A kernel whose data fits in the caches (64 MiB) is not streaming.
-  rows[0].roofline->evidence = report::EvidenceTier::kModeled;
-  rows[0].roofline->dram_bytes = 64.0 * 1024 * 1024;
-  gpuperf::analysis::ClassifyKernels(b.trace, rows);
-  CHECK(rows[0].classification.bound == report::KernelBound::kLatency);
-}
-
 TEST_CASE("ceilings: compute peaks scale to the counters' SM clock, bandwidth does not",
           "[diagnosis][ceilings]") {
   auto match = model::FindCeilings("NVIDIA H100 80GB HBM3", 9, 0);

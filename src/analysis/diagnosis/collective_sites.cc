@@ -322,12 +322,11 @@ std::map<SiteKey, Site> CollectSites(const model::Trace& trace,
   return sites;
 }
 
-}  // namespace
-
-std::string CollectiveWaitText(const model::Trace& trace,
-                               const CorrelationIndex& index,
-                               const report::AnalysisReport& r) {
-  std::map<SiteKey, Site> sites = CollectSites(trace, index, r);
+// The sites whose calls spread far above their fastest, the sign of waiting (sorts each site's
+// durations).
+std::string WaitText(const model::Trace& trace,
+                     const report::AnalysisReport& r,
+                     std::map<SiteKey, Site>& sites) {
   std::int64_t total = 0, excess = 0;
   std::vector<const Site*> spread, tight;
   for (auto& [key, site] : sites) {
@@ -406,13 +405,12 @@ std::string CollectiveWaitText(const model::Trace& trace,
              waits ? "" : ": most of the time is transfer time on this rank's evidence");
 }
 
-PeerWait PeerWaitOf(const model::Trace& trace,
-                    const CorrelationIndex& index,
-                    const report::AnalysisReport& r) {
+// Each call's time beyond what its message needs, summed: this rank's least wait for the others.
+PeerWait PeerWaitIn(const model::Trace& trace, const std::map<SiteKey, Site>& sites) {
   PeerWait out;
   const Site* longest_site = nullptr;
   std::int64_t longest_call = 0, longest_wait = 0;
-  for (const auto& [key, site] : CollectSites(trace, index, r)) {
+  for (const auto& [key, site] : sites) {
     // Only calls whose marker records the message: the largest of the site's, so the least wait.
     if (site.max_bytes <= 0)
       continue;
@@ -428,27 +426,38 @@ PeerWait PeerWaitOf(const model::Trace& trace,
         longest_site = &site;
       }
     }
-    // The map outlives the loop body only: name the site now.
     if (longest_site == &site)
-      out.evidence = fmt::format("the longest, {} taking {} (its message needs under {} at {}/s)",
-                                 SiteName(trace, site),
-                                 Ms(longest_call),
-                                 Ms(needed),
-                                 util::FormatBytes(kSlowestLinkBytesPerS));
+      out.evidence = fmt::format(
+          "the longest, {} taking {}, where its message needs {} at {}/s plus {} of latency",
+          SiteName(trace, site),
+          Ms(longest_call),
+          Ms(needed - kCollectiveLatencyNs),
+          util::FormatBytes(kSlowestLinkBytesPerS),
+          Ms(kCollectiveLatencyNs));
   }
   return out;
 }
 
+}  // namespace
+
+CollectiveEvidence CollectiveEvidenceOf(const model::Trace& trace,
+                                        const CorrelationIndex& index,
+                                        const report::AnalysisReport& r) {
+  std::map<SiteKey, Site> sites = CollectSites(trace, index, r);
+  CollectiveEvidence out;
+  out.peer_wait = PeerWaitIn(trace, sites);
+  out.wait_text = WaitText(trace, r, sites);
+  return out;
+}
+
 void BoundThisRankOnly(report::Diagnosis& d,
-                       const model::Trace& trace,
-                       const CorrelationIndex& index,
+                       const PeerWait& wait,
                        const report::AnalysisReport& r,
                        std::int64_t window_ns) {
   if (r.source.world_size.value_or(0) < 2 || !d.bound_speedup || window_ns <= 0 ||
       d.bottleneck == report::Bottleneck::kCommunicationBound ||
       d.bottleneck == report::Bottleneck::kInitialization)
     return;
-  const PeerWait wait = PeerWaitOf(trace, index, r);
   if (static_cast<double>(wait.ns) < kMaterialPeerWait * static_cast<double>(window_ns))
     return;
   const double window = static_cast<double>(window_ns);
@@ -461,10 +470,11 @@ void BoundThisRankOnly(report::Diagnosis& d,
   d.bound_speedup_this_rank_only = only_this_rank;
   d.support.push_back(fmt::format(
       "This rank waits at least {} in its collectives for other ranks ({}): each call's time "
-      "beyond what its message needs at a link slower than any between GPUs. It reaches them "
-      "first, so what it saves alone lengthens those waits: at most {:.2f}x if only this rank "
-      "changes; the {:.2f}x needs every rank to gain alike. gpuperf ranks over all ranks' "
-      "traces names the ranks it waits for (trace: collective markers, kernel durations).",
+      "beyond what its message needs at a link slower than any between GPUs. It arrives before "
+      "the ranks it waits for, so what it saves alone lengthens those waits: at most {:.2f}x if "
+      "only this rank changes, and nothing if it is never the last to arrive; the {:.2f}x "
+      "needs every rank to gain alike. gpuperf ranks over all ranks' traces names the ranks it "
+      "waits for and the job's own bound (trace: collective markers, kernel durations).",
       Ms(wait.ns),
       wait.evidence,
       only_this_rank,

@@ -124,7 +124,9 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   ExperimentContext context = InputContext(trace);
   context.blocked_launches = blocked;
   context.steady_span = SteadySpan(trace, r);
-  context.collective_wait = CollectiveWaitText(trace, index, r);
+  CollectiveEvidence collectives = CollectiveEvidenceOf(trace, index, r);
+  context.collective_wait = std::move(collectives.wait_text);
+  context.peer_wait = std::move(collectives.peer_wait);
   context.one_shot = r.framework.steps.size() < 2 && !r.kernels.empty() &&
                      r.kernels.front().duration_ns.count < kOneShotInstances;
   // Graphs already carry most launches, or the program captures them: never advise graphs.
@@ -373,7 +375,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
     d.secondary = SecondaryIdleStatement(trace, d, r, idle, context);
   }
   RankStatements(d);
-  BoundThisRankOnly(d, trace, index, r, SteadyWall(r, idle));
+  BoundThisRankOnly(d, context.peer_wait, r, SteadyWall(r, idle));
   // Facts of the whole window go with the statement ranked first.
   AddPhase(d, trace, r);
   AddMaterialCopies(d,

@@ -73,6 +73,16 @@ struct HostWaitCap {
 // The next experiment, its falsifying measurement and (for a hypothesis) the missing evidence of
 // a bottleneck class (diagnosis_experiments.cc). `subject` names the kernel, sync call or copy
 // kind the class is about; `diagnosis` holds the class, status and evidence already.
+// The least time this rank's collectives waited for other ranks: each call's time beyond its
+// message (as its marker records it) at 1 GB/s plus 100 us, slower than any link between GPUs,
+// summed; and the call waiting longest, said ("the longest, SendRecv of 24.6 kB
+// (nccl:all_to_all) in ## alltoall_fwd_single ## taking 2.15 ms (...)"). 0 and "" without
+// collectives whose message is recorded (collective_sites.cc).
+struct PeerWait {
+  std::int64_t ns = 0;
+  std::string evidence;
+};
+
 // What the advice depends on beyond the class.
 struct ExperimentContext {
   // The analysis' launches blocked in a deep queue (blocked_launches.h), computed once; null
@@ -85,12 +95,14 @@ struct ExperimentContext {
   bool pytorch = false;          // a PyTorch profiler trace (IsPyTorchTrace): name its options
   bool shapes_recorded = false;  // its operators carry input shapes: never ask for them
   bool vllm = false;             // vLLM's operators (vllm::...): its own graph capture is the knob
-  bool graphs = false;           // most kernels run through graph launches, or the program captures
-                                 // graphs: never advise graphs
-  bool implicit_sync = false;    // the sync is an async copy with a pageable host side
-  bool ranks = false;            // the trace is one rank of a job: other ranks can be compared
-  bool collectives = false;      // the window holds communication kernels
-  std::string collective_wait;   // CollectiveWaitText: the call sites whose instances spread
+  bool training = false;  // an optimizer step or autograd's backward in the trace: a training step
+  bool graphs = false;    // most kernels run through graph launches, or the program captures
+                          // graphs: never advise graphs
+  bool implicit_sync = false;     // the sync is an async copy with a pageable host side
+  bool ranks = false;             // the trace is one rank of a job: other ranks can be compared
+  bool collectives = false;       // the window holds communication kernels
+  std::string collective_wait;    // CollectiveEvidenceOf: the call sites whose instances spread
+  PeerWait peer_wait;             // CollectiveEvidenceOf: this rank's least wait for others
   std::int64_t stream_waits = 0;  // cross-stream waits (cudaStreamWaitEvent) in the trace
   // Dependency-bound: the queued idle, and the part of it inside graph launches.
   std::int64_t queued_ns = 0;

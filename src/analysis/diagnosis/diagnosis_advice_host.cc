@@ -111,10 +111,13 @@ Advice HostInOperators(const AdviceInput& in) {
                         tools.graph,
                         // reduce-overhead captures the compiled module: a training step's
                         // optimizer step and zero_grad stay eager unless compiled as well.
-                        context.pytorch ? " (torch.compile mode=\"reduce-overhead\", or "
-                                          "torch.cuda.graph around the whole step; in training, "
-                                          "compile or capture the optimizer step too)"
-                                        : "",
+                        !context.pytorch ? ""
+                        : context.training
+                            ? " (torch.compile mode=\"reduce-overhead\", or torch.cuda.graph "
+                              "around the whole step; compile or capture the optimizer step too)"
+                            : " (torch.compile mode=\"reduce-overhead\", or torch.cuda.graph "
+                              "around the whole forward; with inputs of fixed shapes, padded to "
+                              "a few sizes, or each new shape records a new graph)",
                         SyncsInStepText(context),
                         context.zero_grad.empty()
                             ? std::string()

@@ -111,7 +111,7 @@ const report::CriticalShare* DominantComputeShare(const report::AnalysisReport& 
                                                   bool collectives);
 // Names the collectives when they hold a tenth of kernel time (NCCL, symmetric-memory and custom
 // all-reduce, all-to-all: by launching operator and kernel family).
-// `wait`: CollectiveWaitText's evidence, added after.
+// `wait`: CollectiveEvidenceOf's wait text, added after.
 void AddCollectiveEvidence(report::Diagnosis& d,
                            const report::AnalysisReport& r,
                            const std::string& wait);
@@ -232,30 +232,25 @@ void WidenToClassPeers(report::Diagnosis& d,
 // around the launch): the sites whose instances spread (the longest at least 4x the median) as
 // the sign of waits for other ranks, the tight ones beside them; "" when the time above the
 // spreading sites' medians is under a tenth of the collectives' (collective_sites.cc).
-// The least time this rank's collectives waited for other ranks: each call's time beyond its
-// message (as its marker records it) at 1 GB/s plus 100 us, slower than any link between GPUs,
-// summed; and the call waiting longest, said ("the longest, SendRecv of 24.0 KiB (nccl:all_to_all)
-// in ## forward ## taking 2.15 ms (...)"). 0 and "" without collectives whose message is recorded.
-struct PeerWait {
-  std::int64_t ns = 0;
-  std::string evidence;
-};
-PeerWait PeerWaitOf(const model::Trace& trace,
-                    const CorrelationIndex& index,
-                    const report::AnalysisReport& r);
-
-// One rank of a multi-rank job whose collectives wait for other ranks (PeerWaitOf) for 5% of the
-// window or more: what it saves alone lengthens those waits, so the statement's bound holds only
-// if every rank gains; sets peer_wait_ns and bound_speedup_this_rank_only, with its evidence.
+// One rank of a multi-rank job whose collectives wait for other ranks (`wait`, PeerWait) for 5% of
+// the window or more: what it saves alone lengthens those waits, so the statement's bound holds
+// only if every rank gains; sets peer_wait_ns and bound_speedup_this_rank_only, with evidence.
 void BoundThisRankOnly(report::Diagnosis& d,
-                       const model::Trace& trace,
-                       const CorrelationIndex& index,
+                       const PeerWait& wait,
                        const report::AnalysisReport& r,
                        std::int64_t window_ns);
 
-std::string CollectiveWaitText(const model::Trace& trace,
-                               const CorrelationIndex& index,
-                               const report::AnalysisReport& r);
+// The collectives grouped by call site (kernel name, the innermost annotation range around the
+// launch, the message size within 2x), read once for both: the sites whose instances spread as
+// the sign of waits for other ranks, the tight ones beside them ("" when none is judged), and
+// this rank's least wait for the others (collective_sites.cc).
+struct CollectiveEvidence {
+  std::string wait_text;
+  PeerWait peer_wait;
+};
+CollectiveEvidence CollectiveEvidenceOf(const model::Trace& trace,
+                                        const CorrelationIndex& index,
+                                        const report::AnalysisReport& r);
 
 // The blocking sync calls by the operator around them (sync_callers.cc).
 ExperimentContext::SyncCallers SyncCallersOf(const model::Trace& trace,

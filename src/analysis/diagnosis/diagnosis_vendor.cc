@@ -38,8 +38,14 @@ ExperimentContext InputContext(const model::Trace& trace) {
   context.amd = IsAmdTrace(trace);
   context.pytorch = IsPyTorchTrace(trace);
   context.shapes_recorded = HostOpsCarryShapes(trace);
-  for (model::NameId id = 0; id < trace.strings.size() && !context.vllm; ++id)
-    context.vllm = trace.Name(id).starts_with("vllm::");
+  // One pass over the names (fewer than the records that use them).
+  for (model::NameId id = 0; id < trace.strings.size(); ++id) {
+    std::string_view name = trace.Name(id);
+    context.vllm = context.vllm || name.starts_with("vllm::");
+    // An optimizer step or autograd's backward: a training step, whose capture must hold them.
+    context.training = context.training || name.starts_with("Optimizer.step") ||
+                       name.starts_with("autograd::engine::evaluate_function");
+  }
   return context;
 }
 
@@ -49,6 +55,7 @@ ExperimentContext SameInput(const ExperimentContext& base) {
   context.pytorch = base.pytorch;
   context.shapes_recorded = base.shapes_recorded;
   context.vllm = base.vllm;
+  context.training = base.training;
   context.steady_span = base.steady_span;  // the same report's window
   return context;
 }

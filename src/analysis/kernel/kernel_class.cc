@@ -215,28 +215,6 @@ std::optional<report::KernelClass> SpeedOfLightClass(const report::SpeedOfLight&
 // From this many waves a grid keeps every SM busy for most of the kernel's time.
 constexpr double kFullGridWaves = 4.0;
 
-// A modelled kernel moving this much per instance streams past every cache (an H100's L2 is
-// 50 MB, a B200's 126 MB, an MI300X's Infinity Cache 256 MB): each pass over its data is DRAM
-// traffic. From this fraction of the DRAM roof by the model's bytes it reads as memory-bound.
-constexpr double kStreamingBytesPerInstance = 512.0 * 1024 * 1024;
-constexpr double kStreamingMinRoofFraction = 0.10;
-
-// Under both roofs by a shape model that counts each tensor once, yet streaming gigabytes per
-// instance over many waves on the memory side of the ridge: DRAM traffic the model undercounts
-// (passes over the data), not latency (timesformer's and owlv2's eager softmax, 20-23% of HBM by
-// the model, read their long rows two or three times). Counters measure the bytes: never then.
-bool StreamsPastCaches(const report::KernelRoofline& r, std::optional<double> wave) {
-  if (r.evidence == report::EvidenceTier::kMeasured || !r.dram_bytes || r.instances <= 0 ||
-      !r.roof_fraction || *r.roof_fraction < kStreamingMinRoofFraction || !wave ||
-      *wave < kFullGridWaves)
-    return false;
-  const bool memory_side = !r.arithmetic_intensity || !r.peak_flops_per_s || !r.peak_bytes_per_s ||
-                           *r.peak_bytes_per_s <= 0 ||
-                           *r.arithmetic_intensity < *r.peak_flops_per_s / *r.peak_bytes_per_s;
-  return memory_side &&
-         *r.dram_bytes / static_cast<double>(r.instances) >= kStreamingBytesPerInstance;
-}
-
 report::KernelClass Classify(const model::Trace& trace,
                              const report::KernelRow& row,
                              const LaunchShape* shape) {
@@ -300,21 +278,6 @@ report::KernelClass Classify(const model::Trace& trace,
         shape->max_blocks,
         device->sm_count,
         util::FormatDuration(static_cast<double>(row.duration_ns.total / row.duration_ns.count)));
-  } else if (roof && roof->bound == report::KernelBound::kLatency &&
-             StreamsPastCaches(*roof, wave)) {
-    c.bound = report::KernelBound::kMemory;
-    c.evidence = report::EvidenceTier::kInferred;  // the traffic is the model's, not measured
-    c.basis = roof_basis;
-    c.reason = fmt::format(
-        "{:.0f}% of the DRAM roof by the model's bytes, which count each tensor once: {} per "
-        "instance on {:.0f} waves streams past every cache, so each further pass over the data "
-        "(a softmax over long rows reads them two or three times) is DRAM traffic the model "
-        "leaves out: memory-bound, how far below its roof Nsight Compute's dram__bytes would "
-        "show ({} roofline)",
-        *roof->roof_fraction * 100,
-        util::FormatBytes(*roof->dram_bytes / static_cast<double>(roof->instances)),
-        *wave,
-        ToString(roof->evidence));
   } else if (roof && roof->bound == report::KernelBound::kLatency) {
     c.bound = report::KernelBound::kLatency;
     c.evidence = roof->evidence;

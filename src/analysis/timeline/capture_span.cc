@@ -13,29 +13,18 @@ bool IsModuleFrame(std::string_view name) {
   return name.starts_with("nn.Module: ");
 }
 
-// The earliest start and latest end of the operators and module frames on the call's thread that
-// hold it: the outermost framework code around the launch.
-util::Interval Outermost(const model::Trace& trace,
-                         const model::ApiCall& call,
-                         CachedNamePredicate& is_module) {
-  util::Interval span{call.start_ns, call.end_ns};
-  auto widen = [&](std::int64_t start, std::int64_t end) {
-    if (start <= call.start_ns && end >= call.end_ns) {
+// A launch call and the outermost framework code around it: widened to each operator and module
+// frame on its thread that holds it.
+struct Around {
+  const model::ApiCall& call;
+  util::Interval span;
+  void Widen(std::int64_t pid, std::int64_t tid, std::int64_t start, std::int64_t end) {
+    if (pid == call.pid && tid == call.tid && start <= call.start_ns && end >= call.end_ns) {
       span.start = std::min(span.start, start);
       span.end = std::max(span.end, end);
     }
-  };
-  for (const model::HostOp& op : trace.host_ops) {
-    if (op.pid == call.pid && op.tid == call.tid)
-      widen(op.start_ns, op.end_ns);
   }
-  for (const model::PythonFrame& f : trace.python_frames) {
-    const model::HostThread& thread = trace.ThreadOf(f);
-    if (thread.pid == call.pid && thread.tid == call.tid && is_module(f.name))
-      widen(f.start_ns, f.end_ns);
-  }
-  return span;
-}
+};
 
 }  // namespace
 
@@ -53,9 +42,22 @@ std::optional<util::Interval> CaptureSpan(const model::Trace& trace) {
   }
   if (!first)
     return std::nullopt;
+  // One pass over the operators and one over the frames for both calls.
+  Around head{*first, {first->start_ns, first->end_ns}};
+  Around tail{*last, {last->start_ns, last->end_ns}};
+  for (const model::HostOp& op : trace.host_ops) {
+    head.Widen(op.pid, op.tid, op.start_ns, op.end_ns);
+    tail.Widen(op.pid, op.tid, op.start_ns, op.end_ns);
+  }
   CachedNamePredicate is_module(trace, IsModuleFrame);
-  return util::Interval{Outermost(trace, *first, is_module).start,
-                        Outermost(trace, *last, is_module).end};
+  for (const model::PythonFrame& f : trace.python_frames) {
+    if (!is_module(f.name))
+      continue;
+    const model::HostThread& thread = trace.ThreadOf(f);
+    head.Widen(thread.pid, thread.tid, f.start_ns, f.end_ns);
+    tail.Widen(thread.pid, thread.tid, f.start_ns, f.end_ns);
+  }
+  return util::Interval{head.span.start, tail.span.end};
 }
 
 std::int64_t EdgeHostOutsideCapture(const model::Trace& trace,
