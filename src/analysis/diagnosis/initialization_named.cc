@@ -3,9 +3,12 @@
 // (initialization.cc).
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "analysis/core/names.h"
 #include "analysis/diagnosis/initialization.h"
@@ -73,15 +76,34 @@ std::optional<InitializationKind> KindByName(std::string_view name) {
 // Ranges, host ops and API calls whose name says compile, autotune, load, a communication
 // library's set-up or teardown.
 void NamedWork(const model::Trace& trace, std::vector<Candidate>& out) {
-  auto add = [&](model::NameId id, std::int64_t start, std::int64_t end, const char* what) {
-    if (end <= start)
+  // Each name's kind decided once: a trace holds 10^5 records of a few thousand names, and module
+  // loads count at any length, so every record is looked at.
+  constexpr std::int8_t kUnset = -2, kNone = -1;
+  std::vector<std::int8_t> kind_of(trace.strings.size(), kUnset);
+  auto kind_by_id = [&](model::NameId id) -> std::optional<InitializationKind> {
+    if (id >= kind_of.size())
+      return KindByName(trace.Name(id));
+    if (kind_of[id] == kUnset) {
+      std::optional<InitializationKind> kind = KindByName(trace.Name(id));
+      kind_of[id] = kind ? static_cast<std::int8_t>(*kind) : kNone;
+    }
+    return kind_of[id] == kNone ? std::nullopt
+                                : std::optional(static_cast<InitializationKind>(kind_of[id]));
+  };
+  // A module load (an API call) is one-time work however short: each loads a module once
+  // (nvfuser: 15 cuLibraryLoadData calls, 18.1 ms, of which the 7 over a millisecond held
+  // 14.3 ms). Other records count from kOneTimeMinNs, tested first: most are shorter.
+  auto add = [&](model::NameId id,
+                 std::int64_t start,
+                 std::int64_t end,
+                 const char* what,
+                 bool api_call) {
+    if (end <= start || (!api_call && end - start < kOneTimeMinNs))
       return;
-    std::string_view name = trace.Name(id);
-    std::optional<InitializationKind> kind = KindByName(name);
-    // A module load is one-time work however short: each loads a module once (nvfuser: 15
-    // cuLibraryLoadData calls, 18.1 ms, of which the 7 over a millisecond held 14.3 ms).
+    std::optional<InitializationKind> kind = kind_by_id(id);
     if (!kind || (end - start < kOneTimeMinNs && *kind != InitializationKind::kLazyLoading))
       return;
+    std::string_view name = trace.Name(id);
     out.push_back(
         {*kind,
          std::string(StripVersionSuffix(name)),
@@ -93,12 +115,12 @@ void NamedWork(const model::Trace& trace, std::vector<Candidate>& out) {
   };
   for (const model::Range& r : trace.ranges) {
     if (r.device == model::kNoId)
-      add(r.name, r.start_ns, r.end_ns, "a host range,");
+      add(r.name, r.start_ns, r.end_ns, "a host range,", false);
   }
   for (const model::HostOp& op : trace.host_ops)
-    add(op.name, op.start_ns, op.end_ns, "a host op,");
+    add(op.name, op.start_ns, op.end_ns, "a host op,", false);
   for (const model::ApiCall& c : trace.api_calls)
-    add(c.name, c.start_ns, c.end_ns, "an API call,");
+    add(c.name, c.start_ns, c.end_ns, "an API call,", true);
 }
 
 namespace {
