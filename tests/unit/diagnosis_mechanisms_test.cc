@@ -173,6 +173,24 @@ TEST_CASE("launch queue: undetermined from too few launches, slow calls or a dra
                  "The host time it rests on was recorded with Python stacks (with_stack), whose "
                  "per-operator work inflates it"));
 
+  // Five graph launches of 20 nodes each, every one queued 2 ms behind the GPU's work: few calls,
+  // but the host is ahead at each, so the queue decides (GPU-bound).
+  {
+    TraceBuilder graphs;
+    std::int64_t gpu = 2 * kMs;
+    for (int g = 0; g < 5; ++g) {
+      const std::int64_t call = g * 10 * kUs;
+      graphs.Api("cudaGraphLaunch", call, call + 5 * kUs, g + 1);
+      for (int n = 0; n < 20; ++n, gpu += 100 * kUs)
+        graphs.Kernel("node", gpu, gpu + 100 * kUs, g + 1);
+    }
+    report::AnalysisReport q = Analyze(graphs.trace);
+    REQUIRE(q.diagnosis.queue);
+    CHECK(q.diagnosis.queue->launches == 5);
+    CHECK_FALSE(q.diagnosis.queue->too_few_launches);
+    CHECK(q.diagnosis.queue->verdict == gpuperf::report::QueueVerdict::kGpuBound);
+  }
+
   // 60 launches whose kernels start 10 us into a 2 ms call: the call's end is no queue entry.
   r = Analyze(build(60, 2000, 10, false).trace);
   REQUIRE(r.diagnosis.queue);

@@ -48,7 +48,8 @@ std::int64_t HostBlockingSyncs(const model::Trace& trace, const CorrelationIndex
 // Launch-queue depth per distinct launch call: its first kernel's start - the call's end
 // (0 when the kernel started first), median and p90 (nearest rank below), and the verdict at
 // kQueuedNs. The verdict is "undetermined" when the depth cannot say who sets the pace: fewer
-// than kMinQueueLaunches launch calls, most kernels starting before their call returned (the
+// than kMinQueueLaunches launch calls (unless they carry that many kernels, graph launches, and
+// every one of them is queued), most kernels starting before their call returned (the
 // calls themselves were slow, so their end is no queue entry), or at least one host-blocking
 // synchronization (`host_syncs`) per two launch calls (the program drains the queue itself).
 // Absent without pairs.
