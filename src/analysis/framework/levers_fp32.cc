@@ -169,6 +169,26 @@ void LeverFinder::Fp32Gemms() {
   Add(std::move(lever));
 }
 
+namespace {
+
+// How the tensor-core kernels of an architecture name themselves, for the falsifier: Volta's
+// cuBLAS tiles say 884, Turing's 1688 (resnet's RTX 2080 Ti was told h884/s884).
+std::string TensorKernelMarks(std::int32_t major, std::int32_t minor) {
+  if (major == 7 && minor < 5)
+    return "h884/s884/hmma";
+  if (major == 7)
+    return "h1688/s1688/hmma";
+  if (major == 8)
+    return "16816/tensorop/xmma";
+  if (major == 9)
+    return "gmma/wgmma/sm90_xmma/nvjet";
+  if (major >= 10)
+    return "tcgen05/sm100/nvjet/tensorop";
+  return "hmma/xmma/tensorop";
+}
+
+}  // namespace
+
 void LeverFinder::Fp32MathByName() {
   if (std::any_of(levers_.begin(), levers_.end(), [](const Lever& l) {
         return l.kind == report::LeverKind::kTf32OrAmp;
@@ -187,6 +207,10 @@ void LeverFinder::Fp32MathByName() {
       tensor_device = &d;
   }
   std::string gpu;
+  const std::string marks = entry ? TensorKernelMarks(entry->compute_major, entry->compute_minor)
+                            : tensor_device ? TensorKernelMarks(tensor_device->compute_major,
+                                                                tensor_device->compute_minor)
+                                            : TensorKernelMarks(0, 0);
   if (entry) {
     double ratio = *entry->Peak(model::Precision::kFp16, model::MathUnit::kTensor) /
                    *entry->Peak(model::Precision::kFp32, model::MathUnit::kVector);
@@ -279,10 +303,11 @@ void LeverFinder::Fp32MathByName() {
       lever.subject,
       gemms_only ? "" : " and keep convolutions in channels_last");
   lever.falsified_by = fmt::format(
-      "A profile after the change: the {} must become tensor-core kernels (h884/s884/hmma/xmma "
-      "in their names, or sm__pipe_tensor_op_hmma_cycles_active above zero) and their time "
-      "must fall; if it does not, they were not compute-limited",
-      kernels_of);
+      "A profile after the change: the {} must become tensor-core kernels ({} in their names, "
+      "or sm__pipe_tensor_op_hmma_cycles_active above zero) and their time must fall; if it "
+      "does not, they were not compute-limited",
+      kernels_of,
+      marks);
   Add(std::move(lever));
 }
 
