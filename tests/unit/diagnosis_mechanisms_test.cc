@@ -1247,6 +1247,20 @@ TEST_CASE("host-bound: blocking MPI calls in the gaps wait for another rank, not
                             "(MPI_Recv (4.00 ms)): the host waits for the transfer and for another "
                             "rank there");
   CHECK(said);
+  // Each blocking call's spread: a send whose calls take the fastest's time pays its transfer; a
+  // receive whose calls spread above the fastest waited for its peer.
+  TraceBuilder mpi;
+  for (int i = 0; i < 5; ++i)
+    mpi.AddRange(model::RangeKind::kNvtx, "MPI_Send", i * 100 * kMs, i * 100 * kMs + 10 * kMs);
+  for (int i = 0; i < 4; ++i)
+    mpi.AddRange(model::RangeKind::kNvtx,
+                 "MPI_Recv",
+                 i * 100 * kMs + 50 * kMs,
+                 i * 100 * kMs + 50 * kMs + (i + 1) * 10 * kMs);
+  CHECK(analysis::BlockingMpiSpread(mpi.trace, {0, 1000 * kMs}) ==
+        "MPI_Recv: 4 calls, 10.0 ms to 40.0 ms, median 20.0 ms: 60.0 ms above the fastest, the "
+        "sign of waiting for the other rank; MPI_Send: 5 calls, 10.0 ms to 10.0 ms, median "
+        "10.0 ms: most take the fastest's time, the transfer's own");
   CHECK(gpuperf::analysis::IsBlockingMpiCall("MPI_Waitall"));
   CHECK(gpuperf::analysis::IsBlockingMpiCall("MPI_Allreduce"));
   CHECK_FALSE(gpuperf::analysis::IsBlockingMpiCall("MPI_Isend"));

@@ -269,14 +269,16 @@ void SetIdleClass(const model::Trace& trace,
         if (IsBlockingMpiCall(name))
           names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", name, Ms(ns));
       }
+      const std::string spread = BlockingMpiSpread(trace, context.steady_span);
       d.support.push_back(fmt::format(
           "{} of the host work in the gaps is blocking MPI communication ({}): the host waits "
-          "for the transfer and for another rank there, which a faster host does not shorten; "
+          "for the transfer and for another rank there, which a faster host does not shorten{}; "
           "the other ranks' traces show what it waits for (gpuperf ranks). The bound if the host "
           "work takes no time leaves it out; the bound if it only moves beside the GPU keeps it, "
           "as non-blocking calls (MPI_Isend, MPI_Irecv) would overlap it (trace).",
           Ms(mpi),
-          names.empty() ? std::string("MPI calls") : names));
+          names.empty() ? std::string("MPI calls") : names,
+          spread.empty() ? std::string() : " (" + spread + ")"));
       attributed -= mpi;
     }
     // Outside dispatch: Python self time, OS calls, sampled non-CUDA frames; or the data

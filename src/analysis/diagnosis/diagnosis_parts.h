@@ -357,6 +357,10 @@ void AddHostWorkEvidence(const model::Trace& trace,
 std::int64_t NamedHostWorkIn(const model::Trace& trace,
                              const std::vector<std::string>& names,
                              const std::vector<util::Interval>& gaps);
+// Each blocking MPI call name's calls inside `steady` (operators and NVTX ranges), as a clause:
+// tight (the median within 1.2x the fastest: the transfer's own time) or spread (the time above
+// the fastest, the sign of waiting for the other rank). "" without such calls.
+std::string BlockingMpiSpread(const model::Trace& trace, const util::Interval& steady);
 // A loader-paced window's starved steps against the fed ones, as evidence.
 void AddStarvedSteps(report::Diagnosis& d, const report::AnalysisReport& r);
 
