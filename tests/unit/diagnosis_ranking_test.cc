@@ -767,6 +767,35 @@ TEST_CASE("collectives: a call site whose instances spread is said as waiting fo
                  "sites' fastest calls. A collective runs until every rank arrives"));
 }
 
+TEST_CASE(
+    "collectives: exposed communication mostly above its sites' fastest calls is a "
+    "hypothesis",
+    "[diagnosis][collectives]") {
+  // A 2 ms GEMM, then ten all-reduces at one site: nine of 100 us and one of 4 ms, 3.9 ms above
+  // the fastest of 4.9 ms exposed: waiting for other ranks, not transfer.
+  auto analyze = [](bool spread) {
+    TraceBuilder b;
+    b.Kernel("gemm_kernel", 0, 2 * kMs);
+    std::int64_t t = 2 * kMs, correlation = 1;
+    for (int i = 0; i < 10; ++i)
+      AllReduce(b, t, spread ? (i == 4 ? 4 * kMs : 100 * kUs) : 490 * kUs, "bucket", correlation);
+    return Analyze(b.trace);
+  };
+  report::AnalysisReport waits = analyze(true);
+  REQUIRE(waits.diagnosis.bottleneck == report::Bottleneck::kCommunicationBound);
+  CHECK(waits.diagnosis.status == report::DiagnosisStatus::kHypothesis);
+  bool said = false;
+  for (const std::string& line : waits.diagnosis.support)
+    said = said || Contains(line,
+                            "3.90 ms of the collectives' time lies above the fastest call of its "
+                            "site, against 4.90 ms of exposed communication");
+  CHECK(said);
+  // The same time in tight calls is transfer: a finding.
+  report::AnalysisReport tight = analyze(false);
+  REQUIRE(tight.diagnosis.bottleneck == report::Bottleneck::kCommunicationBound);
+  CHECK(tight.diagnosis.status == report::DiagnosisStatus::kFinding);
+}
+
 TEST_CASE("collectives: one rank's waits for the others bound what it gains alone",
           "[diagnosis][collectives]") {
   // Rank 0 of 8: ten cycles of a 2 ms operator launching a 0.5 ms GEMM, then an all-reduce of

@@ -127,6 +127,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   CollectiveEvidence collectives = CollectiveEvidenceOf(trace, index, r);
   context.collective_wait = std::move(collectives.wait_text);
   context.peer_wait = std::move(collectives.peer_wait);
+  context.collective_excess_ns = collectives.excess_ns;
   context.one_shot = r.framework.steps.size() < 2 && !r.kernels.empty() &&
                      r.kernels.front().duration_ns.count < kOneShotInstances;
   // Graphs already carry most launches, or the program captures them: never advise graphs.
@@ -254,6 +255,8 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
          // evidence the falsification asks for.
          if (!context.collective_wait.empty())
            d.support.push_back(context.collective_wait);
+         HypothesisWhenCollectivesWait(
+             d, context.collective_excess_ns, steady.exposed_communication_ns);
          for (const report::KernelRow& k : r.kernels) {
            if (IsCommunicationKernel(k.name)) {
              d.dominant_name = subject = k.name;

@@ -98,12 +98,13 @@ struct ExperimentContext {
   bool training = false;  // an optimizer step or autograd's backward in the trace: a training step
   bool graphs = false;    // most kernels run through graph launches, or the program captures
                           // graphs: never advise graphs
-  bool implicit_sync = false;     // the sync is an async copy with a pageable host side
-  bool ranks = false;             // the trace is one rank of a job: other ranks can be compared
-  bool collectives = false;       // the window holds communication kernels
-  std::string collective_wait;    // CollectiveEvidenceOf: the call sites whose instances spread
-  PeerWait peer_wait;             // CollectiveEvidenceOf: this rank's least wait for others
-  std::int64_t stream_waits = 0;  // cross-stream waits (cudaStreamWaitEvent) in the trace
+  bool implicit_sync = false;   // the sync is an async copy with a pageable host side
+  bool ranks = false;           // the trace is one rank of a job: other ranks can be compared
+  bool collectives = false;     // the window holds communication kernels
+  std::string collective_wait;  // CollectiveEvidenceOf: the call sites whose instances spread
+  PeerWait peer_wait;           // CollectiveEvidenceOf: this rank's least wait for others
+  std::int64_t collective_excess_ns = 0;  // and the time above its sites' fastest calls
+  std::int64_t stream_waits = 0;          // cross-stream waits (cudaStreamWaitEvent) in the trace
   // Dependency-bound: the queued idle, and the part of it inside graph launches.
   std::int64_t queued_ns = 0;
   std::int64_t queued_in_graphs_ns = 0;

@@ -264,6 +264,8 @@ void ClassifyDominantWork(const model::Trace& trace,
     SetCollectiveClass(d, r, *top, subject);
     if (!context.collective_wait.empty())
       d.support.push_back(context.collective_wait);
+    HypothesisWhenCollectivesWait(
+        d, context.collective_excess_ns, r.timeline.exposed_communication_ns);
   }
   const std::size_t top_evidence = d.support.size();  // where the top kernel's evidence starts
   if (top && !IsCollective(r, top->name))
