@@ -2,7 +2,10 @@
 // runs until every rank arrives, so one call site whose instances spread far above their median
 // is the signature of waiting; instances of one kernel name from other call sites carry other
 // message sizes, so a spread over a whole kernel name says little (hta trace_diff/test: the
-// all-to-alls are tight per site, the all-reduces spread 79 µs to 12.5 ms).
+// all-to-alls are tight per site, the all-reduces spread 79 µs to 12.5 ms). The same sites give
+// a rank's least wait for the others (each call's time beyond what its message needs), which
+// bounds what it gains alone, and make a communication-bound statement mostly above its sites'
+// fastest calls a hypothesis.
 #include <fmt/format.h>
 
 #include <algorithm>
