@@ -91,10 +91,11 @@ void SetKernelClass(report::Diagnosis& d,
                           *row->occupancy->achieved * 100,
                           row->occupancy->achieved_instances)
             : std::string();
-    d.support.push_back(fmt::format("Theoretical occupancy {:.0f}%, limited by {} (modeled){}.",
-                                    row->occupancy->theoretical * 100,
-                                    row->occupancy->limiter,
-                                    achieved));
+    d.support.push_back(
+        fmt::format("That kernel's theoretical occupancy {:.0f}%, limited by {} (modeled){}.",
+                    row->occupancy->theoretical * 100,
+                    row->occupancy->limiter,
+                    achieved));
   }
   if (c.tensor_cores_expected_but_unused) {
     d.bottleneck = report::Bottleneck::kTensorCoresUnused;
