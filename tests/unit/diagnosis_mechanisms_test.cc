@@ -1016,6 +1016,18 @@ TEST_CASE("host-bound: a captured graph's bound leaves out the host work around 
                             "and after the last GPU activity outside the framework "
                             "operators and modules that launch the GPU work");
   CHECK(said);
+  // Recorded host work there is named, with its own lever.
+  TraceBuilder named = b;
+  model::Range& load = named.AddRange(model::RangeKind::kNvtx, "load_batch", -kMs, -200 * kUs);
+  load.pid = 100;
+  load.tid = 101;
+  said = false;
+  for (const std::string& line : bound_of(named.trace).second)
+    said = said || Contains(line,
+                            "(most in load_batch (800 µs)): a captured graph replays those "
+                            "operators, not the work around them; moving that recorded "
+                            "work off the launching thread");
+  CHECK(said);
   // A module frame around the first operator from -0.5 ms: its Python code is the model's own,
   // which the graph replaces too. 12 / (12 - 10.5).
   b.Frame("nn.Module: Model_0", -500 * kUs, 11 * kMs);

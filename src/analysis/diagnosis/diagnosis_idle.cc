@@ -414,16 +414,21 @@ void SetIdleClass(const model::Trace& trace,
   // the profiler's step before the model's forward, its stop after it; 13.3x counted them).
   // vLLM's forward-only capture is bounded below by the work outside the forward.
   if (graph_lever && !context.vllm && !idle.edge_host_gaps.empty()) {
-    const std::int64_t edge =
-        std::min(attributed, EdgeHostOutsideCapture(trace, idle.edge_host_gaps));
+    const EdgeOutsideCapture outside = EdgeHostOutsideCapture(trace, idle.edge_host_gaps);
+    const std::int64_t edge = std::min(attributed, outside.ns);
     if (edge > 0) {
       attributed -= edge;
       d.support.push_back(fmt::format(
           "The bound leaves out the {} of host time before the first and after the last GPU "
-          "activity outside the framework operators and modules that launch the GPU work "
-          "(preparing the input, synchronizing, the profiler's start and stop): a captured graph "
-          "replays those operators, not the work around them (trace).",
-          Ms(edge)));
+          "activity outside the framework operators and modules that launch the GPU work ({}): "
+          "a captured graph replays those operators, not the work around them{} (trace).",
+          Ms(edge),
+          outside.names.empty()
+              ? std::string("preparing the input, synchronizing, the profiler's start and stop")
+              : "most in " + outside.names,
+          outside.names.empty() ? ""
+                                : "; moving that recorded work off the launching thread (a "
+                                  "worker preparing the next batch) is a lever of its own"));
     }
   }
   // vLLM's graphs hold the model's forward only: the idle around it (input preparation,

@@ -1,9 +1,15 @@
 #include "analysis/timeline/capture_span.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <map>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "analysis/core/names.h"
+#include "util/units_format.h"
 
 namespace gpuperf::analysis {
 namespace {
@@ -60,14 +66,41 @@ std::optional<util::Interval> CaptureSpan(const model::Trace& trace) {
   return util::Interval{head.span.start, tail.span.end};
 }
 
-std::int64_t EdgeHostOutsideCapture(const model::Trace& trace,
-                                    const std::vector<util::Interval>& edge_gaps) {
+EdgeOutsideCapture EdgeHostOutsideCapture(const model::Trace& trace,
+                                          const std::vector<util::Interval>& edge_gaps) {
+  EdgeOutsideCapture out;
   if (edge_gaps.empty())
-    return 0;
+    return out;
   const std::optional<util::Interval> span = CaptureSpan(trace);
-  if (!span)
-    return util::TotalLength(edge_gaps);
-  return util::TotalLength(util::Subtract(edge_gaps, {*span}));
+  const std::vector<util::Interval> outside = span ? util::Subtract(edge_gaps, {*span}) : edge_gaps;
+  out.ns = util::TotalLength(outside);
+  if (out.ns <= 0)
+    return out;
+  // What the host ran there: operators and host ranges by the time they cover of it (dlrm: the
+  // DataLoader's fetch before the first kernel).
+  std::map<model::NameId, std::int64_t> covered;
+  auto add = [&](model::NameId name, std::int64_t start, std::int64_t end) {
+    if (std::int64_t c = util::CoveredLength(outside, start, end); c > 0)
+      covered[name] += c;
+  };
+  for (const model::HostOp& op : trace.host_ops)
+    add(op.name, op.start_ns, op.end_ns);
+  for (const model::Range& r : trace.ranges) {
+    if (r.device == model::kNoId && !IsProfilerStepName(trace.Name(r.name)))
+      add(r.name, r.start_ns, r.end_ns);
+  }
+  std::vector<std::pair<std::int64_t, model::NameId>> by_time;
+  for (const auto& [name, ns] : covered)
+    by_time.emplace_back(ns, name);
+  std::sort(by_time.begin(), by_time.end(), [&](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : trace.Name(a.second) < trace.Name(b.second);
+  });
+  for (std::size_t i = 0; i < by_time.size() && i < 2; ++i)
+    out.names += fmt::format("{}{} ({})",
+                             i ? ", " : "",
+                             trace.Name(by_time[i].second),
+                             util::FormatDuration(static_cast<double>(by_time[i].first)));
+  return out;
 }
 
 }  // namespace gpuperf::analysis

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "util/intervals.h"
@@ -19,8 +20,14 @@ namespace gpuperf::analysis {
 std::optional<util::Interval> CaptureSpan(const model::Trace& trace);
 
 // Of `edge_gaps` (idle before the first and after the last GPU activity, attributed to the host),
-// the time outside CaptureSpan: what a captured graph does not remove. All of it without a span.
-std::int64_t EdgeHostOutsideCapture(const model::Trace& trace,
-                                    const std::vector<util::Interval>& edge_gaps);
+// the time outside CaptureSpan: what a captured graph does not remove (all of it without a
+// span), and the recorded host work that covers most of it, "name (time)" by covered time, at
+// most two (step ranges left out: they hold everything).
+struct EdgeOutsideCapture {
+  std::int64_t ns = 0;
+  std::string names;
+};
+EdgeOutsideCapture EdgeHostOutsideCapture(const model::Trace& trace,
+                                          const std::vector<util::Interval>& edge_gaps);
 
 }  // namespace gpuperf::analysis
