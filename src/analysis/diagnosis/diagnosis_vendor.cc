@@ -41,10 +41,15 @@ ExperimentContext InputContext(const model::Trace& trace) {
   // One pass over the names (fewer than the records that use them).
   for (model::NameId id = 0; id < trace.strings.size(); ++id) {
     std::string_view name = trace.Name(id);
-    context.vllm = context.vllm || name.starts_with("vllm::");
+    if (name.empty())
+      continue;
+    // By the first letter: most names start with none of these.
+    if (name[0] == 'v')
+      context.vllm = context.vllm || name.starts_with("vllm::");
     // An optimizer step or autograd's backward: a training step, whose capture must hold them.
-    context.training = context.training || name.starts_with("Optimizer.step") ||
-                       name.starts_with("autograd::engine::evaluate_function");
+    else if (name[0] == 'O' || name[0] == 'a')
+      context.training = context.training || name.starts_with("Optimizer.step") ||
+                         name.starts_with("autograd::engine::evaluate_function");
   }
   return context;
 }

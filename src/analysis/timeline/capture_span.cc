@@ -80,6 +80,9 @@ EdgeOutsideCapture EdgeHostOutsideCapture(const model::Trace& trace,
   // DataLoader's fetch before the first kernel).
   std::map<model::NameId, std::int64_t> covered;
   auto add = [&](model::NameId name, std::int64_t start, std::int64_t end) {
+    // The edges lie before the span and after it: a record inside it covers none of them.
+    if (span && start >= span->start && end <= span->end)
+      return;
     if (std::int64_t c = util::CoveredLength(outside, start, end); c > 0)
       covered[name] += c;
   };
