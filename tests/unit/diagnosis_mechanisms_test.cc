@@ -926,6 +926,38 @@ TEST_CASE("ncu input: no timeline questions, and no program wall time claimed",
   CHECK_FALSE(Contains(r.diagnosis.baseline, "GPU span"));
 }
 
+TEST_CASE("initialization: allocations that recur in a repeated phase are said beside it",
+          "[diagnosis][initialization]") {
+  // 100 ms of context creation, then two "iter" phases of 10 ms, each 8.5 ms in cudaMalloc before
+  // its kernel, and an "other" phase of GPU work: one-time work dominates, and the allocations
+  // recur in the window left after it.
+  TraceBuilder b;
+  b.Api("cudaFree", 0, 100 * kMs);
+  auto phase = [&](const char* name, std::int64_t start, std::int64_t end) {
+    model::Range& r = b.AddRange(model::RangeKind::kNvtx, name, start, end);
+    r.pid = 100;
+    r.tid = 101;
+  };
+  for (int i = 0; i < 2; ++i) {
+    const std::int64_t t = 100 * kMs + i * 10 * kMs;
+    phase("iter", t, t + 10 * kMs);
+    b.Api("cudaMalloc", t + 500 * kUs, t + 9 * kMs);
+    b.Api("cudaLaunchKernel", t + 9 * kMs, t + 9 * kMs + 10 * kUs, i + 1);
+    b.Kernel("k", t + 9500 * kUs, t + 10 * kMs, i + 1);
+  }
+  phase("other", 120 * kMs, 125 * kMs);
+  b.Api("cudaLaunchKernel", 120 * kMs, 120 * kMs + 10 * kUs, 3);
+  b.Kernel("big", 120 * kMs + 20 * kUs, 124 * kMs, 3);
+  report::AnalysisReport r = Analyze(b.trace);
+  REQUIRE(r.diagnosis.bottleneck == report::Bottleneck::kInitialization);
+  bool said = false;
+  for (const std::string& line : r.diagnosis.support)
+    said = said || Contains(line,
+                            "In the window left after it, the phase iter is "
+                            "allocation-bound");
+  CHECK(said);
+}
+
 TEST_CASE("initialization: one call found by two passes is one item",
           "[diagnosis][initialization]") {
   TraceBuilder b;
