@@ -124,10 +124,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
   ExperimentContext context = InputContext(trace);
   context.blocked_launches = blocked;
   context.steady_span = SteadySpan(trace, r);
-  CollectiveEvidence collectives = CollectiveEvidenceOf(trace, index, r);
-  context.collective_wait = std::move(collectives.wait_text);
-  context.peer_wait = std::move(collectives.peer_wait);
-  context.collective_excess_ns = collectives.excess_ns;
+  context.collective_evidence = CollectiveEvidenceOf(trace, index, r);
   context.one_shot = r.framework.steps.size() < 2 && !r.kernels.empty() &&
                      r.kernels.front().duration_ns.count < kOneShotInstances;
   // Graphs already carry most launches, or the program captures them: never advise graphs.
@@ -253,10 +250,10 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
                          window);
          // The long tail of a collective's instances is this rank waiting for the others: the
          // evidence the falsification asks for.
-         if (!context.collective_wait.empty())
-           d.support.push_back(context.collective_wait);
+         if (!context.collective_evidence.wait_text.empty())
+           d.support.push_back(context.collective_evidence.wait_text);
          HypothesisWhenCollectivesWait(
-             d, context.collective_excess_ns, steady.exposed_communication_ns);
+             d, context.collective_evidence.excess_ns, steady.exposed_communication_ns);
          for (const report::KernelRow& k : r.kernels) {
            if (IsCommunicationKernel(k.name)) {
              d.dominant_name = subject = k.name;
@@ -319,7 +316,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
     AdviseFromCounters(d, *k);
   const HostWaitCap* cap = context.host_wait_cap ? &*context.host_wait_cap : nullptr;
   if (IsKernelWork(d.dominant_kind) && d.bottleneck != report::Bottleneck::kLaunchBound) {
-    AddCollectiveEvidence(d, r, context.collective_wait);
+    AddCollectiveEvidence(d, r, context.collective_evidence.wait_text);
     ApplyLever(d, trace, roofs, *gpu_phase, SteadyWall(r, idle), kernel_evidence_from, cap);
   }
   // Overlapping communication is a GPU-side change as well: held to the same waits (hta
@@ -378,7 +375,7 @@ report::Diagnosis DiagnoseWindow(const model::Trace& trace,
     d.secondary = SecondaryIdleStatement(trace, d, r, idle, context);
   }
   RankStatements(d);
-  BoundThisRankOnly(d, context.peer_wait, r, SteadyWall(r, idle));
+  BoundThisRankOnly(d, context.collective_evidence.peer_wait, r, SteadyWall(r, idle));
   // Facts of the whole window go with the statement ranked first.
   AddPhase(d, trace, r);
   AddMaterialCopies(d,

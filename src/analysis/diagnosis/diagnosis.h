@@ -83,6 +83,14 @@ struct PeerWait {
   std::string evidence;
 };
 
+// The collectives grouped by call site, read once (CollectiveEvidenceOf): the wait text, the time
+// above the spreading sites' fastest calls, and this rank's least wait for the others.
+struct CollectiveEvidence {
+  std::string wait_text;
+  std::int64_t excess_ns = 0;  // above the spreading sites' fastest calls (with the wait text)
+  PeerWait peer_wait;
+};
+
 // What the advice depends on beyond the class.
 struct ExperimentContext {
   // The analysis' launches blocked in a deep queue (blocked_launches.h), computed once; null
@@ -98,13 +106,11 @@ struct ExperimentContext {
   bool training = false;  // an optimizer step or autograd's backward in the trace: a training step
   bool graphs = false;    // most kernels run through graph launches, or the program captures
                           // graphs: never advise graphs
-  bool implicit_sync = false;   // the sync is an async copy with a pageable host side
-  bool ranks = false;           // the trace is one rank of a job: other ranks can be compared
-  bool collectives = false;     // the window holds communication kernels
-  std::string collective_wait;  // CollectiveEvidenceOf: the call sites whose instances spread
-  PeerWait peer_wait;           // CollectiveEvidenceOf: this rank's least wait for others
-  std::int64_t collective_excess_ns = 0;  // and the time above its sites' fastest calls
-  std::int64_t stream_waits = 0;          // cross-stream waits (cudaStreamWaitEvent) in the trace
+  bool implicit_sync = false;  // the sync is an async copy with a pageable host side
+  bool ranks = false;          // the trace is one rank of a job: other ranks can be compared
+  bool collectives = false;    // the window holds communication kernels
+  CollectiveEvidence collective_evidence;  // CollectiveEvidenceOf, once per diagnosis
+  std::int64_t stream_waits = 0;           // cross-stream waits (cudaStreamWaitEvent) in the trace
   // Dependency-bound: the queued idle, and the part of it inside graph launches.
   std::int64_t queued_ns = 0;
   std::int64_t queued_in_graphs_ns = 0;

@@ -263,10 +263,10 @@ void ClassifyDominantWork(const model::Trace& trace,
   }
   if (top && IsCollective(r, top->name)) {
     SetCollectiveClass(d, r, *top, subject);
-    if (!context.collective_wait.empty())
-      d.support.push_back(context.collective_wait);
+    if (!context.collective_evidence.wait_text.empty())
+      d.support.push_back(context.collective_evidence.wait_text);
     HypothesisWhenCollectivesWait(
-        d, context.collective_excess_ns, r.timeline.exposed_communication_ns);
+        d, context.collective_evidence.excess_ns, r.timeline.exposed_communication_ns);
   }
   const std::size_t top_evidence = d.support.size();  // where the top kernel's evidence starts
   if (top && !IsCollective(r, top->name))

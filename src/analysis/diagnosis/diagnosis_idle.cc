@@ -14,13 +14,13 @@
 
 #include "analysis/core/names.h"
 #include "analysis/core/statistics.h"
+#include "analysis/diagnosis/capture_span.h"
 #include "analysis/diagnosis/diagnosis.h"
 #include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/diagnosis/input_check.h"
 #include "analysis/findings/findings.h"
 #include "analysis/framework/launch_tree.h"
 #include "analysis/predictions/amdahl.h"
-#include "analysis/timeline/capture_span.h"
 #include "util/counted.h"
 #include "util/intervals.h"
 #include "util/units_format.h"
@@ -196,8 +196,8 @@ void SetIdleClass(const model::Trace& trace,
     d.status = report::DiagnosisStatus::kHypothesis;
     context.ranks = r.source.rank.has_value();
     context.collectives = r.timeline.communication_ns > 0;
-    if (!context.collective_wait.empty())
-      d.support.push_back(context.collective_wait);
+    if (!context.collective_evidence.wait_text.empty())
+      d.support.push_back(context.collective_evidence.wait_text);
     // With collectives in the window, part of what the queued work waits for can be other ranks:
     // the bound then needs them to arrive earlier too.
     if (context.collectives)

@@ -240,10 +240,6 @@ void BoundThisRankOnly(report::Diagnosis& d,
                        const report::AnalysisReport& r,
                        std::int64_t window_ns);
 
-// The collectives grouped by call site (kernel name, the innermost annotation range around the
-// launch, the message size within 2x), read once for both: the sites whose instances spread as
-// the sign of waits for other ranks, the tight ones beside them ("" when none is judged), and
-// this rank's least wait for the others (collective_sites.cc).
 // A communication-bound statement whose collectives spend a quarter or more of its exposed time
 // above their sites' fastest calls (`excess_ns`, CollectiveEvidence): waiting, not transfer, so a
 // hypothesis, said in its evidence.
@@ -251,11 +247,10 @@ void HypothesisWhenCollectivesWait(report::Diagnosis& d,
                                    std::int64_t excess_ns,
                                    std::int64_t exposed_ns);
 
-struct CollectiveEvidence {
-  std::string wait_text;
-  std::int64_t excess_ns = 0;  // above the spreading sites' fastest calls (with the wait text)
-  PeerWait peer_wait;
-};
+// The collectives grouped by call site (kernel name, the innermost annotation range around the
+// launch, the message size within 2x), read once for both: the sites whose instances spread as
+// the sign of waits for other ranks, the tight ones beside them ("" when none is judged), and
+// this rank's least wait for the others (collective_sites.cc).
 CollectiveEvidence CollectiveEvidenceOf(const model::Trace& trace,
                                         const CorrelationIndex& index,
                                         const report::AnalysisReport& r);

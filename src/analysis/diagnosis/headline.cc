@@ -10,6 +10,7 @@
 #include "analysis/core/profiler_options.h"
 #include "analysis/core/statistics.h"
 #include "analysis/diagnosis/diagnosis.h"
+#include "analysis/diagnosis/diagnosis_parts.h"
 #include "analysis/diagnosis/input_check.h"
 #include "analysis/findings/findings.h"
 #include "analysis/kernel/readable_name.h"
@@ -205,16 +206,15 @@ std::string ProfiledHostCaveat(const model::Trace& trace, const report::Diagnosi
 // The top kernel on a grid that leaves most SMs idle, where its finding names it (saxpy: 2
 // blocks on 108 SMs, said only in the findings).
 std::string SmallGridText(const report::AnalysisReport& report, const report::KernelRow& top) {
-  for (const report::Finding& f : report.findings) {
-    if (f.id == report::finding_id::kSmallGrid && f.subject == top.name)
-      return fmt::format(
-          " It runs on a grid of {} blocks of {} threads, under half as many blocks as the GPU "
-          "has SMs: most SMs idle while it runs (finding {}).",
-          top.grid,
-          top.block,
-          f.id);
-  }
-  return "";
+  const report::Finding* f = FindFinding(report, report::finding_id::kSmallGrid);
+  if (!f || f->subject != top.name)
+    return "";
+  return fmt::format(
+      " It runs on a grid of {} blocks of {} threads, under half as many blocks as the GPU has "
+      "SMs: most SMs idle while it runs (finding {}).",
+      top.grid,
+      top.block,
+      f->id);
 }
 
 std::string NoGpuWork(const model::Trace& trace) {

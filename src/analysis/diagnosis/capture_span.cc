@@ -1,4 +1,4 @@
-#include "analysis/timeline/capture_span.h"
+#include "analysis/diagnosis/capture_span.h"
 
 #include <fmt/format.h>
 
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/core/names.h"
+#include "analysis/framework/launch_tree.h"
 #include "util/units_format.h"
 
 namespace gpuperf::analysis {
@@ -16,7 +17,7 @@ namespace {
 
 // PyTorch's module frames (with_stack traces): "nn.Module: BertModel_0".
 bool IsModuleFrame(std::string_view name) {
-  return name.starts_with("nn.Module: ");
+  return !framework::ModuleInstanceName(name).empty();
 }
 
 // A launch call and the outermost framework code around it: widened to each operator and module
